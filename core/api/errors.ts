@@ -1,0 +1,42 @@
+/** Typed API errors: values with a code and context, never bare strings (STYLE.md 7). */
+
+export type InventoryFault = 'TIP_LAG' | 'RECONCILE_DIRTY' | 'INCOMPLETE';
+
+export type ApiErrorCode =
+  | 'pool-not-found' // 404, or HTTP 200 with empty bins and 'Pool not found'
+  | 'inventory-unavailable' // inventory 503 TIP_LAG | RECONCILE_DIRTY | INCOMPLETE (never an empty book)
+  | 'tip-unknown' // status tip_lag is null where a tip gate was required
+  | 'unreachable' // timeout, refused, DNS, reset
+  | 'rate-limited' // 429 after the client's retries
+  | 'not-ready' // a readiness gate said not ready (503 on /ready, or ready:false)
+  | 'http-error' // any other non-2xx status
+  | 'unexpected-response'; // a body failed its schema (endpoint + field in context)
+
+export interface ApiErrorContext {
+  /** Method and path relative to the base, e.g. "GET /quotes/v2/bins/dlmm_1". Never includes keys. */
+  endpoint: string;
+  status?: number;
+  /** For unexpected-response: the dotted path of the field at fault, e.g. "bins.3.reserve_x". */
+  field?: string;
+  /** For inventory-unavailable. */
+  fault?: InventoryFault;
+  /** Extra facts for messages (tip lag, retry count, ...). */
+  detail?: string;
+}
+
+/** An error from the service (or our simulated engine), with a stable code and its context. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly context: ApiErrorContext,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Type guard for ApiError (works across bundles, where instanceof may not). */
+export function isApiError(e: unknown): e is ApiError {
+  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'ApiError' && 'code' in e;
+}

@@ -1,0 +1,102 @@
+/**
+ * The client interface the analyzer, exporter, language server, CLI and dashboard receive (I/O is passed
+ * in: STYLE.md 3). Implemented over HTTP by `createApiClient` (core/api/client.ts) and exercised in tests
+ * against the simulated engine on loopback. Every method resolves to validated, normalized data or rejects
+ * with an `ApiError` (core/api/errors.ts).
+ */
+import type {
+  Bin,
+  BinList,
+  Inventory,
+  Pair,
+  Pool,
+  PositionBin,
+  PricePoint,
+  QuoteRequest,
+  ReadOnlyResult,
+  Route,
+  SingleBin,
+  Status,
+  SwapParams,
+  SwapParamsRequest,
+  Token,
+} from './schemas';
+
+export type { Bin, BinList, Inventory, Pair, Pool, PositionBin, PricePoint, Route, SingleBin, Status, SwapParams, Token };
+
+export type Generation = 'v2' | 'v1';
+
+/** A readiness gate answer: ready, or not with the reason the service gave. */
+export interface Readiness {
+  ready: boolean;
+  detail?: string;
+}
+
+export interface ApiClientOptions {
+  /** Service base ending in /api, e.g. http://127.0.0.1:8787/api. */
+  baseUrl: string;
+  /** Market-maker inventory base ending in /api/mm/v1 (cluster-internal); optional. */
+  inventoryUrl?: string;
+  /** Node read-only proxy base (a Stacks node API root); optional. */
+  nodeUrl?: string;
+  /** Sent as X-API-Key. Never logged, never part of a cache key or an error message. */
+  apiKey?: string;
+  /** Per-request timeout in ms (default 10000). */
+  timeoutMs?: number;
+  /** Client-side limiter: requests per second to the service (default 50). */
+  serviceRatePerSecond?: number;
+  /** Client-side limiter for node/core/keeper: requests per minute (default 500). */
+  nodeRatePerMinute?: number;
+  /** Retries on 429/5xx (not on inventory 503 codes), with backoff (default 3). */
+  maxRetries?: number;
+  /** Request log sink (method, path, status, ms); never receives keys. */
+  log?: (line: string) => void;
+  /** Clock, injectable for tests. */
+  now?: () => number;
+}
+
+/** Counters for benchmarks and the "requests made" figures. */
+export interface ApiStats {
+  requests: number;
+  cacheHits: number;
+  coalesced: number;
+  retries: number;
+  rateLimited: number;
+}
+
+export interface DlmmApi {
+  readonly options: Readonly<ApiClientOptions>;
+  // quote engine v2
+  quoteReady(): Promise<Readiness>;
+  status(): Promise<Status>;
+  tokens(): Promise<Token[]>;
+  pools(): Promise<Pool[]>;
+  pool(poolId: string): Promise<Pool>;
+  pairs(): Promise<Pair[]>;
+  /** Signed-id ladder; 'Pool not found' (404, or 200 + empty bins + that text) rejects with pool-not-found. */
+  bins(poolId: string): Promise<BinList>;
+  /** Single bin by signed id; the client converts to the unsigned id in the path. */
+  bin(poolId: string, signedBinId: number): Promise<SingleBin>;
+  quote(req: QuoteRequest): Promise<Route>;
+  quoteMulti(req: QuoteRequest): Promise<Route[]>;
+  swapParams(req: SwapParamsRequest): Promise<SwapParams>;
+  // app v2
+  appReady(): Promise<Readiness>;
+  appPool(poolId: string): Promise<Record<string, unknown>>;
+  priceHistory(poolId: string): Promise<PricePoint[]>;
+  userLiquidity(user: string, poolId: string): Promise<Record<string, unknown>>;
+  /** Display data: may lag the tip. Signed bin ids, normalized fields. */
+  userPositionBins(user: string, poolId: string): Promise<PositionBin[]>;
+  // legacy v1 (only what generation-mixing checks need)
+  v1Bins(poolId: string): Promise<BinList>;
+  // market-maker inventory (cluster-internal); rejects inventory-unavailable on 503 codes
+  hasInventory(): boolean;
+  inventory(pool: string, principal: string): Promise<Inventory>;
+  // node read-only proxy
+  hasNode(): boolean;
+  /** args are hex-encoded Clarity values (no 0x); result is the node's answer. */
+  callReadOnly(contract: string, fn: string, args: string[], sender?: string): Promise<ReadOnlyResult>;
+  /** Drops cached reads (settings change, or a new engine state). */
+  clearCache(): void;
+  stats(): ApiStats;
+}

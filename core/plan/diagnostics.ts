@@ -1,0 +1,79 @@
+/**
+ * Diagnostic codes and findings (SPEC.md section 2). The same codes reach the editor, `dlmm check` and SARIF.
+ * Findings keep {offset, length} from the parser's nodes; line/character is computed once, at the edge
+ * (core/plan/lineIndex.ts), as yaml-language-server does.
+ */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Every code of SPEC section 2, with its default severity. `[strict, simple]` where two are listed. */
+export const DIAGNOSTIC_CODES = {
+  syntax: 'error',
+  schema: 'error',
+  'bin-out-of-range': 'error',
+  'unsigned-bin-id': 'error',
+  'bin-not-found': 'error',
+  'wrong-token-side': 'error',
+  'zero-amount': 'error',
+  'duplicate-bin': 'warning',
+  'too-many-positions': 'error',
+  'move-same-bin': 'error',
+  'no-user-liquidity': 'error',
+  'amount-exceeds-user-liquidity': 'error',
+  'move-dust': 'error',
+  'withdraw-nothing': 'warning',
+  'pool-not-found': 'error',
+  'mixed-generation': 'error',
+  'prefer-contract-id': 'info',
+  'pool-inactive': 'error',
+  'pool-not-quotable': ['error', 'warning'], // error for swap (and strict), warning otherwise
+  'engine-not-ready': 'error',
+  'tip-lag': ['error', 'warning'],
+  'tip-unknown': ['error', 'warning'],
+  'app-not-ready': 'warning',
+  'positions-may-lag': 'info',
+  'inventory-unavailable': 'error',
+  'strict-drift-risk': 'info',
+  'slippage-unit': 'warning',
+  'token-unknown': 'error',
+  'swap-no-route': 'error',
+  'min-dlp-unprotected': 'warning',
+  'api-unreachable': 'warning',
+  'rate-limited': 'warning',
+  'unexpected-response': 'error',
+} as const satisfies Record<string, Severity | readonly [Severity, Severity]>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/** Default severity of a code; `strict` picks the stricter one where SPEC lists two. */
+export function defaultSeverity(code: DiagnosticCode, strict = true): Severity {
+  const s = DIAGNOSTIC_CODES[code];
+  return typeof s === 'string' ? s : strict ? s[0] : s[1];
+}
+
+/** A text edit on the plan source, by offset (quick fixes live in core; faces only map them). */
+export interface TextEdit {
+  offset: number;
+  length: number;
+  newText: string;
+}
+
+export interface QuickFix {
+  title: string;
+  edits: TextEdit[];
+  /** Marked preferred for the editor's auto-fix. */
+  preferred?: boolean;
+}
+
+export interface Finding {
+  code: DiagnosticCode;
+  severity: Severity;
+  /** Names the offending value and what would be accepted. */
+  message: string;
+  /** Source range of the value at fault (UTF-16 offsets into the document text). */
+  offset: number;
+  length: number;
+  /** The operation's id, or its index as a string; absent for file-level findings. */
+  operation?: string;
+  fixes?: QuickFix[];
+}

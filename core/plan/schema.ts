@@ -1,0 +1,141 @@
+/**
+ * The plan file schema (SPEC.md section 1): one zod schema, used by the analyzer and turned into the
+ * shipped JSON Schema (scripts/gen-schema.ts). Input comes from the `yaml` parser with integers as
+ * bigint, so amounts never pass through a JS float. Unknown fields are schema errors (strict objects).
+ */
+import { z } from 'zod';
+import { MAX_UINT128 } from '../dlmm/bins';
+import { percentToPpm } from '../dlmm/percent';
+
+const DIGITS = /^\d+$/;
+
+/** uint128 written as an integer or a digit string -> bigint. */
+export const zPlanAmount = z
+  .union([z.bigint(), z.string().regex(DIGITS, 'expected digits only (base units)'), z.number().int()])
+  .transform((v, ctx) => {
+    const n = BigInt(v);
+    if (n < 0n || n > MAX_UINT128) {
+      ctx.addIssue({ code: 'custom', message: `amount ${n} is outside uint128 (0..${MAX_UINT128})` });
+      return z.NEVER;
+    }
+    return n;
+  })
+  .meta({ description: 'Unsigned integer in base units, up to uint128; a number or a digit string.' });
+
+/** An integer that must fit a JS number (bin ids, offsets, blocks, seconds). */
+const zSmallInt = z.union([z.bigint(), z.number().int()]).transform((v, ctx) => {
+  if (typeof v === 'bigint' && (v > 1_000_000_000_000n || v < -1_000_000_000_000n)) {
+    ctx.addIssue({ code: 'custom', message: `integer ${v} is far outside any accepted range` });
+    return z.NEVER;
+  }
+  return Number(v);
+});
+
+/** A signed bin id as written; the range (-500..500) is checked by rules (bin-out-of-range, unsigned-bin-id). */
+export const zPlanBinId = zSmallInt.meta({ description: 'Signed bin id (-500..500), the quote list domain.' });
+
+/** Percent number, exact to 4 fraction digits (1 means 1%). */
+const zPercent = z.union([z.bigint(), z.number(), z.string()]).transform((v, ctx) => {
+  const ppm = percentToPpm(v);
+  if (ppm === undefined) {
+    ctx.addIssue({ code: 'custom', message: `percent ${String(v)} is not a plain decimal with at most 4 fraction digits` });
+    return z.NEVER;
+  }
+  return Number(typeof v === 'bigint' ? v : v);
+});
+
+export const zPrincipalStandard = z
+  .string()
+  .regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}$/, 'expected a standard principal such as SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR');
+export const zContractPrincipal = z
+  .string()
+  .regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127}$/, 'expected a contract principal ADDR.name');
+export const POOL_ALIAS = /^dlmm_\d+$/;
+export const zPoolRef = z
+  .string()
+  .regex(
+    /^(dlmm_\d+|S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127})$/,
+    'expected a pool contract principal (ADDR.dlmm-pool-...) or an alias dlmm_<n>',
+  );
+
+export const zMode = z.enum(['strict', 'simple']).default('strict');
+const zOpId = z.union([z.string().min(1).max(200), z.bigint(), z.number().int()]).transform(String).optional();
+
+export const AddItemSchema = z.strictObject({
+  bin_id: zPlanBinId.optional(),
+  active_bin_offset: zSmallInt.optional(),
+  x_amount: zPlanAmount,
+  y_amount: zPlanAmount,
+});
+
+export const MoveItemSchema = z.strictObject({
+  from_bin_id: zPlanBinId,
+  to_bin_id: zPlanBinId.optional(),
+  active_bin_offset: zSmallInt.optional(),
+  amount: zPlanAmount,
+});
+
+export const AddOpSchema = z.strictObject({
+  id: zOpId,
+  op: z.literal('add'),
+  mode: zMode,
+  pool: zPoolRef,
+  bins: z.array(AddItemSchema).min(1),
+});
+
+export const WithdrawOpSchema = z.strictObject({
+  id: zOpId,
+  op: z.literal('withdraw'),
+  mode: zMode,
+  pool: zPoolRef,
+  withdrawal_percentage: zPercent
+    .refine((p) => p > 0 && p <= 100, 'withdrawal_percentage must be in 0 < p <= 100')
+    .default(100),
+  bins: z.array(zPlanBinId).optional(),
+});
+
+export const MoveOpSchema = z.strictObject({
+  id: zOpId,
+  op: z.literal('move'),
+  mode: zMode,
+  pool: zPoolRef,
+  moves: z.array(MoveItemSchema).min(1),
+});
+
+export const SwapOpSchema = z.strictObject({
+  id: zOpId,
+  op: z.literal('swap'),
+  input_token: zContractPrincipal,
+  output_token: zContractPrincipal,
+  amount_in: zPlanAmount,
+  amm_strategy: z.string().min(1).default('best'),
+  slippage_tolerance: zPercent.optional(),
+  provider: z.string().regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/, 'expected a principal').optional(),
+});
+
+export const OperationSchema = z.discriminatedUnion('op', [AddOpSchema, WithdrawOpSchema, MoveOpSchema, SwapOpSchema]);
+
+export const PolicySchema = z.strictObject({
+  max_tip_lag: zSmallInt.pipe(z.number().int().min(0)).default(0),
+  slippage_tolerance: zPercent.default(1),
+  active_bin_tolerance: zSmallInt.pipe(z.number().int().min(0).max(1000)).default(1),
+  deadline_seconds: zSmallInt.pipe(z.number().int().positive()).nullable().default(null),
+});
+
+export const PlanSchema = z.strictObject({
+  $schema: z.string().optional(),
+  version: z.union([z.literal(1), z.literal(1n)]).transform(() => 1 as const),
+  network: z.enum(['mainnet', 'testnet']).default('mainnet'),
+  api: z.enum(['v2', 'v1']).default('v2'),
+  sender: zPrincipalStandard.optional(),
+  policy: PolicySchema.default({ max_tip_lag: 0, slippage_tolerance: 1, active_bin_tolerance: 1, deadline_seconds: null }),
+  operations: z.array(OperationSchema).min(1),
+});
+
+export type Plan = z.output<typeof PlanSchema>;
+export type PlanOperation = z.output<typeof OperationSchema>;
+export type AddOp = z.output<typeof AddOpSchema>;
+export type WithdrawOp = z.output<typeof WithdrawOpSchema>;
+export type MoveOp = z.output<typeof MoveOpSchema>;
+export type SwapOp = z.output<typeof SwapOpSchema>;
+export type Policy = z.output<typeof PolicySchema>;

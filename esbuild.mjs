@@ -1,0 +1,48 @@
+// One build script, one entry per runtime (STYLE.md): extension client, language server, CLI, webview.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const entries = [
+  { in: 'client/src/extension.ts', out: 'dist/client.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+  { in: 'server/src/main.ts', out: 'dist/server.js', platform: 'node', format: 'cjs' },
+  { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs' },
+  { in: 'webview/src/main.ts', out: 'dist/webview.js', platform: 'browser', format: 'iife' },
+];
+
+const builds = entries
+  .filter((e) => existsSync(e.in))
+  .map((e) =>
+    esbuild.context({
+      ...common,
+      entryPoints: [e.in],
+      outfile: e.out,
+      platform: e.platform,
+      format: e.format,
+      target: e.platform === 'node' ? 'node20' : 'chrome114',
+      external: e.external ?? [],
+    }),
+  );
+
+const contexts = await Promise.all(builds);
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  // The JSON Schema for plans is generated from the same zod schema the analyzer uses.
+  if (existsSync('core/plan/jsonSchema.ts')) {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/gen-schema.ts'], { stdio: 'inherit' });
+  }
+}
