@@ -1,0 +1,46 @@
+/** Clarity-faithful u128 integer helpers: floor division, checked range, integer square root. */
+import { MAX_UINT128, PRICE_SCALE } from './bins';
+
+/** Thrown when an intermediate leaves the u128 range, where Clarity aborts the transaction. */
+export class U128RangeError extends RangeError {
+  constructor(
+    readonly kind: 'RUNTIME_OVERFLOW' | 'RUNTIME_UNDERFLOW',
+    what: string,
+  ) {
+    super(
+      `${what} ${kind === 'RUNTIME_OVERFLOW' ? 'exceeds u128' : 'is below zero'}: the contract would abort`,
+    );
+    this.name = 'U128RangeError';
+  }
+}
+
+/** Returns `v` when it is a u128, else throws U128RangeError naming `what`. */
+export function u128(v: bigint, what: string): bigint {
+  if (v > MAX_UINT128) throw new U128RangeError('RUNTIME_OVERFLOW', what);
+  if (v < 0n) throw new U128RangeError('RUNTIME_UNDERFLOW', what);
+  return v;
+}
+
+/** liquidity value of (x, y) at `price`: price * x + y * 1e8 (Y units times 1e8). */
+export function liquidityValue(x: bigint, y: bigint, price: bigint): bigint {
+  return price * x + y * PRICE_SCALE;
+}
+
+/** Same as liquidityValue but every intermediate checked against u128, as Clarity evaluates it. */
+export function checkedLiquidityValue(x: bigint, y: bigint, price: bigint, what: string): bigint {
+  const yScaled = u128(y * PRICE_SCALE, `${what}: y * 1e8`);
+  return u128(u128(price * x, `${what}: price * x`) + yScaled, what);
+}
+
+/** floor(sqrt(n)) for n >= 0 (Clarity `sqrti`); throws RangeError for negative n. */
+export function isqrt(n: bigint): bigint {
+  if (n < 0n) throw new RangeError(`isqrt of negative value ${n}`);
+  if (n < 2n) return n;
+  // Newton's iteration from a power-of-two start above the root; decreases monotonically to the floor.
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
+  for (;;) {
+    const next = (x + n / x) >> 1n;
+    if (next >= x) return x;
+    x = next;
+  }
+}

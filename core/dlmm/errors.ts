@@ -1,0 +1,178 @@
+/**
+ * Error constants of the Bitflow DLMM contracts (BitflowFinance/bitflow-dlmm, clarity/contracts, read
+ * 2026 at commit c561b4b), with their `(err uNNNN)` codes and the contract that defines them. Names repeat
+ * across contracts with different codes (ERR_MINIMUM_X_AMOUNT is u1022 in core, u2004 in the swap router,
+ * u5002 in the liquidity router), so a name alone does not fix the code: use `contractErrorCode`.
+ *
+ * Facts recorded from the contracts (reading aid for whoever reproduces their behaviour):
+ *
+ * Pool read-only `get-bin-balances (id uint)` takes the UNSIGNED bin id (signed + 500) and returns
+ *   `(ok {x-balance: uint, y-balance: uint, bin-shares: uint})`, defaulting to all u0 for a bin never
+ *   written (it never returns err). Clarity serializes tuple keys sorted: bin-shares, x-balance, y-balance.
+ *   Pool `get-active-bin-id` returns `(ok int)` (signed). `get-total-supply (token-id uint)` is the bin's
+ *   bin-shares.
+ *
+ * Core `add-liquidity` (and `move-liquidity`'s add half) order of failure:
+ *   let-bindings (evaluated first, in order): ERR_NO_POOL_DATA, ERR_INVALID_POOL, bin price
+ *   (ERR_NO_BIN_FACTORS / ERR_INVALID_BIN_FACTOR / ERR_INVALID_BIN_PRICE), then any u128 overflow in the
+ *   value arithmetic (runtime abort), then, for an empty bin (bin-shares == 0), intended = sqrti(value post
+ *   fees) must be >= minimum-bin-shares else ERR_MINIMUM_LP_AMOUNT, and minimum-burnt-shares are minted to the
+ *   burn address (pool-mint asserts amount > 0: pool ERR_INVALID_AMOUNT u3002).
+ *   body: ERR_POOL_DISABLED, ERR_INVALID_X_TOKEN, ERR_INVALID_Y_TOKEN, ERR_INVALID_AMOUNT (x + y > 0),
+ *   ERR_INVALID_X_AMOUNT (bin below active with x > 0), ERR_INVALID_Y_AMOUNT (bin above active with y > 0),
+ *   ERR_INVALID_MIN_DLP_AMOUNT (min-dlp > 0), ERR_MINIMUM_LP_AMOUNT (dlp >= min-dlp),
+ *   ERR_MAXIMUM_X_LIQUIDITY_FEE, ERR_MAXIMUM_Y_LIQUIDITY_FEE, then token transfers.
+ *   The liquidity router checks each bin id against -500..500 first (ERR_INVALID_BIN_ID u5007) and, after
+ *   the fold, ERR_EMPTY_POSITIONS_LIST; add-relative-liquidity-same-multi then ERR_ACTIVE_BIN_TOLERANCE.
+ *
+ * Core `withdraw-liquidity`: let: ERR_NO_POOL_DATA, ERR_INVALID_POOL, ERR_NO_BIN_SHARES (bin-shares > 0),
+ *   x = amount * x-balance / bin-shares, y likewise, balances minus x/y (runtime underflow if amount >
+ *   bin-shares). body: ERR_INVALID_X_TOKEN, ERR_INVALID_Y_TOKEN, ERR_INVALID_AMOUNT (amount > 0),
+ *   ERR_INVALID_AMOUNT (min-x + min-y > 0), ERR_INVALID_AMOUNT (x + y > 0), ERR_MINIMUM_X_AMOUNT (x >= min-x),
+ *   ERR_MINIMUM_Y_AMOUNT (y >= min-y); then the pool burn asserts amount <= caller's balance (pool u3002).
+ *   withdraw-liquidity-same-multi checks totals after the fold: ERR_MINIMUM_X_AMOUNT / _Y_ (router u5002/u5003).
+ *
+ * Core `move-liquidity`: let: ERR_NO_POOL_DATA, ERR_INVALID_POOL, ERR_NO_BIN_SHARES (from bin), x/y floor as
+ *   in withdraw, to-bin price, add arithmetic, first-deposit ERR_MINIMUM_LP_AMOUNT (to bin empty) — so a dust
+ *   move into an empty bin fails with ERR_MINIMUM_LP_AMOUNT, not ERR_INVALID_AMOUNT.
+ *   body: ERR_POOL_DISABLED, ERR_INVALID_X_TOKEN, ERR_INVALID_Y_TOKEN, ERR_INVALID_AMOUNT (amount > 0),
+ *   ERR_INVALID_AMOUNT (x + y > 0), ERR_MATCHING_BIN_ID (from != to), ERR_INVALID_X_AMOUNT, ERR_INVALID_Y_AMOUNT
+ *   (placement on the to bin), ERR_INVALID_MIN_DLP_AMOUNT, ERR_MINIMUM_LP_AMOUNT, ERR_MAXIMUM_X_LIQUIDITY_FEE,
+ *   ERR_MAXIMUM_Y_LIQUIDITY_FEE; then pool burn (amount <= balance, pool u3002). The router checks from and to
+ *   ids against -500..500 first (u5007).
+ *
+ * Core `swap-x-for-y` / `swap-y-for-x`: let: ERR_NO_POOL_DATA, ERR_INVALID_POOL, ERR_INVALID_BIN_PRICE,
+ *   ERR_NO_UNCLAIMED_PROTOCOL_FEES_DATA. body: ERR_POOL_DISABLED, ERR_INVALID_X_TOKEN, ERR_INVALID_Y_TOKEN,
+ *   ERR_INVALID_AMOUNT (amount > 0), ERR_NOT_ACTIVE_BIN (bin-id == active). Returns (ok {in, out}).
+ *   Swap router simple-multi: folds 350 times; each fold with remaining input > 0 swaps in the current
+ *   active bin; after the fold ERR_MINIMUM_RECEIVED (u2003) if out < min. swap-multi: per step
+ *   ERR_INVALID_BIN_ID (u2009), ERR_MINIMUM_RECEIVED per step, then ERR_EMPTY_SWAPS_LIST, ERR_BIN_SLIPPAGE
+ *   (unfavorable bins > max-unfavorable-bins).
+ *
+ * Pool fees: every setter asserts protocol + provider + variable < 10000 (ERR_INVALID_FEE u1029).
+ */
+
+/** Contract that defines an error constant. */
+export type ErrorContract =
+  'dlmm-core-v-1-1' | 'dlmm-liquidity-router-v-1-1' | 'dlmm-swap-router-v-1-1' | 'dlmm-pool';
+
+interface ErrorEntry {
+  code: number;
+  contract: ErrorContract;
+}
+
+/** Every relevant constant, by name, with one entry per defining contract. */
+export const CONTRACT_ERRORS = {
+  // dlmm-core-v-1-1
+  ERR_NOT_AUTHORIZED: [
+    { code: 1001, contract: 'dlmm-core-v-1-1' },
+    { code: 3001, contract: 'dlmm-pool' },
+  ],
+  ERR_INVALID_AMOUNT: [
+    { code: 1002, contract: 'dlmm-core-v-1-1' },
+    { code: 3002, contract: 'dlmm-pool' },
+  ],
+  ERR_INVALID_PRINCIPAL: [
+    { code: 1003, contract: 'dlmm-core-v-1-1' },
+    { code: 3003, contract: 'dlmm-pool' },
+  ],
+  ERR_NO_POOL_DATA: [{ code: 1008, contract: 'dlmm-core-v-1-1' }],
+  ERR_POOL_NOT_CREATED: [{ code: 1009, contract: 'dlmm-core-v-1-1' }],
+  ERR_POOL_DISABLED: [{ code: 1010, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_POOL: [{ code: 1012, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_X_TOKEN: [{ code: 1018, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_Y_TOKEN: [{ code: 1019, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_X_AMOUNT: [{ code: 1020, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_Y_AMOUNT: [{ code: 1021, contract: 'dlmm-core-v-1-1' }],
+  ERR_MINIMUM_X_AMOUNT: [
+    { code: 1022, contract: 'dlmm-core-v-1-1' },
+    { code: 2004, contract: 'dlmm-swap-router-v-1-1' },
+    { code: 5002, contract: 'dlmm-liquidity-router-v-1-1' },
+  ],
+  ERR_MINIMUM_Y_AMOUNT: [
+    { code: 1023, contract: 'dlmm-core-v-1-1' },
+    { code: 2005, contract: 'dlmm-swap-router-v-1-1' },
+    { code: 5003, contract: 'dlmm-liquidity-router-v-1-1' },
+  ],
+  ERR_MINIMUM_LP_AMOUNT: [{ code: 1024, contract: 'dlmm-core-v-1-1' }],
+  ERR_MAXIMUM_X_AMOUNT: [{ code: 1025, contract: 'dlmm-core-v-1-1' }],
+  ERR_MAXIMUM_Y_AMOUNT: [{ code: 1026, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_MIN_DLP_AMOUNT: [{ code: 1027, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_LIQUIDITY_VALUE: [{ code: 1028, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_FEE: [{ code: 1029, contract: 'dlmm-core-v-1-1' }],
+  ERR_MAXIMUM_X_LIQUIDITY_FEE: [{ code: 1030, contract: 'dlmm-core-v-1-1' }],
+  ERR_MAXIMUM_Y_LIQUIDITY_FEE: [{ code: 1031, contract: 'dlmm-core-v-1-1' }],
+  ERR_NO_UNCLAIMED_PROTOCOL_FEES_DATA: [{ code: 1032, contract: 'dlmm-core-v-1-1' }],
+  ERR_MINIMUM_BURN_AMOUNT: [{ code: 1033, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_MIN_BURNT_SHARES: [{ code: 1034, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_BIN_STEP: [{ code: 1035, contract: 'dlmm-core-v-1-1' }],
+  ERR_NO_BIN_FACTORS: [{ code: 1038, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_BIN_FACTOR: [{ code: 1039, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_BIN_PRICE: [{ code: 1045, contract: 'dlmm-core-v-1-1' }],
+  ERR_MATCHING_BIN_ID: [{ code: 1046, contract: 'dlmm-core-v-1-1' }],
+  ERR_NOT_ACTIVE_BIN: [{ code: 1047, contract: 'dlmm-core-v-1-1' }],
+  ERR_NO_BIN_SHARES: [{ code: 1048, contract: 'dlmm-core-v-1-1' }],
+  // dlmm-swap-router-v-1-1 (ERR_NO_RESULT_DATA, ERR_RESULTS_LIST_OVERFLOW, ERR_INVALID_BIN_ID and
+  // ERR_NO_ACTIVE_BIN_DATA also exist in the liquidity router with 5xxx codes)
+  ERR_NO_RESULT_DATA: [
+    { code: 2001, contract: 'dlmm-swap-router-v-1-1' },
+    { code: 5001, contract: 'dlmm-liquidity-router-v-1-1' },
+  ],
+  ERR_BIN_SLIPPAGE: [{ code: 2002, contract: 'dlmm-swap-router-v-1-1' }],
+  ERR_MINIMUM_RECEIVED: [{ code: 2003, contract: 'dlmm-swap-router-v-1-1' }],
+  ERR_NO_ACTIVE_BIN_DATA: [
+    { code: 2006, contract: 'dlmm-swap-router-v-1-1' },
+    { code: 5004, contract: 'dlmm-liquidity-router-v-1-1' },
+  ],
+  ERR_EMPTY_SWAPS_LIST: [{ code: 2007, contract: 'dlmm-swap-router-v-1-1' }],
+  ERR_RESULTS_LIST_OVERFLOW: [
+    { code: 2008, contract: 'dlmm-swap-router-v-1-1' },
+    { code: 5006, contract: 'dlmm-liquidity-router-v-1-1' },
+  ],
+  ERR_INVALID_BIN_ID: [
+    { code: 2009, contract: 'dlmm-swap-router-v-1-1' },
+    { code: 5007, contract: 'dlmm-liquidity-router-v-1-1' },
+  ],
+  // dlmm-liquidity-router-v-1-1
+  ERR_EMPTY_POSITIONS_LIST: [{ code: 5005, contract: 'dlmm-liquidity-router-v-1-1' }],
+  ERR_ACTIVE_BIN_TOLERANCE: [{ code: 5008, contract: 'dlmm-liquidity-router-v-1-1' }],
+  // pool contracts (dlmm-pool-*): SIP-013 transfer errors u1..u4 and ERR_MAX_NUMBER_OF_BINS
+  ERR_INSUFFICIENT_BALANCE_SIP_013: [{ code: 1, contract: 'dlmm-pool' }],
+  ERR_MATCHING_PRINCIPALS_SIP_013: [{ code: 2, contract: 'dlmm-pool' }],
+  ERR_INVALID_AMOUNT_SIP_013: [{ code: 3, contract: 'dlmm-pool' }],
+  ERR_NOT_AUTHORIZED_SIP_013: [{ code: 4, contract: 'dlmm-pool' }],
+  ERR_NOT_POOL_CONTRACT_DEPLOYER: [{ code: 3004, contract: 'dlmm-pool' }],
+  ERR_MAX_NUMBER_OF_BINS: [{ code: 3005, contract: 'dlmm-pool' }],
+} as const satisfies Record<string, readonly ErrorEntry[]>;
+
+/**
+ * Runtime aborts that have no error constant: Clarity stops the transaction on u128 overflow or
+ * underflow (e.g. y-amount * 1e8 above 2^128 - 1). Reported with these pseudo-names.
+ */
+export type RuntimeAbortName = 'RUNTIME_OVERFLOW' | 'RUNTIME_UNDERFLOW';
+
+/** Name of a contract error constant (or a runtime abort pseudo-name). */
+export type ContractErrorName = keyof typeof CONTRACT_ERRORS | RuntimeAbortName;
+
+/**
+ * The `(err uNNNN)` code of `name` as raised by `contract` (default: the first defining contract, core
+ * for the shared names). Undefined for runtime aborts and for a contract that does not define the name.
+ */
+export function contractErrorCode(name: ContractErrorName, contract?: ErrorContract): number | undefined {
+  if (name === 'RUNTIME_OVERFLOW' || name === 'RUNTIME_UNDERFLOW') return undefined;
+  const entries: readonly ErrorEntry[] = CONTRACT_ERRORS[name];
+  const hit = contract === undefined ? entries[0] : entries.find((e) => e.contract === contract);
+  return hit?.code;
+}
+
+/** Names whose code matches `code` (several when contracts reuse a number space: u1..u4 are SIP-013). */
+export function contractErrorsByCode(code: number): { name: ContractErrorName; contract: ErrorContract }[] {
+  const out: { name: ContractErrorName; contract: ErrorContract }[] = [];
+  for (const [name, entries] of Object.entries(CONTRACT_ERRORS) as [
+    ContractErrorName,
+    readonly ErrorEntry[],
+  ][]) {
+    for (const e of entries) if (e.code === code) out.push({ name, contract: e.contract });
+  }
+  return out;
+}

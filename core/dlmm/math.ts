@@ -1,0 +1,21 @@
+/**
+ * Exact integer DLMM math (bigint, u128, floor division as Clarity), mirroring dlmm-core-v-1-1 and the
+ * routers. Entry point for other areas; the implementation lives in the sibling files.
+ */
+export type { BinBalances, LiquidityResult, PoolFees } from './types';
+export type { ContractErrorName } from './errors';
+export { contractErrorCode } from './errors';
+export { U128RangeError, isqrt, liquidityValue } from './arith';
+export type { BinSwapResult, RouteHopInput, SwapStep, SwapWalkResult } from './swap';
+export { MAX_SWAP_BINS, routeWalk, swapWalk, swapXForYInBin, swapYForXInBin } from './swap';
+export type { AddOutcome, AddParams } from './liquidity';
+export {
+  DEFAULT_BURN_SHARES,
+  DEFAULT_MIN_BIN_SHARES,
+  addLiquidity,
+  checkAddBounds,
+  moveLiquidity,
+  sharesToAmounts,
+  withdrawLiquidity,
+} from './liquidity';
+export { maxLiquidityFee, minDlp, minReceived } from './bounds';

@@ -1,0 +1,222 @@
+/**
+ * Swaps, exactly as dlmm-core-v-1-1 swap-x-for-y / swap-y-for-x (one bin) and the swap router's
+ * simple-multi walk (repeat in the new active bin). DOMAIN.md "Swaps".
+ */
+import { u128 } from './arith';
+import { FEE_SCALE, MAX_BIN_ID, MIN_BIN_ID, PRICE_SCALE, isSignedBinId } from './bins';
+import type { BinBalances, PoolFees } from './types';
+
+/** Outcome of one swap call in one bin. */
+export interface BinSwapResult {
+  /** input consumed incl. fee (the contract's `in`) */
+  amount_in: bigint;
+  fee: bigint;
+  protocol_fee: bigint;
+  amount_out: bigint;
+  bin_after: BinBalances;
+  /** output side empty afterwards (or the bin was empty): the active bin moves unless at the edge */
+  exhausted: boolean;
+}
+
+/** One swap call of a walk (empty bins give a zero step: the contract call still happens). */
+export interface SwapStep {
+  bin_id: number;
+  amount_in: bigint;
+  amount_out: bigint;
+  fee: bigint;
+  protocol_fee: bigint;
+}
+
+/** Outcome of a single-pool walk (swap router simple-multi). */
+export interface SwapWalkResult {
+  amount_in_used: bigint;
+  amount_out: bigint;
+  unspent: bigint;
+  fees: bigint;
+  protocol_fees: bigint;
+  steps: SwapStep[];
+  active_bin_before: number;
+  active_bin_after: number;
+  /** balances after the walk of every existing bin visited */
+  bins_after: Map<number, BinBalances>;
+}
+
+/** One hop of a multi-pool route. */
+export interface RouteHopInput {
+  getBin: (binId: number) => BinBalances | undefined;
+  activeBinId: number;
+  xForY: boolean;
+  fees: PoolFees;
+}
+
+/** Router walk limit: BIN_INDEX_RANGE of the swap router has 350 entries. */
+export const MAX_SWAP_BINS = 350;
+
+interface Side {
+  protocol: bigint;
+  provider: bigint;
+  variable: bigint;
+}
+
+function checkInputs(bin: BinBalances, amount: bigint, fee: Side): bigint {
+  if (amount <= 0n) throw new RangeError(`swap amount must be > 0 (the contract asserts it), got ${amount}`);
+  if (bin.price <= 0n) throw new RangeError(`bin price must be > 0, got ${bin.price}`);
+  const total = fee.protocol + fee.provider + fee.variable;
+  if (fee.protocol < 0n || fee.provider < 0n || fee.variable < 0n || total >= FEE_SCALE) {
+    throw new RangeError(
+      `fees must be >= 0 and total < 10000 bps, got ${fee.protocol}+${fee.provider}+${fee.variable}`,
+    );
+  }
+  return total;
+}
+
+/** Fee parts of `used` input: total, protocol, variable floored separately; provider takes the remainder. */
+function splitFee(used: bigint, side: Side, total: bigint): { fee: bigint; protocol: bigint; keep: bigint } {
+  const fee = u128(used * total, 'input * fee') / FEE_SCALE;
+  const protocol = (used * side.protocol) / FEE_SCALE;
+  const variable = (used * side.variable) / FEE_SCALE;
+  const provider = fee - protocol - variable;
+  return { fee, protocol, keep: provider + variable };
+}
+
+/** Scales the exact-output input cap up by the fee: cap * 10000 / (10000 - f) when f > 0. */
+function withFee(cap: bigint, total: bigint): bigint {
+  return total > 0n ? u128(cap * FEE_SCALE, 'max input * 10000') / (FEE_SCALE - total) : cap;
+}
+
+/**
+ * Swap `xIn` of X for Y in one bin (core swap-x-for-y). Throws RangeError for xIn <= 0, price <= 0, fees
+ * out of range, and U128RangeError where the contract's u128 arithmetic would abort.
+ */
+export function swapXForYInBin(bin: BinBalances, xIn: bigint, fees: PoolFees): BinSwapResult {
+  const side = { protocol: fees.x_protocol, provider: fees.x_provider, variable: fees.x_variable };
+  const total = checkInputs(bin, xIn, side);
+  const { price, reserve_x: bx, reserve_y: by } = bin;
+  const wasEmpty = bx === 0n && by === 0n;
+  const maxX = (u128(by * PRICE_SCALE, 'y balance * 1e8') + price - 1n) / price;
+  const maxXWithFee = withFee(maxX, total);
+  const used = xIn >= maxXWithFee ? maxXWithFee : xIn;
+  const { fee, protocol, keep } = splitFee(used, side, total);
+  const dx = used - fee;
+  const dyRaw = u128(dx * price, 'dx * price') / PRICE_SCALE;
+  const dy = dyRaw > by ? by : dyRaw;
+  // The contract writes balances only when it took input from a non-empty bin.
+  const changed = used > 0n && !wasEmpty;
+  const bin_after = changed
+    ? { ...bin, reserve_x: u128(bx + dx + keep, 'x balance'), reserve_y: by - dy }
+    : { ...bin };
+  return {
+    amount_in: used,
+    fee,
+    protocol_fee: protocol,
+    amount_out: dy,
+    bin_after,
+    exhausted: by - dy === 0n || wasEmpty,
+  };
+}
+
+/** Swap `yIn` of Y for X in one bin (core swap-y-for-x); throws like swapXForYInBin. */
+export function swapYForXInBin(bin: BinBalances, yIn: bigint, fees: PoolFees): BinSwapResult {
+  const side = { protocol: fees.y_protocol, provider: fees.y_provider, variable: fees.y_variable };
+  const total = checkInputs(bin, yIn, side);
+  const { price, reserve_x: bx, reserve_y: by } = bin;
+  const wasEmpty = bx === 0n && by === 0n;
+  const maxY = (u128(bx * price, 'x balance * price') + PRICE_SCALE - 1n) / PRICE_SCALE;
+  const maxYWithFee = withFee(maxY, total);
+  const used = yIn >= maxYWithFee ? maxYWithFee : yIn;
+  const { fee, protocol, keep } = splitFee(used, side, total);
+  const dy = used - fee;
+  const dxRaw = u128(dy * PRICE_SCALE, 'dy * 1e8') / price;
+  const dx = dxRaw > bx ? bx : dxRaw;
+  const changed = used > 0n && !wasEmpty;
+  const bin_after = changed
+    ? { ...bin, reserve_x: bx - dx, reserve_y: u128(by + dy + keep, 'y balance') }
+    : { ...bin };
+  return {
+    amount_in: used,
+    fee,
+    protocol_fee: protocol,
+    amount_out: dx,
+    bin_after,
+    exhausted: bx - dx === 0n || wasEmpty,
+  };
+}
+
+/**
+ * Walks bins from `activeBinId` as the swap router's simple-multi does: at most `maxBins` swap calls, each
+ * in the current active bin, until the input is spent. Missing bins (undefined) are empty: the call takes
+ * nothing and the active bin moves. Never moves past -500/500. Throws RangeError on bad input.
+ */
+export function swapWalk(
+  getBin: (binId: number) => BinBalances | undefined,
+  activeBinId: number,
+  xForY: boolean,
+  amountIn: bigint,
+  fees: PoolFees,
+  maxBins: number = MAX_SWAP_BINS,
+): SwapWalkResult {
+  if (!isSignedBinId(activeBinId)) throw new RangeError(`active bin ${activeBinId} is outside -500..500`);
+  if (amountIn < 0n) throw new RangeError(`swap amount must be >= 0, got ${amountIn}`);
+  const bins_after = new Map<number, BinBalances>();
+  const steps: SwapStep[] = [];
+  let remaining = amountIn;
+  let active = activeBinId;
+  let out = 0n;
+  let feesTotal = 0n;
+  let protocolTotal = 0n;
+  for (let call = 0; call < maxBins && remaining > 0n; call++) {
+    const bin = bins_after.get(active) ?? getBin(active);
+    let exhausted = true;
+    if (bin === undefined) {
+      steps.push({ bin_id: active, amount_in: 0n, amount_out: 0n, fee: 0n, protocol_fee: 0n });
+    } else {
+      const r = xForY ? swapXForYInBin(bin, remaining, fees) : swapYForXInBin(bin, remaining, fees);
+      steps.push({
+        bin_id: active,
+        amount_in: r.amount_in,
+        amount_out: r.amount_out,
+        fee: r.fee,
+        protocol_fee: r.protocol_fee,
+      });
+      bins_after.set(active, r.bin_after);
+      remaining -= r.amount_in;
+      out += r.amount_out;
+      feesTotal += r.fee;
+      protocolTotal += r.protocol_fee;
+      exhausted = r.exhausted;
+    }
+    if (exhausted) {
+      const next = xForY ? active - 1 : active + 1;
+      // At the edge the contract keeps the active bin; every further call takes nothing, so stop.
+      if (next < MIN_BIN_ID || next > MAX_BIN_ID) break;
+      active = next;
+    }
+  }
+  return {
+    amount_in_used: amountIn - remaining,
+    amount_out: out,
+    unspent: remaining,
+    fees: feesTotal,
+    protocol_fees: protocolTotal,
+    steps,
+    active_bin_before: activeBinId,
+    active_bin_after: active,
+    bins_after,
+  };
+}
+
+/** Multi-pool route: hop i's output is hop i+1's input; each hop is a swapWalk. */
+export function routeWalk(
+  hops: RouteHopInput[],
+  amountIn: bigint,
+  maxBins: number = MAX_SWAP_BINS,
+): { amount_out: bigint; hops: SwapWalkResult[] } {
+  const results: SwapWalkResult[] = [];
+  let amount = amountIn;
+  for (const hop of hops) {
+    const r = swapWalk(hop.getBin, hop.activeBinId, hop.xForY, amount, hop.fees, maxBins);
+    results.push(r);
+    amount = r.amount_out;
+  }
+  return { amount_out: amount, hops: results };
+}
