@@ -11,7 +11,15 @@ const DIGITS = /^\d+$/;
 
 /** uint128 written as an integer or a digit string -> bigint. */
 export const zPlanAmount = z
-  .union([z.bigint(), z.string().regex(DIGITS, 'expected digits only (base units)'), z.number().int()])
+  .union([
+    z.bigint(),
+    z.string().regex(DIGITS, 'expected digits only (base units)'),
+    // Integers arrive as bigint (intAsBigInt); a JS number here was written as a float: accept only exact ones.
+    z
+      .number()
+      .int()
+      .refine(Number.isSafeInteger, 'a float literal cannot carry an exact amount; write the integer'),
+  ])
   .transform((v, ctx) => {
     const n = BigInt(v);
     if (n < 0n || n > MAX_UINT128) {
@@ -23,7 +31,7 @@ export const zPlanAmount = z
   .meta({ description: 'Unsigned integer in base units, up to uint128; a number or a digit string.' });
 
 /** An integer that must fit a JS number (bin ids, offsets, blocks, seconds). */
-const zSmallInt = z.union([z.bigint(), z.number().int()]).transform((v, ctx) => {
+export const zSmallInt = z.union([z.bigint(), z.number().int()]).transform((v, ctx) => {
   if (typeof v === 'bigint' && (v > 1_000_000_000_000n || v < -1_000_000_000_000n)) {
     ctx.addIssue({ code: 'custom', message: `integer ${v} is far outside any accepted range` });
     return z.NEVER;
@@ -32,13 +40,18 @@ const zSmallInt = z.union([z.bigint(), z.number().int()]).transform((v, ctx) => 
 });
 
 /** A signed bin id as written; the range (-500..500) is checked by rules (bin-out-of-range, unsigned-bin-id). */
-export const zPlanBinId = zSmallInt.meta({ description: 'Signed bin id (-500..500), the quote list domain.' });
+export const zPlanBinId = zSmallInt.meta({
+  description: 'Signed bin id (-500..500), the quote list domain.',
+});
 
 /** Percent number, exact to 4 fraction digits (1 means 1%). */
-const zPercent = z.union([z.bigint(), z.number(), z.string()]).transform((v, ctx) => {
+export const zPercent = z.union([z.bigint(), z.number(), z.string()]).transform((v, ctx) => {
   const ppm = percentToPpm(v);
   if (ppm === undefined) {
-    ctx.addIssue({ code: 'custom', message: `percent ${String(v)} is not a plain decimal with at most 4 fraction digits` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `percent ${String(v)} is not a plain decimal with at most 4 fraction digits`,
+    });
     return z.NEVER;
   }
   return Number(typeof v === 'bigint' ? v : v);
@@ -46,10 +59,16 @@ const zPercent = z.union([z.bigint(), z.number(), z.string()]).transform((v, ctx
 
 export const zPrincipalStandard = z
   .string()
-  .regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}$/, 'expected a standard principal such as SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR');
+  .regex(
+    /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}$/,
+    'expected a standard principal such as SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR',
+  );
 export const zContractPrincipal = z
   .string()
-  .regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127}$/, 'expected a contract principal ADDR.name');
+  .regex(
+    /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127}$/,
+    'expected a contract principal ADDR.name',
+  );
 export const POOL_ALIAS = /^dlmm_\d+$/;
 export const zPoolRef = z
   .string()
@@ -59,7 +78,10 @@ export const zPoolRef = z
   );
 
 export const zMode = z.enum(['strict', 'simple']).default('strict');
-const zOpId = z.union([z.string().min(1).max(200), z.bigint(), z.number().int()]).transform(String).optional();
+const zOpId = z
+  .union([z.string().min(1).max(200), z.bigint(), z.number().int()])
+  .transform(String)
+  .optional();
 
 export const AddItemSchema = z.strictObject({
   bin_id: zPlanBinId.optional(),
@@ -110,10 +132,18 @@ export const SwapOpSchema = z.strictObject({
   amount_in: zPlanAmount,
   amm_strategy: z.string().min(1).default('best'),
   slippage_tolerance: zPercent.optional(),
-  provider: z.string().regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/, 'expected a principal').optional(),
+  provider: z
+    .string()
+    .regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/, 'expected a principal')
+    .optional(),
 });
 
-export const OperationSchema = z.discriminatedUnion('op', [AddOpSchema, WithdrawOpSchema, MoveOpSchema, SwapOpSchema]);
+export const OperationSchema = z.discriminatedUnion('op', [
+  AddOpSchema,
+  WithdrawOpSchema,
+  MoveOpSchema,
+  SwapOpSchema,
+]);
 
 export const PolicySchema = z.strictObject({
   max_tip_lag: zSmallInt.pipe(z.number().int().min(0)).default(0),
@@ -128,7 +158,12 @@ export const PlanSchema = z.strictObject({
   network: z.enum(['mainnet', 'testnet']).default('mainnet'),
   api: z.enum(['v2', 'v1']).default('v2'),
   sender: zPrincipalStandard.optional(),
-  policy: PolicySchema.default({ max_tip_lag: 0, slippage_tolerance: 1, active_bin_tolerance: 1, deadline_seconds: null }),
+  policy: PolicySchema.default({
+    max_tip_lag: 0,
+    slippage_tolerance: 1,
+    active_bin_tolerance: 1,
+    deadline_seconds: null,
+  }),
   operations: z.array(OperationSchema).min(1),
 });
 

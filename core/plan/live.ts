@@ -1,0 +1,392 @@
+/**
+ * Live data for one analysis, read only through the DlmmApi interface (I/O passed in). Each pool's data is
+ * read once per analysis; a `LiveSession` shared by many analyses (e.g. `dlmm check` over 120 files) reads
+ * each resource once per session. Every failure is kept as a value (`LiveError`) for the rules to report:
+ * a 503 or an unknown tip is never read as an empty book or as caught up. Never throws.
+ */
+import { isApiError, type ApiErrorCode, type InventoryFault } from '../api/errors';
+import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token } from '../api/types';
+import { deserializeCV, serializeCV, Cl } from '@stacks/transactions';
+import { toSignedBinId, toUnsignedBinId, isSignedBinId } from '../dlmm/bins';
+import type { Plan, PlanOperation } from './schema';
+import { POOL_ALIAS } from './schema';
+
+export interface LiveError {
+  code: ApiErrorCode;
+  /** "GET /quotes/v2/bins/dlmm_1" (never carries keys). */
+  endpoint: string;
+  message: string;
+  status?: number;
+  fault?: InventoryFault;
+  field?: string;
+}
+
+/** One user position bin, from app v2 positions or the market-maker inventory (signed ids, raw shares). */
+export interface PositionRecord {
+  bin_id: number;
+  user_liquidity: bigint;
+  /** Total shares of the bin; null when the source did not say. */
+  liquidity: bigint | null;
+  reserve_x: bigint;
+  reserve_y: bigint;
+}
+
+export interface LivePool {
+  /** The pool as written in the plan. */
+  written: string;
+  /** Contract principal (written, or resolved from the pool record / pools list). */
+  principal?: string;
+  alias?: string;
+  pool?: Pool;
+  poolError?: LiveError;
+  bins?: BinList;
+  binsError?: LiveError;
+  binById: Map<number, Bin>;
+  activeBinId?: number;
+  tokenX?: Token;
+  tokenY?: Token;
+  /** Where positions came from: the tip-pinned inventory, or app v2 display data. */
+  positionsSource?: 'inventory' | 'app';
+  positions?: PositionRecord[];
+  positionById: Map<number, PositionRecord>;
+  positionsError?: LiveError;
+  inventoryError?: LiveError;
+  /** Total bin shares read from the node (get-bin-balances), by signed bin id. */
+  binShares: Map<number, bigint>;
+  binSharesError?: LiveError;
+}
+
+/** Node reads of bin shares per pool and analysis are capped (node limit: 500 requests/minute). */
+export const MAX_NODE_BIN_READS = 64;
+
+export interface LiveSwap {
+  route?: Route;
+  error?: LiveError;
+}
+
+export interface LiveData {
+  generation: 'v2' | 'v1';
+  status?: Status;
+  statusError?: LiveError;
+  quoteReady?: Readiness;
+  quoteReadyError?: LiveError;
+  appReady?: Readiness;
+  appReadyError?: LiveError;
+  tokens?: Token[];
+  tokensError?: LiveError;
+  pools?: Pool[];
+  poolsError?: LiveError;
+  /** By the pool reference as written in the plan. */
+  byPool: Map<string, LivePool>;
+  /** By operation index. */
+  swaps: Map<number, LiveSwap>;
+  hasInventory: boolean;
+  /** Whether positions were read (a sender and at least one liquidity op). */
+  positionsRead: boolean;
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: LiveError };
+
+/** Memoized reads shared across analyses (one `dlmm check` run, one language-server refresh). */
+export interface LiveSession {
+  read<T>(key: string, endpoint: string, f: () => Promise<T>): Promise<Settled<T>>;
+}
+
+/** A new session: each distinct read is made once; failures are memoized too (no retry storms). */
+export function createLiveSession(): LiveSession {
+  const memo = new Map<string, Promise<Settled<unknown>>>();
+  return {
+    read<T>(key: string, endpoint: string, f: () => Promise<T>): Promise<Settled<T>> {
+      let p = memo.get(key);
+      if (!p) {
+        p = settle(endpoint, f);
+        memo.set(key, p);
+      }
+      return p as Promise<Settled<T>>;
+    },
+  };
+}
+
+async function settle<T>(endpoint: string, f: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await f() };
+  } catch (e) {
+    return { ok: false, error: toLiveError(e, endpoint) };
+  }
+}
+
+/** Any rejection as a LiveError value (ApiError keeps its code and context). */
+export function toLiveError(e: unknown, endpoint: string): LiveError {
+  if (isApiError(e)) {
+    const out: LiveError = { code: e.code, endpoint: e.context.endpoint || endpoint, message: e.message };
+    if (e.context.status !== undefined) out.status = e.context.status;
+    if (e.context.fault !== undefined) out.fault = e.context.fault;
+    if (e.context.field !== undefined) out.field = e.context.field;
+    return out;
+  }
+  return { code: 'unexpected-response', endpoint, message: e instanceof Error ? e.message : String(e) };
+}
+
+export interface ReadLiveOptions {
+  session?: LiveSession;
+}
+
+const isLiquidityOp = (op: PlanOperation): op is Extract<PlanOperation, { pool: string }> => op.op !== 'swap';
+
+/** Reads everything the live rules and preparation need for `plan`. Never throws. */
+export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions = {}): Promise<LiveData> {
+  const s = opts.session ?? createLiveSession();
+  const live: LiveData = {
+    generation: plan.api,
+    byPool: new Map(),
+    swaps: new Map(),
+    hasInventory: safeHasInventory(api),
+    positionsRead: false,
+  };
+  const [status, quoteReady, appReady, tokens, pools] = await Promise.all([
+    s.read('status', 'GET /quotes/v2/status', () => api.status()),
+    s.read('quoteReady', 'GET /quotes/v2/ready', () => api.quoteReady()),
+    s.read('appReady', 'GET /app/v2/ready', () => api.appReady()),
+    s.read('tokens', 'GET /quotes/v2/tokens', () => api.tokens()),
+    s.read('pools', 'GET /quotes/v2/pools', () => api.pools()),
+  ]);
+  if (status.ok) live.status = status.value;
+  else live.statusError = status.error;
+  if (quoteReady.ok) live.quoteReady = quoteReady.value;
+  else live.quoteReadyError = quoteReady.error;
+  if (appReady.ok) live.appReady = appReady.value;
+  else live.appReadyError = appReady.error;
+  if (tokens.ok) live.tokens = tokens.value;
+  else live.tokensError = tokens.error;
+  if (pools.ok) live.pools = pools.value;
+  else live.poolsError = pools.error;
+
+  const refs = [...new Set(plan.operations.filter(isLiquidityOp).map((op) => op.pool))];
+  const sender = plan.sender;
+  await Promise.all(
+    refs.map(async (ref) => live.byPool.set(ref, await readPool(ref, plan, sender, api, s, live))),
+  );
+  live.positionsRead = sender !== undefined && refs.length > 0;
+
+  await Promise.all(
+    plan.operations.map(async (op, index) => {
+      if (op.op !== 'swap') return;
+      const slippage = op.slippage_tolerance ?? plan.policy.slippage_tolerance;
+      const key = `quote:${op.input_token}:${op.output_token}:${op.amount_in}:${op.amm_strategy}:${slippage}`;
+      const r = await s.read(key, 'POST /quotes/v2/quote', () =>
+        api.quote({
+          input_token: op.input_token,
+          output_token: op.output_token,
+          amount_in: op.amount_in,
+          amm_strategy: op.amm_strategy,
+          slippage_tolerance: slippage,
+        }),
+      );
+      live.swaps.set(index, r.ok ? { route: r.value } : { error: r.error });
+    }),
+  );
+  return live;
+}
+
+function safeHasNode(api: DlmmApi): boolean {
+  try {
+    return api.hasNode();
+  } catch {
+    return false;
+  }
+}
+
+/** Target bins of the plan's adds and moves on this pool, nearest the active bin first. */
+function targetBins(lp: LivePool, plan: Plan): number[] {
+  const active = lp.activeBinId ?? 0;
+  const ids = new Set<number>();
+  for (const op of plan.operations) {
+    if (op.op === 'swap' || op.pool !== lp.written) continue;
+    if (op.op === 'add')
+      for (const b of op.bins)
+        ids.add(op.mode === 'strict' ? (b.bin_id ?? NaN) : active + (b.active_bin_offset ?? NaN));
+    if (op.op === 'move')
+      for (const m of op.moves)
+        ids.add(op.mode === 'strict' ? (m.to_bin_id ?? NaN) : active + (m.active_bin_offset ?? NaN));
+  }
+  return [...ids]
+    .filter((id) => isSignedBinId(id) && lp.binById.has(id))
+    .sort((a, b) => Math.abs(a - active) - Math.abs(b - active));
+}
+
+/** Bin shares from the pool's read-only get-bin-balances (the list's liquidity is null on v2). */
+async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSession): Promise<void> {
+  const principal = lp.principal as string;
+  const ids = targetBins(lp, plan).slice(0, MAX_NODE_BIN_READS);
+  await Promise.all(
+    ids.map(async (id) => {
+      const arg = serializeCV(Cl.uint(toUnsignedBinId(id)));
+      const r = await s.read(
+        `node:${principal}:${id}`,
+        `POST {node}/v2/contracts/call-read/${principal}/get-bin-balances`,
+        () => api.callReadOnly(principal, 'get-bin-balances', [arg]),
+      );
+      if (!r.ok) {
+        lp.binSharesError ??= r.error;
+        return;
+      }
+      const shares = decodeBinShares(r.value.okay ? r.value.result : undefined);
+      if (shares !== undefined) lp.binShares.set(id, shares);
+    }),
+  );
+}
+
+/** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
+export function decodeBinShares(hex: string | undefined): bigint | undefined {
+  if (!hex) return undefined;
+  try {
+    const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
+      type: string;
+      value: unknown;
+    };
+    const inner = (cv.type === 'ok' ? cv.value : cv) as {
+      type: string;
+      value: Record<string, { type: string; value: unknown }>;
+    };
+    const shares = inner.type === 'tuple' ? inner.value['bin-shares'] : undefined;
+    return shares && shares.type === 'uint' ? BigInt(shares.value as string | bigint) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeHasInventory(api: DlmmApi): boolean {
+  try {
+    return api.hasInventory();
+  } catch {
+    return false;
+  }
+}
+
+async function readPool(
+  ref: string,
+  plan: Plan,
+  sender: string | undefined,
+  api: DlmmApi,
+  s: LiveSession,
+  live: LiveData,
+): Promise<LivePool> {
+  const lp: LivePool = { written: ref, binById: new Map(), positionById: new Map(), binShares: new Map() };
+  const isAlias = POOL_ALIAS.test(ref);
+  if (isAlias) lp.alias = ref;
+  else lp.principal = ref;
+
+  if (plan.api === 'v1') {
+    // Legacy generation: only the v1 bin ladder is read (app v1 shapes are not part of the interface).
+    const bins = await s.read(`v1bins:${ref}`, `GET /quotes/v1/bins/${ref}`, () => api.v1Bins(ref));
+    if (bins.ok) setBins(lp, bins.value);
+    else lp.binsError = bins.error;
+    return lp;
+  }
+
+  const [pool, bins] = await Promise.all([
+    s.read(`pool:${ref}`, `GET /quotes/v2/pools/${ref}`, () => api.pool(ref)),
+    s.read(`bins:${ref}`, `GET /quotes/v2/bins/${ref}`, () => api.bins(ref)),
+  ]);
+  if (pool.ok) {
+    lp.pool = pool.value;
+    if (!isAlias && pool.value.pool_id !== ref && POOL_ALIAS.test(pool.value.pool_id))
+      lp.alias = pool.value.pool_id;
+    if (isAlias && !POOL_ALIAS.test(pool.value.pool_id)) lp.principal = pool.value.pool_id;
+    if (pool.value.pool_alias) lp.alias = pool.value.pool_alias;
+    lp.activeBinId = pool.value.active_bin;
+  } else lp.poolError = pool.error;
+  if (bins.ok) setBins(lp, bins.value);
+  else lp.binsError = bins.error;
+
+  // Resolve alias <-> principal through the pools list when the pool record did not say.
+  const listed = live.pools?.find(
+    (p) =>
+      p.pool_id === ref || p.pool_alias === ref || (lp.principal !== undefined && p.pool_id === lp.principal),
+  );
+  if (listed) {
+    if (!POOL_ALIAS.test(listed.pool_id)) lp.principal ??= listed.pool_id;
+    if (listed.pool_alias) lp.alias ??= listed.pool_alias;
+    lp.pool ??= listed;
+  }
+  const p = lp.pool;
+  if (p && live.tokens) {
+    lp.tokenX = live.tokens.find((t) => t.contract_address === p.token_x);
+    lp.tokenY = live.tokens.find((t) => t.contract_address === p.token_y);
+  }
+
+  if (lp.principal !== undefined && lp.activeBinId !== undefined && safeHasNode(api)) {
+    await readBinShares(lp, plan, api, s);
+  }
+  if (sender === undefined || lp.principal === undefined || !lp.pool) return lp;
+  const principal = lp.principal;
+  if (live.hasInventory) {
+    const inv = await s.read(
+      `inventory:${principal}:${sender}`,
+      `GET {inventory}/pools/${principal}/positions/${sender}`,
+      () => api.inventory(principal, sender),
+    );
+    if (inv.ok) {
+      const records: PositionRecord[] = [];
+      for (const b of inv.value.bins) {
+        records.push({
+          bin_id: toSignedBinId(b.bin_id),
+          user_liquidity: b.shares,
+          liquidity: b.total_shares,
+          reserve_x: b.reserve_x,
+          reserve_y: b.reserve_y,
+        });
+      }
+      setPositions(lp, records, 'inventory');
+      return lp;
+    }
+    lp.inventoryError = inv.error;
+  }
+  const pos = await s.read(
+    `positions:${principal}:${sender}`,
+    `GET /app/v2/users/${sender}/positions/${principal}/bins`,
+    () => api.userPositionBins(sender, principal),
+  );
+  if (pos.ok)
+    setPositions(
+      lp,
+      pos.value.map((b) => ({ ...b })),
+      'app',
+    );
+  else lp.positionsError = pos.error;
+  return lp;
+}
+
+function setBins(lp: LivePool, list: BinList): void {
+  lp.bins = list;
+  for (const b of list.bins) lp.binById.set(b.bin_id, b);
+  if (list.active_bin_id !== null) lp.activeBinId ??= list.active_bin_id;
+}
+
+function setPositions(lp: LivePool, records: PositionRecord[], source: 'inventory' | 'app'): void {
+  lp.positions = records;
+  lp.positionsSource = source;
+  for (const r of records) lp.positionById.set(r.bin_id, r);
+}
+
+/** Live errors of every read, for the transport-level rules (deduplicated by code and endpoint). */
+export function allLiveErrors(live: LiveData): LiveError[] {
+  const out: LiveError[] = [];
+  const push = (e: LiveError | undefined): void => {
+    if (e && !out.some((o) => o.code === e.code && o.endpoint === e.endpoint)) out.push(e);
+  };
+  push(live.statusError);
+  push(live.quoteReadyError);
+  push(live.appReadyError);
+  push(live.tokensError);
+  push(live.poolsError);
+  for (const p of live.byPool.values()) {
+    push(p.poolError);
+    push(p.binsError);
+    push(p.positionsError);
+    push(p.inventoryError);
+    push(p.binSharesError);
+  }
+  for (const sw of live.swaps.values()) push(sw.error);
+  return out;
+}

@@ -1,0 +1,451 @@
+/**
+ * Plan parsing: YAML or JSON text -> exact JS value (integers as bigint) -> zod plan, with `syntax` and
+ * `schema` findings on the exact source range (yaml-language-server style: keep the parser's node ranges,
+ * convert to line/character only at the edge). Bounded: size, nesting and alias expansion are limited so
+ * hostile input is reported, never hangs. Never throws.
+ */
+import { Alias, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
+import type { z } from 'zod';
+import { PlanSchema, type Plan } from './schema';
+import type { Finding } from './diagnostics';
+import { checkJsonSyntax } from './jsonSyntax';
+import { describeIssue, issueTargetsKey } from './schemaMessages';
+
+export type PlanPath = readonly (string | number)[];
+export type PlanFormat = 'yaml' | 'json';
+
+export interface SourceRange {
+  offset: number;
+  length: number;
+}
+
+export interface ParseOptions {
+  /** Used to pick the format (`*.dlmm.json` is JSON); YAML otherwise. */
+  fileName?: string;
+  format?: PlanFormat;
+}
+
+/** Limits that keep hostile input cheap (a 350-position plan is ~25 KB). */
+export const PARSE_LIMITS = {
+  maxBytes: 4 * 1024 * 1024,
+  maxFlowDepth: 64,
+  maxIndent: 256,
+  maxAliasCount: 100,
+} as const;
+
+export interface ParsedPlan {
+  text: string;
+  format: PlanFormat;
+  /** The document as JS (integers as bigint); undefined when it did not parse. */
+  value: unknown;
+  /** The typed plan when the schema accepted it. */
+  plan: Plan | undefined;
+  /** `syntax` and `schema` findings. */
+  findings: Finding[];
+  /** Range of the value at `path` (alias nodes are followed). */
+  rangeOf(path: PlanPath): SourceRange | undefined;
+  /** Range of the key at `path` (for an array index: the element's range). */
+  keyRangeOf(path: PlanPath): SourceRange | undefined;
+  /** Index of the operation whose source contains `offset`. */
+  operationIndexAt(offset: number): number | undefined;
+  /** The op's id as written, or its index as a string. */
+  operationId(index: number): string;
+  /** Number of elements in `operations` (0 when absent). */
+  operationCount: number;
+  /** Whether the map holding `path`'s last key is a flow map (`{ ... }`) or JSON. */
+  isFlowMap(path: PlanPath): boolean;
+  /** The parsed document (for faces that need more; undefined on syntax failure before composition). */
+  doc: Document.Parsed | undefined;
+}
+
+/** Parses plan text (YAML or JSON by file name) into a ParsedPlan. Never throws. */
+export function parsePlan(text: string, opts: ParseOptions = {}): ParsedPlan {
+  const format: PlanFormat = opts.format ?? (/\.json$/i.test(opts.fileName ?? '') ? 'json' : 'yaml');
+  const findings: Finding[] = [];
+  const syntax = (offset: number, length: number, message: string): void => {
+    // The parser may point one past the end (unexpected end of input): keep ranges inside the text.
+    const start = Math.max(0, Math.min(offset, text.length));
+    findings.push({
+      code: 'syntax',
+      severity: 'error',
+      message,
+      offset: start,
+      length: Math.max(0, Math.min(length, text.length - start)),
+    });
+  };
+
+  const limit = checkLimits(text, format);
+  if (limit) {
+    syntax(limit.offset, limit.length, limit.message);
+    return makeParsed(text, format, undefined, undefined, undefined, findings);
+  }
+  if (format === 'json') {
+    const err = checkJsonSyntax(text, PARSE_LIMITS.maxFlowDepth);
+    if (err) {
+      syntax(err.offset, err.length, err.message);
+      return makeParsed(text, format, undefined, undefined, undefined, findings);
+    }
+  }
+
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, {
+      intAsBigInt: true,
+      prettyErrors: false,
+      uniqueKeys: true,
+      keepSourceTokens: false,
+      ...(format === 'json' ? { schema: 'json' as const } : {}),
+    });
+  } catch (e) {
+    syntax(
+      0,
+      0,
+      `the file could not be read as ${format.toUpperCase()}: ${e instanceof Error ? e.message : String(e)}`,
+    );
+    return makeParsed(text, format, undefined, undefined, undefined, findings);
+  }
+  for (const e of doc.errors) {
+    const [start, end] = e.pos;
+    // A zero-width error still marks the character it points at (when there is one).
+    const length = end > start ? end - start : start < text.length ? 1 : 0;
+    syntax(start, length, cleanYamlMessage(e.message, format));
+  }
+  if (doc.errors.length > 0) return makeParsed(text, format, doc, undefined, undefined, findings);
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: PARSE_LIMITS.maxAliasCount });
+  } catch (e) {
+    const alias = firstAlias(doc);
+    syntax(
+      alias?.[0] ?? 0,
+      alias ? alias[1] - alias[0] : 0,
+      `alias expansion exceeds ${PARSE_LIMITS.maxAliasCount} nodes (${e instanceof Error ? e.message : String(e)}); write the values out instead of nesting aliases`,
+    );
+    return makeParsed(text, format, doc, undefined, undefined, findings);
+  }
+
+  const parsed = makeParsed(text, format, doc, value, undefined, findings);
+  if (doc.contents === null || value === null || value === undefined) {
+    findings.push({
+      code: 'schema',
+      severity: 'error',
+      message:
+        'the file is empty: expected a plan mapping with `version: 1` and a non-empty `operations` list',
+      offset: 0,
+      length: 0,
+    });
+    return parsed;
+  }
+  const result = PlanSchema.safeParse(value);
+  if (result.success) {
+    parsed.plan = result.data;
+    findings.push(
+      ...senderFindings(parsed, result.data),
+      ...modeFindings(parsed, result.data),
+      ...idFindings(parsed, result.data),
+    );
+  } else {
+    findings.push(...result.error.issues.flatMap((issue) => schemaFindings(parsed, issue)));
+  }
+  return parsed;
+}
+
+function schemaFindings(parsed: ParsedPlan, issue: z.core.$ZodIssue): Finding[] {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  const operation =
+    path[0] === 'operations' && typeof path[1] === 'number' ? parsed.operationId(path[1]) : undefined;
+  const withOp = (f: Finding): Finding => (operation === undefined ? f : { ...f, operation });
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => {
+      const r = parsed.keyRangeOf([...path, key]) ?? parsed.rangeOf(path) ?? { offset: 0, length: 0 };
+      return withOp({
+        code: 'schema',
+        severity: 'error',
+        message: describeIssue(issue, path, parsed.value, key),
+        ...r,
+      });
+    });
+  }
+  const r = locateIssue(parsed, path, issueTargetsKey(issue, path, parsed.value));
+  return [
+    withOp({ code: 'schema', severity: 'error', message: describeIssue(issue, path, parsed.value), ...r }),
+  ];
+}
+
+/** The value's range; for a missing field, the parent map's key (or the map itself). */
+function locateIssue(parsed: ParsedPlan, path: PlanPath, missing: boolean): SourceRange {
+  if (!missing) {
+    const r = parsed.rangeOf(path);
+    if (r) return r;
+  }
+  for (let n = path.length - 1; n >= 0; n--) {
+    const parent = path.slice(0, n);
+    const last = parent[parent.length - 1];
+    const r = typeof last === 'string' ? parsed.keyRangeOf(parent) : parsed.rangeOf(parent);
+    if (r) return typeof last === 'string' ? r : firstLine(parsed.text, r);
+  }
+  return { offset: 0, length: 0 };
+}
+
+/** Withdraw and move read the signer's positions: `sender` is required when the plan has one. */
+function senderFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
+  if (plan.sender !== undefined) return [];
+  const out: Finding[] = [];
+  plan.operations.forEach((op, i) => {
+    if (op.op !== 'withdraw' && op.op !== 'move') return;
+    const r = parsed.rangeOf(['operations', i, 'op']) ?? { offset: 0, length: 0 };
+    out.push({
+      code: 'schema',
+      severity: 'error',
+      message: `a '${op.op}' operation needs the top-level field 'sender' (the signer principal, e.g. SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR) to read its positions; add 'sender'`,
+      operation: parsed.operationId(i),
+      ...r,
+    });
+  });
+  return out;
+}
+
+/** Strict items address absolute bins, simple ones offsets: exactly one of the two, as the mode says. */
+function modeFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
+  const out: Finding[] = [];
+  const schema = (opIndex: number, path: PlanPath, message: string, key = false): void => {
+    const r = (key ? parsed.keyRangeOf(path) : parsed.rangeOf(path)) ?? { offset: 0, length: 0 };
+    out.push({ code: 'schema', severity: 'error', message, operation: parsed.operationId(opIndex), ...r });
+  };
+  plan.operations.forEach((op, i) => {
+    if (op.op !== 'add' && op.op !== 'move') return;
+    const list = op.op === 'add' ? 'bins' : 'moves';
+    const absolute = op.op === 'add' ? 'bin_id' : 'to_bin_id';
+    const items: Array<{ active_bin_offset?: number; bin_id?: number; to_bin_id?: number }> =
+      op.op === 'add' ? op.bins : op.moves;
+    items.forEach((item, j) => {
+      const here: PlanPath = ['operations', i, list, j];
+      const abs = op.op === 'add' ? item.bin_id : item.to_bin_id;
+      if (op.mode === 'strict') {
+        if (item.active_bin_offset !== undefined)
+          schema(
+            i,
+            [...here, 'active_bin_offset'],
+            `active_bin_offset is for mode: simple; this ${op.op} is strict and needs '${absolute}' (an absolute signed bin id), or set mode: simple`,
+            true,
+          );
+        else if (abs === undefined)
+          schema(
+            i,
+            here,
+            `missing required field '${absolute}' in ${list}[${j}]; a strict ${op.op} addresses absolute signed bin ids (-500..500)`,
+          );
+      } else {
+        if (abs !== undefined)
+          schema(
+            i,
+            [...here, absolute],
+            `'${absolute}' is for mode: strict; this ${op.op} is simple and needs 'active_bin_offset' (offset from the active bin)`,
+            true,
+          );
+        else if (item.active_bin_offset === undefined)
+          schema(
+            i,
+            here,
+            `missing required field 'active_bin_offset' in ${list}[${j}]; a simple ${op.op} addresses bins by offset from the active bin`,
+          );
+      }
+    });
+  });
+  return out;
+}
+
+/** Operation ids are unique: findings, exports and `--op` refer to them. */
+function idFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
+  const seen = new Map<string, number>();
+  const out: Finding[] = [];
+  plan.operations.forEach((op, i) => {
+    if (op.id === undefined) return;
+    const first = seen.get(op.id);
+    if (first === undefined) {
+      seen.set(op.id, i);
+      return;
+    }
+    const r = parsed.rangeOf(['operations', i, 'id']) ?? { offset: 0, length: 0 };
+    out.push({
+      code: 'schema',
+      severity: 'error',
+      message: `operation id '${op.id}' is already used by operations[${first}]; ids must be unique`,
+      operation: op.id,
+      ...r,
+    });
+  });
+  return out;
+}
+
+function firstLine(text: string, r: SourceRange): SourceRange {
+  const nl = text.indexOf('\n', r.offset);
+  const end = nl < 0 || nl > r.offset + r.length ? r.offset + r.length : nl;
+  return { offset: r.offset, length: Math.max(0, end - r.offset) };
+}
+
+function cleanYamlMessage(message: string, format: PlanFormat): string {
+  const first = (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
+  return format === 'json' ? `JSON: ${first}` : `YAML: ${first}`;
+}
+
+function firstAlias(doc: Document.Parsed): [number, number] | undefined {
+  let found: [number, number] | undefined;
+  visit(doc, {
+    Alias(_k, node: Alias) {
+      if (node.range) found = [node.range[0], node.range[1]];
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+/** Cheap pre-scan: size, flow nesting and indentation depth, before the parser sees the text. */
+function checkLimits(
+  text: string,
+  format: PlanFormat,
+): { offset: number; length: number; message: string } | undefined {
+  if (text.length > PARSE_LIMITS.maxBytes)
+    return {
+      offset: 0,
+      length: 0,
+      message: `the file has ${text.length} characters; plans above ${PARSE_LIMITS.maxBytes} are not read (split it)`,
+    };
+  if (format === 'json') return undefined; // the JSON checker bounds its own depth
+  let depth = 0;
+  let quote = '';
+  let lineStart = true;
+  let indent = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') {
+      lineStart = true;
+      indent = 0;
+      if (quote === "'" || quote === '"') continue;
+      continue;
+    }
+    if (lineStart) {
+      if (c === ' ' || c === '-' || c === '\t') {
+        indent++;
+        if (indent > PARSE_LIMITS.maxIndent)
+          return {
+            offset: i,
+            length: 1,
+            message: `YAML: nesting deeper than ${PARSE_LIMITS.maxIndent} columns is not accepted`,
+          };
+        continue;
+      }
+      lineStart = false;
+    }
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ' '))) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl - 1;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      // A quote starts a quoted scalar only at a token boundary.
+      if (i === 0 || /[\s[{,:-]/.test(text[i - 1] ?? ' ')) quote = c;
+    } else if (c === '[' || c === '{') {
+      if (++depth > PARSE_LIMITS.maxFlowDepth)
+        return {
+          offset: i,
+          length: 1,
+          message: `YAML: flow nesting deeper than ${PARSE_LIMITS.maxFlowDepth} levels is not accepted`,
+        };
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return undefined;
+}
+
+function nodeAt(
+  doc: Document.Parsed | undefined,
+  path: PlanPath,
+): { node: Node | null; key: Node | null } | undefined {
+  if (!doc) return undefined;
+  let node: unknown = doc.contents;
+  let key: Node | null = null;
+  for (const seg of path) {
+    if (isAlias(node)) node = node.resolve(doc);
+    if (isMap(node)) {
+      const pair = node.items.find((p) =>
+        isScalar(p.key) ? String(p.key.value) === String(seg) : p.key === seg,
+      );
+      if (!pair) return undefined;
+      key = isScalar(pair.key) ? pair.key : null;
+      node = pair.value;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      if (seg < 0 || seg >= node.items.length) return undefined;
+      node = node.items[seg];
+      key = null;
+    } else return undefined;
+  }
+  return { node: (node as Node | null) ?? null, key };
+}
+
+function rangeOfNode(n: Node | null | undefined): SourceRange | undefined {
+  const r = n?.range;
+  if (!r) return undefined;
+  return { offset: r[0], length: Math.max(0, r[1] - r[0]) };
+}
+
+function makeParsed(
+  text: string,
+  format: PlanFormat,
+  doc: Document.Parsed | undefined,
+  value: unknown,
+  plan: Plan | undefined,
+  findings: Finding[],
+): ParsedPlan {
+  const opsNode = doc ? nodeAt(doc, ['operations'])?.node : undefined;
+  const opItems = isSeq(opsNode) ? opsNode.items : [];
+  const opStarts = opItems.map((n) => (n as Node | null)?.range ?? [0, 0, 0]);
+  const rawOps = (value as { operations?: unknown } | undefined)?.operations;
+  return {
+    text,
+    format,
+    value,
+    plan,
+    findings,
+    doc,
+    operationCount: opItems.length,
+    rangeOf(path) {
+      const at = nodeAt(doc, path);
+      if (!at) return undefined;
+      return rangeOfNode(at.node) ?? rangeOfNode(at.key);
+    },
+    keyRangeOf(path) {
+      const at = nodeAt(doc, path);
+      if (!at) return undefined;
+      return rangeOfNode(at.key) ?? rangeOfNode(at.node);
+    },
+    operationIndexAt(offset) {
+      let lo = 0;
+      let hi = opStarts.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const r = opStarts[mid] as [number, number, number];
+        if (offset < r[0]) hi = mid - 1;
+        else if (offset > r[2]) lo = mid + 1;
+        else return mid;
+      }
+      return undefined;
+    },
+    operationId(index) {
+      const raw = Array.isArray(rawOps) ? (rawOps[index] as { id?: unknown } | undefined)?.id : undefined;
+      if (typeof raw === 'string' && raw.length > 0) return raw;
+      if (typeof raw === 'bigint' || (typeof raw === 'number' && Number.isInteger(raw))) return String(raw);
+      return String(index);
+    },
+    isFlowMap(path) {
+      if (format === 'json') return true;
+      const parent = nodeAt(doc, path.slice(0, -1))?.node;
+      return isMap(parent) ? parent.flow === true : false;
+    },
+  };
+}

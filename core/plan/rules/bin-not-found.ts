@@ -1,0 +1,39 @@
+import type { Finding } from '../diagnostics';
+import { addTarget, moveTarget } from '../prepare';
+import { finding, type Rule } from './rule';
+import { inSigned } from './written';
+
+/** Rule 1 of add/move preparation: the target bin must be in the pool's bin list. */
+export const binNotFound: Rule = {
+  code: 'bin-not-found',
+  needsLive: true,
+  run(ctx) {
+    const out: Finding[] = [];
+    ctx.plan.operations.forEach((op, i) => {
+      if (op.op !== 'add' && op.op !== 'move') return;
+      const lp = ctx.live?.byPool.get(op.pool);
+      if (!lp?.bins || lp.activeBinId === undefined) return;
+      const active = lp.activeBinId;
+      const ids = [...lp.binById.keys()];
+      const span = ids.length ? `${Math.min(...ids)}..${Math.max(...ids)}` : 'none';
+      const items = op.op === 'add' ? op.bins : op.moves;
+      items.forEach((item, j) => {
+        const target =
+          op.op === 'add' ? addTarget(op, item as never, active) : moveTarget(op, item as never, active);
+        if (target === undefined || !inSigned(target) || lp.binById.has(target)) return;
+        const field = op.mode === 'simple' ? 'active_bin_offset' : op.op === 'add' ? 'bin_id' : 'to_bin_id';
+        const list = op.op === 'add' ? 'bins' : 'moves';
+        const how = op.mode === 'simple' ? ` (active bin ${active} + offset ${item.active_bin_offset})` : '';
+        out.push(
+          finding(
+            ctx,
+            'bin-not-found',
+            { op: i, path: ['operations', i, list, j, field] },
+            `bin ${target}${how} is not in the pool's bin list (${ids.length} bins, ${span}, active ${active}); target a listed bin`,
+          ),
+        );
+      });
+    });
+    return out;
+  },
+};

@@ -1,0 +1,42 @@
+import { addTarget, moveTarget } from '../prepare';
+import { finding, livePoolOf, type Rule } from './rule';
+import { inSigned, looksUnsigned, writtenBinIds } from './written';
+
+/** Signed bin ids are -500..500: written ids (offline) and resolved simple-mode targets (live). */
+export const binOutOfRange: Rule = {
+  code: 'bin-out-of-range',
+  needsLive: false,
+  run(ctx) {
+    const out = writtenBinIds(ctx.plan)
+      .filter((b) => !inSigned(b.id) && !looksUnsigned(b.id))
+      .map((b) =>
+        finding(
+          ctx,
+          'bin-out-of-range',
+          { op: b.op, path: b.path },
+          `bin id ${b.id} is outside the signed range -500..500`,
+        ),
+      );
+    if (!ctx.live) return out;
+    ctx.plan.operations.forEach((op, i) => {
+      if ((op.op !== 'add' && op.op !== 'move') || op.mode !== 'simple') return;
+      const active = livePoolOf(ctx, i)?.activeBinId;
+      if (active === undefined) return;
+      const list = op.op === 'add' ? op.bins : op.moves;
+      list.forEach((item, j) => {
+        const target =
+          op.op === 'add' ? addTarget(op, item as never, active) : moveTarget(op, item as never, active);
+        if (target === undefined || inSigned(target)) return;
+        out.push(
+          finding(
+            ctx,
+            'bin-out-of-range',
+            { op: i, path: ['operations', i, op.op === 'add' ? 'bins' : 'moves', j, 'active_bin_offset'] },
+            `active_bin_offset ${item.active_bin_offset} from the active bin ${active} resolves to bin ${target}, outside -500..500; accepted offsets here are ${-500 - active}..${500 - active}`,
+          ),
+        );
+      });
+    });
+    return out;
+  },
+};

@@ -1,0 +1,34 @@
+/** Pool id generations (interface document, "Pool identifiers" and "Versioning" 2). Shared by rules. */
+import type { TextEdit } from '../diagnostics';
+import type { ParsedPlan } from '../parse';
+import { POOL_ALIAS, type Plan } from '../schema';
+import type { LiveData } from '../live';
+import { replaceScalar } from './rule';
+
+export const isAlias = (ref: string): boolean => POOL_ALIAS.test(ref);
+
+/** The contract principal for a written alias, from the live pool record or the pools list. */
+export function principalFor(live: LiveData | undefined, ref: string): string | undefined {
+  const lp = live?.byPool.get(ref);
+  if (lp?.principal) return lp.principal;
+  const listed = live?.pools?.find((p) => p.pool_alias === ref);
+  return listed && !isAlias(listed.pool_id) ? listed.pool_id : undefined;
+}
+
+/** Ops whose pool id is of the other generation than the file's `api` (offline knowledge only). */
+export function offlineMixedOps(plan: Plan): number[] {
+  const out: number[] = [];
+  plan.operations.forEach((op, i) => {
+    if (op.op === 'swap') return;
+    if (
+      plan.api === 'v1' ? !isAlias(op.pool) : isAlias(op.pool) && (op.op === 'withdraw' || op.op === 'move')
+    )
+      out.push(i);
+  });
+  return out;
+}
+
+/** Quick fix edit: the pool value replaced with its contract principal. */
+export function principalEdit(parsed: ParsedPlan, opIndex: number, principal: string): TextEdit | undefined {
+  return replaceScalar(parsed, ['operations', opIndex, 'pool'], principal);
+}

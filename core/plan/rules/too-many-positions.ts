@@ -1,0 +1,33 @@
+import { MAX_POSITIONS_PER_CALL } from '../../dlmm/bins';
+import type { Finding } from '../diagnostics';
+import { finding, type Rule } from './rule';
+
+/** The router takes lists of at most 350 positions per call. */
+export const tooManyPositions: Rule = {
+  code: 'too-many-positions',
+  needsLive: false,
+  run(ctx) {
+    const out: Finding[] = [];
+    ctx.plan.operations.forEach((op, i) => {
+      let count = 0;
+      let list = 'bins';
+      if (op.op === 'add') count = op.bins.length;
+      else if (op.op === 'move') [count, list] = [op.moves.length, 'moves'];
+      else if (op.op === 'withdraw') {
+        const prepared = ctx.prepared.find((p) => p.index === i);
+        count = prepared && prepared.op === 'withdraw' ? prepared.items.length : 0;
+      }
+      if (count <= MAX_POSITIONS_PER_CALL) return;
+      const path = op.op === 'withdraw' && !op.bins ? ['operations', i, 'op'] : ['operations', i, list];
+      out.push(
+        finding(
+          ctx,
+          'too-many-positions',
+          { op: i, path, key: path.length === 3 && path[2] !== 'op' },
+          `this ${op.op} has ${count} positions; the router accepts at most ${MAX_POSITIONS_PER_CALL} per call: split it into several operations`,
+        ),
+      );
+    });
+    return out;
+  },
+};

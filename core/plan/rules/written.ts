@@ -1,0 +1,48 @@
+/** Walks the bin ids and targets as written in a plan (shared by the offline bin rules). */
+import type { PlanPath } from '../parse';
+import type { Plan } from '../schema';
+
+export interface WrittenBinId {
+  op: number;
+  path: PlanPath;
+  id: number;
+  /** target: an add/move destination; from: a move source; filter: a withdraw selection. */
+  role: 'target' | 'from' | 'filter';
+}
+
+/** Every absolute bin id written in the plan, with its path. */
+export function writtenBinIds(plan: Plan): WrittenBinId[] {
+  const out: WrittenBinId[] = [];
+  plan.operations.forEach((op, i) => {
+    if (op.op === 'add') {
+      op.bins.forEach((b, j) => {
+        if (b.bin_id !== undefined)
+          out.push({ op: i, path: ['operations', i, 'bins', j, 'bin_id'], id: b.bin_id, role: 'target' });
+      });
+    } else if (op.op === 'move') {
+      op.moves.forEach((m, j) => {
+        out.push({
+          op: i,
+          path: ['operations', i, 'moves', j, 'from_bin_id'],
+          id: m.from_bin_id,
+          role: 'from',
+        });
+        if (m.to_bin_id !== undefined)
+          out.push({
+            op: i,
+            path: ['operations', i, 'moves', j, 'to_bin_id'],
+            id: m.to_bin_id,
+            role: 'target',
+          });
+      });
+    } else if (op.op === 'withdraw') {
+      op.bins?.forEach((id, j) =>
+        out.push({ op: i, path: ['operations', i, 'bins', j], id, role: 'filter' }),
+      );
+    }
+  });
+  return out;
+}
+
+export const inSigned = (id: number): boolean => id >= -500 && id <= 500;
+export const looksUnsigned = (id: number): boolean => id >= 501 && id <= 1000;

@@ -1,0 +1,25 @@
+import { finding, type Rule } from './rule';
+
+/** An add item with x_amount and y_amount both 0 adds nothing; the contract asserts x + y > 0. */
+export const zeroAmount: Rule = {
+  code: 'zero-amount',
+  needsLive: false,
+  run(ctx) {
+    const out = [];
+    for (const [i, op] of ctx.plan.operations.entries()) {
+      if (op.op !== 'add') continue;
+      for (const [j, item] of op.bins.entries()) {
+        if (item.x_amount !== 0n || item.y_amount !== 0n) continue;
+        out.push(
+          finding(
+            ctx,
+            'zero-amount',
+            { op: i, path: ['operations', i, 'bins', j, 'x_amount'] },
+            `bins[${j}] has x_amount 0 and y_amount 0: at least one must be greater than 0 (token X above the active bin, token Y below it, either at the active bin)`,
+          ),
+        );
+      }
+    }
+    return out;
+  },
+};

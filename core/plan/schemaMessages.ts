@@ -1,0 +1,141 @@
+/**
+ * zod issues -> user-facing `schema` messages: what was found (the value, named by its path) and what
+ * would be accepted. Kept apart from parse.ts so the wording lives in one place.
+ */
+import type { z } from 'zod';
+import { MAX_UINT128 } from '../dlmm/bins';
+import {
+  AddItemSchema,
+  AddOpSchema,
+  MoveItemSchema,
+  MoveOpSchema,
+  PlanSchema,
+  PolicySchema,
+  SwapOpSchema,
+  WithdrawOpSchema,
+} from './schema';
+
+type Path = readonly (string | number)[];
+
+const AMOUNT_FIELDS = new Set(['x_amount', 'y_amount', 'amount', 'amount_in']);
+const BIN_FIELDS = new Set(['bin_id', 'from_bin_id', 'to_bin_id']);
+const PERCENT_FIELDS = new Set(['withdrawal_percentage', 'slippage_tolerance']);
+const OP_SCHEMAS: Record<string, { shape: Record<string, unknown> }> = {
+  add: AddOpSchema,
+  withdraw: WithdrawOpSchema,
+  move: MoveOpSchema,
+  swap: SwapOpSchema,
+};
+
+/** What a field accepts, in words. */
+export function expectationFor(path: Path): string | undefined {
+  if (path.length === 0) return 'a mapping with `version: 1` and a non-empty `operations` list';
+  const last = path[path.length - 1];
+  const parentKey = path[path.length - 2];
+  if (typeof last === 'string' && AMOUNT_FIELDS.has(last))
+    return `an unsigned integer in base units (0..${MAX_UINT128}), written as a number or a digit string`;
+  if (
+    (typeof last === 'string' && BIN_FIELDS.has(last)) ||
+    (parentKey === 'bins' && typeof last === 'number' && path[0] === 'operations' && path.length === 4)
+  )
+    return 'an integer signed bin id (-500..500)';
+  if (last === 'active_bin_offset') return 'an integer offset from the active bin (e.g. -1, 0, 2)';
+  if (last === 'withdrawal_percentage')
+    return 'a percent 0 < p <= 100 with at most 4 decimals (50 means 50%)';
+  if (typeof last === 'string' && PERCENT_FIELDS.has(last))
+    return 'a percent with at most 4 decimals (1 means 1%)';
+  if (last === 'version') return 'the integer 1';
+  if (last === 'network') return 'mainnet or testnet';
+  if (last === 'api') return 'v2 or v1';
+  if (last === 'mode') return 'strict or simple';
+  if (last === 'op') return 'add, withdraw, move or swap';
+  if (last === 'pool') return 'a pool contract principal (ADDR.dlmm-pool-...) or an alias dlmm_<n>';
+  if (last === 'sender') return 'a standard principal such as SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
+  if (last === 'input_token' || last === 'output_token') return 'a token contract principal ADDR.name';
+  if (last === 'id') return 'a non-empty string or an integer, unique in the file';
+  if (last === 'max_tip_lag') return 'an integer number of blocks >= 0';
+  if (last === 'active_bin_tolerance') return 'an integer number of bins 0..1000';
+  if (last === 'deadline_seconds') return 'a positive integer number of seconds, or null';
+  if (last === 'operations') return 'a non-empty list of operations';
+  if (last === 'bins' && path.length === 3) return 'a non-empty list of bins';
+  if (last === 'moves') return 'a non-empty list of moves';
+  return undefined;
+}
+
+/** Fields a map at `path` accepts (for unknown-key messages). */
+export function acceptedKeys(path: Path, root: unknown): string[] {
+  if (path.length === 0) return Object.keys(PlanSchema.shape);
+  if (path.length === 1 && path[0] === 'policy') return Object.keys(PolicySchema.shape);
+  if (path[0] === 'operations' && typeof path[1] === 'number') {
+    if (path.length === 2) {
+      const op = valueAt(root, path) as { op?: unknown } | undefined;
+      const s = typeof op?.op === 'string' ? OP_SCHEMAS[op.op] : undefined;
+      return s ? Object.keys(s.shape) : ['id', 'op', '...'];
+    }
+    if (path.length === 4 && path[2] === 'bins') return Object.keys(AddItemSchema.shape);
+    if (path.length === 4 && path[2] === 'moves') return Object.keys(MoveItemSchema.shape);
+  }
+  return [];
+}
+
+export function valueAt(root: unknown, path: Path): unknown {
+  let v = root;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[seg];
+  }
+  return v;
+}
+
+/** A short rendering of a value as written. */
+export function renderValue(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? v.slice(0, 57) + '...' : v);
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return String(v);
+}
+
+export function pathText(path: Path): string {
+  let out = '';
+  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out ? `.${seg}` : seg;
+  return out || 'the plan';
+}
+
+/** True when the issue is about a field that is missing (report it on the parent's key). */
+export function issueTargetsKey(issue: z.core.$ZodIssue, path: Path, root: unknown): boolean {
+  if (issue.code === 'unrecognized_keys') return false;
+  return path.length > 0 && valueAt(root, path) === undefined;
+}
+
+/** The message of one zod issue. */
+export function describeIssue(
+  issue: z.core.$ZodIssue,
+  path: Path,
+  root: unknown,
+  unknownKey?: string,
+): string {
+  if (issue.code === 'unrecognized_keys' && unknownKey !== undefined) {
+    const accepted = acceptedKeys(path, root).filter((k) => k !== '$schema');
+    const where = path.length ? ` in ${pathText(path)}` : '';
+    return `unknown field '${unknownKey}'${where}; accepted fields: ${accepted.join(', ')}`;
+  }
+  const value = valueAt(root, path);
+  const expected = expectationFor(path);
+  const name = pathText(path);
+  if (value === undefined && path.length > 0) {
+    const parent = valueAt(root, path.slice(0, -1));
+    if (parent !== undefined && parent !== null && typeof parent === 'object' && !Array.isArray(parent)) {
+      const field = String(path[path.length - 1]);
+      const where = path.length > 1 ? ` in ${pathText(path.slice(0, -1))}` : '';
+      return `missing required field '${field}'${where}; expected ${expected ?? 'a value'}`;
+    }
+  }
+  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator')
+    return `${name} is ${renderValue(value)}; expected ${expected ?? issue.message}`;
+  if (issue.code === 'too_small' && Array.isArray(value))
+    return `${name} is empty; expected ${expected ?? issue.message}`;
+  return `${name} is ${renderValue(value)}; expected ${expected ?? issue.message}`;
+}

@@ -1,0 +1,95 @@
+/**
+ * Analyzer figures: a 350-position plan with warm live data (parse, analysis, total; budget total <= 5 ms
+ * and <= 2x the bare YAML parse), and the HTTP requests made checking 120 files on one pool.
+ */
+import { parseDocument } from 'yaml';
+import { createApiClient } from '../../core/api/client';
+import { analyzeOffline, analyzePlan } from '../../core/plan/analyze';
+import { createLiveSession } from '../../core/plan/live';
+import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
+import { startSimulator } from '../../core/sim/server';
+import type { BenchRow } from './types';
+
+function plan350(seed: number): string {
+  const bins: string[] = [];
+  for (let i = 0; i < 350; i++) {
+    const id = i - 175;
+    bins.push(
+      `      - { bin_id: ${id}, x_amount: ${id > 139 ? 1000 + seed : 0}, y_amount: ${id < 139 ? 2500 + seed : 0} }`,
+    );
+  }
+  return `version: 1\nsender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR\noperations:\n  - id: ladder\n    op: add\n    pool: ${POOL_SBTC_USDCX}\n    bins:\n${bins.join('\n')}\n`;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+async function timeIt(runs: number, f: () => unknown): Promise<number> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await f();
+    out.push(performance.now() - t0);
+  }
+  return median(out);
+}
+
+export async function bench(): Promise<BenchRow[]> {
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  const api = createApiClient({
+    baseUrl: sim.url,
+    inventoryUrl: sim.inventoryUrl,
+    nodeUrl: sim.nodeUrl,
+    apiKey: DEFAULT_SIM_API_KEY,
+  });
+  try {
+    const text = plan350(0);
+    const session = createLiveSession();
+    await analyzePlan(text, { api, session }); // warm the session
+    for (let i = 0; i < 20; i++) {
+      parseDocument(text, { intAsBigInt: true });
+      analyzeOffline(text);
+      await analyzePlan(text, { api, session });
+    }
+    const runs = 60;
+    const bare = await timeIt(runs, () => parseDocument(text, { intAsBigInt: true }));
+    const offline = await timeIt(runs, () => analyzeOffline(text));
+    const total = await timeIt(runs, () => analyzePlan(text, { api, session }));
+
+    const before = api.stats().requests;
+    const files = Array.from({ length: 120 }, (_, i) => plan350(i + 1).replace('ladder', `ladder-${i}`));
+    const check = createLiveSession();
+    for (const f of files) await analyzePlan(f, { api, session: check });
+    const requests = api.stats().requests - before;
+    return [
+      { name: 'bare YAML parse, 350 positions (p50)', value: bare, unit: 'ms' },
+      { name: 'parse + schema + offline rules, 350 positions (p50)', value: offline, unit: 'ms' },
+      {
+        name: 'full analysis, warm live data, 350 positions (p50)',
+        value: total,
+        unit: 'ms',
+        budget: '<= 5 ms',
+        ok: total <= 5,
+      },
+      {
+        name: 'full analysis / bare parse',
+        value: total / bare,
+        unit: 'x',
+        budget: '<= 2x',
+        ok: total / bare <= 2,
+      },
+      {
+        name: 'HTTP requests, 120 files on one pool (one session)',
+        value: requests,
+        unit: 'requests',
+        budget: 'a handful, no 429',
+        ok: requests <= 80 && api.stats().rateLimited === 0,
+      },
+    ];
+  } finally {
+    await api.close?.();
+    await sim.close();
+  }
+}

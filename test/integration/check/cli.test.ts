@@ -1,0 +1,137 @@
+/** `dlmm check` end to end (in-process, real simulator over loopback): formats, exit codes, golden outputs. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../cli/src/main';
+import type { CliIO } from '../../../cli/src/io';
+import { DIAGNOSTIC_CODES } from '../../../core/plan/diagnostics';
+
+const ROOT = join(__dirname, '../../..');
+const GOLDEN = join(__dirname, 'golden');
+
+async function dlmm(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  cwd = ROOT,
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env, cwd };
+  const code = await main(['check', ...args], io);
+  return { code, out, err };
+}
+
+function golden(name: string, actual: string): void {
+  const file = join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) writeFileSync(file, actual);
+  assert.equal(actual, readFileSync(file, 'utf8'), `golden ${name} differs (UPDATE_GOLDEN=1 to accept)`);
+}
+
+describe('dlmm check', function () {
+  this.timeout(60_000);
+
+  it('text output like a compiler, exit 1 on errors, progress on stderr', async () => {
+    const r = await dlmm(['--sim', 'examples']);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.out,
+      /^examples\/mistakes\/wrong-side\.dlmm\.yaml:12:34 error wrong-token-side bin 135 is below the active bin 139/m,
+    );
+    assert.match(r.out, /\n6 files checked: \d+ errors, \d+ warnings, \d+ infos\n$/);
+    assert.match(r.err, /dlmm check: 6 plan files/);
+    golden('examples.txt', r.out);
+  });
+
+  it('JSON: exactly one document as SPEC section 3 shows (golden)', async () => {
+    const r = await dlmm(['--sim', '--format', 'json', 'examples']);
+    assert.equal(r.code, 1);
+    const doc = JSON.parse(r.out) as {
+      version: number;
+      files: Array<{ path: string; diagnostics: Array<Record<string, unknown>> }>;
+      summary: Record<string, number>;
+    };
+    assert.equal(doc.version, 1);
+    assert.deepEqual(Object.keys(doc.summary), ['errors', 'warnings', 'infos']);
+    const d = doc.files
+      .find((f) => f.path === 'examples/mistakes/wrong-side.dlmm.yaml')
+      ?.diagnostics.find((x) => x.code === 'wrong-token-side');
+    assert.deepEqual(d, {
+      code: 'wrong-token-side',
+      severity: 'error',
+      message: d?.message,
+      range: { start: { line: 11, character: 33 }, end: { line: 11, character: 39 } },
+      operation: 'asks',
+    });
+    const total = doc.files.reduce((n, f) => n + f.diagnostics.length, 0);
+    assert.equal(total, doc.summary.errors! + doc.summary.warnings! + doc.summary.infos!);
+    golden('examples.json', r.out);
+  });
+
+  it('SARIF 2.1.0 with every rule and stable output (golden)', async () => {
+    const r = await dlmm(['--sim', '--format', 'sarif', 'examples']);
+    const log = JSON.parse(r.out) as {
+      version: string;
+      runs: Array<{
+        tool: { driver: { rules: Array<{ id: string }> } };
+        results: Array<{ ruleId: string; level: string; locations: unknown[] }>;
+      }>;
+    };
+    assert.equal(log.version, '2.1.0');
+    assert.deepEqual(
+      log.runs[0]?.tool.driver.rules.map((x) => x.id),
+      Object.keys(DIAGNOSTIC_CODES),
+    );
+    assert.ok(log.runs[0]?.results.some((x) => x.ruleId === 'strict-drift-risk' && x.level === 'note'));
+    assert.doesNotMatch(r.out, /\d{4}-\d{2}-\d{2}T/);
+    golden('examples.sarif', r.out);
+  });
+
+  it('--offline checks without a service; a clean folder exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlmm-check-'));
+    try {
+      writeFileSync(
+        join(dir, 'ok.dlmm.yaml'),
+        'version: 1\noperations:\n  - { op: swap, input_token: SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token, output_token: SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx, amount_in: 5 }\n',
+      );
+      writeFileSync(join(dir, 'ignored.yaml'), 'not: a plan\n');
+      const r = await dlmm(['--offline', dir]);
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.match(r.out, /^1 file checked: 0 errors, 0 warnings, 0 infos\n$/);
+      writeFileSync(join(dir, 'bad.dlmm.json'), '{"version": 1,}');
+      const r2 = await dlmm(['--offline', '--format', 'json', dir]);
+      assert.equal(r2.code, 1);
+      const doc = JSON.parse(r2.out) as {
+        files: Array<{ path: string; diagnostics: Array<{ code: string; range: unknown }> }>;
+      };
+      assert.equal(doc.files[0]?.diagnostics[0]?.code, 'syntax');
+      assert.deepEqual(doc.files[0]?.diagnostics[0]?.range, {
+        start: { line: 0, character: 14 },
+        end: { line: 0, character: 15 },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exit 2: usage errors, and live data unavailable without --offline', async () => {
+    assert.equal((await dlmm(['--format', 'xml', 'examples'])).code, 2);
+    assert.equal((await dlmm(['--offline', 'no/such/path'])).code, 2);
+    assert.equal((await dlmm(['examples'], {})).code, 2); // no service configured
+    const r = await dlmm(['--api', 'http://127.0.0.1:9/api', 'examples/swap.dlmm.json']);
+    assert.equal(r.code, 2);
+    assert.match(r.out, /api-unreachable/);
+  });
+
+  it('--max-tip-lag overrides the policy', async () => {
+    const r = await dlmm([
+      '--sim',
+      '--max-tip-lag',
+      '5',
+      '--format',
+      'json',
+      'examples/add-ladder.dlmm.yaml',
+    ]);
+    assert.equal(r.code, 0, r.out);
+  });
+});

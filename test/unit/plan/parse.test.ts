@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict';
+import { parsePlan } from '../../../core/plan/parse';
+import { analyzeOffline } from '../../../core/plan/analyze';
+import { LineIndex } from '../../../core/plan/lineIndex';
+import { MAX_UINT128 } from '../../../core/dlmm/bins';
+import { assertFindings, plan, POOL1, SBTC, USDCX, type Expect } from './helpers';
+
+const cases: Array<{ name: string; text: string; file?: string; expect: Expect[] }> = [
+  {
+    name: 'YAML syntax error at its position',
+    text: 'version: 1\noperations: [1, 2\nx: 1\n',
+    expect: [['syntax', 'error', 'x']],
+  },
+  {
+    name: 'YAML bad indentation',
+    text: 'version: 1\n  operations: 2\n',
+    expect: [
+      ['syntax', 'error', '1'],
+      ['syntax', 'error', '1\n  operations'],
+    ],
+  },
+  {
+    name: 'YAML duplicate key',
+    text: 'version: 1\nversion: 2\noperations: []\n',
+    expect: [['syntax', 'error', 'v']],
+  },
+  {
+    name: 'JSON trailing comma reported as JSON',
+    file: 'a.dlmm.json',
+    text: '{"version": 1, "operations": [],}',
+    expect: [['syntax', 'error', '}']],
+  },
+  {
+    name: 'JSON single quotes',
+    file: 'a.dlmm.json',
+    text: "{'version': 1}",
+    expect: [['syntax', 'error', "'"]],
+  },
+  {
+    name: 'unknown root key on the key',
+    text:
+      'version: 1\nbogus: 2\noperations: [{op: swap, input_token: ' +
+      SBTC +
+      ', output_token: ' +
+      USDCX +
+      ', amount_in: 1}]',
+    expect: [['schema', 'error', 'bogus']],
+  },
+  {
+    name: 'wrong version',
+    text:
+      'version: 2\noperations:\n  - { op: swap, input_token: ' +
+      SBTC +
+      ', output_token: ' +
+      USDCX +
+      ', amount_in: 1 }',
+    expect: [['schema', 'error', '2']],
+  },
+  {
+    name: 'missing operations on the root first line',
+    text: 'version: 1\n',
+    expect: [['schema', 'error', 'version: 1']],
+  },
+  {
+    name: 'unknown op kind',
+    text: plan('  - op: addx\n    pool: dlmm_1\n'),
+    expect: [['schema', 'error', 'addx']],
+  },
+  {
+    name: 'negative amount',
+    text: plan(
+      '  - op: add\n    pool: dlmm_1\n    bins:\n      - { bin_id: 200, x_amount: -5, y_amount: 0 }\n',
+    ),
+    expect: [['schema', 'error', '-5']],
+  },
+  {
+    name: 'amount above uint128',
+    text: plan(
+      `  - op: add\n    pool: dlmm_1\n    bins:\n      - { bin_id: 200, x_amount: ${MAX_UINT128 + 1n}, y_amount: 0 }\n`,
+    ),
+    expect: [['schema', 'error', String(MAX_UINT128 + 1n)]],
+  },
+  {
+    name: 'float amount',
+    text: plan(
+      '  - op: add\n    pool: dlmm_1\n    bins:\n      - { bin_id: 200, x_amount: 1.5, y_amount: 0 }\n',
+    ),
+    expect: [['schema', 'error', '1.5']],
+  },
+  {
+    name: 'missing field on the item',
+    text: plan('  - op: add\n    pool: dlmm_1\n    bins:\n      - { bin_id: 200, x_amount: 1 }\n'),
+    expect: [['schema', 'error', '{ bin_id: 200, x_amount: 1 }']],
+  },
+  {
+    name: 'missing pool on the op first line',
+    text: plan('  - op: add\n    bins:\n      - { bin_id: 200, x_amount: 1, y_amount: 0 }\n'),
+    expect: [['schema', 'error', 'op: add']],
+  },
+  {
+    name: 'unknown item key',
+    text: plan(
+      '  - op: add\n    pool: dlmm_1\n    bins:\n      - { bin_id: 200, x_amount: 1, y_amount: 0, z: 1 }\n',
+    ),
+    expect: [['schema', 'error', 'z']],
+  },
+  {
+    name: 'withdrawal percentage above 100',
+    text: plan('  - op: withdraw\n    pool: ' + POOL1 + '\n    withdrawal_percentage: 150\n'),
+    expect: [['schema', 'error', '150']],
+  },
+  {
+    name: 'withdraw without sender',
+    text: plan('  - op: withdraw\n    pool: ' + POOL1 + '\n', ''),
+    expect: [['schema', 'error', 'withdraw']],
+  },
+  {
+    name: 'strict item with offset',
+    text: plan(
+      '  - op: add\n    pool: dlmm_1\n    bins:\n      - { active_bin_offset: 1, x_amount: 1, y_amount: 0 }\n',
+    ),
+    expect: [['schema', 'error', 'active_bin_offset']],
+  },
+  {
+    name: 'duplicate op id',
+    text: plan(
+      '  - { id: a, op: swap, input_token: ' +
+        SBTC +
+        ', output_token: ' +
+        USDCX +
+        ', amount_in: 1 }\n  - { id: a, op: swap, input_token: ' +
+        SBTC +
+        ', output_token: ' +
+        USDCX +
+        ', amount_in: 2 }\n',
+    ),
+    expect: [['schema', 'error', 'a']],
+  },
+  {
+    name: '$schema key and modeline accepted',
+    text:
+      '# yaml-language-server: $schema=../schemas/dlmm-plan.schema.json\n$schema: x\n' +
+      plan('  - { op: swap, input_token: ' + SBTC + ', output_token: ' + USDCX + ', amount_in: 1 }\n', ''),
+    expect: [],
+  },
+  {
+    name: 'deep flow nesting is reported',
+    text: 'version: 1\noperations: ' + '['.repeat(5000) + ']'.repeat(5000),
+    expect: [['syntax', 'error', '[']],
+  },
+  {
+    name: 'deep JSON nesting is reported',
+    file: 'a.dlmm.json',
+    text: '{"a":' + '['.repeat(5000) + ']'.repeat(5000) + '}',
+    expect: [['syntax', 'error', '[']],
+  },
+];
+
+describe('plan parsing: syntax and schema findings', () => {
+  for (const c of cases) {
+    it(c.name, () =>
+      assertFindings(analyzeOffline(c.text, c.file ? { fileName: c.file } : {}), c.expect, [
+        'syntax',
+        'schema',
+      ]),
+    );
+  }
+
+  it('reports an alias bomb instead of expanding it', () => {
+    const lines = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 8; i++)
+      lines.push(
+        `${'abcdefgh'[i]}: &${'abcdefgh'[i]} [${Array(9)
+          .fill('*' + 'abcdefgh'[i - 1])
+          .join(', ')}]`,
+      );
+    const t0 = Date.now();
+    const p = parsePlan(lines.join('\n'));
+    assert.ok(Date.now() - t0 < 2000);
+    assert.equal(p.findings[0]?.code, 'syntax');
+    assert.match(p.findings[0]?.message ?? '', /alias/);
+  });
+
+  it('reads uint128 max exactly from YAML and JSON (no float)', () => {
+    const y = parsePlan(
+      plan(`  - { op: swap, input_token: ${SBTC}, output_token: ${USDCX}, amount_in: ${MAX_UINT128} }\n`),
+    );
+    const j = parsePlan(
+      JSON.stringify({
+        version: 1,
+        operations: [{ op: 'swap', input_token: SBTC, output_token: USDCX, amount_in: 'X' }],
+      }).replace('"X"', MAX_UINT128.toString()),
+      { fileName: 'p.dlmm.json' },
+    );
+    for (const p of [y, j]) {
+      const op = p.plan?.operations[0];
+      assert.equal(op?.op === 'swap' ? op.amount_in : undefined, MAX_UINT128);
+    }
+    const s = parsePlan(
+      plan(`  - { op: swap, input_token: ${SBTC}, output_token: ${USDCX}, amount_in: "${MAX_UINT128}" }\n`),
+    );
+    const op = s.plan?.operations[0];
+    assert.equal(op?.op === 'swap' ? op.amount_in : undefined, MAX_UINT128);
+  });
+
+  it('rangeOf, keyRangeOf and operationIndexAt follow the source', () => {
+    const text = plan(
+      '  - id: first\n    op: add\n    pool: dlmm_1\n    bins:\n      - { bin_id: 140, x_amount: 1, y_amount: 0 }\n  - { op: swap, input_token: ' +
+        SBTC +
+        ', output_token: ' +
+        USDCX +
+        ', amount_in: 7 }\n',
+    );
+    const p = parsePlan(text);
+    const r = p.rangeOf(['operations', 0, 'bins', 0, 'bin_id']);
+    assert.equal(r && text.slice(r.offset, r.offset + r.length), '140');
+    const k = p.keyRangeOf(['operations', 1, 'amount_in']);
+    assert.equal(k && text.slice(k.offset, k.offset + k.length), 'amount_in');
+    assert.equal(p.operationIndexAt(text.indexOf('140')), 0);
+    assert.equal(p.operationIndexAt(text.indexOf('amount_in: 7')), 1);
+    assert.equal(p.operationIndexAt(0), undefined);
+    assert.equal(p.operationId(0), 'first');
+    assert.equal(p.operationId(1), '1');
+  });
+
+  it('LineIndex converts offsets to zero-based UTF-16 positions', () => {
+    const idx = new LineIndex('a\r\nb😀c\nd');
+    assert.deepEqual(idx.positionAt(0), { line: 0, character: 0 });
+    assert.deepEqual(idx.positionAt(3), { line: 1, character: 0 });
+    assert.deepEqual(idx.positionAt(6), { line: 1, character: 3 });
+    assert.deepEqual(idx.positionAt(8), { line: 2, character: 0 });
+    assert.equal(idx.offsetAt({ line: 1, character: 3 }), 6);
+  });
+});
