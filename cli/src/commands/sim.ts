@@ -1,7 +1,154 @@
-import type { CliIO } from '../io';
+/**
+ * `dlmm sim [--host 127.0.0.1] [--port N] [--world FILE]`: serves the simulated engine until SIGINT/SIGTERM,
+ * printing exactly `dlmm sim listening on http://HOST:PORT/api` on stdout.
+ * `dlmm sim apply TX_HEX|--file F [--api URL]`: dry-runs a serialized transaction on a running simulator
+ * (POST {api}/admin/apply) and prints the result as JSON; exit 0 when it applied, 1 when it reverted.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { startSimulator } from '../../../core/sim/server';
+import { WorldError, loadWorld, type World } from '../../../core/sim/world';
+import { UsageError, type CliIO } from '../io';
 
-/** `dlmm sim`: placeholder until its issue lands (replaced, not extended). */
-export async function run(_args: string[], io: CliIO): Promise<number> {
-  io.err('dlmm sim: not available in this build yet\n');
-  return 2;
+/** Port `dlmm sim` listens on without --port (0 = any free port). */
+export const DEFAULT_SIM_PORT = 8787;
+const DEFAULT_API = `http://127.0.0.1:${DEFAULT_SIM_PORT}/api`;
+
+function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>, positionals: boolean) {
+  try {
+    return parseArgs({ args, options, allowPositionals: positionals, strict: true });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e));
+  }
+}
+
+/** Reads and validates a world file; WorldError messages already name the file and each problem. */
+async function readWorld(file: string, io: CliIO): Promise<World> {
+  const path = resolve(io.cwd, file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read world file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return loadWorld(text, file);
+}
+
+/** Resolves when the process gets SIGINT or SIGTERM. */
+function untilSignal(): Promise<string> {
+  return new Promise((done) => {
+    const stop = (sig: string) => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      done(sig);
+    };
+    const onInt = () => stop('SIGINT');
+    const onTerm = () => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+}
+
+/** Serves until `stop` resolves (a signal in the CLI; anything in tests). */
+export async function serve(
+  args: string[],
+  io: CliIO,
+  stop: () => Promise<unknown> = untilSignal,
+): Promise<number> {
+  const { values } = parse(
+    args,
+    { host: { type: 'string' }, port: { type: 'string' }, world: { type: 'string' } },
+    false,
+  );
+  const host = (values.host as string | undefined) ?? '127.0.0.1';
+  const portText = (values.port as string | undefined) ?? String(DEFAULT_SIM_PORT);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+    throw new UsageError(`--port expects 0..65535, got '${portText}'`);
+  let world: World | undefined;
+  try {
+    world = values.world ? await readWorld(values.world as string, io) : undefined;
+  } catch (e) {
+    if (e instanceof WorldError) {
+      io.err(`dlmm sim: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  let sim;
+  try {
+    sim = await startSimulator({ host, port: Number(portText), world });
+  } catch (e) {
+    if (e instanceof WorldError) {
+      io.err(`dlmm sim: ${e.message}\n`);
+      return 2;
+    }
+    const code = (e as { code?: string }).code;
+    io.err(
+      `dlmm sim: cannot listen on ${host}:${portText}${code ? ` (${code})` : ''}: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
+    return 2;
+  }
+  io.out(`dlmm sim listening on ${sim.url}\n`);
+  io.err(`inventory: ${sim.inventoryUrl}\nnode proxy: ${sim.nodeUrl}\nstop with Ctrl-C\n`);
+  await stop();
+  await sim.close();
+  return 0;
+}
+
+/** `dlmm sim apply`: posts the transaction to a running simulator's admin endpoint. */
+export async function apply(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, { file: { type: 'string' }, api: { type: 'string' } }, true);
+  if (positionals.length > 1) throw new UsageError('give one transaction (hex) or --file F');
+  let hex = positionals[0];
+  if (values.file !== undefined) {
+    if (hex !== undefined) throw new UsageError('give either TX_HEX or --file F, not both');
+    try {
+      hex = (await readFile(resolve(io.cwd, values.file as string), 'utf8')).trim().split(/\s+/)[0];
+    } catch (e) {
+      throw new UsageError(`cannot read ${values.file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  if (!hex)
+    throw new UsageError(
+      'expected TX_HEX or --file F (a serialized transaction, e.g. from `dlmm export --format tx-hex`)',
+    );
+  if (!/^(0x)?[0-9a-fA-F]+$/.test(hex))
+    throw new UsageError('the transaction must be hex (optionally 0x-prefixed)');
+  const api = ((values.api as string | undefined) ?? io.env.DLMM_API_URL ?? DEFAULT_API).replace(/\/+$/, '');
+  let res: Response;
+  try {
+    res = await fetch(`${api}/admin/apply`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ tx_hex: hex }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (e) {
+    io.err(
+      `dlmm sim apply: no simulator answers at ${api} (${e instanceof Error ? e.message : String(e)}); start one with \`dlmm sim\` or pass --api URL\n`,
+    );
+    return 2;
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    io.err(`dlmm sim apply: ${api}/admin/apply answered HTTP ${res.status}: ${text}\n`);
+    return 2;
+  }
+  let result: { ok?: unknown };
+  try {
+    result = JSON.parse(text) as { ok?: unknown };
+  } catch {
+    io.err(`dlmm sim apply: the answer is not JSON: ${text.slice(0, 200)}\n`);
+    return 2;
+  }
+  // Print the simulator's own text: amounts in it may exceed 2^53 and must not pass through a float.
+  io.out(`${text}\n`);
+  return result.ok === true ? 0 : 1;
+}
+
+/** `dlmm sim ...` entry. */
+export async function run(args: string[], io: CliIO): Promise<number> {
+  if (args[0] === 'apply') return apply(args.slice(1), io);
+  return serve(args, io);
 }

@@ -1,0 +1,505 @@
+/**
+ * The simulated engine's state: per pool the bins (reserves, total shares), users' shares, the active
+ * bin and the protocol fees set aside; plus the status (state height, tip lag, readiness) and inventory
+ * faults. Every state change goes through the exact contract math of core/dlmm/math.ts and bumps the
+ * state height; `transaction` groups changes and rolls them back when any of them reverts.
+ */
+import { BIN_ID_OFFSET, MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
+import {
+  addLiquidity,
+  moveLiquidity,
+  swapWalk,
+  swapXForYInBin,
+  swapYForXInBin,
+  withdrawLiquidity,
+  type AddOutcome,
+  type BinBalances,
+  type LiquidityResult,
+  type PoolFees,
+  type SwapWalkResult,
+} from '../dlmm/math';
+import { layoutPool } from './layout';
+import type { FaultSpec, InventoryFaultCode, PoolSpec, TokenSpec, World } from './world';
+
+/** One pool's live state. Bin ids are signed. */
+export interface SimPool {
+  readonly id: string;
+  readonly alias: string;
+  readonly tokenX: string;
+  readonly tokenY: string;
+  readonly binStep: number;
+  readonly fees: PoolFees;
+  readonly spec: PoolSpec;
+  active: boolean;
+  quotable: boolean;
+  activeBinId: number;
+  /** Price of every bin, by unsigned id. */
+  readonly prices: readonly bigint[];
+  /** Bins ever holding liquidity, by signed id. */
+  bins: Map<number, BinBalances>;
+  /** user -> signed bin id -> shares (a 0 entry means the user once added to that bin). */
+  positions: Map<string, Map<number, bigint>>;
+  protocolFeesX: bigint;
+  protocolFeesY: bigint;
+}
+
+export interface SimStatus {
+  state_height: number;
+  /** null: the chain tip is unknown (never caught up). */
+  tip_lag: number | null;
+  ready: boolean;
+  app_ready: boolean;
+}
+
+/** Bounds of an add (the router's per-position arguments). */
+export interface AddBounds {
+  minDlp: bigint;
+  maxFeeX: bigint;
+  maxFeeY: bigint;
+}
+
+/** A failed engine call: the contract error it reverts with (or an engine-level problem). */
+export type EngineResult<T> = LiquidityResult<T>;
+
+export interface SwapOutcome extends SwapWalkResult {
+  pool_id: string;
+  x_for_y: boolean;
+}
+
+interface Snapshot {
+  pools: Map<
+    string,
+    Omit<SimPool, 'bins' | 'positions'> & {
+      bins: Map<number, BinBalances>;
+      positions: Map<string, Map<number, bigint>>;
+    }
+  >;
+  status: SimStatus;
+  faults: FaultSpec[];
+}
+
+const fail = <T>(error: EngineFailure, detail: string): EngineResult<T> =>
+  ({ ok: false, error, detail }) as EngineResult<T>;
+type EngineFailure = Extract<LiquidityResult<never>, { ok: false }>['error'];
+
+/** The live simulated engine built from a world. */
+export class SimEngine {
+  private poolsById = new Map<string, SimPool>();
+  private poolsByAlias = new Map<string, SimPool>();
+  private statusValue: SimStatus;
+  private faultList: FaultSpec[];
+  private depth = 0;
+  private changedInTx = false;
+  /** Increments on any change (state or status): a cache key for serialized answers. */
+  revision = 0;
+
+  constructor(readonly world: World) {
+    this.statusValue = { ...world.status };
+    this.faultList = [...world.inventory_faults];
+    this.loadPools();
+  }
+
+  private loadPools(): void {
+    this.poolsById.clear();
+    this.poolsByAlias.clear();
+    this.world.pools.forEach((spec, i) => {
+      const layout = layoutPool(this.world, spec, i);
+      const pool: SimPool = {
+        id: spec.id,
+        alias: spec.alias,
+        tokenX: spec.token_x,
+        tokenY: spec.token_y,
+        binStep: spec.bin_step,
+        spec,
+        fees: {
+          x_protocol: BigInt(spec.fees.x_protocol),
+          x_provider: BigInt(spec.fees.x_provider),
+          x_variable: BigInt(spec.fees.x_variable),
+          y_protocol: BigInt(spec.fees.y_protocol),
+          y_provider: BigInt(spec.fees.y_provider),
+          y_variable: BigInt(spec.fees.y_variable),
+        },
+        active: spec.active,
+        quotable: spec.quotable,
+        activeBinId: spec.active_bin,
+        prices: layout.prices,
+        bins: layout.bins,
+        positions: layout.positions,
+        protocolFeesX: 0n,
+        protocolFeesY: 0n,
+      };
+      this.poolsById.set(pool.id, pool);
+      this.poolsByAlias.set(pool.alias, pool);
+    });
+  }
+
+  // ---- reads ------------------------------------------------------------------------------------
+
+  /** Current status (a copy). */
+  get status(): SimStatus {
+    return { ...this.statusValue };
+  }
+
+  /** Chain tip implied by the status: state height + tip lag, or null when the lag is unknown. */
+  get chainTip(): number | null {
+    const s = this.statusValue;
+    return s.tip_lag === null ? null : s.state_height + s.tip_lag;
+  }
+
+  get faults(): readonly FaultSpec[] {
+    return this.faultList;
+  }
+
+  tokens(): readonly TokenSpec[] {
+    return this.world.tokens;
+  }
+
+  token(contract: string): TokenSpec | undefined {
+    return this.world.tokens.find((t) => t.contract === contract);
+  }
+
+  pools(): SimPool[] {
+    return [...this.poolsById.values()];
+  }
+
+  /** Pool by contract principal or alias (which forms an endpoint accepts is the server's concern). */
+  pool(idOrAlias: string): SimPool | undefined {
+    return this.poolsById.get(idOrAlias) ?? this.poolsByAlias.get(idOrAlias);
+  }
+
+  poolByPrincipal(id: string): SimPool | undefined {
+    return this.poolsById.get(id);
+  }
+
+  poolByAlias(alias: string): SimPool | undefined {
+    return this.poolsByAlias.get(alias);
+  }
+
+  /** A bin's balances; bins never funded have their price and zero reserves/shares. */
+  bin(pool: SimPool, binId: number): BinBalances {
+    if (!isSignedBinId(binId))
+      throw new RangeError(`bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
+    return (
+      pool.bins.get(binId) ?? {
+        price: pool.prices[binId + BIN_ID_OFFSET] as bigint,
+        reserve_x: 0n,
+        reserve_y: 0n,
+        shares: 0n,
+      }
+    );
+  }
+
+  /** Bins holding reserves, ordered by id. */
+  binsWithReserves(pool: SimPool): [number, BinBalances][] {
+    return [...pool.bins.entries()]
+      .filter(([, b]) => b.reserve_x > 0n || b.reserve_y > 0n)
+      .sort((a, b) => a[0] - b[0]);
+  }
+
+  /** A user's bins in a pool (shares may be 0 where the user once added), ordered by id. */
+  userBins(pool: SimPool, user: string): { binId: number; shares: bigint }[] {
+    const mine = pool.positions.get(user);
+    if (!mine) return [];
+    return [...mine.entries()]
+      .map(([binId, shares]) => ({ binId, shares }))
+      .sort((a, b) => a.binId - b.binId);
+  }
+
+  userShares(pool: SimPool, user: string, binId: number): bigint {
+    return pool.positions.get(user)?.get(binId) ?? 0n;
+  }
+
+  /** The inventory fault that applies to (pool, principal), if any; tip lag is checked by the caller. */
+  faultFor(pool: SimPool, principal: string): InventoryFaultCode | undefined {
+    const hit = this.faultList.find(
+      (f) =>
+        (f.pool === pool.id || f.pool === pool.alias) &&
+        (f.principal === undefined || f.principal === principal),
+    );
+    return hit?.code;
+  }
+
+  /** Simulates a single-pool swap walk from the current state without changing it. */
+  quoteSwap(pool: SimPool, xForY: boolean, amountIn: bigint, maxBins?: number): SwapWalkResult {
+    return swapWalk((id) => pool.bins.get(id), pool.activeBinId, xForY, amountIn, pool.fees, maxBins);
+  }
+
+  // ---- changes ----------------------------------------------------------------------------------
+
+  /**
+   * Runs `fn` as one transaction: the state height bumps once if anything changed; if `fn` throws or
+   * returns `{ ok: false }`, every change made inside is undone (a reverted transaction changes nothing).
+   */
+  transaction<T>(fn: () => T): T {
+    const snap = this.snapshot();
+    const outer = this.depth === 0;
+    if (outer) this.changedInTx = false;
+    this.depth++;
+    let result: T;
+    try {
+      result = fn();
+    } catch (e) {
+      this.depth--;
+      this.restore(snap);
+      throw e;
+    }
+    this.depth--;
+    if (isFailure(result)) {
+      this.restore(snap);
+      return result;
+    }
+    if (outer && this.changedInTx) this.bumpHeight(1);
+    return result;
+  }
+
+  /** Async variant of `transaction` for callers that await inside (no other change may interleave). */
+  async transactionAsync<T>(fn: () => Promise<T>): Promise<T> {
+    const snap = this.snapshot();
+    const outer = this.depth === 0;
+    if (outer) this.changedInTx = false;
+    this.depth++;
+    let result: T;
+    try {
+      result = await fn();
+    } catch (e) {
+      this.depth--;
+      this.restore(snap);
+      throw e;
+    }
+    this.depth--;
+    if (isFailure(result)) {
+      this.restore(snap);
+      return result;
+    }
+    if (outer && this.changedInTx) this.bumpHeight(1);
+    return result;
+  }
+
+  /** Swap `amountIn` through one pool (swap router simple-multi); fails with ERR_MINIMUM_RECEIVED under `minOut`. */
+  swap(
+    pool: SimPool,
+    xForY: boolean,
+    amountIn: bigint,
+    minOut = 0n,
+    maxBins?: number,
+  ): EngineResult<SwapOutcome> {
+    if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.alias} is disabled`);
+    if (amountIn <= 0n) return fail('ERR_INVALID_AMOUNT', `swap amount must be > 0, got ${amountIn}`);
+    const walk = this.quoteSwap(pool, xForY, amountIn, maxBins);
+    if (walk.amount_out < minOut) {
+      return fail('ERR_MINIMUM_RECEIVED', `the swap gives ${walk.amount_out}, below the minimum ${minOut}`);
+    }
+    for (const [id, b] of walk.bins_after) pool.bins.set(id, b);
+    pool.activeBinId = walk.active_bin_after;
+    if (xForY) pool.protocolFeesX += walk.protocol_fees;
+    else pool.protocolFeesY += walk.protocol_fees;
+    this.changed();
+    return { ok: true, value: { ...walk, pool_id: pool.id, x_for_y: xForY } };
+  }
+
+  /** Adds (x, y) to `binId` for `user` (core add-liquidity with the router's bounds). */
+  addLiquidity(
+    pool: SimPool,
+    user: string,
+    binId: number,
+    x: bigint,
+    y: bigint,
+    bounds: AddBounds,
+  ): EngineResult<AddOutcome> {
+    if (!isSignedBinId(binId))
+      return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
+    if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.alias} is disabled`);
+    const r = addLiquidity(this.bin(pool, binId), x, y, {
+      binId,
+      activeBinId: pool.activeBinId,
+      fees: pool.fees,
+      ...bounds,
+    });
+    if (!r.ok) return r;
+    pool.bins.set(binId, r.value.bin_after);
+    this.credit(pool, user, binId, r.value.minted);
+    this.changed();
+    return r;
+  }
+
+  /** Withdraws `amount` shares of `binId` for `user` (core withdraw-liquidity; the pool burn checks the balance). */
+  withdrawLiquidity(
+    pool: SimPool,
+    user: string,
+    binId: number,
+    amount: bigint,
+    minX: bigint,
+    minY: bigint,
+  ): EngineResult<{ x: bigint; y: bigint; bin_after: BinBalances }> {
+    if (!isSignedBinId(binId))
+      return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
+    const r = withdrawLiquidity(this.bin(pool, binId), amount, minX, minY);
+    if (!r.ok) return r;
+    const held = this.userShares(pool, user, binId);
+    if (amount > held)
+      return fail(
+        'ERR_INVALID_AMOUNT',
+        `pool burn: ${user} holds ${held} shares of bin ${binId}, not ${amount}`,
+      );
+    pool.bins.set(binId, r.value.bin_after);
+    this.credit(pool, user, binId, -amount);
+    this.changed();
+    return r;
+  }
+
+  /** Moves `amount` shares of `user` from one bin to another (core move-liquidity). */
+  moveLiquidity(
+    pool: SimPool,
+    user: string,
+    fromBinId: number,
+    toBinId: number,
+    amount: bigint,
+    bounds: AddBounds,
+  ): EngineResult<{ x: bigint; y: bigint; withdrawn_from: BinBalances; add: AddOutcome }> {
+    if (!isSignedBinId(fromBinId) || !isSignedBinId(toBinId)) {
+      return fail(
+        'ERR_INVALID_BIN_ID',
+        `bin ids ${fromBinId} -> ${toBinId} must be within ${MIN_BIN_ID}..${MAX_BIN_ID}`,
+      );
+    }
+    if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.alias} is disabled`);
+    const r = moveLiquidity(this.bin(pool, fromBinId), this.bin(pool, toBinId), amount, {
+      binId: toBinId,
+      fromBinId,
+      activeBinId: pool.activeBinId,
+      fees: pool.fees,
+      ...bounds,
+    });
+    if (!r.ok) return r;
+    const held = this.userShares(pool, user, fromBinId);
+    if (amount > held)
+      return fail(
+        'ERR_INVALID_AMOUNT',
+        `pool burn: ${user} holds ${held} shares of bin ${fromBinId}, not ${amount}`,
+      );
+    pool.bins.set(fromBinId, r.value.withdrawn_from);
+    pool.bins.set(toBinId, r.value.add.bin_after);
+    this.credit(pool, user, fromBinId, -amount);
+    this.credit(pool, user, toBinId, r.value.add.minted);
+    this.changed();
+    return r;
+  }
+
+  /**
+   * Moves the active bin by `k` (positive: up) the way trades would: a swap drains the output side of
+   * every bin it crosses, and the protocol part of its fees is set aside.
+   */
+  shiftActiveBin(pool: SimPool, k: number): EngineResult<{ before: number; after: number }> {
+    const before = pool.activeBinId;
+    const target = before + k;
+    if (!Number.isInteger(k) || !isSignedBinId(target)) {
+      return fail(
+        'ERR_INVALID_BIN_ID',
+        `shifting ${pool.alias} by ${k} from bin ${before} leaves ${MIN_BIN_ID}..${MAX_BIN_ID}`,
+      );
+    }
+    if (k === 0) return { ok: true, value: { before, after: before } };
+    const xForY = k < 0;
+    return this.transaction(() => {
+      // Each crossed bin is swapped against until its output side is empty (one call usually does it;
+      // the fee floor can leave dust that a further call in the same bin takes, as the router's walk would).
+      for (let id = before; id !== target; id += xForY ? -1 : 1) {
+        for (let call = 0; call < MAX_CALLS_PER_BIN; call++) {
+          const bin = pool.bins.get(id);
+          if (!bin || (xForY ? bin.reserve_y : bin.reserve_x) === 0n) break;
+          const r = xForY
+            ? swapXForYInBin(bin, MAX_PROBE, pool.fees)
+            : swapYForXInBin(bin, MAX_PROBE, pool.fees);
+          pool.bins.set(id, r.bin_after);
+          if (xForY) pool.protocolFeesX += r.protocol_fee;
+          else pool.protocolFeesY += r.protocol_fee;
+          if (r.exhausted) break;
+        }
+      }
+      pool.activeBinId = target;
+      this.changed();
+      return { ok: true as const, value: { before, after: target } };
+    });
+  }
+
+  /** Changes status fields (admin); a state-height bump counts as a state change. */
+  setStatus(patch: Partial<SimStatus>): void {
+    this.statusValue = { ...this.statusValue, ...patch };
+    this.revision++;
+  }
+
+  /** Advances the applied state height by `n` blocks (the chain tip follows when the lag is known). */
+  bumpHeight(n = 1): void {
+    this.statusValue.state_height += n;
+    this.revision++;
+  }
+
+  setFaults(faults: FaultSpec[]): void {
+    this.faultList = [...faults];
+    this.revision++;
+  }
+
+  /** Back to the world's initial state. */
+  reset(): void {
+    this.statusValue = { ...this.world.status };
+    this.faultList = [...this.world.inventory_faults];
+    this.loadPools();
+    this.revision++;
+  }
+
+  // ---- internals --------------------------------------------------------------------------------
+
+  private changed(): void {
+    if (this.depth > 0) this.changedInTx = true;
+    else this.bumpHeight(1);
+    this.revision++;
+  }
+
+  private credit(pool: SimPool, user: string, binId: number, delta: bigint): void {
+    const mine = pool.positions.get(user) ?? new Map<number, bigint>();
+    pool.positions.set(user, mine);
+    mine.set(binId, (mine.get(binId) ?? 0n) + delta);
+  }
+
+  private snapshot(): Snapshot {
+    const pools = new Map<string, Snapshot['pools'] extends Map<string, infer V> ? V : never>();
+    for (const p of this.poolsById.values()) {
+      pools.set(p.id, {
+        ...p,
+        bins: new Map(p.bins),
+        positions: new Map([...p.positions].map(([u, m]) => [u, new Map(m)])),
+      });
+    }
+    return { pools, status: { ...this.statusValue }, faults: [...this.faultList] };
+  }
+
+  private restore(s: Snapshot): void {
+    for (const [id, saved] of s.pools) {
+      const live = this.poolsById.get(id);
+      if (!live) continue;
+      live.bins = saved.bins;
+      live.positions = saved.positions;
+      live.activeBinId = saved.activeBinId;
+      live.active = saved.active;
+      live.quotable = saved.quotable;
+      live.protocolFeesX = saved.protocolFeesX;
+      live.protocolFeesY = saved.protocolFeesY;
+    }
+    this.statusValue = s.status;
+    this.faultList = s.faults;
+    this.revision++;
+  }
+}
+
+/** Far above any bin's cap: a probe swap with it takes exactly the cap. */
+const MAX_PROBE = (1n << 100n) - 1n;
+const MAX_CALLS_PER_BIN = 8;
+
+function isFailure(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
+}
+
+/** Builds a live engine from a world (throws WorldError when positions are inconsistent). */
+export function createEngine(world: World): SimEngine {
+  return new SimEngine(world);
+}

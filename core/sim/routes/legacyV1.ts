@@ -1,0 +1,21 @@
+/**
+ * Legacy v1 (/api/quotes/v1/*): short adapter ids (dlmm_<n>) and bare JSON arrays. A v2 contract principal
+ * gets HTTP 200 with empty bins and 'Pool not found', so generation mixing can be shown.
+ */
+import type { SimEngine } from '../engine';
+import { HttpError, type Router } from '../http';
+import { poolNotFoundBody, presentBinsV1, presentPoolV1, presentToken } from '../present';
+
+/** Registers the v1 routes under /api/quotes/v1. */
+export function registerLegacyV1(router: Router, engine: SimEngine): void {
+  const P = '/api/quotes/v1';
+  router.add('GET', `${P}/tokens`, () => ({ body: engine.tokens().map(presentToken) }));
+  router.add('GET', `${P}/pools`, () => ({ body: engine.pools().map(presentPoolV1) }));
+  router.add('GET', `${P}/bins/:pool`, (c) => {
+    const id = c.params.pool as string;
+    const pool = engine.poolByAlias(id);
+    if (pool) return { body: presentBinsV1(engine, pool) };
+    if (engine.poolByPrincipal(id)) return { body: poolNotFoundBody(id) };
+    throw new HttpError(404, poolNotFoundBody(id));
+  });
+}

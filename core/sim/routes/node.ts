@@ -1,0 +1,146 @@
+/**
+ * Read-only node proxy (POST {nodeUrl}/v2/contracts/call-read/{addr}/{name}/{fn}): the pool contracts'
+ * read-only functions as a Stacks node answers them, Clarity values hex-encoded (`0x…`). Return shapes
+ * follow the pool contract: get-bin-balances (unsigned id) -> (ok {bin-shares, x-balance, y-balance}),
+ * get-total-supply (unsigned id) -> (ok uint), get-active-bin-id -> (ok int), get-balance (id, user) -> (ok uint),
+ * get-user-bins (user) -> (ok (list uint)), get-overall-supply -> (ok uint).
+ */
+import { Cl, deserializeCV, serializeCV, type ClarityValue } from '@stacks/transactions';
+import { z } from 'zod';
+import { BIN_ID_OFFSET, isUnsignedBinId } from '../../dlmm/bins';
+import type { SimEngine, SimPool } from '../engine';
+import { parseBody, type Reply, type Router } from '../http';
+
+const CallReadBody = z.looseObject({
+  sender: z.string().min(1),
+  arguments: z.array(z.string().regex(/^(0x)?[0-9a-fA-F]*$/, 'expected hex-encoded Clarity values')),
+});
+
+/** A failed call as a node reports it: HTTP 200, okay false, a cause. */
+const refused = (cause: string): Reply => ({ body: { okay: false, cause } });
+const okay = (cv: ClarityValue): Reply => ({ body: { okay: true, result: `0x${serializeCV(cv)}` } });
+
+function decodeArgs(hex: string[]): ClarityValue[] | string {
+  const out: ClarityValue[] = [];
+  for (const [i, h] of hex.entries()) {
+    try {
+      out.push(deserializeCV(h.startsWith('0x') ? h.slice(2) : h));
+    } catch (e) {
+      return `argument ${i} is not a serialized Clarity value: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  return out;
+}
+
+function uintArg(args: ClarityValue[], i: number, fn: string): bigint | string {
+  const a = args[i];
+  if (!a || a.type !== 'uint')
+    return `Unchecked(TypeValueError(UIntType, …)): ${fn} argument ${i} must be a uint`;
+  return BigInt(a.value);
+}
+
+function principalArg(args: ClarityValue[], i: number): string {
+  const a = args[i];
+  if (a && a.type === 'address') return a.value;
+  if (a && a.type === 'contract') return a.value;
+  return '';
+}
+
+function binOf(engine: SimEngine, pool: SimPool, unsigned: bigint): { signed: number } | string {
+  const n = Number(unsigned);
+  if (!isUnsignedBinId(n)) return `bin id u${unsigned} is outside 0..1000: the map has no entry`;
+  return { signed: n - BIN_ID_OFFSET };
+}
+
+function call(engine: SimEngine, pool: SimPool, fn: string, args: ClarityValue[]): Reply {
+  const arity = (n: number): Reply | undefined =>
+    args.length === n
+      ? undefined
+      : refused(`Unchecked(IncorrectArgumentCount(${n}, ${args.length})): ${fn} takes ${n} argument(s)`);
+  switch (fn) {
+    case 'get-active-bin-id':
+      return arity(0) ?? okay(Cl.ok(Cl.int(pool.activeBinId)));
+    case 'get-bin-balances':
+    case 'get-total-supply': {
+      const bad = arity(1);
+      if (bad) return bad;
+      const id = uintArg(args, 0, fn);
+      if (typeof id === 'string') return refused(id);
+      const where = binOf(engine, pool, id);
+      // An id the map never held reads as all zero, as the contract's default-to does.
+      const b =
+        typeof where === 'string'
+          ? { reserve_x: 0n, reserve_y: 0n, shares: 0n }
+          : engine.bin(pool, where.signed);
+      if (fn === 'get-total-supply') return okay(Cl.ok(Cl.uint(b.shares)));
+      return okay(
+        Cl.ok(
+          Cl.tuple({
+            'x-balance': Cl.uint(b.reserve_x),
+            'y-balance': Cl.uint(b.reserve_y),
+            'bin-shares': Cl.uint(b.shares),
+          }),
+        ),
+      );
+    }
+    case 'get-balance': {
+      const bad = arity(2);
+      if (bad) return bad;
+      const id = uintArg(args, 0, fn);
+      if (typeof id === 'string') return refused(id);
+      const user = principalArg(args, 1);
+      if (!user)
+        return refused(`Unchecked(TypeValueError(PrincipalType, …)): ${fn} argument 1 must be a principal`);
+      const where = binOf(engine, pool, id);
+      return okay(
+        Cl.ok(Cl.uint(typeof where === 'string' ? 0n : engine.userShares(pool, user, where.signed))),
+      );
+    }
+    case 'get-user-bins': {
+      const bad = arity(1);
+      if (bad) return bad;
+      const user = principalArg(args, 0);
+      if (!user)
+        return refused(`Unchecked(TypeValueError(PrincipalType, …)): ${fn} argument 0 must be a principal`);
+      const ids = engine.userBins(pool, user).map((b) => Cl.uint(b.binId + BIN_ID_OFFSET));
+      return okay(Cl.ok(Cl.list(ids)));
+    }
+    case 'get-overall-supply': {
+      const bad = arity(0);
+      if (bad) return bad;
+      let total = 0n;
+      for (const b of pool.bins.values()) total += b.shares;
+      return okay(Cl.ok(Cl.uint(total)));
+    }
+    default:
+      return refused(
+        `Unchecked(NoSuchPublicFunction("${pool.id}", "${fn}")): the simulator serves get-active-bin-id, get-bin-balances, get-total-supply, get-balance, get-user-bins, get-overall-supply`,
+      );
+  }
+}
+
+/** Registers the node proxy under /node (nodeUrl). */
+export function registerNode(router: Router, engine: SimEngine): void {
+  router.add('GET', '/node/v2/info', () => {
+    const s = engine.status;
+    return {
+      body: {
+        network_id: 1,
+        stacks_tip_height: engine.chainTip ?? s.state_height,
+        applied_state_height: s.state_height,
+      },
+    };
+  });
+  router.add('POST', '/node/v2/contracts/call-read/:addr/:name/:fn', async (c) => {
+    const body = parseBody(CallReadBody, await c.body(), 'read-only call');
+    const contract = `${c.params.addr}.${c.params.name}`;
+    const pool = engine.poolByPrincipal(contract);
+    if (!pool)
+      return refused(
+        `Unchecked(NoSuchContract("${contract}")): the simulator knows the pools of GET /api/quotes/v2/pools`,
+      );
+    const args = decodeArgs(body.arguments);
+    if (typeof args === 'string') return refused(args);
+    return call(engine, pool, c.params.fn as string, args);
+  });
+}
