@@ -32,3 +32,12 @@ export function offlineMixedOps(plan: Plan): number[] {
 export function principalEdit(parsed: ParsedPlan, opIndex: number, principal: string): TextEdit | undefined {
   return replaceScalar(parsed, ['operations', opIndex, 'pool'], principal);
 }
+
+/**
+ * Whether generation mixing explains an HTTP 200 'Pool not found' for `ref`: only when the id has the other
+ * generation's form (an alias that the v2 app reads reject, or a principal in a v1 file). A v2 principal that
+ * the v2 engine does not know is simply not found.
+ */
+export function mixingExplainsNotFound(plan: Plan, ref: string): boolean {
+  return plan.api === 'v1' ? !isAlias(ref) : isAlias(ref);
+}

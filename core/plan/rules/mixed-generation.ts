@@ -1,5 +1,5 @@
 import type { Finding } from '../diagnostics';
-import { isAlias, offlineMixedOps, principalEdit, principalFor } from './generation';
+import { isAlias, mixingExplainsNotFound, offlineMixedOps, principalEdit, principalFor } from './generation';
 import { finding, type Rule } from './rule';
 
 /**
@@ -47,7 +47,7 @@ export const mixedGeneration: Rule = {
     if (!ctx.live) return out;
     // 'Pool not found' with HTTP 200 and empty bins: the id belongs to the other generation.
     ctx.plan.operations.forEach((op, i) => {
-      if (op.op === 'swap' || reported.has(i)) return;
+      if (op.op === 'swap' || reported.has(i) || !mixingExplainsNotFound(ctx.plan, op.pool)) return;
       const lp = ctx.live?.byPool.get(op.pool);
       const e = [lp?.binsError, lp?.poolError].find((x) => x?.code === 'pool-not-found' && x.status === 200);
       if (!e) return;

@@ -1,5 +1,5 @@
 import type { Finding } from '../diagnostics';
-import { offlineMixedOps } from './generation';
+import { mixingExplainsNotFound, offlineMixedOps } from './generation';
 import { finding, type Rule } from './rule';
 
 /** The engine does not know the pool (404, or 'Pool not found'); generation mixing, when it explains it, wins. */
@@ -13,7 +13,7 @@ export const poolNotFound: Rule = {
       if (op.op === 'swap' || mixed.has(i)) return;
       const lp = ctx.live?.byPool.get(op.pool);
       const e = [lp?.binsError, lp?.poolError].find((x) => x?.code === 'pool-not-found');
-      if (!e || e.status === 200) return; // 200 + empty bins: mixed-generation reports it
+      if (!e || (e.status === 200 && mixingExplainsNotFound(ctx.plan, op.pool))) return; // mixed-generation reports it
       const known = ctx.live?.pools?.map((p) => p.pool_alias ?? p.pool_id).slice(0, 6) ?? [];
       out.push(
         finding(
