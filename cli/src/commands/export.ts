@@ -1,7 +1,104 @@
-import type { CliIO } from '../io';
+/**
+ * `dlmm export PLAN [--op ID] --format tx-hex|wallet-request|summary|json [--public-key HEX --nonce N --fee N]
+ * [--out FILE]`: unsigned payloads only (SPEC section 4). The plan is analyzed against live data first; a plan
+ * with any error-severity finding is not exported and the findings are listed on stderr (exit 1).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { analyzePlan } from '../../../core/plan/analyze';
+import { buildTransactions } from '../../../core/tx/build';
+import {
+  EXPORT_FORMATS,
+  formatJson,
+  formatSummary,
+  formatTxHex,
+  formatWalletRequest,
+  type ExportFormat,
+  type SigningParams,
+} from '../../../core/tx/formats';
+import { hasApiConfigured, parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
+import { UsageError, type CliIO } from '../io';
 
-/** `dlmm export`: placeholder until its issue lands (replaced, not extended). */
-export async function run(_args: string[], io: CliIO): Promise<number> {
-  io.err('dlmm export: not available in this build yet\n');
-  return 2;
+const OWN = {
+  op: { type: 'string' },
+  'public-key': { type: 'string' },
+  nonce: { type: 'string' },
+  fee: { type: 'string' },
+  out: { type: 'string' },
+} as const;
+
+/** Runs `dlmm export`. Exit: 0 exported; 1 the plan has errors or cannot be exported; 2 usage / live data. */
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const { common, values, positionals } = parseCommand(args, OWN, { positionals: true });
+  if (positionals.length !== 1) throw new UsageError('export takes exactly one PLAN file');
+  const format = parseFormat<ExportFormat>(common, EXPORT_FORMATS, 'summary');
+  const signing = signingParams(values, format);
+  if (!hasApiConfigured(common, io)) {
+    throw new UsageError('export reads live pool state: pass --api URL, set DLMM_API_URL, or use --sim');
+  }
+  const path = resolve(io.cwd, positionals[0]!);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    io.err(`dlmm export: cannot read ${positionals[0]}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+  return withApi(common, io, async (api) => {
+    const analysis = await analyzePlan(text, { api, fileName: path });
+    const outcome = await buildTransactions(analysis, {
+      api,
+      ...(typeof values.op === 'string' ? { opId: values.op } : {}),
+      ...(signing ? { publicKey: signing.publicKey, nonce: signing.nonce, fee: signing.fee } : {}),
+    });
+    if (!outcome.ok) {
+      io.err(`dlmm export: not exported (${outcome.error.code}): ${outcome.error.message}\n`);
+      return 1;
+    }
+    for (const f of outcome.findings) io.err(`dlmm export: ${f.severity} ${f.code}: ${f.message}\n`);
+    const txs = outcome.transactions;
+    const body =
+      format === 'tx-hex'
+        ? await formatTxHex(txs, signing!)
+        : format === 'wallet-request'
+          ? formatWalletRequest(txs)
+          : format === 'json'
+            ? await formatJson(txs, signing)
+            : formatSummary(txs);
+    if (typeof values.out === 'string') {
+      await writeFile(resolve(io.cwd, values.out), body, 'utf8');
+      io.err(`dlmm export: wrote ${txs.length} transaction(s) to ${values.out}\n`);
+    } else {
+      io.out(body);
+    }
+    return 0;
+  });
+}
+
+/** --public-key/--nonce/--fee: all three for tx-hex; optional (all or none) otherwise. */
+function signingParams(
+  values: Record<string, string | boolean | undefined>,
+  format: ExportFormat,
+): SigningParams | undefined {
+  const pk = values['public-key'];
+  const nonce = values.nonce;
+  const fee = values.fee;
+  const given = [pk, nonce, fee].filter((v) => typeof v === 'string').length;
+  if (given === 0) {
+    if (format === 'tx-hex')
+      throw new UsageError('tx-hex needs --public-key HEX --nonce N --fee N (no network lookups are made)');
+    return undefined;
+  }
+  if (given !== 3) throw new UsageError('give --public-key, --nonce and --fee together');
+  const publicKey = String(pk).trim().replace(/^0x/, '');
+  if (!/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/.test(publicKey)) {
+    throw new UsageError(
+      '--public-key expects a secp256k1 public key in hex (33 bytes compressed or 65 uncompressed)',
+    );
+  }
+  return {
+    publicKey,
+    nonce: parseNonNegativeInt(String(nonce), '--nonce'),
+    fee: parseNonNegativeInt(String(fee), '--fee'),
+  };
 }

@@ -1,0 +1,215 @@
+/**
+ * `buildTransactions`: a checked plan's prepared operations -> unsigned router calls (SPEC section 4).
+ * The product never holds keys and never broadcasts: the result is data for a wallet to sign.
+ *
+ * Invariants: a plan with any error-severity finding is refused (the findings are returned); calls are
+ * built from the prepared items only, never by re-running the preparation rules; an operation above the
+ * router's list limit (350) or above the post-condition budget (Ledger's Stacks app parses at most 128
+ * post-conditions per transaction) is split into several transactions with consecutive nonces.
+ */
+import { Cl, getAddressFromPublicKey, type ClarityValue } from '@stacks/transactions';
+import type { DlmmApi, Token } from '../api/types';
+import { MAX_POSITIONS_PER_CALL } from '../dlmm/bins';
+import { percentToPpm } from '../dlmm/percent';
+import type { Finding } from '../plan/diagnostics';
+import type { PreparedOperation } from '../plan/prepared';
+import type { Plan } from '../plan/schema';
+import { exportError, isExportError, type BuildContext, type PartialTx } from './context';
+import { buildLiquidityOp } from './liquidity';
+import { routerConfigFor, type Network, type RouterConfig } from './routers';
+import { BinShareReader } from './shares';
+import { buildSwapOp } from './swap';
+import type { BuiltTransaction, ExportOutcome } from './types';
+
+/** Ledger's Stacks app (0.26.17+) rejects transactions with more post-conditions at parse time. */
+export const LEDGER_MAX_POST_CONDITIONS = 128;
+
+/** The part of an analysis (core/plan/analyze.ts) the exporter reads. */
+export interface ExportableAnalysis {
+  plan: Plan | undefined;
+  findings: Finding[];
+  prepared: PreparedOperation[];
+  parsed?: { rangeOf(path: readonly (string | number)[]): { offset: number; length: number } | undefined };
+  live?: { tokens?: Token[] };
+}
+
+export interface BuildOptions {
+  /** Engine client: node reads of bin shares, alias resolution, swap parameters with provider. */
+  api?: DlmmApi;
+  /** Export one operation (its id, or index as a string). */
+  opId?: string;
+  /** Signer public key (hex); checked against the plan's sender. Needed for tx-hex. */
+  publicKey?: string;
+  /** First nonce; the transactions get consecutive nonces. */
+  nonce?: bigint;
+  fee?: bigint;
+  /** Clock in ms (Date.now by default), for the v-1-2 deadline. */
+  now?: () => number;
+  /** Router overrides per network (contract ids, version, STX wrapper). */
+  routers?: Partial<Record<Network, Partial<RouterConfig>>>;
+  /** Post-condition budget per transaction (default 128, Ledger). */
+  maxPostConditions?: number;
+  /** Positions per call (default and maximum 350, the router list limit). */
+  maxPositionsPerTx?: number;
+  /** Token records when the analysis has none (asset names, decimals). */
+  tokens?: Token[];
+}
+
+/** Builds the unsigned transactions of a checked plan, or says why it cannot. */
+export async function buildTransactions(
+  analysis: ExportableAnalysis,
+  opts: BuildOptions = {},
+): Promise<ExportOutcome> {
+  const plan = analysis.plan;
+  const errors = analysis.findings.filter((f) => f.severity === 'error');
+  if (!plan) {
+    return {
+      ok: false,
+      error: exportError(
+        'plan-unreadable',
+        'the plan did not parse or did not match the schema; fix the reported findings first',
+        errors,
+      ),
+    };
+  }
+  if (errors.length > 0) {
+    const list = errors
+      .map(
+        (f) => `  ${f.code}${f.operation !== undefined ? ` (operation ${f.operation})` : ''}: ${f.message}`,
+      )
+      .join('\n');
+    return {
+      ok: false,
+      error: exportError(
+        'plan-has-errors',
+        `the plan has ${errors.length} error(s) and is not exported:\n${list}`,
+        errors,
+      ),
+    };
+  }
+  if (!plan.sender) {
+    return {
+      ok: false,
+      error: exportError(
+        'sender-missing',
+        'the plan has no `sender`: export needs the signer principal for post-conditions (add `sender: SP...`)',
+      ),
+    };
+  }
+  const routers = routerConfigFor(plan.network, opts.routers);
+  if (!routers) {
+    return {
+      ok: false,
+      error: exportError(
+        'router-config-missing',
+        `no router contracts are configured for ${plan.network}; pass them in the export settings (liquidity router, swap router, version, STX wrapper)`,
+      ),
+    };
+  }
+  if (opts.publicKey !== undefined) {
+    let address: string;
+    try {
+      address = getAddressFromPublicKey(opts.publicKey, plan.network);
+    } catch {
+      return {
+        ok: false,
+        error: exportError(
+          'bad-public-key',
+          `--public-key ${opts.publicKey} is not a compressed or uncompressed secp256k1 public key in hex`,
+        ),
+      };
+    }
+    if (address !== plan.sender) {
+      return {
+        ok: false,
+        error: exportError(
+          'public-key-mismatch',
+          `the public key belongs to ${address}, but the plan's sender is ${plan.sender}; use the sender's key`,
+        ),
+      };
+    }
+  }
+  let ops = analysis.prepared;
+  if (opts.opId !== undefined) {
+    ops = ops.filter((o) => o.id === opts.opId);
+    if (ops.length === 0) {
+      const ids = analysis.prepared.map((o) => o.id).join(', ') || '(none)';
+      return {
+        ok: false,
+        error: exportError(
+          'op-not-found',
+          `no operation has id '${opts.opId}'; the plan's operations are: ${ids}`,
+        ),
+      };
+    }
+  }
+  if (ops.length === 0)
+    return {
+      ok: false,
+      error: exportError(
+        'nothing-to-export',
+        'the plan has no prepared operation to export (was live data read?)',
+      ),
+    };
+
+  const ctx = makeContext(analysis, plan, plan.sender, routers, opts);
+  const built: PartialTx[][] = [];
+  for (const op of ops) {
+    const txs = op.op === 'swap' ? await buildSwapOp(ctx, op) : await buildLiquidityOp(ctx, op);
+    if (isExportError(txs)) return { ok: false, error: txs };
+    built.push(txs);
+  }
+  const transactions: BuiltTransaction[] = [];
+  for (const parts of built) {
+    parts.forEach((p, i) => {
+      const part: BuiltTransaction = { ...p, part: i + 1, parts: parts.length };
+      if (parts.length > 1)
+        part.notes = [
+          ...part.notes,
+          `part ${i + 1} of ${parts.length}: split to stay within ${ctx.maxPositionsPerTx} positions and ${ctx.maxPostConditionsPerTx} post-conditions per transaction`,
+        ];
+      if (opts.nonce !== undefined) part.nonce = opts.nonce + BigInt(transactions.length);
+      transactions.push(part);
+    });
+  }
+  const known = new Set(analysis.findings.map((f) => `${f.code}|${f.offset}|${f.operation ?? ''}`));
+  const added = ctx.findings.filter((f) => !known.has(`${f.code}|${f.offset}|${f.operation ?? ''}`));
+  return { ok: true, transactions, findings: added };
+}
+
+function makeContext(
+  analysis: ExportableAnalysis,
+  plan: Plan,
+  sender: string,
+  routers: RouterConfig,
+  opts: BuildOptions,
+): BuildContext {
+  const now = opts.now ?? Date.now;
+  let deadlineArg: ClarityValue | undefined;
+  let deadline: bigint | null = null;
+  if (routers.version === 'v-1-2') {
+    const d = plan.policy.deadline_seconds;
+    if (d === null) deadlineArg = Cl.none();
+    else {
+      deadline = BigInt(Math.floor(now() / 1000)) + BigInt(d);
+      deadlineArg = Cl.some(Cl.uint(deadline));
+    }
+  }
+  const maxPositions = Math.min(opts.maxPositionsPerTx ?? MAX_POSITIONS_PER_CALL, MAX_POSITIONS_PER_CALL);
+  return {
+    sender,
+    network: plan.network,
+    routers,
+    slippagePpm: percentToPpm(plan.policy.slippage_tolerance) ?? 10_000n,
+    activeBinTolerance: plan.policy.active_bin_tolerance,
+    deadlineArg,
+    deadline,
+    maxPositionsPerTx: Math.max(1, maxPositions),
+    maxPostConditionsPerTx: Math.max(4, opts.maxPostConditions ?? LEDGER_MAX_POST_CONDITIONS),
+    api: opts.api,
+    shares: new BinShareReader(opts.api),
+    tokens: analysis.live?.tokens ?? opts.tokens ?? [],
+    rangeOf: (path) => analysis.parsed?.rangeOf(path) ?? { offset: 0, length: 0 },
+    findings: [],
+  };
+}

@@ -1,0 +1,123 @@
+/** What every operation builder receives: the sender, routers, slippage and shared helpers. */
+import { Cl, type ClarityValue, type PostCondition } from '@stacks/transactions';
+import type { Finding } from '../plan/diagnostics';
+import type { Token } from '../api/types';
+import type { DlmmApi } from '../api/types';
+import { describePostCondition, STX_INFO } from './postConditions';
+import type { RouterConfig, Network } from './routers';
+import type { BinShareReader } from './shares';
+import type { BuiltTransaction, ExportError, TokenInfo } from './types';
+
+export interface BuildContext {
+  sender: string;
+  network: Network;
+  routers: RouterConfig;
+  /** Plan policy slippage, ppm. */
+  slippagePpm: bigint;
+  activeBinTolerance: number;
+  /** `none`/`some(deadline)` for v-1-2 routers; undefined for v-1-1 (no argument). */
+  deadlineArg: ClarityValue | undefined;
+  deadline: bigint | null;
+  maxPositionsPerTx: number;
+  maxPostConditionsPerTx: number;
+  api: DlmmApi | undefined;
+  shares: BinShareReader;
+  tokens: readonly Token[];
+  /** Source range of a plan path, for findings the export adds. */
+  rangeOf(path: (string | number)[]): { offset: number; length: number };
+  /** Findings the export adds (min-dlp-unprotected). */
+  findings: Finding[];
+}
+
+/** The exporter's token record for a contract: asset name from /quotes/v2/tokens, STX wrapper -> ustx. */
+export function tokenInfo(ctx: BuildContext, contract: string, known?: Token): TokenInfo | ExportError {
+  const t = known ?? ctx.tokens.find((k) => k.contract_address === contract);
+  if (contract === ctx.routers.stxWrapper) {
+    return {
+      contract,
+      symbol: t?.symbol ?? 'STX',
+      decimals: t?.decimals ?? STX_INFO.decimals,
+      assetName: null,
+    };
+  }
+  if (!t)
+    return exportError(
+      'token-unknown',
+      `token ${contract} is not in /quotes/v2/tokens: its decimals and asset name are unknown, so its post-conditions cannot be written`,
+    );
+  if (!t.asset_name) {
+    return exportError(
+      'token-unknown',
+      `token ${contract} has no asset_name in /quotes/v2/tokens: its fungible-token name is needed for deny-mode post-conditions`,
+    );
+  }
+  return { contract, symbol: t.symbol, decimals: t.decimals, assetName: t.asset_name };
+}
+
+export function exportError(
+  code: ExportError['code'],
+  message: string,
+  findings: Finding[] = [],
+): ExportError {
+  return { code, message, findings };
+}
+
+export function isExportError(v: unknown): v is ExportError {
+  return typeof v === 'object' && v !== null && 'code' in v && 'message' in v && 'findings' in v;
+}
+
+/** Splits `[address, name]` of a contract id into a contract-principal Clarity value. */
+export function contractCV(id: string): ClarityValue {
+  const [address, name] = id.split('.') as [string, string];
+  return Cl.contractPrincipal(address, name);
+}
+
+/** Appends the v-1-2 deadline when the router takes one. */
+export function withDeadline(
+  ctx: BuildContext,
+  args: ClarityValue[],
+  names: string[],
+): { args: ClarityValue[]; names: string[] } {
+  if (!ctx.deadlineArg) return { args, names };
+  return { args: [...args, ctx.deadlineArg], names: [...names, 'deadline'] };
+}
+
+/** Asset-string -> token map for wording post-conditions. */
+export function tokenMap(tokens: TokenInfo[]): Map<string, TokenInfo> {
+  const m = new Map<string, TokenInfo>();
+  for (const t of tokens) m.set(t.assetName === null ? 'ustx' : `${t.contract}::${t.assetName}`, t);
+  return m;
+}
+
+/** Words for every post-condition of a transaction. */
+export function words(pcs: PostCondition[], tokens: TokenInfo[]): string[] {
+  const m = tokenMap(tokens);
+  return pcs.map((pc) => describePostCondition(pc, m));
+}
+
+/**
+ * Greedy split of items into transactions: at most `maxItems` per call (router list limit) and at most
+ * `maxPcs` post-conditions (Ledger's Stacks app parses at most 128) as counted by `pcCount(chunk)`.
+ */
+export function chunkItems<T>(
+  items: T[],
+  maxItems: number,
+  maxPcs: number,
+  pcCount: (chunk: T[]) => number,
+): T[][] {
+  const out: T[][] = [];
+  let cur: T[] = [];
+  for (const it of items) {
+    const next = [...cur, it];
+    if (cur.length > 0 && (next.length > maxItems || pcCount(next) > maxPcs)) {
+      out.push(cur);
+      cur = [it];
+    } else {
+      cur = next;
+    }
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+export type PartialTx = Omit<BuiltTransaction, 'part' | 'parts' | 'nonce'>;

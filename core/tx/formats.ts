@@ -1,0 +1,177 @@
+/**
+ * Export formats (SPEC section 4): tx-hex (serialized unsigned transactions, one per line), wallet-request
+ * (SIP-030 `stx_callContract` requests), summary (for a person, summary.ts) and json (everything, with the
+ * Clarity arguments in readable form). Hex is always without `0x`. No network access: the unsigned
+ * transaction is built with the given public key, nonce and fee.
+ */
+import {
+  Cl,
+  makeUnsignedContractCall,
+  postConditionToHex,
+  type StacksTransactionWire,
+} from '@stacks/transactions';
+import { formatUnits } from '../dlmm/bins';
+import { clarityHex } from './clarityHex';
+import { splitContractId } from './routers';
+import { summaryText } from './summary';
+import type { Amount, BuiltTransaction } from './types';
+
+export type ExportFormat = 'tx-hex' | 'wallet-request' | 'summary' | 'json';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['tx-hex', 'wallet-request', 'summary', 'json'];
+
+export interface SigningParams {
+  publicKey: string;
+  /** Nonce of the first transaction; the rest follow consecutively (tx.nonce when assigned wins). */
+  nonce: bigint;
+  fee: bigint;
+}
+
+const strip0x = (h: string): string => (h.startsWith('0x') ? h.slice(2) : h);
+
+/** Hex (no 0x) of each Clarity argument, serialized once per transaction and shared by every format. */
+const argsHexCache = new WeakMap<BuiltTransaction, string[]>();
+export function argsHex(tx: BuiltTransaction): string[] {
+  let hex = argsHexCache.get(tx);
+  if (!hex) {
+    hex = tx.functionArgs.map(clarityHex);
+    argsHexCache.set(tx, hex);
+  }
+  return hex;
+}
+
+/** The unsigned transaction of `tx` (offline: publicKey, nonce and fee given). */
+export async function unsignedTransaction(
+  tx: BuiltTransaction,
+  nonce: bigint,
+  signing: SigningParams,
+): Promise<StacksTransactionWire> {
+  const c = splitContractId(tx.contract);
+  if (!c) throw new RangeError(`router ${tx.contract} is not a contract id ADDR.name`);
+  return makeUnsignedContractCall({
+    contractAddress: c.address,
+    contractName: c.name,
+    functionName: tx.functionName,
+    functionArgs: tx.functionArgs,
+    postConditions: tx.postConditions,
+    postConditionMode: tx.postConditionMode,
+    publicKey: signing.publicKey,
+    nonce,
+    fee: signing.fee,
+    network: tx.network,
+    validateWithAbi: false,
+  });
+}
+
+/**
+ * Serialized unsigned transaction hex. Why not `unsignedTransaction(...).serialize()`: stacks.js would
+ * serialize the 350-position argument list a second time (it dominates export time). A contract-call
+ * payload ends the transaction and ends with its u32-counted argument list (SIP-005), so the transaction is
+ * built with no arguments and the once-serialized arguments are appended. Tests decode the result with
+ * `deserializeTransaction` and compare every argument.
+ */
+export async function unsignedTransactionHex(
+  tx: BuiltTransaction,
+  nonce: bigint,
+  signing: SigningParams,
+): Promise<string> {
+  const empty = strip0x((await unsignedTransaction({ ...tx, functionArgs: [] }, nonce, signing)).serialize());
+  if (!empty.endsWith('00000000'))
+    throw new Error('unexpected transaction layout: the payload does not end with an empty argument list');
+  const args = argsHex(tx);
+  return empty.slice(0, -8) + args.length.toString(16).padStart(8, '0') + args.join('');
+}
+
+/** Serialized unsigned transactions in hex (no 0x), in order, with consecutive nonces. */
+export async function txHexes(txs: BuiltTransaction[], signing: SigningParams): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < txs.length; i++) {
+    const tx = txs[i]!;
+    out.push(await unsignedTransactionHex(tx, tx.nonce ?? signing.nonce + BigInt(i), signing));
+  }
+  return out;
+}
+
+/** `tx-hex`: one line per transaction. */
+export async function formatTxHex(txs: BuiltTransaction[], signing: SigningParams): Promise<string> {
+  return (await txHexes(txs, signing)).map((h) => h + '\n').join('');
+}
+
+/** One SIP-030 `stx_callContract` request. */
+export function walletRequest(tx: BuiltTransaction) {
+  return {
+    method: 'stx_callContract' as const,
+    params: {
+      contract: tx.contract,
+      functionName: tx.functionName,
+      functionArgs: argsHex(tx),
+      postConditions: tx.postConditions.map((pc) => strip0x(postConditionToHex(pc))),
+      postConditionMode: tx.postConditionMode,
+      network: tx.network,
+    },
+  };
+}
+
+/** `wallet-request`: a JSON array, one element per transaction. */
+export function formatWalletRequest(txs: BuiltTransaction[]): string {
+  return JSON.stringify(txs.map(walletRequest), null, 2) + '\n';
+}
+
+/** `summary`: for a person. */
+export function formatSummary(txs: BuiltTransaction[]): string {
+  return summaryText(txs);
+}
+
+function amountJson(a: Amount & { basis?: string }) {
+  return {
+    label: a.label,
+    amount: a.amount.toString(),
+    ...(a.token
+      ? { token: a.token.contract, symbol: a.token.symbol, human: formatUnits(a.amount, a.token.decimals) }
+      : {}),
+    ...(a.basis !== undefined ? { basis: a.basis } : {}),
+  };
+}
+
+/** The json form of one transaction (amounts as decimal strings, exact). */
+export function transactionJson(tx: BuiltTransaction, txHex?: string) {
+  return {
+    operation: tx.opId,
+    op: tx.op,
+    mode: tx.mode,
+    part: tx.part,
+    parts: tx.parts,
+    network: tx.network,
+    contract: tx.contract,
+    functionName: tx.functionName,
+    postConditionMode: tx.postConditionMode,
+    ...(tx.nonce !== undefined ? { nonce: tx.nonce.toString() } : {}),
+    deadline: tx.deadline === null ? null : tx.deadline.toString(),
+    args: tx.functionArgs.map((a, i) => ({
+      name: tx.argNames[i] ?? `arg${i}`,
+      clarity: Cl.prettyPrint(a),
+      hex: argsHex(tx)[i] ?? '',
+    })),
+    postConditions: tx.postConditions.map((pc, i) => ({
+      words: tx.postConditionWords[i] ?? '',
+      hex: strip0x(postConditionToHex(pc)),
+    })),
+    positions: tx.rows.map((r) => ({
+      label: r.label,
+      amounts: r.amounts.map(amountJson),
+      bounds: r.bounds.map(amountJson),
+    })),
+    totals: tx.totals.map(amountJson),
+    notes: tx.notes,
+    walletRequest: walletRequest(tx),
+    ...(txHex !== undefined ? { txHex } : {}),
+  };
+}
+
+/** `json`: one document with every transaction; tx hex included when signing params were given. */
+export async function formatJson(txs: BuiltTransaction[], signing?: SigningParams): Promise<string> {
+  const hexes = signing ? await txHexes(txs, signing) : [];
+  return (
+    JSON.stringify({ version: 1, transactions: txs.map((t, i) => transactionJson(t, hexes[i])) }, null, 2) +
+    '\n'
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * Post-conditions for the DLMM routers (DOMAIN.md "Assets and post-conditions"), built with
+ * @stacks/transactions' `Pc` builder, and each one in words for the summary.
+ *
+ * What moves, per core function (read from dlmm-core-v-1-1 and the pool contract):
+ * - add: the sender transfers x and y to the pool; shares are minted (mints need no condition); the pool's
+ *   `tag-pool-token-id` burns and re-mints the sender's position NFT when one exists, i.e. in every bin the
+ *   sender has ever added to (the interface's has_ever_added_to_bin) -> "maybe sends" that NFT.
+ * - withdraw: the pool transfers x and y to the sender; the sender's `pool-token` shares are burned (a burn
+ *   is a send) and the position NFT re-tagged.
+ * - move: no token leaves the pool; the from-bin shares are burned, the to-bin shares minted, both NFTs
+ *   re-tagged (the to-bin one only when it exists).
+ * - swap: the sender transfers the input, the pool transfers the output.
+ */
+import { Cl, Pc, type PostCondition } from '@stacks/transactions';
+import { formatUnits, toUnsignedBinId } from '../dlmm/bins';
+import type { TokenInfo } from './types';
+
+/** Fungible asset of the pool's shares. */
+export const POOL_SHARES_ASSET = 'pool-token';
+/** Non-fungible asset keyed by {token-id: unsigned bin id, owner}. */
+export const POSITION_NFT_ASSET = 'pool-token-id';
+
+/** A fungible outflow condition on `principal` for `token` (STX wrapper -> ustx). */
+export function fungibleCondition(
+  principal: string,
+  comparator: 'lte' | 'eq' | 'gte',
+  amount: bigint,
+  token: TokenInfo,
+): PostCondition {
+  const p = Pc.principal(principal);
+  const partial =
+    comparator === 'lte'
+      ? p.willSendLte(amount)
+      : comparator === 'eq'
+        ? p.willSendEq(amount)
+        : p.willSendGte(amount);
+  if (token.assetName === null) return partial.ustx();
+  return partial.ft(token.contract as `${string}.${string}`, token.assetName);
+}
+
+/** The sender burns (sends) pool shares: exactly on strict withdraw/move, at most on simple ones. */
+export function sharesCondition(
+  sender: string,
+  comparator: 'lte' | 'eq',
+  amount: bigint,
+  pool: string,
+): PostCondition {
+  const p = Pc.principal(sender);
+  const partial = comparator === 'eq' ? p.willSendEq(amount) : p.willSendLte(amount);
+  return partial.ft(pool as `${string}.${string}`, POOL_SHARES_ASSET);
+}
+
+/** The sender may send (burn and re-mint) the position NFT of `signedBinId`. */
+export function positionNftCondition(sender: string, pool: string, signedBinId: number): PostCondition {
+  return Pc.principal(sender)
+    .willMaybeSendAsset()
+    .nft(`${pool as `${string}.${string}`}::${POSITION_NFT_ASSET}`, positionNftId(sender, signedBinId));
+}
+
+/** The NFT id tuple {token-id: unsigned bin id, owner}. */
+export function positionNftId(owner: string, signedBinId: number) {
+  return Cl.tuple({ 'token-id': Cl.uint(toUnsignedBinId(signedBinId)), owner: Cl.principal(owner) });
+}
+
+const COMPARATOR_WORDS: Record<string, string> = {
+  lte: 'at most',
+  lt: 'less than',
+  eq: 'exactly',
+  gte: 'at least',
+  gt: 'more than',
+};
+
+/** Short form of a principal for sentences: SP15VM…6CBR, contract names kept. */
+export function shortPrincipal(p: string): string {
+  const [addr, name] = p.split('.') as [string, string | undefined];
+  const a = addr.length > 12 ? `${addr.slice(0, 6)}…${addr.slice(-4)}` : addr;
+  return name ? `${a}.${name}` : a;
+}
+
+/** A human amount: "0.0015 sBTC (150000 base units)"; shares stay integers. */
+export function humanAmount(amount: bigint, token: TokenInfo | undefined, unit = 'shares'): string {
+  if (!token) return `${amount} ${unit}`;
+  return `${formatUnits(amount, token.decimals)} ${token.symbol} (${amount} base units)`;
+}
+
+/**
+ * One post-condition in words, e.g. "SP15VM…6CBR sends at most 0.0015 sBTC (150000 base units)".
+ * `tokens` maps asset strings (contract::name, or "ustx") to their token for human units.
+ */
+export function describePostCondition(pc: PostCondition, tokens: ReadonlyMap<string, TokenInfo>): string {
+  switch (pc.type) {
+    case 'stx-postcondition':
+      return `${shortPrincipal(pc.address)} sends ${COMPARATOR_WORDS[pc.condition] ?? pc.condition} ${humanAmount(BigInt(pc.amount), tokens.get('ustx') ?? STX_INFO)}`;
+    case 'ft-postcondition': {
+      const token = tokens.get(pc.asset);
+      const amount = BigInt(pc.amount);
+      const what = pc.asset.endsWith(`::${POOL_SHARES_ASSET}`)
+        ? `${amount} pool shares (${POOL_SHARES_ASSET})`
+        : humanAmount(amount, token, pc.asset);
+      return `${shortPrincipal(pc.address)} sends ${COMPARATOR_WORDS[pc.condition] ?? pc.condition} ${what}`;
+    }
+    case 'nft-postcondition': {
+      const id = pc.assetId.type === 'tuple' ? pc.assetId.value['token-id'] : undefined;
+      const unsigned = id && id.type === 'uint' ? Number(id.value) : undefined;
+      const bin =
+        unsigned === undefined ? Cl.prettyPrint(pc.assetId) : `bin ${unsigned - 500} (token-id u${unsigned})`;
+      const verb =
+        pc.condition === 'maybe-sent' ? 'may send' : pc.condition === 'sent' ? 'sends' : 'does not send';
+      return `${shortPrincipal(pc.address)} ${verb} its position NFT ${POSITION_NFT_ASSET} for ${bin}`;
+    }
+    default:
+      return JSON.stringify(pc);
+  }
+}
+
+/** Native STX for words when no token record was given. */
+export const STX_INFO: TokenInfo = { contract: 'ustx', symbol: 'STX', decimals: 6, assetName: null };

@@ -1,0 +1,281 @@
+/**
+ * Swap operations to swap-router calls from the engine's chosen route: one pool -> the simple-multi walk
+ * (swap-x-for-y-simple-multi / swap-y-for-x-simple-multi); several pools -> swap-multi with one explicit
+ * step per consumed bin and max-unfavorable-bins. Post-condition mode deny: the sender sends at most what
+ * each step spends, each pool sends at least the minimum received.
+ */
+import { Cl, type ClarityValue, type PostCondition } from '@stacks/transactions';
+import { percentToPpm } from '../dlmm/percent';
+import type { PreparedOperation } from '../plan/prepared';
+import type { RouteHop } from '../api/schemas';
+import { minReceivedFor, slippageBasis } from './bounds';
+import {
+  contractCV,
+  exportError,
+  isExportError,
+  tokenInfo,
+  withDeadline,
+  words,
+  type BuildContext,
+  type PartialTx,
+} from './context';
+import { fungibleCondition } from './postConditions';
+import type { Bound, ExportError, PositionRow, TokenInfo } from './types';
+
+type SwapOp = Extract<PreparedOperation, { op: 'swap' }>;
+
+/** Contract principal of a hop's pool (aliases resolved through the engine). */
+async function hopPool(ctx: BuildContext, hop: RouteHop): Promise<string | ExportError> {
+  if (hop.pool_id.includes('.')) return hop.pool_id;
+  if (ctx.api) {
+    try {
+      const p = await ctx.api.pool(hop.pool_id);
+      if (p.pool_id.includes('.')) return p.pool_id;
+    } catch {
+      // reported below
+    }
+  }
+  return exportError(
+    'swap-route-unsupported',
+    `route pool ${hop.pool_id} could not be resolved to a contract principal (GET /quotes/v2/pools/${hop.pool_id})`,
+  );
+}
+
+/** Builds the one transaction of a swap operation. */
+export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<PartialTx[] | ExportError> {
+  const s = op.swap;
+  const route = s.route;
+  if (!route || route.execution_path.length === 0) {
+    return exportError(
+      'swap-route-missing',
+      `swap ${op.id}: the engine gave no route for ${s.amount_in} ${s.input_token} -> ${s.output_token}; nothing can be exported`,
+    );
+  }
+  const ppm = percentToPpm(s.slippage_tolerance) ?? ctx.slippagePpm;
+  const hops: {
+    hop: RouteHop;
+    pool: string;
+    tin: TokenInfo;
+    tout: TokenInfo;
+    tx: TokenInfo;
+    ty: TokenInfo;
+  }[] = [];
+  for (const hop of route.execution_path) {
+    const pool = await hopPool(ctx, hop);
+    if (isExportError(pool)) return pool;
+    const tin = tokenInfo(ctx, hop.input_token);
+    if (isExportError(tin)) return tin;
+    const tout = tokenInfo(ctx, hop.output_token);
+    if (isExportError(tout)) return tout;
+    hops.push({ hop, pool, tin, tout, tx: hop.x_for_y ? tin : tout, ty: hop.x_for_y ? tout : tin });
+  }
+  const notes: string[] = [];
+  const sp = await requestSwapParams(ctx, op);
+  if (sp) notes.push(sp);
+  const first = hops[0]!;
+  const last = hops[hops.length - 1]!;
+  const minOut = minReceivedFor(route.amount_out, ppm);
+  const tokens = uniqueTokens(hops.flatMap((h) => [h.tin, h.tout]));
+  const base = {
+    opId: op.id,
+    opIndex: op.index,
+    op: 'swap' as const,
+    mode: 'swap' as const,
+    network: ctx.network,
+    contract: ctx.routers.swapRouter,
+    postConditionMode: 'deny' as const,
+    deadline: ctx.deadline,
+  };
+  if (hops.length === 1) {
+    const pcs: PostCondition[] = [fungibleCondition(ctx.sender, 'lte', s.amount_in, first.tin)];
+    pcs.push(fungibleCondition(first.pool, 'gte', minOut, first.tout));
+    const fn = first.hop.x_for_y ? 'swap-x-for-y-simple-multi' : 'swap-y-for-x-simple-multi';
+    const call = withDeadline(
+      ctx,
+      [
+        contractCV(first.pool),
+        contractCV(first.tx.contract),
+        contractCV(first.ty.contract),
+        Cl.uint(s.amount_in),
+        Cl.uint(minOut),
+      ],
+      [
+        'pool-trait',
+        'x-token-trait',
+        'y-token-trait',
+        first.hop.x_for_y ? 'x-amount' : 'y-amount',
+        first.hop.x_for_y ? 'min-dy' : 'min-dx',
+      ],
+    );
+    const bound: Bound = {
+      label: first.hop.x_for_y ? 'min-dy' : 'min-dx',
+      amount: minOut,
+      token: first.tout,
+      basis: slippageBasis('quoted output', route.amount_out, ppm),
+    };
+    return [
+      {
+        ...base,
+        functionName: fn,
+        functionArgs: call.args,
+        argNames: call.names,
+        postConditions: pcs,
+        postConditionWords: words(pcs, tokens),
+        rows: [
+          {
+            label: `${first.pool} (walks up to 350 bins)`,
+            amounts: [
+              { label: 'in', amount: s.amount_in, token: first.tin },
+              { label: 'quoted out', amount: route.amount_out, token: first.tout },
+            ],
+            bounds: [bound],
+          },
+        ],
+        totals: [
+          { label: 'in', amount: s.amount_in, token: first.tin },
+          { label: 'min out', amount: minOut, token: last.tout },
+        ],
+        notes,
+      },
+    ];
+  }
+  return buildSwapMulti(ctx, op, hops, ppm, base, notes, tokens);
+}
+
+function uniqueTokens(ts: TokenInfo[]): TokenInfo[] {
+  const m = new Map<string, TokenInfo>();
+  for (const t of ts) m.set(t.contract, t);
+  return [...m.values()];
+}
+
+function buildSwapMulti(
+  ctx: BuildContext,
+  op: SwapOp,
+  hops: { hop: RouteHop; pool: string; tin: TokenInfo; tout: TokenInfo; tx: TokenInfo; ty: TokenInfo }[],
+  ppm: bigint,
+  base: Omit<
+    PartialTx,
+    | 'functionName'
+    | 'functionArgs'
+    | 'argNames'
+    | 'postConditions'
+    | 'postConditionWords'
+    | 'rows'
+    | 'totals'
+    | 'notes'
+  >,
+  notes: string[],
+  tokens: TokenInfo[],
+): PartialTx[] | ExportError {
+  const steps: ClarityValue[] = [];
+  const rows: PositionRow[] = [];
+  const senderOut = new Map<string, { token: TokenInfo; amount: bigint }>();
+  const poolOut = new Map<string, { pool: string; token: TokenInfo; amount: bigint }>();
+  for (const h of hops) {
+    const bins = h.hop.bins;
+    if (!bins || bins.length === 0) {
+      return exportError(
+        'swap-route-unsupported',
+        `swap ${op.id}: hop through ${h.pool} has no per-bin steps in the route; swap-multi needs one step per bin`,
+      );
+    }
+    for (const b of bins) {
+      if (b.amount_in === 0n) continue;
+      const min = minReceivedFor(b.amount_out, ppm);
+      steps.push(
+        Cl.tuple({
+          'pool-trait': contractCV(h.pool),
+          'x-token-trait': contractCV(h.tx.contract),
+          'y-token-trait': contractCV(h.ty.contract),
+          'expected-bin-id': Cl.int(b.bin_id),
+          amount: Cl.uint(b.amount_in),
+          'min-received': Cl.uint(min),
+          'x-for-y': Cl.bool(h.hop.x_for_y),
+        }),
+      );
+      rows.push({
+        label: `${h.pool} bin ${b.bin_id} (${h.hop.x_for_y ? 'x for y' : 'y for x'})`,
+        amounts: [
+          { label: 'in', amount: b.amount_in, token: h.tin },
+          { label: 'quoted out', amount: b.amount_out, token: h.tout },
+        ],
+        bounds: [
+          {
+            label: 'min-received',
+            amount: min,
+            token: h.tout,
+            basis: slippageBasis('quoted step output', b.amount_out, ppm),
+          },
+        ],
+      });
+      const so = senderOut.get(h.tin.contract) ?? { token: h.tin, amount: 0n };
+      so.amount += b.amount_in;
+      senderOut.set(h.tin.contract, so);
+      const key = `${h.pool}|${h.tout.contract}`;
+      const po = poolOut.get(key) ?? { pool: h.pool, token: h.tout, amount: 0n };
+      po.amount += min;
+      poolOut.set(key, po);
+    }
+  }
+  if (steps.length > ctx.maxPositionsPerTx) {
+    return exportError(
+      'swap-route-unsupported',
+      `swap ${op.id}: the route needs ${steps.length} per-bin steps, above the router's list limit of ${ctx.maxPositionsPerTx}; split the amount`,
+    );
+  }
+  const pcs: PostCondition[] = [
+    ...[...senderOut.values()].map((o) => fungibleCondition(ctx.sender, 'lte', o.amount, o.token)),
+    ...[...poolOut.values()].map((o) => fungibleCondition(o.pool, 'gte', o.amount, o.token)),
+  ];
+  const call = withDeadline(
+    ctx,
+    [Cl.list(steps), Cl.uint(ctx.activeBinTolerance)],
+    ['swaps', 'max-unfavorable-bins'],
+  );
+  const first = hops[0]!;
+  const last = hops[hops.length - 1]!;
+  const lastMin = poolOut.get(`${last.pool}|${last.tout.contract}`)?.amount ?? 0n;
+  return [
+    {
+      ...base,
+      functionName: 'swap-multi',
+      functionArgs: call.args,
+      argNames: call.names,
+      postConditions: pcs,
+      postConditionWords: words(pcs, tokens),
+      rows,
+      totals: [
+        { label: 'in', amount: op.swap.amount_in, token: first.tin },
+        { label: 'min out (last hop)', amount: lastMin, token: last.tout },
+      ],
+      notes: [
+        ...notes,
+        `max-unfavorable-bins ${ctx.activeBinTolerance} (policy.active_bin_tolerance): total unfavourable drift of the active bins summed over the steps`,
+      ],
+    },
+  ];
+}
+
+/** POST /quotes/v2/swap with the route (and provider attribution when given); a note for the summary. */
+async function requestSwapParams(ctx: BuildContext, op: SwapOp): Promise<string | undefined> {
+  const s = op.swap;
+  if (!ctx.api || !s.route)
+    return s.provider ? `provider ${s.provider} not sent: no engine configured` : undefined;
+  try {
+    const r = s.route;
+    const p = await ctx.api.swapParams({
+      execution_path: r.execution_path,
+      amount_in: s.amount_in,
+      amount_out: r.amount_out,
+      input_token: s.input_token,
+      output_token: s.output_token,
+      input_token_decimals: r.input_token_decimals,
+      output_token_decimals: r.output_token_decimals,
+      slippage_tolerance: s.slippage_tolerance,
+      ...(s.provider ? { provider: s.provider } : {}),
+    });
+    return `engine swap parameters: ${p.contract} ${p.function_name}${s.provider ? `, provider ${p.provider ?? s.provider} attributed` : ''}`;
+  } catch (e) {
+    return `engine swap parameters request failed (${e instanceof Error ? e.message : String(e)})${s.provider ? `: provider ${s.provider} not attributed` : ''}`;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What the exporter builds: one unsigned contract call per element, with everything a wallet request,
+ * a serialized transaction, a person (summary) and a script (json) need. Amounts are bigint.
+ */
+import type { ClarityValue, PostCondition } from '@stacks/transactions';
+import type { Finding } from '../plan/diagnostics';
+import type { OpMode } from '../plan/prepared';
+import type { Network } from './routers';
+
+/** A token as the exporter needs it: contract, post-condition asset name (null = native STX), decimals. */
+export interface TokenInfo {
+  contract: string;
+  symbol: string;
+  decimals: number;
+  /** `define-fungible-token` name; null when the token moves native STX (ustx conditions). */
+  assetName: string | null;
+}
+
+/** An amount with the token that gives it human units (none for pool shares). */
+export interface Amount {
+  label: string;
+  amount: bigint;
+  token?: TokenInfo;
+}
+
+/** A protective bound written into the call, and what it was computed from. */
+export interface Bound extends Amount {
+  /** e.g. "expected 1234 minted at 1% slippage (exact core math on the prepared bin)". */
+  basis: string;
+}
+
+/** One row per position (bin, move or swap step) of a transaction. */
+export interface PositionRow {
+  /** e.g. "bin 140", "offset -1 (bin 138 now)", "164 -> 150", "dlmm_1 bin 139". */
+  label: string;
+  amounts: Amount[];
+  bounds: Bound[];
+}
+
+export type PostConditionModeName = 'deny' | 'allow';
+
+export interface BuiltTransaction {
+  opId: string;
+  opIndex: number;
+  op: 'add' | 'withdraw' | 'move' | 'swap';
+  mode: OpMode | 'swap';
+  /** 1-based part of the operation when it was split (router list limit, post-condition budget). */
+  part: number;
+  parts: number;
+  network: Network;
+  /** ADDR.name of the router. */
+  contract: string;
+  functionName: string;
+  functionArgs: ClarityValue[];
+  /** Parameter names, aligned with functionArgs (for readable output). */
+  argNames: string[];
+  postConditions: PostCondition[];
+  /** Each post-condition in words, aligned with postConditions. */
+  postConditionWords: string[];
+  postConditionMode: PostConditionModeName;
+  rows: PositionRow[];
+  totals: Amount[];
+  /** Decisions worth telling the signer (splits, fallbacks, deadline). */
+  notes: string[];
+  /** Unix seconds, or null when the router takes none / the plan sets none. */
+  deadline: bigint | null;
+  /** Assigned when the caller gave a starting nonce: consecutive across the export. */
+  nonce?: bigint;
+}
+
+export type ExportErrorCode =
+  | 'plan-has-errors'
+  | 'plan-unreadable'
+  | 'op-not-found'
+  | 'sender-missing'
+  | 'router-config-missing'
+  | 'token-unknown'
+  | 'swap-route-missing'
+  | 'swap-route-unsupported'
+  | 'bad-public-key'
+  | 'public-key-mismatch'
+  | 'nothing-to-export';
+
+/** An export refusal: a value with a code, the user-facing message and the findings behind it. */
+export interface ExportError {
+  code: ExportErrorCode;
+  message: string;
+  findings: Finding[];
+}
+
+export type ExportOutcome =
+  { ok: true; transactions: BuiltTransaction[]; findings: Finding[] } | { ok: false; error: ExportError };
