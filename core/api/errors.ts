@@ -9,6 +9,7 @@ export type ApiErrorCode =
   | 'unreachable' // timeout, refused, DNS, reset
   | 'rate-limited' // 429 after the client's retries
   | 'not-ready' // a readiness gate said not ready (503 on /ready, or ready:false)
+  | 'no-route' // the quote engine found no route for the pair/amount (swap-no-route)
   | 'http-error' // any other non-2xx status
   | 'unexpected-response'; // a body failed its schema (endpoint + field in context)
 

@@ -22,7 +22,20 @@ import type {
   Token,
 } from './schemas';
 
-export type { Bin, BinList, Inventory, Pair, Pool, PositionBin, PricePoint, Route, SingleBin, Status, SwapParams, Token };
+export type {
+  Bin,
+  BinList,
+  Inventory,
+  Pair,
+  Pool,
+  PositionBin,
+  PricePoint,
+  Route,
+  SingleBin,
+  Status,
+  SwapParams,
+  Token,
+};
 
 export type Generation = 'v2' | 'v1';
 
@@ -53,14 +66,22 @@ export interface ApiClientOptions {
   log?: (line: string) => void;
   /** Clock, injectable for tests. */
   now?: () => number;
+  /** How long a status() answer is reused, in ms (default 250). */
+  statusTtlMs?: number;
+  /** First retry delay in ms, doubled per attempt when no Retry-After is given (default 250). */
+  retryBaseMs?: number;
+  /** Upper bound of any single retry wait in ms, Retry-After included (default 5000). */
+  maxRetryDelayMs?: number;
 }
 
 /** Counters for benchmarks and the "requests made" figures. */
 export interface ApiStats {
+  /** HTTP requests sent, retries included. */
   requests: number;
   cacheHits: number;
   coalesced: number;
   retries: number;
+  /** HTTP 429 answers received. */
   rateLimited: number;
 }
 
@@ -99,4 +120,6 @@ export interface DlmmApi {
   /** Drops cached reads (settings change, or a new engine state). */
   clearCache(): void;
   stats(): ApiStats;
+  /** Releases keep-alive connections (optional: implementations without sockets need not have it). */
+  close?(): Promise<void>;
 }

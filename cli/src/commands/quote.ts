@@ -1,7 +1,232 @@
-import type { CliIO } from '../io';
+/**
+ * `dlmm quote --in TOKEN --out TOKEN --amount N [--multi] [--slippage P] [--format text|json]`.
+ * Tokens by contract id or symbol (from /quotes/v2/tokens); the amount in human units of the input token,
+ * parsed exactly; prints the best route (every route with --multi) with the minimum received at the
+ * slippage. Exit 0 with a route, 1 when there is none (or a token is unknown), 2 on usage or read errors.
+ */
+import { isApiError } from '../../../core/api/errors';
+import { stringifyJsonExact } from '../../../core/api/json';
+import type { DlmmApi, Pool, Route, Token } from '../../../core/api/types';
+import { formatUnits, parseUnits } from '../../../core/dlmm/bins';
+import { minReceived } from '../../../core/dlmm/bounds';
+import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
+import { parseCommand, parseFormat, requireOption, withApi } from '../common';
+import { UsageError, type CliIO } from '../io';
 
-/** `dlmm quote`: placeholder until its issue lands (replaced, not extended). */
-export async function run(_args: string[], io: CliIO): Promise<number> {
-  io.err('dlmm quote: not available in this build yet\n');
-  return 2;
+const OPTIONS = {
+  in: { type: 'string' },
+  out: { type: 'string' },
+  amount: { type: 'string' },
+  multi: { type: 'boolean' },
+  slippage: { type: 'string' },
+} as const;
+
+const DEFAULT_SLIPPAGE = '1';
+
+/** One route as printed: exact integers plus their human forms. */
+interface RouteView {
+  path: Array<{ pool_id: string; pool_alias: string | null; input_token: string; output_token: string }>;
+  amount_out: bigint;
+  min_received: bigint;
+  price_impact_bps: number | null;
+  bins_used: number | null;
+  bins_crossed: number | null;
+}
+
+/** Runs `dlmm quote`. */
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const { common, values } = parseCommand(args, OPTIONS);
+  const format = parseFormat(common, ['text', 'json'] as const, 'text');
+  const inText = requireOption(values.in, '--in TOKEN (contract id or symbol)');
+  const outText = requireOption(values.out, '--out TOKEN (contract id or symbol)');
+  const amountText = requireOption(values.amount, '--amount N (in units of the input token, e.g. 0.5)');
+  const slippageText = typeof values.slippage === 'string' ? values.slippage.trim() : DEFAULT_SLIPPAGE;
+  const slippagePpm = percentToPpm(slippageText);
+  if (slippagePpm === undefined || slippagePpm > PPM_SCALE) {
+    throw new UsageError(
+      `--slippage expects a percent between 0 and 100 (1 means 1%), got '${slippageText}'`,
+    );
+  }
+  if (slippagePpm > 0n && (slippagePpm < 500n || slippagePpm > 500_000n)) {
+    io.err(
+      `dlmm quote: warning: --slippage ${slippageText} means ${slippageText}% (the engine's unit: 1 means 1%); ` +
+        'a fraction such as 0.01 for 1% is the library style, not this one\n',
+    );
+  }
+
+  return withApi(common, io, async (api) => {
+    const tokens = await api.tokens();
+    const tokenIn = resolveToken(tokens, inText, '--in');
+    const tokenOut = resolveToken(tokens, outText, '--out');
+    if (typeof tokenIn === 'string' || typeof tokenOut === 'string') {
+      io.err(`dlmm quote: ${typeof tokenIn === 'string' ? tokenIn : tokenOut}\n`);
+      return 1;
+    }
+    if (tokenIn.contract_address === tokenOut.contract_address) {
+      throw new UsageError('--in and --out name the same token');
+    }
+    const amountIn = parseAmount(amountText, tokenIn);
+    const request = {
+      input_token: tokenIn.contract_address,
+      output_token: tokenOut.contract_address,
+      amount_in: amountIn,
+      slippage_tolerance: Number(slippageText),
+    };
+    let routes: Route[];
+    try {
+      routes = values.multi === true ? await api.quoteMulti(request) : [await api.quote(request)];
+    } catch (e) {
+      if (isApiError(e) && e.code === 'no-route') routes = [];
+      else throw e;
+    }
+    if (routes.length === 0) {
+      io.err(
+        `dlmm quote: no route from ${tokenIn.symbol} to ${tokenOut.symbol} for ${amountText} ${tokenIn.symbol}\n`,
+      );
+      if (format === 'json') io.out(renderJson(tokenIn, tokenOut, amountIn, slippageText, []));
+      return 1;
+    }
+    const aliases = await poolAliases(api);
+    const views = routes
+      .map((r) => viewOf(r, slippagePpm, aliases))
+      .sort((a, b) => (b.amount_out > a.amount_out ? 1 : b.amount_out < a.amount_out ? -1 : 0));
+    io.out(
+      format === 'json'
+        ? renderJson(tokenIn, tokenOut, amountIn, slippageText, views)
+        : renderText(tokens, tokenIn, tokenOut, amountIn, slippageText, views),
+    );
+    return 0;
+  });
+}
+
+/** A token by exact contract id, else by symbol (case-insensitive); a string is the reason it failed. */
+export function resolveToken(tokens: Token[], text: string, flag: string): Token | string {
+  const byContract = tokens.find((t) => t.contract_address === text);
+  if (byContract) return byContract;
+  const bySymbol = tokens.filter((t) => t.symbol.toLowerCase() === text.toLowerCase());
+  if (bySymbol.length === 1) return bySymbol[0] as Token;
+  if (bySymbol.length > 1) {
+    throw new UsageError(
+      `${flag} '${text}' matches ${bySymbol.length} tokens (${bySymbol.map((t) => t.contract_address).join(', ')}); ` +
+        'give the contract id',
+    );
+  }
+  const known = tokens.map((t) => t.symbol).join(', ');
+  return `${flag} '${text}' is not a token of /quotes/v2/tokens (known: ${known || 'none'}); give a symbol or a contract id`;
+}
+
+/** Human amount to base units, exactly; more decimals than the token has is a usage error. */
+export function parseAmount(text: string, token: Token): bigint {
+  const amount = parseUnits(text, token.decimals);
+  if (amount === undefined) {
+    const frac = /\.(\d+)$/.exec(text.trim())?.[1];
+    if (frac && /^\d*\.\d+$/.test(text.trim()) && frac.length > token.decimals) {
+      throw new UsageError(
+        `--amount ${text} has ${frac.length} decimals but ${token.symbol} has ${token.decimals}; ` +
+          `the smallest unit is ${formatUnits(1n, token.decimals)}`,
+      );
+    }
+    throw new UsageError(
+      `--amount expects a plain decimal number of ${token.symbol} (e.g. 0.5), got '${text}'`,
+    );
+  }
+  if (amount === 0n) throw new UsageError('--amount must be greater than 0');
+  return amount;
+}
+
+async function poolAliases(api: DlmmApi): Promise<Map<string, string>> {
+  try {
+    const pools: Pool[] = await api.pools();
+    return new Map(pools.filter((p) => p.pool_alias).map((p) => [p.pool_id, p.pool_alias as string]));
+  } catch {
+    return new Map(); // aliases only decorate the output
+  }
+}
+
+function viewOf(route: Route, slippagePpm: bigint, aliases: Map<string, string>): RouteView {
+  const hops = route.execution_path;
+  const binsKnown = hops.length > 0 && hops.every((h) => h.bins !== undefined);
+  const used = binsKnown ? hops.reduce((n, h) => n + (h.bins?.length ?? 0), 0) : null;
+  return {
+    path: hops.map((h) => ({
+      pool_id: h.pool_id,
+      pool_alias: aliases.get(h.pool_id) ?? (/^dlmm_\d+$/.test(h.pool_id) ? h.pool_id : null),
+      input_token: h.input_token,
+      output_token: h.output_token,
+    })),
+    amount_out: route.amount_out,
+    min_received: minReceived(route.amount_out, slippagePpm),
+    price_impact_bps: route.price_impact_bps ?? null,
+    bins_used: used,
+    // Bins crossed: how often the active bin moved during the walk (a swap inside one bin crosses none).
+    bins_crossed: used === null ? null : Math.max(0, used - hops.length),
+  };
+}
+
+function symbolOf(tokens: Token[], contract: string): string {
+  return tokens.find((t) => t.contract_address === contract)?.symbol ?? contract;
+}
+
+function impactText(bps: number | null): string {
+  if (bps === null) return 'unknown (not reported by the engine)';
+  const sign = bps < 0 ? '-' : '';
+  const abs = Math.abs(bps);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}%`;
+}
+
+function renderText(
+  tokens: Token[],
+  tokenIn: Token,
+  tokenOut: Token,
+  amountIn: bigint,
+  slippage: string,
+  views: RouteView[],
+): string {
+  const out = (v: bigint) => `${formatUnits(v, tokenOut.decimals)} ${tokenOut.symbol}`;
+  const lines = [`quote: ${formatUnits(amountIn, tokenIn.decimals)} ${tokenIn.symbol} -> ${tokenOut.symbol}`];
+  views.forEach((v, i) => {
+    const path = v.path
+      .map(
+        (h, j) =>
+          `${j === 0 ? symbolOf(tokens, h.input_token) + ' ' : ''}-> ${symbolOf(tokens, h.output_token)} (${h.pool_alias ?? h.pool_id})`,
+      )
+      .join(' ');
+    lines.push(`route ${i + 1}${i === 0 ? ' (best)' : ''}: ${path}`);
+    lines.push(`  amount out        ${out(v.amount_out)}`);
+    lines.push(`  price impact      ${impactText(v.price_impact_bps)}`);
+    lines.push(
+      `  bins crossed      ${v.bins_crossed === null ? 'unknown' : `${v.bins_crossed} (${v.bins_used} bin(s) used)`}`,
+    );
+    lines.push(`  minimum received  ${out(v.min_received)} at ${slippage}% slippage`);
+  });
+  return lines.join('\n') + '\n';
+}
+
+function renderJson(
+  tokenIn: Token,
+  tokenOut: Token,
+  amountIn: bigint,
+  slippage: string,
+  views: RouteView[],
+): string {
+  const token = (t: Token) => ({ contract: t.contract_address, symbol: t.symbol, decimals: t.decimals });
+  // Amounts as exact integer strings (scripts must not read them through a float), human forms beside.
+  const doc = {
+    input_token: token(tokenIn),
+    output_token: token(tokenOut),
+    amount_in: amountIn.toString(),
+    amount_in_human: formatUnits(amountIn, tokenIn.decimals),
+    slippage_tolerance: slippage,
+    routes: views.map((v) => ({
+      path: v.path,
+      amount_out: v.amount_out.toString(),
+      amount_out_human: formatUnits(v.amount_out, tokenOut.decimals),
+      min_received: v.min_received.toString(),
+      min_received_human: formatUnits(v.min_received, tokenOut.decimals),
+      price_impact_bps: v.price_impact_bps,
+      bins_used: v.bins_used,
+      bins_crossed: v.bins_crossed,
+    })),
+  };
+  return stringifyJsonExact(doc, 2) + '\n';
 }

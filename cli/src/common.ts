@@ -1,0 +1,206 @@
+/**
+ * Options every `dlmm` command shares (SPEC section 3): --api URL, --sim, --api-key-env NAME, --format,
+ * with the environment defaults DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL, DLMM_NODE_URL; and
+ * `withApi`, which builds the API client (starting the embedded simulator for --sim) around a command.
+ * Keys are read from the environment only: never from argv, never printed.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { createApiClient } from '../../core/api/client';
+import { isApiError, type ApiError } from '../../core/api/errors';
+import type { ApiClientOptions, DlmmApi } from '../../core/api/types';
+import { startSimulator, type RunningSimulator } from '../../core/sim/server';
+import { UsageError, type CliIO } from './io';
+
+type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
+
+/** The shared options as parsed from argv. */
+export interface CommonOptions {
+  api?: string;
+  sim: boolean;
+  apiKeyEnv?: string;
+  format?: string;
+}
+
+export interface ParsedCommand<V> {
+  common: CommonOptions;
+  /** The command's own options. */
+  values: V;
+  positionals: string[];
+}
+
+/** Facts about the service a command talks to, for messages. */
+export interface ApiContext {
+  /** 'sim' when the embedded simulator serves this run. */
+  source: 'sim' | 'api';
+  baseUrl: string;
+  /** The embedded simulator with --sim (its engine can be inspected or changed), else undefined. */
+  sim?: RunningSimulator;
+}
+
+export const COMMON_OPTIONS = {
+  api: { type: 'string' },
+  sim: { type: 'boolean' },
+  'api-key-env': { type: 'string' },
+  format: { type: 'string' },
+} as const satisfies OptionSpecs;
+
+const FORBIDDEN_KEY_OPTIONS = /^--(api-key|apikey|key|x-api-key)(=|$)/i;
+
+/**
+ * Parses argv with the shared options plus the command's own (node:util parseArgs, strict). Unknown
+ * options, missing values and a key passed as an argument become UsageErrors.
+ */
+export function parseCommand<O extends OptionSpecs>(
+  args: string[],
+  own: O,
+  opts: { positionals?: boolean } = {},
+): ParsedCommand<Record<keyof O, string | boolean | undefined>> {
+  const keyArg = args.find((a) => FORBIDDEN_KEY_OPTIONS.test(a));
+  if (keyArg !== undefined) {
+    // Never echo the argument: it may carry the key itself.
+    throw new UsageError(
+      'API keys are never taken as command-line arguments (they would leak into shell history and process ' +
+        'lists). Put the key in an environment variable and pass --api-key-env NAME, or set DLMM_API_KEY.',
+    );
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: { ...COMMON_OPTIONS, ...own },
+      allowPositionals: opts.positionals ?? false,
+      strict: true,
+    });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e));
+  }
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const common: CommonOptions = {
+    api: v.api as string | undefined,
+    sim: v.sim === true,
+    apiKeyEnv: v['api-key-env'] as string | undefined,
+    format: v.format as string | undefined,
+  };
+  if (common.api !== undefined && common.sim)
+    throw new UsageError('give either --api URL or --sim, not both');
+  if (common.api !== undefined) parseUrl(common.api, '--api');
+  return {
+    common,
+    values: v as Record<keyof O, string | boolean | undefined>,
+    positionals: parsed.positionals,
+  };
+}
+
+/** The --format value among `allowed` (default `fallback`). */
+export function parseFormat<F extends string>(common: CommonOptions, allowed: readonly F[], fallback: F): F {
+  const f = common.format ?? fallback;
+  if (!(allowed as readonly string[]).includes(f)) {
+    throw new UsageError(`--format '${f}' is not supported here; expected ${allowed.join(', ')}`);
+  }
+  return f as F;
+}
+
+/** A non-negative integer option (e.g. --max-tip-lag, --nonce); exact digits only. */
+export function parseNonNegativeInt(value: string, name: string): bigint {
+  if (!/^\d+$/.test(value.trim()))
+    throw new UsageError(`${name} expects a non-negative integer, got '${value}'`);
+  return BigInt(value.trim());
+}
+
+/** A required string option. */
+export function requireOption(value: string | boolean | undefined, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`missing ${name}`);
+  return value.trim();
+}
+
+/** True when a service is configured (--api, --sim or DLMM_API_URL), i.e. withApi can run. */
+export function hasApiConfigured(common: CommonOptions, io: CliIO): boolean {
+  return common.sim || common.api !== undefined || !!io.env.DLMM_API_URL;
+}
+
+/**
+ * The API key from --api-key-env NAME, else DLMM_API_KEY (not with --sim: a production key in the
+ * environment is not the embedded simulator's, which would refuse it). A named variable that is unset is
+ * a usage error.
+ */
+export function resolveApiKey(common: CommonOptions, io: CliIO): string | undefined {
+  if (common.apiKeyEnv !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(common.apiKeyEnv)) {
+      throw new UsageError(`--api-key-env expects an environment variable name, got an invalid name`);
+    }
+    const key = io.env[common.apiKeyEnv];
+    if (!key)
+      throw new UsageError(
+        `--api-key-env ${common.apiKeyEnv}: that environment variable is not set or empty`,
+      );
+    return key;
+  }
+  return common.sim ? undefined : io.env.DLMM_API_KEY || undefined;
+}
+
+/** Client options for a remote service (not --sim) from the flags and the environment. */
+export function resolveRemoteOptions(common: CommonOptions, io: CliIO): ApiClientOptions {
+  const baseUrl = common.api ?? io.env.DLMM_API_URL;
+  if (!baseUrl) {
+    throw new UsageError(
+      'no service configured: pass --api URL (ending in /api), set DLMM_API_URL, or use --sim',
+    );
+  }
+  parseUrl(baseUrl, common.api ? '--api' : 'DLMM_API_URL');
+  const inventoryUrl = io.env.DLMM_INVENTORY_URL || undefined;
+  const nodeUrl = io.env.DLMM_NODE_URL || undefined;
+  if (inventoryUrl) parseUrl(inventoryUrl, 'DLMM_INVENTORY_URL');
+  if (nodeUrl) parseUrl(nodeUrl, 'DLMM_NODE_URL');
+  return { baseUrl, inventoryUrl, nodeUrl, apiKey: resolveApiKey(common, io) };
+}
+
+/**
+ * Runs `fn` with an API client for the configured service. With --sim the embedded simulator is started
+ * in-process on a free loopback port (its inventory and node URLs are used) and stopped afterwards.
+ * An ApiError escaping `fn` is reported on stderr and gives exit status 2 (live data unavailable).
+ */
+export async function withApi(
+  common: CommonOptions,
+  io: CliIO,
+  fn: (api: DlmmApi, ctx: ApiContext) => Promise<number>,
+  extra: Partial<ApiClientOptions> = {},
+): Promise<number> {
+  const apiKey = resolveApiKey(common, io);
+  const remote = common.sim ? undefined : resolveRemoteOptions(common, io);
+  const sim = common.sim ? await startSimulator({ host: '127.0.0.1', port: 0 }) : undefined;
+  if (sim) io.err(`dlmm: using the embedded simulator at ${sim.url}\n`);
+  const options: ApiClientOptions = sim
+    ? { baseUrl: sim.url, inventoryUrl: sim.inventoryUrl, nodeUrl: sim.nodeUrl, apiKey, ...extra }
+    : { ...(remote as ApiClientOptions), ...extra };
+  const api = createApiClient(options);
+  try {
+    return await fn(api, { source: sim ? 'sim' : 'api', baseUrl: options.baseUrl, sim });
+  } catch (e) {
+    if (isApiError(e)) {
+      io.err(`dlmm: ${describeApiError(e)}\n`);
+      return 2;
+    }
+    throw e;
+  } finally {
+    await api.close?.();
+    await sim?.close();
+  }
+}
+
+/** One line for a person: the error's message (which never holds a key) with its code. */
+export function describeApiError(e: ApiError): string {
+  return `${e.message} [${e.code}]`;
+}
+
+function parseUrl(text: string, name: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${name} expects an http(s) URL such as http://127.0.0.1:8787/api, got '${text}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${name} expects an http(s) URL, got protocol '${url.protocol}'`);
+  }
+  return url;
+}

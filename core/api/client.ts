@@ -1,0 +1,507 @@
+/**
+ * The HTTP implementation of DlmmApi (core/api/types.ts) for the interface document's quote v2, app v2,
+ * market-maker inventory and node read-only paths. Every body is read with the exact JSON reader and
+ * validated with zod; failures become typed ApiErrors. Reads are limited client-side, coalesced while in
+ * flight, and cached under the engine's applied state height (learned from status()).
+ */
+import { toUnsignedBinId } from '../dlmm/bins';
+import { HeightCache, InFlight } from './cache';
+import { ApiError } from './errors';
+import {
+  expectRecord,
+  faultOf,
+  httpError,
+  inventoryUnavailable,
+  noRoute,
+  notConfigured,
+  poolNotFound,
+} from './failures';
+import { parseJsonExact, stringifyJsonExact } from './json';
+import { createRateLimiter } from './limiter';
+import {
+  BinListSchema,
+  InventorySchema,
+  PairSchema,
+  PoolSchema,
+  PositionBinSchema,
+  PricePointSchema,
+  ReadOnlyResultSchema,
+  ReadySchema,
+  RouteSchema,
+  SingleBinSchema,
+  StatusSchema,
+  SwapParamsSchema,
+  TokenSchema,
+  type QuoteRequest,
+  type Status,
+} from './schemas';
+import { Transport, type HttpRequest } from './transport';
+import type { ApiClientOptions, ApiStats, DlmmApi, Readiness } from './types';
+import {
+  errorDetail,
+  isEmptyPoolNotFound,
+  isRecord,
+  parseBody,
+  poolNotFoundText,
+  readList,
+  validate,
+} from './validate';
+
+const DEFAULTS = {
+  timeoutMs: 10_000,
+  serviceRatePerSecond: 50,
+  nodeRatePerMinute: 500,
+  maxRetries: 3,
+  statusTtlMs: 250,
+  retryBaseMs: 250,
+  maxRetryDelayMs: 5_000,
+};
+
+/** How a read's answer is interpreted beyond its schema. */
+interface ReadSpec {
+  /** The pool the path addresses: 404 (or 'Pool not found' text) means pool-not-found. */
+  pool?: string;
+  /** A bins/positions read: HTTP 200 with empty bins and 'Pool not found' is pool-not-found too. */
+  binsRead?: boolean;
+}
+
+/** Creates the API client over undici (keep-alive Agent); see DlmmApi for each method's contract. */
+export function createApiClient(options: ApiClientOptions): DlmmApi {
+  const opts = { ...DEFAULTS, ...stripUndefined(options) };
+  const base = trimSlash(opts.baseUrl);
+  const inventoryBase = opts.inventoryUrl ? trimSlash(opts.inventoryUrl) : undefined;
+  const nodeBase = opts.nodeUrl ? trimSlash(opts.nodeUrl) : undefined;
+  const now = opts.now ?? Date.now;
+  const stats: ApiStats = { requests: 0, cacheHits: 0, coalesced: 0, retries: 0, rateLimited: 0 };
+  const transport = new Transport(
+    {
+      apiKey: opts.apiKey,
+      timeoutMs: opts.timeoutMs,
+      maxRetries: opts.maxRetries,
+      retryBaseMs: opts.retryBaseMs,
+      maxRetryDelayMs: opts.maxRetryDelayMs,
+      log: opts.log,
+    },
+    stats,
+  );
+  // A small guard keeps loopback jitter from landing request N+1 inside the server's window.
+  const serviceLimiter = createRateLimiter({
+    limit: opts.serviceRatePerSecond,
+    windowMs: 1_000,
+    guardMs: 10,
+  });
+  const nodeLimiter = createRateLimiter({ limit: opts.nodeRatePerMinute, windowMs: 60_000, guardMs: 100 });
+  const cache = new HeightCache();
+  const inflight = new InFlight();
+  let statusSnapshot: { value: Status; at: number } | undefined;
+  const joined = (): void => {
+    stats.coalesced++;
+  };
+
+  const service = (method: 'GET' | 'POST', path: string, body?: string): HttpRequest => ({
+    method,
+    url: base + path,
+    endpoint: `${method} ${path}`,
+    body,
+    withKey: true,
+    limiter: serviceLimiter,
+  });
+
+  /** Sends and returns the parsed 2xx body; maps 404 / 'Pool not found' / other statuses to ApiErrors. */
+  const fetchJson = async (req: HttpRequest, spec: ReadSpec = {}): Promise<unknown> => {
+    const res = await transport.send(req);
+    if (res.status >= 200 && res.status < 300) {
+      const body = parseBody(req.endpoint, res.status, res.text);
+      if (spec.pool !== undefined && spec.binsRead && isEmptyPoolNotFound(body, res.text)) {
+        throw poolNotFound(req, spec.pool, res, poolNotFoundText(body, res.text) ?? 'Pool not found');
+      }
+      return body;
+    }
+    const body = tryParse(res.text);
+    if (spec.pool !== undefined) {
+      const text = poolNotFoundText(body, res.text);
+      if (text !== undefined || (res.status === 404 && !/bin/i.test(errorDetail(body, res.text)))) {
+        throw poolNotFound(req, spec.pool, res, text ?? errorDetail(body, res.text));
+      }
+    }
+    throw httpError(req, res, body);
+  };
+
+  /** Serves a read from the height cache, joins an identical one in flight, or loads it. */
+  const cachedRead = async <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    const height = await heightForCache();
+    if (height !== undefined) {
+      const hit = cache.get<T>(height, key);
+      if (hit !== undefined) {
+        stats.cacheHits++;
+        return hit;
+      }
+    }
+    return inflight.run(
+      key,
+      async () => {
+        const value = await load();
+        if (height !== undefined) cache.set(height, key, value);
+        return value;
+      },
+      joined,
+    );
+  };
+
+  /** The height cached reads belong to: refreshed through status() once its answer is older than the TTL. */
+  const heightForCache = async (): Promise<number | undefined> => {
+    if (!statusSnapshot) return undefined; // nothing learned yet: reads are coalesced, not cached
+    if (now() - statusSnapshot.at >= opts.statusTtlMs) {
+      try {
+        await api.status();
+      } catch {
+        return undefined;
+      }
+    }
+    return cache.currentHeight;
+  };
+
+  const readiness = async (path: string): Promise<Readiness> => {
+    const req: HttpRequest = { ...service('GET', path), isAnswer: (s) => s === 503 };
+    const res = await transport.send(req);
+    const body = tryParse(res.text);
+    if (res.status === 503) return { ready: false, detail: errorDetail(body, res.text) };
+    if (res.status < 200 || res.status >= 300) throw httpError(req, res, body);
+    if (body === undefined) return { ready: true }; // a plain-text "OK" is a pass
+    const ready = validate(ReadySchema, body, req.endpoint);
+    if (ready.ready === false) return { ready: false, detail: errorDetail(body, res.text) };
+    return { ready: true };
+  };
+
+  const quoteBody = (req: QuoteRequest): string =>
+    stringifyJsonExact({
+      input_token: req.input_token,
+      output_token: req.output_token,
+      amount_in: req.amount_in,
+      ...(req.amm_strategy !== undefined ? { amm_strategy: req.amm_strategy } : {}),
+      ...(req.slippage_tolerance !== undefined ? { slippage_tolerance: req.slippage_tolerance } : {}),
+    });
+
+  /** POSTs a quote; a 4xx saying there is no route becomes no-route. */
+  const postQuote = async (path: string, req: QuoteRequest): Promise<unknown> => {
+    const r = service('POST', path, quoteBody(req));
+    return inflight.run(
+      `${r.method} ${r.url} ${r.body}`,
+      async () => {
+        try {
+          return await fetchJson(r);
+        } catch (e) {
+          if (
+            e instanceof ApiError &&
+            e.code === 'http-error' &&
+            /no (route|path)/i.test(e.context.detail ?? '')
+          ) {
+            throw noRoute(r, req, e.context.detail);
+          }
+          throw e;
+        }
+      },
+      joined,
+    );
+  };
+
+  const api: DlmmApi = {
+    options: publicOptions(options),
+
+    quoteReady: () => readiness('/quotes/v2/ready'),
+    appReady: () => readiness('/app/v2/ready'),
+
+    async status() {
+      if (statusSnapshot && now() - statusSnapshot.at < opts.statusTtlMs) {
+        stats.cacheHits++;
+        return structuredClone(statusSnapshot.value);
+      }
+      const req = service('GET', '/quotes/v2/status');
+      return inflight.run(
+        'status',
+        async () => {
+          const value = validate(StatusSchema, await fetchJson(req), req.endpoint);
+          statusSnapshot = { value, at: now() };
+          cache.observeHeight(value.state_height);
+          return value;
+        },
+        joined,
+      );
+    },
+
+    tokens() {
+      const req = service('GET', '/quotes/v2/tokens');
+      return cachedRead(req.url, async () =>
+        readList(await fetchJson(req), ['tokens'], TokenSchema, req.endpoint),
+      );
+    },
+
+    pools() {
+      const req = service('GET', '/quotes/v2/pools');
+      return cachedRead(req.url, async () =>
+        readList(await fetchJson(req), ['pools'], PoolSchema, req.endpoint),
+      );
+    },
+
+    pool(poolId) {
+      const req = service('GET', `/quotes/v2/pools/${enc(poolId)}`);
+      return cachedRead(req.url, async () => {
+        const body = await fetchJson(req, { pool: poolId });
+        if (
+          isEmptyPoolNotFound(body, '') ||
+          (isRecord(body) && poolNotFoundText(body, '') && !('pool_id' in body))
+        ) {
+          throw poolNotFound(
+            req,
+            poolId,
+            { status: 200, text: '' },
+            poolNotFoundText(body, '') ?? 'Pool not found',
+          );
+        }
+        // Tolerated: the pool record itself, or an object holding it under `pool`.
+        if (isRecord(body) && !('pool_id' in body) && isRecord(body.pool)) {
+          return validate(PoolSchema, body.pool, req.endpoint, ['pool']);
+        }
+        return validate(PoolSchema, body, req.endpoint);
+      });
+    },
+
+    pairs() {
+      const req = service('GET', '/quotes/v2/pairs');
+      return cachedRead(req.url, async () =>
+        readList(await fetchJson(req), ['pairs'], PairSchema, req.endpoint),
+      );
+    },
+
+    bins(poolId) {
+      const req = service('GET', `/quotes/v2/bins/${enc(poolId)}`);
+      return cachedRead(req.url, async () =>
+        validate(BinListSchema, await fetchJson(req, { pool: poolId, binsRead: true }), req.endpoint),
+      );
+    },
+
+    bin(poolId, signedBinId) {
+      const req = service('GET', `/quotes/v2/bins/${enc(poolId)}/${toUnsignedBinId(signedBinId)}`);
+      return cachedRead(req.url, async () => {
+        const body = await fetchJson(req, { pool: poolId, binsRead: true });
+        // Tolerated: the bin itself, or an object holding it under `bin`.
+        if (isRecord(body) && !('bin_id' in body) && isRecord(body.bin)) {
+          return validate(SingleBinSchema, body.bin, req.endpoint, ['bin']);
+        }
+        return validate(SingleBinSchema, body, req.endpoint);
+      });
+    },
+
+    async quote(req) {
+      const path = '/quotes/v2/quote';
+      const endpoint = `POST ${path}`;
+      const body = await postQuote(path, req);
+      if (isRecord(body) && 'route' in body && !('execution_path' in body)) {
+        if (body.route === null || body.route === undefined)
+          throw noRoute({ endpoint }, req, errorDetail(body, ''));
+        return validate(RouteSchema, body.route, endpoint, ['route']);
+      }
+      if (isRecord(body) && Array.isArray(body.routes) && body.routes.length === 0) {
+        throw noRoute({ endpoint }, req, errorDetail(body, ''));
+      }
+      if (isRecord(body) && body.success === false && !('execution_path' in body)) {
+        throw noRoute({ endpoint }, req, errorDetail(body, ''));
+      }
+      return validate(RouteSchema, body, endpoint);
+    },
+
+    async quoteMulti(req) {
+      const path = '/quotes/v2/quote/multi';
+      try {
+        return readList(await postQuote(path, req), ['routes'], RouteSchema, `POST ${path}`);
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'no-route') return [];
+        throw e;
+      }
+    },
+
+    async swapParams(req) {
+      const r = service('POST', '/quotes/v2/swap', stringifyJsonExact(req));
+      return validate(SwapParamsSchema, await fetchJson(r), r.endpoint);
+    },
+
+    appPool(poolId) {
+      const req = service('GET', `/app/v2/pools/${enc(poolId)}`);
+      return cachedRead(req.url, async () => {
+        const body = await fetchJson(req, { pool: poolId });
+        const text = isRecord(body) ? poolNotFoundText(body, '') : undefined;
+        if (text !== undefined && !('pool_id' in (body as Record<string, unknown>))) {
+          throw poolNotFound(req, poolId, { status: 200, text: '' }, text);
+        }
+        return expectRecord(body, req.endpoint);
+      });
+    },
+
+    priceHistory(poolId) {
+      const req = service('GET', `/app/v2/pools/${enc(poolId)}/bin-price-history`);
+      return cachedRead(req.url, async () =>
+        readList(
+          await fetchJson(req, { pool: poolId }),
+          ['history', 'points'],
+          PricePointSchema,
+          req.endpoint,
+        ),
+      );
+    },
+
+    userLiquidity(user, poolId) {
+      const req = service('GET', `/app/v2/users/${enc(user)}/liquidity/${enc(poolId)}`);
+      return cachedRead(req.url, async () =>
+        expectRecord(await fetchJson(req, { pool: poolId }), req.endpoint),
+      );
+    },
+
+    userPositionBins(user, poolId) {
+      const req = service('GET', `/app/v2/users/${enc(user)}/positions/${enc(poolId)}/bins`);
+      return cachedRead(req.url, async () =>
+        readList(
+          await fetchJson(req, { pool: poolId, binsRead: true }),
+          ['bins'],
+          PositionBinSchema,
+          req.endpoint,
+        ),
+      );
+    },
+
+    v1Bins(poolId) {
+      const req = service('GET', `/quotes/v1/bins/${enc(poolId)}`);
+      return cachedRead(req.url, async () =>
+        validate(BinListSchema, await fetchJson(req, { pool: poolId, binsRead: true }), req.endpoint),
+      );
+    },
+
+    hasInventory: () => inventoryBase !== undefined,
+
+    inventory(pool, principal) {
+      const path = `/pools/${enc(pool)}/positions/${enc(principal)}`;
+      if (inventoryBase === undefined) {
+        return Promise.reject(notConfigured('inventory', `GET ${path}`, 'DLMM_INVENTORY_URL'));
+      }
+      const url = inventoryBase + path;
+      const req: HttpRequest = {
+        method: 'GET',
+        url,
+        endpoint: `GET ${pathOf(url)}`,
+        withKey: false,
+        limiter: serviceLimiter,
+        // A 503 with a fault code is the inventory's answer: retrying would only hide it.
+        isAnswer: (status, text) => status === 503 && faultOf(tryParse(text)) !== undefined,
+      };
+      // Inventory is a safety gate (faults can appear at the same height), so it is coalesced, never cached.
+      return inflight.run(url, () => readInventory(req, pool), joined);
+    },
+
+    hasNode: () => nodeBase !== undefined,
+
+    callReadOnly(contract, fn, args, sender) {
+      const [address, name] = contract.split('.');
+      const path = `/v2/contracts/call-read/${enc(address ?? '')}/${enc(name ?? '')}/${enc(fn)}`;
+      if (nodeBase === undefined)
+        return Promise.reject(notConfigured('node', `POST ${path}`, 'DLMM_NODE_URL'));
+      if (!address || !name) {
+        return Promise.reject(new RangeError(`contract '${contract}' is not a contract principal ADDR.name`));
+      }
+      const url = nodeBase + path;
+      const body = stringifyJsonExact({
+        sender: sender ?? address,
+        arguments: args.map((a) => (a.startsWith('0x') ? a : '0x' + a)),
+      });
+      const req: HttpRequest = {
+        method: 'POST',
+        url,
+        endpoint: `POST ${pathOf(url)}`,
+        body,
+        withKey: false,
+        limiter: nodeLimiter,
+      };
+      return cachedRead(`POST ${url} ${body}`, async () =>
+        validate(ReadOnlyResultSchema, await fetchJson(req), req.endpoint),
+      );
+    },
+
+    clearCache() {
+      cache.clear();
+      statusSnapshot = undefined;
+    },
+
+    stats: () => ({ ...stats }),
+
+    close: () => transport.close(),
+  };
+
+  const readInventory = async (req: HttpRequest, pool: string) => {
+    const res = await transport.send(req);
+    const body = tryParse(res.text);
+    const fault = faultOf(body);
+    if (res.status === 503 && fault !== undefined) {
+      throw inventoryUnavailable(req, fault, errorDetail(body, res.text));
+    }
+    if (res.status >= 200 && res.status < 300) {
+      const parsed = parseBody(req.endpoint, res.status, res.text);
+      if (isEmptyPoolNotFound(parsed, res.text)) {
+        throw poolNotFound(req, pool, res, poolNotFoundText(parsed, res.text) ?? 'Pool not found');
+      }
+      const inventory = validate(InventorySchema, parsed, req.endpoint);
+      if (!inventory.clean) {
+        // Only clean books are trusted: an unreconciled 200 is treated like RECONCILE_DIRTY, never as data.
+        throw inventoryUnavailable(req, 'RECONCILE_DIRTY', 'the book answered with clean: false');
+      }
+      if (!/unsigned/i.test(inventory.bin_id_domain)) {
+        throw new ApiError(
+          'unexpected-response',
+          `${req.endpoint}: unexpected response, field 'bin_id_domain' is '${inventory.bin_id_domain}', expected the unsigned domain (0..1000).`,
+          { endpoint: req.endpoint, field: 'bin_id_domain', status: res.status },
+        );
+      }
+      return inventory;
+    }
+    const text = poolNotFoundText(body, res.text);
+    if (text !== undefined || res.status === 404)
+      throw poolNotFound(req, pool, res, text ?? errorDetail(body, res.text));
+    throw httpError(req, res, body);
+  };
+
+  return api;
+}
+
+function tryParse(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return parseJsonExact(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The options as given, with the API key present but not enumerable (so logging the object never shows it). */
+function publicOptions(options: ApiClientOptions): Readonly<ApiClientOptions> {
+  const { apiKey, ...rest } = options;
+  const copy: ApiClientOptions = { ...rest };
+  if (apiKey !== undefined) Object.defineProperty(copy, 'apiKey', { value: apiKey, enumerable: false });
+  return Object.freeze(copy);
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,86 @@
+/** Typed failures the API client raises: each names the endpoint, what was found and what to do. */
+import { ApiError, type InventoryFault } from './errors';
+import { InventoryFaultSchema, type QuoteRequest } from './schemas';
+import type { HttpRequest, HttpResponse } from './transport';
+import { errorDetail, isRecord } from './validate';
+
+/** The fault code of an inventory 503 body, if it has one of the three. */
+export function faultOf(body: unknown): InventoryFault | undefined {
+  const r = InventoryFaultSchema.safeParse(body);
+  return r.success ? r.data.code : undefined;
+}
+
+/** Inventory 503 TIP_LAG / RECONCILE_DIRTY / INCOMPLETE (or clean: false): never an empty book. */
+export function inventoryUnavailable(
+  req: Pick<HttpRequest, 'endpoint'>,
+  fault: InventoryFault,
+  detail: string,
+): ApiError {
+  const why: Record<InventoryFault, string> = {
+    TIP_LAG: 'its applied state lags the chain tip',
+    RECONCILE_DIRTY: 'the book is not reconciled',
+    INCOMPLETE: 'its data is incomplete',
+  };
+  return new ApiError(
+    'inventory-unavailable',
+    `${req.endpoint}: inventory unavailable (${fault}): ${why[fault]}. This is not an empty book; retry once the ` +
+      'inventory has caught up.',
+    { endpoint: req.endpoint, status: 503, fault, detail },
+  );
+}
+
+/** 404, or HTTP 200 with empty bins and 'Pool not found'. */
+export function poolNotFound(
+  req: Pick<HttpRequest, 'endpoint'>,
+  pool: string,
+  res: HttpResponse,
+  text: string,
+): ApiError {
+  return new ApiError(
+    'pool-not-found',
+    `${req.endpoint}: the engine does not know pool '${pool}' (HTTP ${res.status}, '${text}'). Use a pool id from ` +
+      '/quotes/v2/pools, and keep to one generation: v2 ids with v2 calls, v1 ids with v1 calls.',
+    { endpoint: req.endpoint, status: res.status, detail: text },
+  );
+}
+
+/** The engine has no route for the pair and amount. */
+export function noRoute(
+  req: Pick<HttpRequest, 'endpoint'>,
+  q: QuoteRequest,
+  detail: string | undefined,
+): ApiError {
+  return new ApiError(
+    'no-route',
+    `${req.endpoint}: the engine found no route from ${q.input_token} to ${q.output_token} for amount ${q.amount_in}.`,
+    { endpoint: req.endpoint, detail },
+  );
+}
+
+/** Any other non-2xx answer. */
+export function httpError(req: HttpRequest, res: HttpResponse, body: unknown): ApiError {
+  const detail = errorDetail(body, res.text);
+  return new ApiError('http-error', `${req.endpoint}: HTTP ${res.status} (${detail}).`, {
+    endpoint: req.endpoint,
+    status: res.status,
+    detail,
+  });
+}
+
+/** An inventory or node read without its URL configured. */
+export function notConfigured(what: 'inventory' | 'node', endpoint: string, envName: string): ApiError {
+  return new ApiError(
+    'unreachable',
+    `${endpoint}: no ${what} URL is configured. Set ${envName} (or the matching setting) to read it.`,
+    { endpoint, detail: 'not configured' },
+  );
+}
+
+/** The body as an object, or unexpected-response. */
+export function expectRecord(body: unknown, endpoint: string): Record<string, unknown> {
+  if (isRecord(body)) return body;
+  throw new ApiError('unexpected-response', `${endpoint}: unexpected response, expected a JSON object.`, {
+    endpoint,
+    field: '(body)',
+  });
+}

@@ -1,0 +1,344 @@
+/**
+ * Exact JSON: a small reader in which integer literals beyond Number.MAX_SAFE_INTEGER become bigint
+ * (JSON.parse would silently round a uint128 reserve), and a writer that prints bigint as a bare JSON
+ * integer literal. Everything else follows RFC 8259 exactly; errors name the offset, line and column.
+ */
+
+/** Deepest array/object nesting accepted; deeper input is rejected instead of exhausting the stack. */
+export const MAX_JSON_DEPTH = 256;
+
+/** Malformed JSON: message names what was found, what was expected, and where. */
+export class JsonSyntaxError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly offset: number,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(`${reason} at line ${line}, column ${column} (offset ${offset})`);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const NUMBER_RE = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+// Control characters must be escaped inside JSON strings: the run of plain characters stops at them.
+// eslint-disable-next-line no-control-regex
+const PLAIN_STRING_RE = /[^"\\\u0000-\u001f]*/y;
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** Parses JSON text; integers outside the safe range become bigint, all other numbers stay numbers. */
+export function parseJsonExact(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
+  // Fast path: one scan finds the unsafe integer literals, which are handed to the native JSON.parse as
+  // marked strings and revived as bigint. Anything unusual (malformed text, depth, a NUL escape that could
+  // pass for a marker, a float overflow) goes to the careful reader, which also words every error.
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const unsafe = findUnsafeIntegers(body, maxDepth);
+  if (unsafe !== undefined) {
+    try {
+      return unsafe.length === 0 ? JSON.parse(body) : JSON.parse(markIntegers(body, unsafe), reviveMarked);
+    } catch {
+      // fall through: the careful reader reports where and why
+    }
+  }
+  return parseJsonExactReference(text, maxDepth);
+}
+
+/** Start/end offsets of integer literals outside the safe range, or undefined when the fast path must not be used. */
+function findUnsafeIntegers(body: string, maxDepth: number): Array<[number, number]> | undefined {
+  const found: Array<[number, number]> = [];
+  const n = body.length;
+  let depth = 0;
+  for (let i = 0; i < n; i++) {
+    const c = body.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < n; i++) {
+        const d = body.charCodeAt(i);
+        if (d === 34) break;
+        if (d === 92) {
+          if (body.charCodeAt(i + 1) === 117 && body.startsWith('0000', i + 2)) return undefined;
+          i++;
+        }
+      }
+      if (i >= n) return undefined;
+    } else if (c === 123 || c === 91) {
+      if (++depth > maxDepth) return undefined;
+    } else if (c === 125 || c === 93) {
+      depth--;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      const start = i;
+      let integer = true;
+      for (; i + 1 < n; i++) {
+        const d = body.charCodeAt(i + 1);
+        if ((d >= 48 && d <= 57) || d === 45) continue;
+        if (d === 46 || d === 43 || d === 101 || d === 69) integer = false;
+        else break;
+      }
+      if (integer ? i + 1 - start < 16 : !/[eE]/.test(body.slice(start, i + 1))) continue;
+      const literal = body.slice(start, i + 1);
+      if (!integer) {
+        if (!Number.isFinite(Number(literal))) return undefined;
+      } else if (!Number.isSafeInteger(Number(literal))) {
+        if (!/^-?(0|[1-9]\d*)$/.test(literal)) return undefined;
+        const big = BigInt(literal);
+        if (big > MAX_SAFE || big < MIN_SAFE) found.push([start, i + 1]);
+      }
+    }
+  }
+  return found;
+}
+
+/** Replaces each unsafe integer literal by a string holding NUL + its digits (no string can, see the scan). */
+function markIntegers(body: string, spans: Array<[number, number]>): string {
+  let out = '';
+  let prev = 0;
+  for (const [start, end] of spans) {
+    out += body.slice(prev, start) + '"\\u0000' + body.slice(start, end) + '"';
+    prev = end;
+  }
+  return out + body.slice(prev);
+}
+
+function reviveMarked(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.charCodeAt(0) === 0 ? BigInt(value.slice(1)) : value;
+}
+
+/**
+ * The careful reader: a recursive-descent parser with the same results as parseJsonExact, used for the
+ * unusual cases and for error positions. Exported so tests can check both paths agree.
+ */
+export function parseJsonExactReference(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
+  let pos = 0;
+
+  const fail = (reason: string, at: number = pos): never => {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < at && i < text.length; i++) {
+      if (text.charCodeAt(i) === 10) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    throw new JsonSyntaxError(reason, at, line, at - lineStart + 1);
+  };
+
+  const describe = (at: number): string =>
+    at >= text.length ? 'end of input' : `'${text[at] === '\n' ? '\\n' : text[at]}'`;
+
+  const skipWs = (): void => {
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === 32 || c === 10 || c === 13 || c === 9) pos++;
+      else return;
+    }
+  };
+
+  const parseString = (): string => {
+    // pos is at the opening quote
+    pos++;
+    // Fast path: no escapes before the closing quote (the common case) is one slice.
+    for (let i = pos; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        const s = text.slice(pos, i);
+        pos = i + 1;
+        return s;
+      }
+      if (c === 92 || c < 32) break;
+    }
+    let out = '';
+    for (;;) {
+      PLAIN_STRING_RE.lastIndex = pos;
+      PLAIN_STRING_RE.exec(text);
+      out += text.slice(pos, PLAIN_STRING_RE.lastIndex);
+      pos = PLAIN_STRING_RE.lastIndex;
+      if (pos >= text.length) fail('unterminated string');
+      const c = text[pos] as string;
+      if (c === '"') {
+        pos++;
+        return out;
+      }
+      if (c === '\\') {
+        const e = text[pos + 1];
+        if (e === 'u') {
+          const hex = text.slice(pos + 2, pos + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('invalid \\u escape, expected 4 hex digits', pos);
+          out += String.fromCharCode(parseInt(hex, 16));
+          pos += 6;
+        } else if (e !== undefined && e in ESCAPES) {
+          out += ESCAPES[e];
+          pos += 2;
+        } else {
+          fail(`invalid escape '\\${e ?? ''}'`, pos);
+        }
+        continue;
+      }
+      fail('control character in string, expected it escaped');
+    }
+  };
+
+  const parseNumber = (): number | bigint => {
+    NUMBER_RE.lastIndex = pos;
+    const m = NUMBER_RE.exec(text);
+    if (!m || m.index !== pos) return fail(`unexpected ${describe(pos)}, expected a value`);
+    const literal = m[0];
+    const start = pos;
+    pos += literal.length;
+    if (m[1] === undefined && m[2] === undefined) {
+      const n = Number(literal);
+      if (Number.isSafeInteger(n)) return n;
+      const big = BigInt(literal);
+      // Number() of a long literal may round into the safe range; decide on the exact value.
+      return big > MAX_SAFE || big < MIN_SAFE ? big : Number(big);
+    }
+    const n = Number(literal);
+    if (!Number.isFinite(n)) fail(`number ${literal} is out of range`, start);
+    return n;
+  };
+
+  const expectWord = (word: string, value: unknown): unknown => {
+    if (text.startsWith(word, pos)) {
+      pos += word.length;
+      return value;
+    }
+    return fail(`unexpected ${describe(pos)}, expected a value`);
+  };
+
+  const parseValue = (depth: number): unknown => {
+    skipWs();
+    const c = text[pos];
+    switch (c) {
+      case '{':
+        return parseObject(depth + 1);
+      case '[':
+        return parseArray(depth + 1);
+      case '"':
+        return parseString();
+      case 't':
+        return expectWord('true', true);
+      case 'f':
+        return expectWord('false', false);
+      case 'n':
+        return expectWord('null', null);
+      default:
+        return parseNumber();
+    }
+  };
+
+  const parseArray = (depth: number): unknown[] => {
+    if (depth > maxDepth) fail(`nesting deeper than ${maxDepth}`);
+    pos++;
+    const out: unknown[] = [];
+    skipWs();
+    if (text[pos] === ']') {
+      pos++;
+      return out;
+    }
+    for (;;) {
+      out.push(parseValue(depth));
+      skipWs();
+      const c = text[pos];
+      pos++;
+      if (c === ']') return out;
+      if (c !== ',') fail(`unexpected ${describe(pos - 1)}, expected ',' or ']'`, pos - 1);
+    }
+  };
+
+  const parseObject = (depth: number): Record<string, unknown> => {
+    if (depth > maxDepth) fail(`nesting deeper than ${maxDepth}`);
+    pos++;
+    const out: Record<string, unknown> = {};
+    skipWs();
+    if (text[pos] === '}') {
+      pos++;
+      return out;
+    }
+    for (;;) {
+      skipWs();
+      if (text[pos] !== '"') fail(`unexpected ${describe(pos)}, expected a property name in double quotes`);
+      const key = parseString();
+      skipWs();
+      if (text[pos] !== ':') fail(`unexpected ${describe(pos)}, expected ':'`);
+      pos++;
+      const value = parseValue(depth);
+      // defineProperty keeps a "__proto__" key an ordinary property, as JSON.parse does.
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+      } else out[key] = value;
+      skipWs();
+      const c = text[pos];
+      pos++;
+      if (c === '}') return out;
+      if (c !== ',') fail(`unexpected ${describe(pos - 1)}, expected ',' or '}'`, pos - 1);
+    }
+  };
+
+  // A UTF-8 byte order mark is tolerated, as many servers emit one.
+  if (text.charCodeAt(0) === 0xfeff) pos = 1;
+  skipWs();
+  if (pos >= text.length) fail('empty input, expected a JSON value');
+  const value = parseValue(0);
+  skipWs();
+  if (pos < text.length) fail(`unexpected ${describe(pos)} after the JSON value`);
+  return value;
+}
+
+/**
+ * Writes JSON like JSON.stringify, but bigint becomes a bare integer literal (never a string, never
+ * rounded). Non-finite numbers are rejected rather than silently written as null.
+ */
+export function stringifyJsonExact(value: unknown, indent = 0): string {
+  const out = write(value, indent > 0 ? ' '.repeat(indent) : '', '', new Set());
+  if (out === undefined) throw new TypeError('value is not representable as JSON');
+  return out;
+}
+
+function write(value: unknown, step: string, current: string, seen: Set<object>): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'bigint':
+      return value.toString();
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`cannot write ${value} as JSON`);
+      return JSON.stringify(value);
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  const obj = value as object & { toJSON?: () => unknown };
+  if (typeof obj.toJSON === 'function') return write(obj.toJSON(), step, current, seen);
+  if (seen.has(obj)) throw new TypeError('cannot write a cyclic structure as JSON');
+  seen.add(obj);
+  const inner = current + step;
+  const sep = step ? ',\n' + inner : ',';
+  const open = step ? '\n' + inner : '';
+  const close = step ? '\n' + current : '';
+  let result: string;
+  if (Array.isArray(obj)) {
+    const items = obj.map((v: unknown) => write(v, step, inner, seen) ?? 'null');
+    result = items.length === 0 ? '[]' : '[' + open + items.join(sep) + close + ']';
+  } else {
+    const items: string[] = [];
+    for (const [k, v] of Object.entries(obj)) {
+      const w = write(v, step, inner, seen);
+      if (w !== undefined) items.push(JSON.stringify(k) + (step ? ': ' : ':') + w);
+    }
+    result = items.length === 0 ? '{}' : '{' + open + items.join(sep) + close + '}';
+  }
+  seen.delete(obj);
+  return result;
+}

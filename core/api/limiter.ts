@@ -1,0 +1,90 @@
+/**
+ * Client-side rate limiter: at most `limit` requests in any window of `windowMs`, counted the way the
+ * server sees them. A request holds its slot while in flight and is then stamped with the time its answer
+ * arrived; the server saw it no later than that, so a request sent a full window after the stamp can never
+ * share the server's window with it, whatever the latency. (A token bucket stamped at send time could: a
+ * slow first burst and a prompt second one land inside one server second, and the server answers 429.)
+ * Waiters are served first come, first served.
+ */
+
+export interface RateLimiterOptions {
+  /** Requests allowed per window. */
+  limit: number;
+  windowMs: number;
+  /** Extra spacing added to the window (clock granularity). */
+  guardMs?: number;
+  now?: () => number;
+  /** Waits `ms`; injectable so unit tests can drive a fake clock. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Call when the request's answer has arrived (or it failed); calling again does nothing. */
+export type Release = () => void;
+
+export interface RateLimiter {
+  /** Resolves when one more request may start; the request must call the returned release when done. */
+  acquire(): Promise<Release>;
+  /** Requests that had to wait for a slot so far. */
+  readonly delayed: number;
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Creates the limiter; a non-positive or infinite limit disables limiting. */
+export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
+  const now = opts.now ?? (() => performance.now());
+  const sleep = opts.sleep ?? realSleep;
+  const span = opts.windowMs + (opts.guardMs ?? 0);
+  const limit = Math.floor(opts.limit);
+  const unlimited = !Number.isFinite(opts.limit) || limit <= 0;
+  /** Answer times of finished requests still inside the window, oldest first. */
+  const finished: number[] = [];
+  const queue: Array<{ askedAt: number; admit: (release: Release) => void }> = [];
+  let inFlight = 0;
+  let timerPending = false;
+  let delayed = 0;
+
+  const release = (): Release => {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      inFlight--;
+      finished.push(now());
+      pump();
+    };
+  };
+
+  const pump = (): void => {
+    const t = now();
+    while (finished.length > 0 && (finished[0] as number) <= t - span) finished.shift();
+    while (queue.length > 0 && inFlight + finished.length < limit) {
+      const waiter = queue.shift() as (typeof queue)[number];
+      inFlight++;
+      if (t > waiter.askedAt) delayed++;
+      waiter.admit(release());
+    }
+    // Full because of finished requests: wake when the oldest leaves the window. (Full because of requests
+    // in flight: their release pumps.)
+    if (queue.length > 0 && finished.length > 0 && !timerPending) {
+      timerPending = true;
+      void sleep(Math.max(1, (finished[0] as number) + span - t)).then(() => {
+        timerPending = false;
+        pump();
+      });
+    }
+  };
+
+  return {
+    acquire(): Promise<Release> {
+      if (unlimited) return Promise.resolve(() => undefined);
+      return new Promise<Release>((admit) => {
+        queue.push({ askedAt: now(), admit });
+        pump();
+      });
+    },
+    get delayed() {
+      return delayed;
+    },
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * HTTP transport of the API client over undici: one keep-alive Agent, the client-side limiters, bounded
+ * retries (429 honouring Retry-After, 5xx, dropped keep-alive sockets) and typed errors for what never
+ * produced an answer. Interpreting bodies is the client's job; this layer only moves bytes.
+ */
+import { Agent, request, errors as undiciErrors } from 'undici';
+import { ApiError } from './errors';
+import type { ApiStats } from './types';
+import type { RateLimiter } from './limiter';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  /** Method and path for messages and logs, e.g. "GET /quotes/v2/status". Never holds a key. */
+  endpoint: string;
+  body?: string;
+  /** Send X-API-Key (service requests only: the key is never handed to another host). */
+  withKey: boolean;
+  limiter: RateLimiter;
+  /** A status that is an answer, not a failure to retry (a readiness 503, an inventory 503 with a code). */
+  isAnswer?: (status: number, text: string) => boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  text: string;
+}
+
+export interface TransportOptions {
+  apiKey?: string;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  maxRetryDelayMs: number;
+  log?: (line: string) => void;
+}
+
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Errors of a kept-alive socket the server closed under us: safe to retry, every request here is a read. */
+const RETRYABLE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+export class Transport {
+  private readonly agent = new Agent({
+    keepAliveTimeout: 4_000,
+    keepAliveMaxTimeout: 30_000,
+    connections: 16,
+    maxResponseSize: MAX_RESPONSE_BYTES,
+  });
+
+  constructor(
+    private readonly opts: TransportOptions,
+    private readonly stats: ApiStats,
+  ) {}
+
+  /** Sends with retries; resolves with the final answer (any status) or rejects unreachable / rate-limited. */
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const release = await req.limiter.acquire();
+      this.stats.requests++;
+      const started = performance.now();
+      let res: HttpResponse & { retryAfter?: string };
+      try {
+        res = await this.once(req);
+      } catch (e) {
+        release();
+        const code = errorCode(e);
+        this.log(`${req.endpoint} failed ${code ?? 'error'} ${Math.round(performance.now() - started)}ms`);
+        if (code !== undefined && RETRYABLE_SOCKET_CODES.has(code) && attempt < this.opts.maxRetries) {
+          this.stats.retries++;
+          await sleep(this.backoff(attempt));
+          continue;
+        }
+        throw this.unreachable(req, e);
+      }
+      release();
+      this.log(`${req.endpoint} ${res.status} ${Math.round(performance.now() - started)}ms`);
+      if (res.status === 429) {
+        this.stats.rateLimited++;
+        if (attempt < this.opts.maxRetries) {
+          this.stats.retries++;
+          await sleep(this.retryDelay(attempt, res.retryAfter));
+          continue;
+        }
+        throw new ApiError(
+          'rate-limited',
+          `${req.endpoint}: the service kept answering 429 Too Many Requests after ${attempt + 1} attempts. ` +
+            'Wait a moment, or use an API key for a raised limit (--api-key-env NAME).',
+          { endpoint: req.endpoint, status: 429, detail: `${attempt + 1} attempts` },
+        );
+      }
+      if (res.status >= 500 && !req.isAnswer?.(res.status, res.text) && attempt < this.opts.maxRetries) {
+        this.stats.retries++;
+        await sleep(this.retryDelay(attempt, res.retryAfter));
+        continue;
+      }
+      return { status: res.status, text: res.text };
+    }
+  }
+
+  /** Releases the keep-alive sockets. */
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private async once(req: HttpRequest): Promise<HttpResponse & { retryAfter?: string }> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'dlmm-studio' };
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    if (req.withKey && this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new TimeoutError(this.opts.timeoutMs)),
+      this.opts.timeoutMs,
+    );
+    try {
+      const res = await request(req.url, {
+        dispatcher: this.agent,
+        method: req.method,
+        headers,
+        body: req.body,
+        signal: controller.signal,
+        headersTimeout: this.opts.timeoutMs,
+        bodyTimeout: this.opts.timeoutMs,
+      });
+      const text = await res.body.text();
+      const retryAfter = res.headers['retry-after'];
+      return {
+        status: res.statusCode,
+        text,
+        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private unreachable(req: HttpRequest, e: unknown): ApiError {
+    const code = errorCode(e);
+    const timedOut =
+      e instanceof TimeoutError ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT' ||
+      code === 'UND_ERR_CONNECT_TIMEOUT';
+    const host = safeHost(req.url);
+    const what = timedOut
+      ? `no answer from ${host} within ${this.opts.timeoutMs} ms`
+      : code === 'ECONNREFUSED'
+        ? `connection to ${host} refused`
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? `host ${host} not found (DNS)`
+          : `connection to ${host} failed (${code ?? (e instanceof Error ? e.message : String(e))})`;
+    return new ApiError(
+      'unreachable',
+      `${req.endpoint}: ${what}. Check the service URL (--api or DLMM_API_URL) and that the service is running.`,
+      { endpoint: req.endpoint, detail: timedOut ? 'timeout' : (code ?? 'network error') },
+    );
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.opts.maxRetryDelayMs, this.opts.retryBaseMs * 2 ** attempt);
+  }
+
+  /** Retry-After (seconds or an HTTP date) when given, else exponential backoff; always bounded. */
+  private retryDelay(attempt: number, retryAfter: string | undefined): number {
+    if (retryAfter !== undefined) {
+      const seconds = Number(retryAfter);
+      const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+      if (Number.isFinite(ms)) return Math.min(this.opts.maxRetryDelayMs, Math.max(0, ms));
+    }
+    return this.backoff(attempt);
+  }
+
+  private log(line: string): void {
+    this.opts.log?.(line);
+  }
+}
+
+class TimeoutError extends Error {
+  constructor(ms: number) {
+    super(`timed out after ${ms} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+function errorCode(e: unknown): string | undefined {
+  if (e instanceof undiciErrors.UndiciError) return e.code;
+  let cur: unknown = e;
+  // undici wraps socket errors; the system code sits on the error or its cause.
+  for (let i = 0; i < 3 && typeof cur === 'object' && cur !== null; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the service';
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,149 @@
+/**
+ * Reading bodies at the boundary: exact JSON, zod validation with the failing field named, tolerant list
+ * shapes (a bare array or an object holding it under the resource's name), and 'Pool not found' answers.
+ */
+import type { z } from 'zod';
+import { ApiError } from './errors';
+import { JsonSyntaxError, parseJsonExact } from './json';
+
+/** Parses a body exactly; malformed JSON is an unexpected-response naming the endpoint and position. */
+export function parseBody(endpoint: string, status: number, text: string): unknown {
+  try {
+    return parseJsonExact(text);
+  } catch (e) {
+    const why = e instanceof JsonSyntaxError ? e.message : String(e);
+    throw new ApiError('unexpected-response', `${endpoint}: the body is not valid JSON (${why}).`, {
+      endpoint,
+      status,
+      detail: why,
+    });
+  }
+}
+
+/** Validates `value` (found at `prefix` inside the body) and names the first failing field. */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  endpoint: string,
+  prefix: Array<string | number> = [],
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = deepestIssue(result.error.issues);
+  const path = [...prefix, ...(issue?.path ?? [])];
+  const field = path.length > 0 ? path.map(String).join('.') : '(body)';
+  const at = pick(value, issue?.path ?? []);
+  const why =
+    at === undefined ? 'is missing' : `${issue?.message ?? 'is invalid'} (found ${describeValue(at)})`;
+  throw new ApiError(
+    'unexpected-response',
+    `${endpoint}: unexpected response, field '${field}' ${why}. ` +
+      'The service may be a different version than this client supports.',
+    { endpoint, field, detail: issue?.message },
+  );
+}
+
+/**
+ * Reads a list resource: a bare array, or an object holding the array under one of `names`
+ * (e.g. `{"tokens": [...]}`), then validates every item.
+ */
+export function readList<S extends z.ZodType>(
+  body: unknown,
+  names: string[],
+  item: S,
+  endpoint: string,
+): Array<z.output<S>> {
+  if (Array.isArray(body)) return body.map((v, i) => validate(item, v, endpoint, [i]));
+  if (isRecord(body)) {
+    for (const name of names) {
+      const list = body[name];
+      if (Array.isArray(list)) return list.map((v, i) => validate(item, v, endpoint, [name, i]));
+    }
+  }
+  throw new ApiError(
+    'unexpected-response',
+    `${endpoint}: expected a list, or an object holding it under '${names.join("' or '")}', found ${describeValue(body)}.`,
+    { endpoint, field: names[0] ?? '(body)' },
+  );
+}
+
+/** The text of a body's error/message fields when it says 'Pool not found'. */
+export function poolNotFoundText(body: unknown, rawText: string): string | undefined {
+  if (isRecord(body)) {
+    for (const k of ['error', 'message', 'detail']) {
+      const v = body[k];
+      if (typeof v === 'string' && /pool not found/i.test(v)) return v;
+    }
+    return undefined;
+  }
+  return /pool not found/i.test(rawText) ? 'Pool not found' : undefined;
+}
+
+/** True for HTTP 200 answers with an empty bin list and 'Pool not found' (generation mixing). */
+export function isEmptyPoolNotFound(body: unknown, rawText: string): boolean {
+  if (!isRecord(body)) return false;
+  const bins = body.bins;
+  return (
+    (bins === undefined || bins === null || (Array.isArray(bins) && bins.length === 0)) &&
+    poolNotFoundText(body, rawText) !== undefined
+  );
+}
+
+/** A short human reason from an error body ({error|message|detail|code}) or its text. */
+export function errorDetail(body: unknown, rawText: string): string {
+  if (isRecord(body)) {
+    const parts = ['code', 'error', 'message', 'detail', 'reason']
+      .map((k) => body[k])
+      .filter((v): v is string => typeof v === 'string' && v.length > 0);
+    if (parts.length > 0) return [...new Set(parts)].join(': ').slice(0, 300);
+  }
+  return rawText.trim().slice(0, 200) || '(empty body)';
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: Issue[][];
+}
+
+/** The first issue, with union issues replaced by the branch that got furthest (it names the field best). */
+function deepestIssue(issues: readonly Issue[]): Issue | undefined {
+  const first = issues[0];
+  if (!first) return undefined;
+  if (first.code === 'invalid_union' && first.errors && first.errors.length > 0) {
+    const inner = first.errors
+      .map((branch) => deepestIssue(branch))
+      .filter((i): i is Issue => i !== undefined);
+    const deepest = inner.sort((a, b) => b.path.length - a.path.length)[0];
+    if (deepest && deepest.path.length > 0) return { ...deepest, path: [...first.path, ...deepest.path] };
+    // No branch got inside the value: a branch whose type matched says why the value itself is wrong.
+    const matchedType = inner.find((i) => i.code !== 'invalid_type');
+    if (matchedType) return { ...matchedType, path: first.path };
+    const expected = [...new Set(inner.map((i) => /expected (\w+)/.exec(i.message)?.[1]).filter(Boolean))];
+    return { ...first, message: expected.length > 0 ? `expected ${expected.join(' or ')}` : first.message };
+  }
+  return first;
+}
+
+function pick(value: unknown, path: PropertyKey[]): unknown {
+  let cur = value;
+  for (const k of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[k];
+  }
+  return cur;
+}
+
+function describeValue(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
+  return `${typeof v} ${String(v)}`;
+}

@@ -1,0 +1,155 @@
+import { strict as assert } from 'node:assert';
+import { createRateLimiter } from '../../../core/api/limiter';
+
+/**
+ * A fake clock with fake timers: a sleep is parked until everything else has settled, then the clock jumps
+ * to the earliest due timer. So the limiter runs instantly and deterministically.
+ */
+function fakeClock() {
+  let t = 0;
+  const sleeps: number[] = [];
+  const timers: Array<{ due: number; fire: () => void }> = [];
+  let driving = false;
+  const drive = async () => {
+    if (driving) return;
+    driving = true;
+    for (;;) {
+      await new Promise((r) => setImmediate(r));
+      if (timers.length === 0) break;
+      timers.sort((a, b) => a.due - b.due);
+      const next = timers.shift() as (typeof timers)[number];
+      t = Math.max(t, next.due);
+      next.fire();
+    }
+    driving = false;
+  };
+  return {
+    now: () => t,
+    sleep: (ms: number) =>
+      new Promise<void>((fire) => {
+        sleeps.push(ms);
+        timers.push({ due: t + ms, fire });
+        void drive();
+      }),
+    advance: (ms: number) => {
+      t += ms;
+    },
+    sleeps,
+  };
+}
+
+/** Largest number of times within any window of `span` ms. */
+function maxInWindow(times: number[], span: number): number {
+  let best = 0;
+  for (let i = 0; i < times.length; i++) {
+    let n = 0;
+    for (let j = i; j < times.length && (times[j] as number) < (times[i] as number) + span; j++) n++;
+    best = Math.max(best, n);
+  }
+  return best;
+}
+
+describe('createRateLimiter', () => {
+  it('admits `limit` at once, then spaces the rest by the window', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 50, windowMs: 1000, now: clock.now, sleep: clock.sleep });
+    const starts: number[] = [];
+    await Promise.all(
+      Array.from({ length: 175 }, () =>
+        limiter.acquire().then((release) => {
+          starts.push(clock.now());
+          release();
+        }),
+      ),
+    );
+    assert.equal(starts.length, 175);
+    assert.equal(starts.filter((s) => s === 0).length, 50);
+    assert.ok(maxInWindow(starts, 1000) <= 50, `window held ${maxInWindow(starts, 1000)}`);
+    assert.equal(limiter.delayed, 125);
+    assert.ok((starts[174] as number) >= 3000, '175 requests at 50 per second need three more windows');
+  });
+
+  it('counts a request from its answer, so slow answers push the next window back', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 2, windowMs: 100, now: clock.now, sleep: clock.sleep });
+    const r1 = await limiter.acquire();
+    const r2 = await limiter.acquire();
+    let third = false;
+    const p3 = limiter.acquire().then((r) => {
+      third = true;
+      return r;
+    });
+    clock.advance(500); // both requests still in flight: no slot, whatever the clock says
+    await Promise.resolve();
+    assert.equal(third, false);
+    r1();
+    r2();
+    const r3 = await p3;
+    assert.equal(clock.now(), 600, 'the third starts one window after the answers arrived');
+    r3();
+  });
+
+  it('serves waiters in arrival order', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 2, windowMs: 100, now: clock.now, sleep: clock.sleep });
+    const order: number[] = [];
+    await Promise.all(
+      [0, 1, 2, 3, 4].map((i) =>
+        limiter.acquire().then((release) => {
+          order.push(i);
+          release();
+        }),
+      ),
+    );
+    assert.deepEqual(order, [0, 1, 2, 3, 4]);
+  });
+
+  it('never lets a window hold more than the limit, with the guard applied', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({
+      limit: 5,
+      windowMs: 100,
+      guardMs: 10,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    const answers: number[] = [];
+    for (let i = 0; i < 23; i++) {
+      if (i % 4 === 0) clock.advance(7);
+      const release = await limiter.acquire();
+      clock.advance(3); // latency
+      answers.push(clock.now());
+      release();
+    }
+    assert.ok(maxInWindow(answers, 110) <= 5);
+  });
+
+  it('does not wait when requests are already spread out, and release is idempotent', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 3, windowMs: 100, now: clock.now, sleep: clock.sleep });
+    for (let i = 0; i < 10; i++) {
+      const release = await limiter.acquire();
+      release();
+      release();
+      clock.advance(40);
+    }
+    assert.deepEqual(clock.sleeps, []);
+    assert.equal(limiter.delayed, 0);
+  });
+
+  it('is disabled by a non-positive or infinite limit', async () => {
+    const clock = fakeClock();
+    for (const limit of [0, Infinity]) {
+      const limiter = createRateLimiter({ limit, windowMs: 1000, now: clock.now, sleep: clock.sleep });
+      await Promise.all(Array.from({ length: 1000 }, () => limiter.acquire()));
+    }
+    assert.deepEqual(clock.sleeps, []);
+  });
+
+  it('waits in real time with the default clock', async () => {
+    const limiter = createRateLimiter({ limit: 2, windowMs: 30 });
+    const t0 = performance.now();
+    await Promise.all([0, 1, 2].map(() => limiter.acquire().then((release) => release())));
+    assert.ok(performance.now() - t0 >= 25);
+  });
+});
