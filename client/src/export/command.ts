@@ -1,0 +1,260 @@
+/**
+ * `dlmm.exportUnsigned`: the plan (whole, one operation from a lens argument, or the one under the cursor)
+ * is checked live and built with core/tx — the same code as `dlmm export` — then written next to the plan,
+ * with the summary shown beside and "Copy wallet request" on demand. Nothing is signed or sent. The only
+ * thing remembered is the signer's public key, per sender.
+ */
+import { posix } from 'node:path';
+import * as vscode from 'vscode';
+import { isApiError } from '../../../core/api/errors';
+import type { DlmmApi } from '../../../core/api/types';
+import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
+import { buildTransactions } from '../../../core/tx/build';
+import type { ExportFormat, SigningParams } from '../../../core/tx/formats';
+import type { ExportOutcome } from '../../../core/tx/types';
+import { parseExportArgs } from './args';
+import type { ActivePlan, ExportDeps } from './index';
+import {
+  normalizePublicKey,
+  parseUnsignedInteger,
+  publicKeySenderProblem,
+  unsignedIntegerProblem,
+} from './inputs';
+import { recallPublicKey, rememberPublicKey, type KeyValueStore } from './keyMemory';
+import { exportFileName, isPlanPath } from './naming';
+import { renderExport } from './pipeline';
+import { describeRefusal } from './refusal';
+import { operationAtOffset } from './target';
+
+export interface ExportCommandContext extends ExportDeps {
+  /** globalState: holds only public keys, per sender. */
+  store: KeyValueStore;
+  showPreview(name: string, markdown: string): Promise<void>;
+}
+
+interface FormatItem extends vscode.QuickPickItem {
+  format: ExportFormat;
+}
+
+const FORMAT_ITEMS: FormatItem[] = [
+  {
+    label: 'tx-hex',
+    format: 'tx-hex',
+    description: 'serialized unsigned transactions, one per line',
+    detail: "For a wallet's stx_signTransaction. Asks for the signer's public key, the nonce and the fee.",
+  },
+  {
+    label: 'wallet-request',
+    format: 'wallet-request',
+    description: 'SIP-030 stx_callContract requests (JSON)',
+  },
+  {
+    label: 'summary',
+    format: 'summary',
+    description: 'for a person: positions, bounds, post-conditions in words, totals',
+  },
+  { label: 'json', format: 'json', description: 'everything, with the Clarity arguments in readable form' },
+];
+
+const baseName = (uri: vscode.Uri) => posix.basename(uri.path) || 'plan.dlmm.yaml';
+
+/** Runs the export; every failure ends in a message, never a thrown error. */
+export async function exportUnsigned(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
+  try {
+    await run(ctx, args);
+  } catch (e) {
+    const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
+    ctx.log?.(`export failed: ${why}`);
+    void vscode.window.showErrorMessage(`DLMM: export failed: ${why}`);
+  }
+}
+
+async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
+  const target = parseExportArgs(args);
+  const plan = await resolvePlan(ctx, target.uri);
+  if (!plan) {
+    void vscode.window.showWarningMessage(
+      'DLMM: open a plan file (*.dlmm.yaml, *.dlmm.yml or *.dlmm.json) to export its unsigned transactions.',
+    );
+    return;
+  }
+  const name = baseName(plan.uri);
+
+  let opId = target.opId;
+  if (opId === undefined && target.uri === undefined && plan.cursorOffset !== undefined) {
+    const scope = await pickScope(plan.text, name, plan.cursorOffset);
+    if (scope === null) return;
+    opId = scope;
+  }
+  const pick = await vscode.window.showQuickPick(FORMAT_ITEMS, {
+    title: `DLMM: export ${opId === undefined ? name : `operation ${opId}`} (unsigned; nothing is sent)`,
+    placeHolder: 'Export format',
+    ignoreFocusOut: true,
+  });
+  if (!pick) return;
+  const api = await ctx.getApi();
+  if (!api) return;
+
+  const analysis = await progress('DLMM: checking the plan against live data…', () =>
+    analyzePlan(plan.text, {
+      api,
+      fileName: name,
+      ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
+    }),
+  );
+  let outcome = await build(analysis, api, opId);
+  if (!accepted(outcome, plan.text, name)) return;
+
+  let signing: SigningParams | undefined;
+  if (pick.format === 'tx-hex') {
+    signing = await askSigning(ctx.store, analysis);
+    if (!signing) return;
+    // Built again with the key so core/tx checks it against the sender and numbers the nonces.
+    outcome = await build(analysis, api, opId, signing);
+    if (!accepted(outcome, plan.text, name)) return;
+    if (analysis.plan?.sender) await rememberPublicKey(ctx.store, analysis.plan.sender, signing.publicKey);
+  }
+  const txs = outcome.transactions;
+  for (const f of outcome.findings) ctx.log?.(`export ${name}: ${f.severity} ${f.code}: ${f.message}`);
+
+  const fileName = exportFileName(name, opId, pick.format);
+  const rendered = await renderExport(
+    txs,
+    pick.format,
+    signing,
+    `${name}${opId === undefined ? '' : ` — operation ${opId}`}: ${txs.length} unsigned transaction(s)`,
+  );
+  const written = await writeNextToPlan(plan.uri, fileName, rendered.body);
+  await ctx.showPreview(exportFileName(name, opId, 'summary'), rendered.summaryMarkdown);
+  if (!written) {
+    // An untitled plan has no folder: show the result instead of writing it.
+    const doc = await vscode.workspace.openTextDocument({
+      content: rendered.body,
+      language: pick.format === 'summary' ? 'markdown' : pick.format === 'tx-hex' ? 'plaintext' : 'json',
+    });
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+  const notes = outcome.findings.length > 0 ? ` (${outcome.findings.length} note(s) in the DLMM output)` : '';
+  const actions = written ? ['Open File', 'Copy wallet request'] : ['Copy wallet request'];
+  const choice = await vscode.window.showInformationMessage(
+    `DLMM: ${txs.length} unsigned transaction(s) ${written ? `written to ${fileName}` : 'exported'}${notes}. Nothing was signed or sent.`,
+    ...actions,
+  );
+  if (choice === 'Open File' && written) {
+    await vscode.window.showTextDocument(written, { preview: false });
+  } else if (choice === 'Copy wallet request') {
+    await vscode.env.clipboard.writeText(rendered.walletRequest);
+    void vscode.window.showInformationMessage(
+      `DLMM: copied ${txs.length} stx_callContract request(s) to the clipboard.`,
+    );
+  }
+}
+
+/** The plan to export: the given URI (its open text wins over the disk), else the active plan. */
+async function resolvePlan(ctx: ExportDeps, uri: string | undefined): Promise<ActivePlan | undefined> {
+  if (uri !== undefined) {
+    let parsed: vscode.Uri;
+    try {
+      parsed = vscode.Uri.parse(uri, true);
+    } catch {
+      return undefined;
+    }
+    if (!isPlanPath(parsed.path)) return undefined;
+    const doc = await vscode.workspace.openTextDocument(parsed);
+    return { uri: parsed, text: doc.getText() };
+  }
+  const given = ctx.getActivePlan?.();
+  if (given) return isPlanPath(given.uri.path) ? given : undefined;
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !isPlanPath(editor.document.uri.path)) return undefined;
+  return {
+    uri: editor.document.uri,
+    text: editor.document.getText(),
+    cursorOffset: editor.document.offsetAt(editor.selection.active),
+  };
+}
+
+/** With the cursor in one of several operations: that operation or the whole plan (null = cancelled). */
+async function pickScope(text: string, name: string, offset: number): Promise<string | undefined | null> {
+  const op = operationAtOffset(text, name, offset);
+  if (!op || op.count < 2) return undefined;
+  const items: (vscode.QuickPickItem & { opId: string | undefined })[] = [
+    { label: `Operation ${op.id}`, description: 'the operation under the cursor', opId: op.id },
+    { label: 'Whole plan', description: `all ${op.count} operations, in order`, opId: undefined },
+  ];
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'DLMM: what to export',
+    ignoreFocusOut: true,
+  });
+  return pick ? pick.opId : null;
+}
+
+function build(analysis: Analysis, api: DlmmApi, opId: string | undefined, signing?: SigningParams) {
+  return progress('DLMM: building unsigned transactions…', () =>
+    buildTransactions(analysis, { api, ...(opId !== undefined ? { opId } : {}), ...(signing ?? {}) }),
+  );
+}
+
+/** True when core/tx built the transactions; otherwise shows the refusal (findings listed) and is false. */
+function accepted(
+  outcome: ExportOutcome,
+  text: string,
+  name: string,
+): outcome is Extract<ExportOutcome, { ok: true }> {
+  if (outcome.ok) return true;
+  const r = describeRefusal(outcome.error, text, name);
+  void vscode.window.showErrorMessage(r.message, { modal: r.detail !== '', detail: r.detail });
+  return false;
+}
+
+/** Asks the public key (pre-filled per sender), nonce and fee; undefined when cancelled. */
+async function askSigning(store: KeyValueStore, analysis: Analysis): Promise<SigningParams | undefined> {
+  const sender = analysis.plan?.sender;
+  const network = analysis.plan?.network ?? 'mainnet';
+  const remembered = recallPublicKey(store, sender);
+  const publicKey = await vscode.window.showInputBox({
+    title: 'DLMM export (1/3): signer public key',
+    prompt: `Compressed public key (33 bytes, hex) of ${sender ?? "the plan's sender"}. No private key is ever asked for.`,
+    ...(remembered ? { value: remembered } : {}),
+    ignoreFocusOut: true,
+    validateInput: (v) => publicKeySenderProblem(v, sender, network),
+  });
+  if (publicKey === undefined) return undefined;
+  const nonce = await vscode.window.showInputBox({
+    title: 'DLMM export (2/3): nonce of the first transaction',
+    prompt: "The sender's next account nonce; later transactions take the following nonces.",
+    ignoreFocusOut: true,
+    validateInput: (v) => unsignedIntegerProblem(v, 'nonce'),
+  });
+  if (nonce === undefined) return undefined;
+  const fee = await vscode.window.showInputBox({
+    title: 'DLMM export (3/3): fee per transaction',
+    prompt: 'In micro-STX (1 STX = 1000000).',
+    ignoreFocusOut: true,
+    validateInput: (v) => unsignedIntegerProblem(v, 'fee'),
+  });
+  if (fee === undefined) return undefined;
+  return {
+    publicKey: normalizePublicKey(publicKey),
+    nonce: parseUnsignedInteger(nonce, 'nonce'),
+    fee: parseUnsignedInteger(fee, 'fee'),
+  };
+}
+
+/** Writes the export next to the plan; undefined when the plan has no folder (untitled). */
+async function writeNextToPlan(
+  plan: vscode.Uri,
+  fileName: string,
+  body: string,
+): Promise<vscode.Uri | undefined> {
+  if (plan.scheme === 'untitled') return undefined;
+  const target = plan.with({ path: posix.join(posix.dirname(plan.path), fileName), query: '', fragment: '' });
+  await vscode.workspace.fs.writeFile(target, Buffer.from(body, 'utf8'));
+  return target;
+}
+
+function progress<T>(title: string, f: () => Promise<T>): Promise<T> {
+  return Promise.resolve(
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => f()),
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * Editor export of unsigned transactions ("DLMM: Export Unsigned Transactions", `dlmm.exportUnsigned`).
+ * Registration only: the command's code (core/tx and the analyzer) is loaded on first use, so activation
+ * stays small. The summary preview is a read-only virtual document (no "save changes?" prompt on close).
+ */
+import * as vscode from 'vscode';
+import type { DlmmApi } from '../../../core/api/types';
+
+/** Command id (contributed in package.json; lenses may pass `(uri: string, opId?: string)`). */
+export const EXPORT_UNSIGNED_COMMAND = 'dlmm.exportUnsigned';
+/** Scheme of the read-only summary previews. */
+export const EXPORT_PREVIEW_SCHEME = 'dlmm-export';
+
+/** The active plan as the host sees it (defaults to the active text editor). */
+export interface ActivePlan {
+  uri: vscode.Uri;
+  /** Current text, unsaved edits included. */
+  text: string;
+  /** Cursor offset, when the plan is in the active editor. */
+  cursorOffset?: number;
+}
+
+/** What the export needs from the extension host. */
+export interface ExportDeps {
+  /** The configured engine's client, or undefined after telling the user how to configure one. */
+  getApi(): Promise<DlmmApi | undefined>;
+  /** Overrides policy.max_tip_lag (the dlmm.maxTipLag setting), when set. */
+  getMaxTipLag?(): number | undefined;
+  /** Active plan; default: the active editor's document when it is a plan file. */
+  getActivePlan?(): ActivePlan | undefined;
+  log?(line: string): void;
+}
+
+/** Registers `dlmm.exportUnsigned` and the preview provider; dispose to unregister. */
+export function registerExportCommands(
+  context: vscode.ExtensionContext,
+  deps: ExportDeps,
+): vscode.Disposable {
+  const previews = new Map<string, string>();
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const provider: vscode.TextDocumentContentProvider = {
+    onDidChange: changed.event,
+    provideTextDocumentContent: (uri) => previews.get(uri.path) ?? '',
+  };
+  const showPreview = async (name: string, markdown: string): Promise<void> => {
+    const uri = vscode.Uri.from({ scheme: EXPORT_PREVIEW_SCHEME, path: `/${name}` });
+    previews.set(uri.path, markdown);
+    changed.fire(uri);
+    // The `.md` path makes it a markdown document (read-only: the provider owns the text).
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preserveFocus: true,
+      preview: true,
+    });
+  };
+  return vscode.Disposable.from(
+    changed,
+    vscode.workspace.registerTextDocumentContentProvider(EXPORT_PREVIEW_SCHEME, provider),
+    vscode.commands.registerCommand(EXPORT_UNSIGNED_COMMAND, async (...args: unknown[]) => {
+      const { exportUnsigned } = await import('./command');
+      await exportUnsigned({ ...deps, store: context.globalState, showPreview }, args);
+    }),
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The editor export's rendering step: one build of core/tx transactions -> the chosen format's text, the
+ * wallet request (for "Copy wallet request") and a markdown summary for the preview. Every format comes
+ * from core/tx/formats; this module only wraps the summary for markdown. Pure: no vscode.
+ */
+import {
+  formatJson,
+  formatSummary,
+  formatTxHex,
+  formatWalletRequest,
+  type ExportFormat,
+  type SigningParams,
+} from '../../../core/tx/formats';
+import type { BuiltTransaction } from '../../../core/tx/types';
+
+export interface RenderedExport {
+  /** The chosen format, byte-identical to `dlmm export --format F` (summary: see summaryMarkdown). */
+  body: string;
+  /** SIP-030 wallet request JSON (always available: needs no signing parameters). */
+  walletRequest: string;
+  /** The summary in a markdown document (plain summary text inside a fence, so columns stay aligned). */
+  summaryMarkdown: string;
+}
+
+/** Renders every face of one export; tx-hex needs `signing`. */
+export async function renderExport(
+  txs: BuiltTransaction[],
+  format: ExportFormat,
+  signing?: SigningParams,
+  title = 'DLMM unsigned export',
+): Promise<RenderedExport> {
+  const summary = formatSummary(txs);
+  const summaryMarkdown = toMarkdown(title, summary);
+  let body: string;
+  switch (format) {
+    case 'tx-hex':
+      if (!signing) throw new RangeError('tx-hex needs the public key, nonce and fee');
+      body = await formatTxHex(txs, signing);
+      break;
+    case 'wallet-request':
+      body = formatWalletRequest(txs);
+      break;
+    case 'json':
+      body = await formatJson(txs, signing);
+      break;
+    case 'summary':
+      body = summaryMarkdown;
+      break;
+  }
+  return { body, walletRequest: formatWalletRequest(txs), summaryMarkdown };
+}
+
+/** `summary` text as markdown: a heading and the text in a fence longer than any backtick run inside. */
+export function toMarkdown(title: string, summary: string): string {
+  const longest = Math.max(0, ...[...summary.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `# ${title.replace(/[\r\n]+/g, ' ')}\n\n${fence}text\n${summary.replace(/\n?$/, '\n')}${fence}\n`;
+}
