@@ -15,11 +15,12 @@ import type { Finding } from '../plan/diagnostics';
 import type { PreparedOperation } from '../plan/prepared';
 import type { Plan } from '../plan/schema';
 import { exportError, isExportError, type BuildContext, type PartialTx } from './context';
+import { PostConditionRangeError } from './postConditions';
 import { buildLiquidityOp } from './liquidity';
 import { routerConfigFor, type Network, type RouterConfig } from './routers';
 import { BinShareReader } from './shares';
 import { buildSwapOp } from './swap';
-import type { BuiltTransaction, ExportOutcome } from './types';
+import type { BuiltTransaction, ExportError, ExportOutcome } from './types';
 
 /** Ledger's Stacks app (0.26.17+) rejects transactions with more post-conditions at parse time. */
 export const LEDGER_MAX_POST_CONDITIONS = 128;
@@ -155,7 +156,13 @@ export async function buildTransactions(
   const ctx = makeContext(analysis, plan, plan.sender, routers, opts);
   const built: PartialTx[][] = [];
   for (const op of ops) {
-    const txs = op.op === 'swap' ? await buildSwapOp(ctx, op) : await buildLiquidityOp(ctx, op);
+    let txs: PartialTx[] | ExportError;
+    try {
+      txs = op.op === 'swap' ? await buildSwapOp(ctx, op) : await buildLiquidityOp(ctx, op);
+    } catch (e) {
+      if (!(e instanceof PostConditionRangeError)) throw e;
+      txs = exportError('amount-exceeds-post-condition', `operation '${op.id}': ${e.message}`);
+    }
     if (isExportError(txs)) return { ok: false, error: txs };
     built.push(txs);
   }

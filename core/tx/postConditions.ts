@@ -16,6 +16,25 @@ import { Cl, Pc, type PostCondition } from '@stacks/transactions';
 import { formatUnits, toUnsignedBinId } from '../dlmm/bins';
 import type { TokenInfo } from './types';
 
+/** Post-condition amounts are u64 on the wire; plan amounts may be up to uint128. */
+export const POST_CONDITION_MAX = (1n << 64n) - 1n;
+
+/** A deny-mode condition cannot state an amount above u64: the export refuses instead of guessing. */
+export class PostConditionRangeError extends Error {
+  constructor(readonly amount: bigint) {
+    super(
+      `amount ${amount} is above ${POST_CONDITION_MAX}, the largest amount a Stacks post-condition can state (u64); ` +
+        'deny-mode post-conditions cannot cover it: split the amount over several operations',
+    );
+    this.name = 'PostConditionRangeError';
+  }
+}
+
+function checkAmount(amount: bigint): bigint {
+  if (amount < 0n || amount > POST_CONDITION_MAX) throw new PostConditionRangeError(amount);
+  return amount;
+}
+
 /** Fungible asset of the pool's shares. */
 export const POOL_SHARES_ASSET = 'pool-token';
 /** Non-fungible asset keyed by {token-id: unsigned bin id, owner}. */
@@ -28,6 +47,7 @@ export function fungibleCondition(
   amount: bigint,
   token: TokenInfo,
 ): PostCondition {
+  checkAmount(amount);
   const p = Pc.principal(principal);
   const partial =
     comparator === 'lte'
@@ -46,6 +66,7 @@ export function sharesCondition(
   amount: bigint,
   pool: string,
 ): PostCondition {
+  checkAmount(amount);
   const p = Pc.principal(sender);
   const partial = comparator === 'eq' ? p.willSendEq(amount) : p.willSendLte(amount);
   return partial.ft(pool as `${string}.${string}`, POOL_SHARES_ASSET);

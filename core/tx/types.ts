@@ -79,7 +79,8 @@ export type ExportErrorCode =
   | 'swap-route-unsupported'
   | 'bad-public-key'
   | 'public-key-mismatch'
-  | 'nothing-to-export';
+  | 'nothing-to-export'
+  | 'amount-exceeds-post-condition';
 
 /** An export refusal: a value with a code, the user-facing message and the findings behind it. */
 export interface ExportError {

@@ -380,4 +380,24 @@ describe('tx export: build, serialize, decode, dry-run', () => {
     const last = tx!.functionArgs[tx!.functionArgs.length - 1]!;
     assert.equal(last.type, 'some');
   });
+
+  it('refuses, with a clear error, an amount a u64 post-condition cannot state (plans allow uint128)', async () => {
+    const engine = testEngine();
+    const p = pool1(engine);
+    const a = p.activeBinId;
+    const huge = (1n << 64n) + 5n;
+    const op: PreparedOperation = {
+      id: 'huge',
+      index: 0,
+      op: 'add',
+      mode: 'strict',
+      pool: snapshot(engine, p),
+      items: [addItem(engine, p, 0, a + 2, huge, 0n)],
+    };
+    const r = await buildTransactions(analysisOf(engine, [op]), {});
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.equal(r.error.code, 'amount-exceeds-post-condition');
+    assert.match(r.error.message, /operation 'huge'.*18446744073709551615/);
+  });
 });
