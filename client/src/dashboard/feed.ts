@@ -1,0 +1,375 @@
+/**
+ * The dashboard's data feed: reads the engine through DlmmApi and maps it, and the plan analysis, to the
+ * webview protocol's shapes (decimal strings for amounts). No vscode import: the Chromium tests run this
+ * exact code against the simulated engine.
+ */
+import type { DlmmApi, Pool, Route, Status, Token } from '../../../core/api/types';
+import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
+import type { Finding } from '../../../core/plan/diagnostics';
+import type { PreparedOperation } from '../../../core/plan/prepared';
+import type {
+  BinEffect,
+  EngineStatus,
+  FindingInfo,
+  Overview,
+  PlanPreview,
+  PoolView,
+  Positions,
+  PreviewItem,
+  PreviewOp,
+  PriceHistory,
+  QuoteParams,
+  QuoteResult,
+  RouteInfo,
+  TokenInfo,
+} from '../../../webview/src/protocol';
+import { toErrorInfo } from './errors';
+
+/** The parts of core/plan/analyze.ts's Analysis the dashboard reads (structural, so any Analysis fits). */
+export interface DashboardAnalysis {
+  text: string;
+  plan?: { sender?: string; policy?: { active_bin_tolerance?: number } } | undefined;
+  findings: readonly Finding[];
+  prepared: readonly PreparedOperation[];
+  parsed?:
+    { rangeOf?(path: (string | number)[]): { offset: number; length: number } | undefined } | undefined;
+}
+
+/** The plan open in the editor, with the document it came from. */
+export interface ActivePlan {
+  uri: string;
+  fileName: string;
+  analysis: DashboardAnalysis;
+}
+
+function statusInfo(s: Status): EngineStatus {
+  return {
+    ready: s.ready,
+    state_height: s.state_height,
+    chain_tip: s.chain_tip,
+    tip_lag: s.tip_lag,
+    pool_count: s.pool_count,
+  };
+}
+
+/** Token display info; a token missing from /tokens shows its contract name and 0 decimals (raw units). */
+function tokenInfo(contract: string, tokens: ReadonlyMap<string, Token>): TokenInfo {
+  const t = tokens.get(contract);
+  if (t) return { contract, symbol: t.symbol, decimals: t.decimals };
+  return { contract, symbol: `${contract.split('.')[1] ?? contract}?`, decimals: 0 };
+}
+
+function tokenMap(tokens: readonly Token[]): Map<string, Token> {
+  return new Map(tokens.map((t) => [t.contract_address, t]));
+}
+
+/** Pools, tokens and engine status: the picker and the quote form. */
+export async function readOverview(api: DlmmApi): Promise<Overview> {
+  const [pools, tokens, status] = await Promise.all([api.pools(), api.tokens(), api.status()]);
+  const byContract = tokenMap(tokens);
+  return {
+    pools: pools.map((p) => ({
+      pool_id: p.pool_id,
+      alias: p.pool_alias ?? null,
+      symbol_x: tokenInfo(p.token_x, byContract).symbol,
+      symbol_y: tokenInfo(p.token_y, byContract).symbol,
+      bin_step: p.bin_step,
+      active: p.active,
+      quotable: p.quotable,
+    })),
+    tokens: tokens.map((t) => ({ contract: t.contract_address, symbol: t.symbol, decimals: t.decimals })),
+    status: statusInfo(status),
+  };
+}
+
+function poolStatusText(p: Pool): string | null {
+  if (p.pool_status === undefined || p.pool_status === null) return null;
+  return String(p.pool_status);
+}
+
+export interface Sender {
+  address: string;
+  source: 'plan' | 'setting';
+}
+
+/** The sender's position bins, or why there are none; never throws (positions are optional on the ladder). */
+async function readPositions(
+  api: DlmmApi,
+  poolPrincipal: string,
+  sender: Sender | undefined,
+): Promise<Positions> {
+  if (!sender)
+    return { state: 'none', reason: 'No sender: open a plan with `sender`, or set "dlmm.dashboard.sender".' };
+  try {
+    const rows = await api.userPositionBins(sender.address, poolPrincipal);
+    return {
+      state: 'ok',
+      sender: sender.address,
+      source: sender.source,
+      bins: rows.map((r) => ({
+        bin_id: r.bin_id,
+        user_liquidity: r.user_liquidity.toString(),
+        liquidity: r.liquidity === null ? null : r.liquidity.toString(),
+        reserve_x: r.reserve_x.toString(),
+        reserve_y: r.reserve_y.toString(),
+      })),
+    };
+  } catch (e) {
+    return {
+      state: 'error',
+      sender: sender.address,
+      error: toErrorInfo(e, `read the positions of ${sender.address}`),
+    };
+  }
+}
+
+/**
+ * Header, status, the full bin ladder and the sender's positions for one pool. All reads start at once
+ * (positions too when `poolId` is already the contract principal app v2 wants), so opening the panel
+ * costs one round trip, not a chain of them.
+ */
+export async function readPoolView(
+  api: DlmmApi,
+  poolId: string,
+  sender: () => Promise<Sender | undefined>,
+): Promise<PoolView> {
+  const isPrincipal = poolId.includes('.');
+  const early = isPrincipal ? sender().then((s) => readPositions(api, poolId, s)) : undefined;
+  const [pool, list, tokens, status] = await Promise.all([
+    api.pool(poolId),
+    api.bins(poolId),
+    api.tokens(),
+    api.status(),
+  ]);
+  const positions = await (early ?? sender().then((s) => readPositions(api, pool.pool_id, s)));
+  const byContract = tokenMap(tokens);
+  const activeBin = list.active_bin_id ?? pool.active_bin;
+  const bins = list.bins
+    .map((b) => ({
+      bin_id: b.bin_id,
+      price: b.price.toString(),
+      reserve_x: b.reserve_x.toString(),
+      reserve_y: b.reserve_y.toString(),
+    }))
+    .sort((a, b) => a.bin_id - b.bin_id);
+  return {
+    header: {
+      pool_id: pool.pool_id,
+      alias: pool.pool_alias ?? null,
+      token_x: tokenInfo(pool.token_x, byContract),
+      token_y: tokenInfo(pool.token_y, byContract),
+      bin_step: pool.bin_step,
+      fees: {
+        x_protocol: pool.x_protocol_fee,
+        x_provider: pool.x_provider_fee,
+        x_variable: pool.x_variable_fee,
+        y_protocol: pool.y_protocol_fee,
+        y_provider: pool.y_provider_fee,
+        y_variable: pool.y_variable_fee,
+      },
+      active: pool.active,
+      quotable: pool.quotable,
+      pool_status: poolStatusText(pool),
+      active_bin: activeBin,
+      active_price: bins.find((b) => b.bin_id === activeBin)?.price ?? null,
+    },
+    status: statusInfo(status),
+    bins,
+    positions,
+  };
+}
+
+function findingInfo(f: Finding): FindingInfo {
+  return { code: f.code, severity: f.severity, message: f.message, offset: f.offset, length: f.length };
+}
+
+function neg(v: bigint): string {
+  return (-v).toString();
+}
+
+function safeRange(
+  a: DashboardAnalysis,
+  path: (string | number)[],
+): { offset: number; length: number } | null {
+  try {
+    return a.parsed?.rangeOf?.(path) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function within(f: Finding, r: { offset: number; length: number } | null): boolean {
+  return r !== null && f.offset >= r.offset && f.offset + f.length <= r.offset + r.length;
+}
+
+type LiquidityOp = Exclude<PreparedOperation, { op: 'swap' }>;
+
+/** The preview items of one prepared operation, with the findings that fall inside each item's source. */
+function previewItems(
+  a: DashboardAnalysis,
+  op: LiquidityOp,
+  opFindings: Finding[],
+  used: Set<Finding>,
+): PreviewItem[] {
+  const attach = (range: { offset: number; length: number } | null): FindingInfo[] =>
+    opFindings.filter((f) => within(f, range)).map((f) => (used.add(f), findingInfo(f)));
+  switch (op.op) {
+    case 'add':
+      return op.items.map((it) => {
+        const range = safeRange(a, ['operations', op.index, 'bins', it.index]);
+        const effects: BinEffect[] = [
+          { bin_id: it.bin_id, dx: it.x_amount.toString(), dy: it.y_amount.toString() },
+        ];
+        return {
+          kind: 'add',
+          label: `add bin ${it.bin_id}${it.active_bin_offset !== undefined ? ` (offset ${it.active_bin_offset})` : ''}`,
+          bin_id: it.bin_id,
+          from_bin_id: null,
+          active_bin_offset: it.active_bin_offset ?? null,
+          x_amount: it.x_amount.toString(),
+          y_amount: it.y_amount.toString(),
+          effects,
+          range,
+          findings: attach(range),
+        };
+      });
+    case 'withdraw':
+      return op.items.map((it) => {
+        const range = null;
+        return {
+          kind: 'withdraw',
+          label: `withdraw ${it.withdrawal_percentage}% of bin ${it.bin_id}`,
+          bin_id: it.bin_id,
+          from_bin_id: null,
+          active_bin_offset: it.active_bin_offset ?? null,
+          x_amount: it.x_amount.toString(),
+          y_amount: it.y_amount.toString(),
+          effects: [{ bin_id: it.bin_id, dx: neg(it.x_amount), dy: neg(it.y_amount) }],
+          range,
+          findings: [],
+        };
+      });
+    case 'move':
+      return op.items.map((it) => {
+        const range = safeRange(a, ['operations', op.index, 'moves', it.index]);
+        return {
+          kind: 'move',
+          label: `move ${it.from_bin_id} → ${it.to_bin_id}`,
+          bin_id: it.to_bin_id,
+          from_bin_id: it.from_bin_id,
+          active_bin_offset: it.active_bin_offset ?? null,
+          x_amount: it.x_amount.toString(),
+          y_amount: it.y_amount.toString(),
+          effects: [
+            { bin_id: it.from_bin_id, dx: neg(it.x_amount), dy: neg(it.y_amount) },
+            { bin_id: it.to_bin_id, dx: it.x_amount.toString(), dy: it.y_amount.toString() },
+          ],
+          range,
+          findings: attach(range),
+        };
+      });
+  }
+}
+
+/** True when a prepared operation is on the pool the dashboard shows (principal or alias, either way). */
+function sameId(op: LiquidityOp, ids: ReadonlySet<string>): boolean {
+  return (
+    ids.has(op.pool.pool_id) ||
+    ids.has(op.pool.written_id) ||
+    ids.has(op.pool.pool.pool_id) ||
+    (op.pool.pool.pool_alias ? ids.has(op.pool.pool.pool_alias) : false)
+  );
+}
+
+/** The open plan's prepared add/withdraw/move items on one pool, as before/after effects per bin. */
+export function buildPlanPreview(active: ActivePlan | undefined, poolIds: ReadonlySet<string>): PlanPreview {
+  if (!active)
+    return { state: 'none', reason: 'No plan is open: open a *.dlmm.yaml file to preview it on the ladder.' };
+  const a = active.analysis;
+  const ops: PreviewOp[] = [];
+  let other = 0;
+  const used = new Set<Finding>();
+  for (const op of a.prepared) {
+    if (op.op === 'swap') continue;
+    if (!sameId(op, poolIds)) {
+      other++;
+      continue;
+    }
+    const opFindings = a.findings.filter((f) => f.operation === op.id);
+    const items = previewItems(a, op, opFindings, used);
+    ops.push({
+      id: op.id,
+      index: op.index,
+      op: op.op,
+      mode: op.mode,
+      active_bin_id: op.pool.active_bin_id,
+      range: safeRange(a, ['operations', op.index]),
+      items,
+      findings: opFindings.filter((f) => !used.has(f)).map(findingInfo),
+    });
+  }
+  return {
+    state: 'ok',
+    uri: active.uri,
+    file_name: active.fileName,
+    sender: a.plan?.sender ?? null,
+    active_bin_tolerance: a.plan?.policy?.active_bin_tolerance ?? 1,
+    ops,
+    other_pool_ops: other,
+    file_findings: a.findings.filter((f) => f.operation === undefined).map(findingInfo),
+  };
+}
+
+function routeInfo(r: Route, slippage: number): RouteInfo {
+  const used = r.slippage_tolerance ?? slippage;
+  const ppm = percentToPpm(String(used)) ?? percentToPpm(String(slippage)) ?? 0n;
+  const min = r.min_amount_out ?? minAfterSlippage(r.amount_out, ppm);
+  return {
+    amount_in: (r.amount_in ?? r.execution_path[0]?.amount_in ?? 0n).toString(),
+    amount_out: r.amount_out.toString(),
+    min_received: min.toString(),
+    slippage: used,
+    price_impact_bps: r.price_impact_bps ?? null,
+    bins_crossed: r.execution_path.reduce((n, h) => n + (h.bins?.length ?? 0), 0),
+    input_decimals: r.input_token_decimals,
+    output_decimals: r.output_token_decimals,
+    hops: r.execution_path.map((h) => ({
+      pool_id: h.pool_id,
+      input_token: h.input_token,
+      output_token: h.output_token,
+      x_for_y: h.x_for_y,
+      amount_in: h.amount_in.toString(),
+      amount_out: h.amount_out.toString(),
+      bins: h.bins?.length ?? 0,
+    })),
+  };
+}
+
+/** Best route and all routes for a swap (amount in base units), with the minimum received at the slippage. */
+export async function readQuote(api: DlmmApi, p: QuoteParams): Promise<QuoteResult> {
+  const req = {
+    input_token: p.input_token,
+    output_token: p.output_token,
+    amount_in: BigInt(p.amount_in),
+    slippage_tolerance: p.slippage,
+    amm_strategy: 'best',
+  };
+  const [best, multi, status] = await Promise.all([
+    api.quote(req),
+    api.quoteMulti(req).catch(() => undefined),
+    api.status().catch(() => undefined),
+  ]);
+  const bestInfo = routeInfo(best, p.slippage);
+  const routes = multi && multi.length > 0 ? multi.map((r) => routeInfo(r, p.slippage)) : [bestInfo];
+  return { best: bestInfo, routes, state_height: status?.state_height ?? null };
+}
+
+/** /app/v2/pools/{id}/bin-price-history as points, oldest first. */
+export async function readPriceHistory(api: DlmmApi, poolId: string): Promise<PriceHistory> {
+  const points = await api.priceHistory(poolId);
+  return {
+    points: points
+      .map((p) => ({ timestamp: p.timestamp, price: p.price.toString(), bin_id: p.bin_id ?? null }))
+      .sort((a, b) => a.timestamp - b.timestamp),
+  };
+}

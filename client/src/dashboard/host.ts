@@ -1,0 +1,182 @@
+/**
+ * The host side of the dashboard protocol: validates what the webview sends, answers requests through the
+ * data feed, and pushes notifications. No vscode import: panel.ts gives it vscode-backed functions, the
+ * Chromium tests give it the simulated engine, so both run this same code.
+ */
+import type { DlmmApi } from '../../../core/api/types';
+import {
+  REQUESTS,
+  WebviewMessageSchema,
+  describeZodError,
+  type ErrorInfo,
+  type HostMessage,
+  type QuoteParams,
+  type RequestMethod,
+} from '../../../webview/src/protocol';
+import { noEngineError, toErrorInfo } from './errors';
+import {
+  buildPlanPreview,
+  readOverview,
+  readPoolView,
+  readPriceHistory,
+  readQuote,
+  type ActivePlan,
+  type Sender,
+} from './feed';
+
+export interface DashboardHostDeps {
+  getApi(): DlmmApi | undefined;
+  getActivePlan(): Promise<ActivePlan | undefined>;
+  /** The `dlmm.dashboard.sender` setting, used when the open plan names no sender. */
+  senderSetting(): string | undefined;
+  post(msg: HostMessage): unknown;
+  revealRange(uri: string, offset: number, length: number): Promise<void>;
+  /** Last pool shown (the host's memento). */
+  lastPool: { get(): string | undefined; set(poolId: string): unknown };
+  exportSwap: { available(): Promise<boolean>; run(params: QuoteParams): Promise<void> };
+  log?(line: string): void;
+}
+
+export interface DashboardHost {
+  /** Handles one raw message from the webview (validated here). Resolves when it has been answered. */
+  receive(raw: unknown): Promise<void>;
+  /** The engine's applied state height changed. */
+  stateChanged(stateHeight: number | null): void;
+  /** The plan open in the editor changed. */
+  planChanged(): void;
+  /** Asks the webview to show a pool (it also becomes the remembered one). */
+  showPool(poolId: string): void;
+}
+
+/** Builds the host side of one dashboard panel. */
+export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
+  const api = (): DlmmApi => {
+    const a = deps.getApi();
+    if (!a) throw new NoEngine();
+    return a;
+  };
+
+  async function sender(): Promise<Sender | undefined> {
+    const plan = await deps.getActivePlan().catch(() => undefined);
+    const fromPlan = plan?.analysis.plan?.sender;
+    if (fromPlan) return { address: fromPlan, source: 'plan' };
+    const fromSetting = deps.senderSetting()?.trim();
+    return fromSetting ? { address: fromSetting, source: 'setting' } : undefined;
+  }
+
+  async function answer(method: RequestMethod, params: unknown): Promise<unknown> {
+    switch (method) {
+      case 'overview':
+        return readOverview(api());
+      case 'poolView': {
+        const p = REQUESTS.poolView.params.parse(params);
+        return readPoolView(api(), p.pool_id, sender);
+      }
+      case 'planPreview': {
+        const p = REQUESTS.planPreview.params.parse(params);
+        const a = api();
+        const pool = await a.pool(p.pool_id);
+        const ids = new Set([p.pool_id, pool.pool_id, ...(pool.pool_alias ? [pool.pool_alias] : [])]);
+        return buildPlanPreview(await deps.getActivePlan(), ids);
+      }
+      case 'quote':
+        return readQuote(api(), REQUESTS.quote.params.parse(params));
+      case 'priceHistory':
+        return readPriceHistory(api(), REQUESTS.priceHistory.params.parse(params).pool_id);
+    }
+  }
+
+  const what: Record<RequestMethod, string> = {
+    overview: 'list the pools',
+    poolView: 'read the pool',
+    planPreview: 'preview the plan',
+    quote: 'get a quote',
+    priceHistory: 'read the price history',
+  };
+
+  function errorOf(e: unknown, method: RequestMethod): ErrorInfo {
+    if (e instanceof NoEngine) return noEngineError();
+    if (e && typeof e === 'object' && 'issues' in e && Array.isArray((e as { issues: unknown }).issues)) {
+      return {
+        code: 'bad-request',
+        message: `The dashboard sent ${method} with bad parameters: ${describeZodError(e as never)}.`,
+        action: 'Reopen the dashboard; if it persists, report it.',
+      };
+    }
+    return toErrorInfo(e, what[method]);
+  }
+
+  return {
+    async receive(raw) {
+      const parsed = WebviewMessageSchema.safeParse(raw);
+      if (!parsed.success) {
+        deps.log?.(`dashboard: ignored a malformed message (${describeZodError(parsed.error)})`);
+        return;
+      }
+      const msg = parsed.data;
+      switch (msg.type) {
+        case 'ready': {
+          const pool = msg.last_pool_id ?? deps.lastPool.get() ?? null;
+          const exportAvailable = await deps.exportSwap.available().catch(() => false);
+          deps.post({ type: 'init', pool_id: pool, export_available: exportAvailable });
+          return;
+        }
+        case 'request':
+          try {
+            // Typed by the feed; the webview validates it on arrival (validating here too cost a cold zod
+            // compile on the panel's first paint).
+            deps.post({ type: 'reply', id: msg.id, result: await answer(msg.method, msg.params) });
+          } catch (e) {
+            deps.log?.(`dashboard: ${msg.method} failed: ${e instanceof Error ? e.message : String(e)}`);
+            deps.post({ type: 'replyError', id: msg.id, error: errorOf(e, msg.method) });
+          }
+          return;
+        case 'selectPool':
+          await deps.lastPool.set(msg.pool_id);
+          return;
+        case 'revealRange':
+          await deps.revealRange(msg.uri, msg.offset, msg.length).catch((e: unknown) =>
+            deps.post({
+              type: 'notice',
+              level: 'error',
+              message: `Could not open the plan at that line: ${e instanceof Error ? e.message : String(e)}`,
+            }),
+          );
+          return;
+        case 'exportSwap':
+          if (!(await deps.exportSwap.available().catch(() => false))) {
+            deps.post({
+              type: 'notice',
+              level: 'error',
+              message: 'The swap export command is not available in this window.',
+            });
+            return;
+          }
+          await deps.exportSwap.run(msg.params).catch((e: unknown) =>
+            deps.post({
+              type: 'notice',
+              level: 'error',
+              message: `Export failed: ${e instanceof Error ? e.message : String(e)}`,
+            }),
+          );
+          return;
+      }
+    },
+    stateChanged(stateHeight) {
+      deps.post({ type: 'stateChanged', state_height: stateHeight });
+    },
+    planChanged() {
+      deps.post({ type: 'planChanged' });
+    },
+    showPool(poolId) {
+      void deps.lastPool.set(poolId);
+      deps.post({ type: 'showPool', pool_id: poolId });
+    },
+  };
+}
+
+class NoEngine extends Error {
+  constructor() {
+    super('no engine configured');
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Entry of the dashboard for the extension (client/src/extension.ts calls `registerDashboard` once).
+ * Registers the `dlmm.openDashboard` command and forwards engine and plan changes to the open panel.
+ */
+import * as vscode from 'vscode';
+import type { DlmmApi } from '../../../core/api/types';
+import type { ActivePlan, DashboardAnalysis } from './feed';
+import { z } from 'zod';
+import { DashboardPanel, LAST_POOL_KEY } from './panel';
+
+export const OPEN_DASHBOARD_COMMAND = 'dlmm.openDashboard';
+
+export interface DashboardDeps {
+  getApi(): DlmmApi | undefined;
+  /**
+   * The analysis of the plan open in the editor. Returning `{uri, analysis}` is preferred; a bare Analysis
+   * is accepted and paired with the last plan editor the user focused.
+   */
+  getActivePlanAnalysis(): Promise<
+    DashboardAnalysis | { uri: vscode.Uri; analysis: DashboardAnalysis } | undefined
+  >;
+  /** Opens the document and selects [offset, offset + length). */
+  revealRange(uri: vscode.Uri, offset: number, length: number): Thenable<unknown> | Promise<unknown> | void;
+  /** Fires when the engine's applied state height changes (null when unknown). */
+  onDidChangeStateHeight: vscode.Event<number | null>;
+  /** Fires when the active plan's analysis changed; optional (the dashboard also watches plan editors). */
+  onDidChangeActivePlan?: vscode.Event<unknown>;
+  log?(line: string): void;
+}
+
+const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
+
+/** Registers the dashboard command and its event wiring; dispose to unregister. */
+export function registerDashboard(context: vscode.ExtensionContext, deps: DashboardDeps): vscode.Disposable {
+  let lastPlanUri: vscode.Uri | undefined = planEditorUri(vscode.window.activeTextEditor);
+
+  const getActivePlan = async (): Promise<ActivePlan | undefined> => {
+    const got = await deps.getActivePlanAnalysis();
+    if (!got) return undefined;
+    const withUri = 'analysis' in got && 'uri' in got ? got : undefined;
+    const uri = withUri?.uri ?? lastPlanUri;
+    const analysis = withUri ? withUri.analysis : (got as DashboardAnalysis);
+    if (!uri) return undefined;
+    return { uri: uri.toString(), fileName: uri.path.split('/').pop() ?? uri.path, analysis };
+  };
+
+  let planTimer: ReturnType<typeof setTimeout> | undefined;
+  const planChanged = (): void => {
+    // Debounced: typing in the plan should not reread the engine on every keystroke.
+    if (planTimer) clearTimeout(planTimer);
+    planTimer = setTimeout(() => DashboardPanel.open?.host.planChanged(), 400);
+  };
+
+  const subscriptions: vscode.Disposable[] = [
+    vscode.commands.registerCommand(OPEN_DASHBOARD_COMMAND, async (args?: unknown) => {
+      // From an operation's "Show in dashboard" lens: remember its pool first, so a new panel opens on it.
+      const poolId = await poolOfOperation(args, getActivePlan).catch(() => undefined);
+      if (poolId) await context.workspaceState.update(LAST_POOL_KEY, poolId);
+      const existed = DashboardPanel.open !== undefined;
+      const panel = DashboardPanel.show(context, {
+        getApi: deps.getApi,
+        getActivePlan,
+        revealRange: deps.revealRange,
+        log: deps.log,
+      });
+      if (poolId && existed) panel.host.showPool(poolId);
+    }),
+    deps.onDidChangeStateHeight((h) => DashboardPanel.open?.host.stateChanged(h)),
+    vscode.window.onDidChangeActiveTextEditor((e) => {
+      const uri = planEditorUri(e);
+      if (uri && uri.toString() !== lastPlanUri?.toString()) {
+        lastPlanUri = uri;
+        planChanged();
+      }
+    }),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (PLAN_FILE.test(e.document.uri.path)) planChanged();
+    }),
+  ];
+  if (deps.onDidChangeActivePlan) subscriptions.push(deps.onDidChangeActivePlan(() => planChanged()));
+
+  return new vscode.Disposable(() => {
+    if (planTimer) clearTimeout(planTimer);
+    DashboardPanel.open?.dispose();
+    for (const s of subscriptions) s.dispose();
+  });
+}
+
+const LensArgsSchema = z.object({ operation: z.union([z.string(), z.number()]) }).loose();
+
+/** The pool (contract principal) of the operation a code lens names, from the active plan's analysis. */
+async function poolOfOperation(
+  args: unknown,
+  getActivePlan: () => Promise<ActivePlan | undefined>,
+): Promise<string | undefined> {
+  const parsed = LensArgsSchema.safeParse(args);
+  if (!parsed.success) return undefined;
+  const plan = await getActivePlan();
+  const want = String(parsed.data.operation);
+  const op = plan?.analysis.prepared.find((o) => o.id === want || String(o.index) === want);
+  return op && op.op !== 'swap' ? op.pool.pool_id : undefined;
+}
+
+function planEditorUri(e: vscode.TextEditor | undefined): vscode.Uri | undefined {
+  return e && PLAN_FILE.test(e.document.uri.path) ? e.document.uri : undefined;
+}

@@ -1,0 +1,108 @@
+/**
+ * The dashboard panel (one per window, webview-sample style): builds the HTML with a nonce, limits
+ * localResourceRoots to dist/, and connects the webview's messages to the protocol host.
+ */
+import * as vscode from 'vscode';
+import type { QuoteParams } from '../../../webview/src/protocol';
+import type { ActivePlan } from './feed';
+import { createDashboardHost, type DashboardHost } from './host';
+import { buildDashboardHtml } from './html';
+
+export const DASHBOARD_VIEW_TYPE = 'dlmm.dashboard';
+/** The swap export command; the dashboard shows its button only when the command is registered. */
+export const EXPORT_SWAP_COMMAND = 'dlmm.exportSwap';
+export const LAST_POOL_KEY = 'dlmm.dashboard.lastPool';
+
+export interface PanelDeps {
+  getApi: () => import('../../../core/api/types').DlmmApi | undefined;
+  getActivePlan: () => Promise<ActivePlan | undefined>;
+  revealRange: (
+    uri: vscode.Uri,
+    offset: number,
+    length: number,
+  ) => Thenable<unknown> | Promise<unknown> | void;
+  log?: (line: string) => void;
+}
+
+/** The open dashboard panel and its protocol host. */
+export class DashboardPanel implements vscode.Disposable {
+  private static current: DashboardPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  readonly host: DashboardHost;
+
+  /** Shows the panel, creating it if none is open. */
+  static show(context: vscode.ExtensionContext, deps: PanelDeps): DashboardPanel {
+    if (DashboardPanel.current) {
+      DashboardPanel.current.panel.reveal(undefined, false);
+      return DashboardPanel.current;
+    }
+    const dist = vscode.Uri.joinPath(context.extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel(
+      DASHBOARD_VIEW_TYPE,
+      'DLMM Dashboard',
+      vscode.ViewColumn.Beside,
+      {
+        enableScripts: true,
+        localResourceRoots: [dist],
+        retainContextWhenHidden: false,
+      },
+    );
+    DashboardPanel.current = new DashboardPanel(panel, context, deps, dist);
+    return DashboardPanel.current;
+  }
+
+  /** The open panel, if any. */
+  static get open(): DashboardPanel | undefined {
+    return DashboardPanel.current;
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    context: vscode.ExtensionContext,
+    deps: PanelDeps,
+    dist: vscode.Uri,
+  ) {
+    const webview = panel.webview;
+    this.host = createDashboardHost({
+      getApi: deps.getApi,
+      getActivePlan: deps.getActivePlan,
+      senderSetting: () =>
+        vscode.workspace.getConfiguration('dlmm').get<string>('dashboard.sender') || undefined,
+      post: (msg) => webview.postMessage(msg),
+      revealRange: async (uri, offset, length) => {
+        await deps.revealRange(vscode.Uri.parse(uri, true), offset, length);
+      },
+      lastPool: {
+        get: () => context.workspaceState.get<string>(LAST_POOL_KEY),
+        set: (id) => context.workspaceState.update(LAST_POOL_KEY, id),
+      },
+      exportSwap: {
+        available: async () => (await vscode.commands.getCommands(true)).includes(EXPORT_SWAP_COMMAND),
+        run: async (params: QuoteParams) => {
+          await vscode.commands.executeCommand(EXPORT_SWAP_COMMAND, {
+            input_token: params.input_token,
+            output_token: params.output_token,
+            amount_in: params.amount_in,
+            slippage_tolerance: params.slippage,
+          });
+        },
+      },
+      log: deps.log,
+    });
+    webview.html = buildDashboardHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((m: unknown) => void this.host.receive(m)),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  dispose(): void {
+    if (DashboardPanel.current === this) DashboardPanel.current = undefined;
+    this.panel.dispose();
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+  }
+}

@@ -1,0 +1,352 @@
+/**
+ * The dashboard webview in a real Chromium, fed by the real host code (client/src/dashboard) reading the
+ * simulated engine over loopback HTTP. Expected values come from the engine (a second API client) and
+ * from the real plan analysis, never from constants.
+ */
+import { strict as assert } from 'node:assert';
+import type { Browser } from 'playwright-core';
+import { createApiClient } from '../../../core/api/client';
+import type { DlmmApi, Pool } from '../../../core/api/types';
+import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
+import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
+import { DEFAULT_USER } from '../../../core/sim/defaultWorld';
+import type { ActivePlan } from '../../../client/src/dashboard/feed';
+import {
+  ensureWebviewBundle,
+  ladderSummary,
+  launchChromium,
+  openDashboard,
+  screenshot,
+  type DashboardPage,
+} from '../../webview/harness';
+
+/** Waits (bounded) until `check` returns a value. */
+async function until<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 8000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+function planText(pool: Pool): string {
+  const a = pool.active_bin;
+  return `version: 1
+sender: ${DEFAULT_USER}
+operations:
+  - id: asks
+    op: add
+    pool: ${pool.pool_id}
+    bins:
+      - { bin_id: ${a + 3}, x_amount: 150000, y_amount: 0 }
+      - { bin_id: ${a - 3}, x_amount: 0, y_amount: 2500000 }
+      - { bin_id: ${a - 2}, x_amount: 5000, y_amount: 0 }
+  - id: follow
+    op: add
+    mode: simple
+    pool: ${pool.pool_id}
+    bins:
+      - { active_bin_offset: 2, x_amount: 1000, y_amount: 0 }
+  - id: trim
+    op: withdraw
+    pool: ${pool.pool_id}
+    withdrawal_percentage: 50
+    bins: [${a - 1}]
+  - id: shift
+    op: move
+    pool: ${pool.pool_id}
+    moves:
+      - { from_bin_id: ${a + 1}, to_bin_id: ${a + 4}, amount: 1000 }
+`;
+}
+
+/** Net reserve change per bin implied by the prepared items (the oracle for the overlay). */
+function expectedEffects(analysis: Analysis): Map<number, { dx: bigint; dy: bigint }> {
+  const m = new Map<number, { dx: bigint; dy: bigint }>();
+  const add = (bin: number, dx: bigint, dy: bigint): void => {
+    const e = m.get(bin) ?? { dx: 0n, dy: 0n };
+    m.set(bin, { dx: e.dx + dx, dy: e.dy + dy });
+  };
+  for (const op of analysis.prepared) {
+    if (op.op === 'add') for (const it of op.items) add(it.bin_id, it.x_amount, it.y_amount);
+    if (op.op === 'withdraw') for (const it of op.items) add(it.bin_id, -it.x_amount, -it.y_amount);
+    if (op.op === 'move')
+      for (const it of op.items) {
+        add(it.from_bin_id, -it.x_amount, -it.y_amount);
+        add(it.to_bin_id, it.x_amount, it.y_amount);
+      }
+  }
+  return m;
+}
+
+describe('dashboard webview in Chromium (simulated engine)', function () {
+  this.timeout(60_000);
+  let sim: RunningSimulator;
+  let api: DlmmApi;
+  /** A second client: the oracle reads the engine independently of the dashboard's. */
+  let oracle: DlmmApi;
+  let browser: Browser;
+  let pool: Pool;
+  let dash: DashboardPage | undefined;
+
+  before(async () => {
+    await ensureWebviewBundle();
+    sim = await startSimulator();
+    api = createApiClient({ baseUrl: sim.url });
+    oracle = createApiClient({ baseUrl: sim.url });
+    browser = await launchChromium();
+    pool = (await oracle.pools())[0]!;
+  });
+
+  afterEach(async function () {
+    if (dash) {
+      const problems = await dash.problems();
+      await dash.close();
+      dash = undefined;
+      assert.deepEqual(problems, [], 'no page errors and no CSP violations');
+    }
+    sim.engine.reset();
+    api.clearCache();
+    oracle.clearCache();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await sim?.close();
+  });
+
+  it('draws every listed bin with the engine reserves, marks the active bin, shows tooltips', async () => {
+    dash = await openDashboard(browser, { api, sender: DEFAULT_USER });
+    const { page } = dash;
+    const first = await ladderSummary(page, (s) => s.bars.length > 0);
+    assert.equal(first.active, pool.active_bin);
+    assert.equal(first.from, pool.active_bin - 25);
+    assert.equal(await page.getAttribute('[data-testid=active-bin]', 'data-bin'), String(pool.active_bin));
+
+    await page.selectOption('[data-testid=zoom]', '500');
+    const all = await ladderSummary(page, (s) => s.from === -500 && s.to === 500);
+    const list = await oracle.bins(pool.pool_id);
+    assert.equal(all.bars.length, list.bins.length, 'one bar per listed bin');
+    const byBin = new Map(all.bars.map((b) => [b.bin, b]));
+    for (const b of list.bins) {
+      const drawn = byBin.get(b.bin_id);
+      assert.ok(drawn, `bin ${b.bin_id} drawn`);
+      assert.equal(drawn.x, b.reserve_x.toString());
+      assert.equal(drawn.y, b.reserve_y.toString());
+      assert.equal(
+        drawn.h > 0,
+        b.reserve_x > 0n || b.reserve_y > 0n,
+        `bin ${b.bin_id} has a bar exactly when it has reserves`,
+      );
+    }
+    const positions = await oracle.userPositionBins(DEFAULT_USER, pool.pool_id);
+    assert.deepEqual(
+      all.positions,
+      positions
+        .filter((p) => p.user_liquidity > 0n)
+        .map((p) => p.bin_id)
+        .sort((a, b) => a - b),
+    );
+    await screenshot(page, 'ladder-all-bins');
+
+    // Keyboard: zoom back in, focus the ladder, step one bin right of the active bin.
+    await page.focus('[data-testid=zoom]');
+    await page.selectOption('[data-testid=zoom]', '10');
+    await page.focus('[data-testid=ladder]');
+    await page.keyboard.press('ArrowRight');
+    const tip = await page.textContent('[data-testid=ladder-tooltip]');
+    const next = list.bins.find((b) => b.bin_id === pool.active_bin + 1)!;
+    assert.match(tip ?? '', new RegExp(`Bin ${pool.active_bin + 1}`));
+    assert.match(tip ?? '', new RegExp(`raw ${next.reserve_x.toString()}`));
+    await screenshot(page, 'ladder-tooltip');
+  });
+
+  it('overlays the open plan, marks items with findings, and reveals an item in the editor', async () => {
+    const text = planText(pool);
+    const analysis = await analyzePlan(text, { api: oracle, fileName: 'preview.dlmm.yaml' });
+    const active: ActivePlan = {
+      uri: 'file:///work/preview.dlmm.yaml',
+      fileName: 'preview.dlmm.yaml',
+      analysis,
+    };
+    dash = await openDashboard(browser, { api, activePlan: async () => active });
+    const { page } = dash;
+    const expected = expectedEffects(analysis);
+    const s = await ladderSummary(page, (x) => x.overlay.length > 0);
+    assert.deepEqual(
+      s.overlay.map((o) => [o.bin, o.dx, o.dy]),
+      [...expected.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([bin, e]) => [bin, e.dx.toString(), e.dy.toString()]),
+    );
+    // Positions come from the plan's sender.
+    assert.match((await page.textContent('[data-testid=positions-status]')) ?? '', /from the plan/);
+
+    const wrongSide = analysis.findings.find((f) => f.code === 'wrong-token-side');
+    assert.ok(wrongSide, 'the plan has a wrong-token-side finding');
+    const badBin = pool.active_bin - 2;
+    assert.equal(
+      s.overlay.find((o) => o.bin === badBin)?.finding,
+      3,
+      'the bin of the erroneous item is marked as an error',
+    );
+    const item = page.locator(`[data-testid=plan-item][data-bin="${badBin}"]`).first();
+    assert.equal(await item.getAttribute('data-findings'), '1');
+    assert.ok(await item.locator('.finding[data-code=wrong-token-side]').count());
+    await screenshot(page, 'plan-overlay');
+
+    await item.locator('button').first().click();
+    const reveal = await until(() => dash!.reveals[0], 'a revealRange message');
+    const range = analysis.parsed.rangeOf(['operations', 0, 'bins', 2])!;
+    assert.deepEqual(reveal, { uri: active.uri, offset: range.offset, length: range.length });
+
+    // Findings list is keyboard reachable: focus the finding's button and press Enter.
+    await item.locator('.finding button').focus();
+    await page.keyboard.press('Enter');
+    const second = await until(() => dash!.reveals[1], 'a second revealRange');
+    assert.equal(second.offset, wrongSide.offset);
+  });
+
+  it('drift what-if: strict items whose placement flips revert, simple items land at the shifted offset', async () => {
+    const analysis = await analyzePlan(planText(pool), { api: oracle, fileName: 'drift.dlmm.yaml' });
+    dash = await openDashboard(browser, {
+      api,
+      activePlan: async () => ({ uri: 'file:///drift.dlmm.yaml', fileName: 'drift.dlmm.yaml', analysis }),
+    });
+    const { page } = dash;
+    await ladderSummary(page, (x) => x.overlay.length > 0);
+    await page.focus('[data-testid=drift]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const s = await ladderSummary(page, (x) => x.drift.k === 2);
+    const a = pool.active_bin;
+    assert.deepEqual(
+      s.drift.landings,
+      [a + 2 + 2],
+      'the simple add lands at its offset from the shifted active bin',
+    );
+    const rows = page.locator('[data-testid=drift-results] li');
+    const statusOf = async (needle: string): Promise<string | null> =>
+      rows.filter({ hasText: needle }).first().getAttribute('data-status');
+    assert.equal(await statusOf(`add bin ${a - 2}`), 'reverts', 'X below the shifted active bin reverts');
+    assert.equal(await statusOf(`add bin ${a + 3}`), 'ok', 'X above the shifted active bin stays valid');
+    assert.equal(await statusOf('(offset 2)'), 'reverts', 'a 2-bin shift exceeds active_bin_tolerance 1');
+    assert.match(
+      (await page.textContent('[data-testid=drift-summary]')) ?? '',
+      new RegExp(`${a} → ${a + 2}`),
+    );
+    await screenshot(page, 'drift-plus-2');
+  });
+
+  it('quote panel shows the engine answer for a human amount, with export only when available', async () => {
+    dash = await openDashboard(browser, { api, exportAvailable: true });
+    const { page } = dash;
+    await ladderSummary(page, (x) => x.bars.length > 0);
+    const tokens = await oracle.tokens();
+    const tx = tokens.find((t) => t.contract_address === pool.token_x)!;
+    assert.equal(await page.inputValue('[data-testid=quote-in]'), pool.token_x);
+    assert.equal(await page.inputValue('[data-testid=quote-out]'), pool.token_y);
+    assert.equal(await page.isHidden('[data-testid=quote-export]'), true, 'no export button before a quote');
+    await page.fill('[data-testid=quote-amount]', '0.001');
+    await page.press('[data-testid=quote-amount]', 'Enter');
+    await page.waitForSelector('[data-testid=quote-best]', { timeout: 8000 });
+    const amountIn = 10n ** BigInt(tx.decimals) / 1000n;
+    const route = await oracle.quote({
+      input_token: pool.token_x,
+      output_token: pool.token_y,
+      amount_in: amountIn,
+      slippage_tolerance: 1,
+      amm_strategy: 'best',
+    });
+    assert.equal(
+      await page.getAttribute('[data-testid=quote-best]', 'data-amount-out'),
+      route.amount_out.toString(),
+    );
+    if (route.min_amount_out !== undefined)
+      assert.equal(
+        await page.getAttribute('[data-testid=quote-best]', 'data-min-received'),
+        route.min_amount_out.toString(),
+      );
+    const crossed = route.execution_path.reduce((n, h) => n + (h.bins?.length ?? 0), 0);
+    assert.equal(await page.textContent('[data-testid=quote-bins]'), String(crossed));
+    assert.ok((await page.locator('[data-testid=quote-routes] tbody tr').count()) >= 1);
+    await screenshot(page, 'quote');
+
+    await page.click('[data-testid=quote-export]');
+    const exported = await until(() => dash!.exports[0], 'an exportSwap message');
+    assert.deepEqual(exported, {
+      input_token: pool.token_x,
+      output_token: pool.token_y,
+      amount_in: amountIn.toString(),
+      slippage: 1,
+    });
+
+    // A bad amount is refused in the form with what is accepted.
+    await page.fill('[data-testid=quote-amount]', '0.123456789123');
+    await page.press('[data-testid=quote-amount]', 'Enter');
+    assert.match(
+      (await page.textContent('[data-testid=quote-result]')) ?? '',
+      new RegExp(`at most ${tx.decimals} fraction digits`),
+    );
+  });
+
+  it('updates live when the state height changes, and warns when the tip is unknown', async () => {
+    dash = await openDashboard(browser, { api });
+    const { page } = dash;
+    await ladderSummary(page, (x) => x.bars.length > 0);
+    const simPool = sim.engine.pool(pool.pool_id)!;
+    const shifted = sim.engine.shiftActiveBin(simPool, 3);
+    assert.ok(shifted.ok);
+    api.clearCache();
+    dash.host.stateChanged(sim.engine.status.state_height);
+    const s = await ladderSummary(page, (x) => x.active === pool.active_bin + 3);
+    assert.equal(s.active, (await oracle.pool(pool.pool_id)).active_bin);
+    assert.equal(
+      await page.getAttribute('[data-testid=active-bin]', 'data-bin'),
+      String(pool.active_bin + 3),
+    );
+
+    assert.equal(await page.isHidden('[data-testid=stale-banner]'), true, 'no stale warning while caught up');
+    sim.engine.setStatus({ tip_lag: null });
+    api.clearCache();
+    dash.host.stateChanged(sim.engine.status.state_height);
+    await page.waitForSelector('[data-testid=stale-banner]:not([hidden])', { timeout: 8000 });
+    assert.match((await page.textContent('[data-testid=stale-banner]')) ?? '', /unknown/i);
+    assert.doesNotMatch((await page.textContent('[data-testid=tip-lag]')) ?? '', /caught up/);
+    await screenshot(page, 'stale-unknown-tip');
+  });
+
+  it('remembers the last pool through the host memento', async () => {
+    dash = await openDashboard(browser, { api });
+    const pools = await oracle.pools();
+    const second = pools[1]!;
+    await ladderSummary(dash.page, (x) => x.bars.length > 0);
+    await dash.page.selectOption('[data-testid=pool-picker]', second.pool_id);
+    await ladderSummary(dash.page, (x) => x.active === second.active_bin);
+    assert.equal(dash.lastPool, second.pool_id);
+    await dash.close();
+    dash = await openDashboard(browser, { api });
+    dash.lastPool = second.pool_id;
+    await dash.page.reload();
+    await ladderSummary(dash.page, (x) => x.active === second.active_bin);
+    assert.equal(await dash.page.inputValue('[data-testid=pool-picker]'), second.pool_id);
+  });
+
+  it('ends every load in an error that says what to do', async () => {
+    const dead = createApiClient({ baseUrl: 'http://127.0.0.1:9/api', timeoutMs: 1000, maxRetries: 0 });
+    dash = await openDashboard(browser, { api: dead });
+    await dash.page.waitForSelector('[data-testid=error]', { timeout: 15_000 });
+    assert.equal(await dash.page.getAttribute('[data-testid=error]', 'data-code'), 'unreachable');
+    assert.match((await dash.page.textContent('[data-testid=error]')) ?? '', /Retry/);
+    await screenshot(dash.page, 'error-unreachable');
+    await dash.close();
+    dash = await openDashboard(browser, { api: undefined });
+    await dash.page.waitForSelector('[data-testid=error][data-code=no-engine]', { timeout: 8000 });
+  });
+});

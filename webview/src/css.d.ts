@@ -1,0 +1,2 @@
+/** esbuild bundles CSS imports into dist/webview.css; the import itself has no value. */
+declare module '*.css';

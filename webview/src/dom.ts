@@ -1,0 +1,34 @@
+/** Tiny DOM helpers: build elements without innerHTML (nothing from the engine is parsed as markup). */
+
+type Attrs = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
+type Child = Node | string | null | undefined | false;
+
+/** Creates an element with attributes (on* keys become listeners) and children. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    if (typeof v === 'function') el.addEventListener(k.slice(2).toLowerCase(), v);
+    else if (k === 'className') el.className = String(v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+/** Replaces an element's children. */
+export function setChildren(el: Element, ...children: Child[]): void {
+  el.replaceChildren(
+    ...children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false),
+  );
+}
+
+/** Reads a CSS custom property (theme colours come from --vscode-* variables through styles.css). */
+export function cssVar(name: string, fallback: string): string {
+  const v = getComputedStyle(document.body).getPropertyValue(name).trim();
+  return v || fallback;
+}

@@ -1,0 +1,296 @@
+/**
+ * The dashboard's typed message protocol, shared by the webview (webview/src) and its host
+ * (client/src/dashboard). Shapes follow the GitLens / Pull Requests webviews: commands (fire and forget),
+ * requests with matched replies, and notifications. Every message is validated with zod on arrival, on
+ * both sides. Amounts travel as decimal strings: bigint cannot cross postMessage's JSON.
+ */
+import * as z from 'zod';
+
+/** A decimal integer string: amounts, shares, prices, signed deltas. */
+export const zDec = z.string().regex(/^-?\d+$/, 'expected a decimal integer string');
+const zBinId = z.number().int().min(-500).max(500);
+const zRange = z.object({ offset: z.number().int().min(0), length: z.number().int().min(0) });
+
+// ---- data shapes ---------------------------------------------------------------------------------
+
+export const TokenInfoSchema = z.object({
+  contract: z.string(),
+  symbol: z.string(),
+  decimals: z.number().int().min(0).max(36),
+});
+export type TokenInfo = z.infer<typeof TokenInfoSchema>;
+
+export const PoolSummarySchema = z.object({
+  pool_id: z.string(),
+  alias: z.string().nullable(),
+  symbol_x: z.string(),
+  symbol_y: z.string(),
+  bin_step: z.number().int(),
+  active: z.boolean(),
+  quotable: z.boolean(),
+});
+export type PoolSummary = z.infer<typeof PoolSummarySchema>;
+
+/** Engine status as /quotes/v2/status said it; tip_lag null means unknown (never caught up). */
+export const EngineStatusSchema = z.object({
+  ready: z.boolean(),
+  state_height: z.number().int().nullable(),
+  chain_tip: z.number().int().nullable(),
+  tip_lag: z.number().int().nullable(),
+  pool_count: z.number().int(),
+});
+export type EngineStatus = z.infer<typeof EngineStatusSchema>;
+
+export const FeesSchema = z.object({
+  x_protocol: z.number().int(),
+  x_provider: z.number().int(),
+  x_variable: z.number().int(),
+  y_protocol: z.number().int(),
+  y_provider: z.number().int(),
+  y_variable: z.number().int(),
+});
+
+export const PoolHeaderSchema = z.object({
+  pool_id: z.string(),
+  alias: z.string().nullable(),
+  token_x: TokenInfoSchema,
+  token_y: TokenInfoSchema,
+  bin_step: z.number().int(),
+  fees: FeesSchema,
+  active: z.boolean(),
+  quotable: z.boolean(),
+  pool_status: z.string().nullable(),
+  active_bin: zBinId,
+  /** Raw price of the active bin (Y base units per X base unit, times 1e8), when the ladder lists it. */
+  active_price: zDec.nullable(),
+});
+export type PoolHeader = z.infer<typeof PoolHeaderSchema>;
+
+export const LadderBinSchema = z.object({ bin_id: zBinId, price: zDec, reserve_x: zDec, reserve_y: zDec });
+export type LadderBin = z.infer<typeof LadderBinSchema>;
+
+export const PositionSchema = z.object({
+  bin_id: zBinId,
+  user_liquidity: zDec,
+  liquidity: zDec.nullable(),
+  reserve_x: zDec,
+  reserve_y: zDec,
+});
+export type Position = z.infer<typeof PositionSchema>;
+
+export const ErrorInfoSchema = z.object({
+  code: z.string(),
+  /** What was found. */
+  message: z.string(),
+  /** What to do about it. */
+  action: z.string(),
+});
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+export const PositionsSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('none'), reason: z.string() }),
+  z.object({
+    state: z.literal('ok'),
+    sender: z.string(),
+    source: z.enum(['plan', 'setting']),
+    bins: z.array(PositionSchema),
+  }),
+  z.object({ state: z.literal('error'), sender: z.string(), error: ErrorInfoSchema }),
+]);
+export type Positions = z.infer<typeof PositionsSchema>;
+
+export const PoolViewSchema = z.object({
+  header: PoolHeaderSchema,
+  status: EngineStatusSchema,
+  bins: z.array(LadderBinSchema),
+  positions: PositionsSchema,
+});
+export type PoolView = z.infer<typeof PoolViewSchema>;
+
+export const FindingInfoSchema = z.object({
+  code: z.string(),
+  severity: z.enum(['error', 'warning', 'info']),
+  message: z.string(),
+  offset: z.number().int(),
+  length: z.number().int(),
+});
+export type FindingInfo = z.infer<typeof FindingInfoSchema>;
+
+/** What one prepared item does to one bin: signed deltas of the bin's reserves. */
+export const BinEffectSchema = z.object({ bin_id: zBinId, dx: zDec, dy: zDec });
+export type BinEffect = z.infer<typeof BinEffectSchema>;
+
+export const PreviewItemSchema = z.object({
+  kind: z.enum(['add', 'withdraw', 'move']),
+  label: z.string(),
+  /** Target bin (add: the bin; withdraw: the bin; move: the to bin). */
+  bin_id: zBinId,
+  from_bin_id: zBinId.nullable(),
+  active_bin_offset: z.number().int().nullable(),
+  x_amount: zDec,
+  y_amount: zDec,
+  effects: z.array(BinEffectSchema),
+  range: zRange.nullable(),
+  findings: z.array(FindingInfoSchema),
+});
+export type PreviewItem = z.infer<typeof PreviewItemSchema>;
+
+export const PreviewOpSchema = z.object({
+  id: z.string(),
+  index: z.number().int(),
+  op: z.enum(['add', 'withdraw', 'move']),
+  mode: z.enum(['strict', 'simple']),
+  /** Active bin the analysis prepared against. */
+  active_bin_id: zBinId,
+  range: zRange.nullable(),
+  items: z.array(PreviewItemSchema),
+  /** Findings of the operation not tied to one item. */
+  findings: z.array(FindingInfoSchema),
+});
+export type PreviewOp = z.infer<typeof PreviewOpSchema>;
+
+export const PlanPreviewSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('none'), reason: z.string() }),
+  z.object({
+    state: z.literal('ok'),
+    uri: z.string(),
+    file_name: z.string(),
+    sender: z.string().nullable(),
+    active_bin_tolerance: z.number().int(),
+    ops: z.array(PreviewOpSchema),
+    /** Ops of the plan on other pools (count), so the user knows they exist. */
+    other_pool_ops: z.number().int(),
+    file_findings: z.array(FindingInfoSchema),
+  }),
+]);
+export type PlanPreview = z.infer<typeof PlanPreviewSchema>;
+
+export const RouteInfoSchema = z.object({
+  amount_in: zDec,
+  amount_out: zDec,
+  min_received: zDec,
+  slippage: z.number(),
+  price_impact_bps: z.number().int().nullable(),
+  bins_crossed: z.number().int(),
+  input_decimals: z.number().int(),
+  output_decimals: z.number().int(),
+  hops: z.array(
+    z.object({
+      pool_id: z.string(),
+      input_token: z.string(),
+      output_token: z.string(),
+      x_for_y: z.boolean(),
+      amount_in: zDec,
+      amount_out: zDec,
+      bins: z.number().int(),
+    }),
+  ),
+});
+export type RouteInfo = z.infer<typeof RouteInfoSchema>;
+
+export const QuoteResultSchema = z.object({
+  best: RouteInfoSchema,
+  routes: z.array(RouteInfoSchema),
+  state_height: z.number().int().nullable(),
+});
+export type QuoteResult = z.infer<typeof QuoteResultSchema>;
+
+export const PricePointInfoSchema = z.object({
+  timestamp: z.number(),
+  price: zDec,
+  bin_id: zBinId.nullable(),
+});
+export const PriceHistorySchema = z.object({ points: z.array(PricePointInfoSchema) });
+export type PriceHistory = z.infer<typeof PriceHistorySchema>;
+
+export const OverviewSchema = z.object({
+  pools: z.array(PoolSummarySchema),
+  tokens: z.array(TokenInfoSchema),
+  status: EngineStatusSchema,
+});
+export type Overview = z.infer<typeof OverviewSchema>;
+
+export const QuoteParamsSchema = z.object({
+  input_token: z.string().min(1),
+  output_token: z.string().min(1),
+  /** Base units of the input token. */
+  amount_in: zDec.refine((s) => !s.startsWith('-') && s !== '0', 'amount must be positive'),
+  /** Percent: 1 means 1%. */
+  slippage: z.number().min(0).max(100),
+});
+export type QuoteParams = z.infer<typeof QuoteParamsSchema>;
+
+// ---- requests (webview -> host, answered by one reply) -------------------------------------------
+
+const zPoolParams = z.object({ pool_id: z.string().min(1) });
+
+export const REQUESTS = {
+  overview: { params: z.object({}), result: OverviewSchema },
+  poolView: { params: zPoolParams, result: PoolViewSchema },
+  planPreview: { params: zPoolParams, result: PlanPreviewSchema },
+  quote: { params: QuoteParamsSchema, result: QuoteResultSchema },
+  priceHistory: { params: zPoolParams, result: PriceHistorySchema },
+} as const;
+export type RequestMethod = keyof typeof REQUESTS;
+export type RequestParams<M extends RequestMethod> = z.infer<(typeof REQUESTS)[M]['params']>;
+export type RequestResult<M extends RequestMethod> = z.infer<(typeof REQUESTS)[M]['result']>;
+
+// ---- envelopes -----------------------------------------------------------------------------------
+
+/** webview -> host */
+export const WebviewMessageSchema = z.discriminatedUnion('type', [
+  /** The ready handshake: the host sends `init` only after this arrives. */
+  z.object({ type: z.literal('ready'), last_pool_id: z.string().nullable() }),
+  z.object({
+    type: z.literal('request'),
+    id: z.number().int(),
+    method: z.enum(Object.keys(REQUESTS) as [RequestMethod, ...RequestMethod[]]),
+    params: z.unknown(),
+  }),
+  z.object({ type: z.literal('selectPool'), pool_id: z.string().min(1) }),
+  z.object({
+    type: z.literal('revealRange'),
+    uri: z.string(),
+    offset: z.number().int().min(0),
+    length: z.number().int().min(0),
+  }),
+  z.object({ type: z.literal('exportSwap'), params: QuoteParamsSchema }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
+
+/** host -> webview */
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('init'),
+    /** The pool to open: the webview's remembered one, else the host memento's. */
+    pool_id: z.string().nullable(),
+    /** True only when the swap export command exists. */
+    export_available: z.boolean(),
+  }),
+  z.object({ type: z.literal('reply'), id: z.number().int(), result: z.unknown() }),
+  z.object({ type: z.literal('replyError'), id: z.number().int(), error: ErrorInfoSchema }),
+  /** The engine's applied state height changed: reread what is shown. */
+  z.object({ type: z.literal('stateChanged'), state_height: z.number().int().nullable() }),
+  /** Show this pool (the "Show in dashboard" code lens of an operation). */
+  z.object({ type: z.literal('showPool'), pool_id: z.string().min(1) }),
+  /** The plan open in the editor changed (edited, saved, or another plan became active). */
+  z.object({ type: z.literal('planChanged') }),
+  /** A command the webview sent could not be carried out. */
+  z.object({ type: z.literal('notice'), level: z.enum(['info', 'error']), message: z.string() }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+/** The state the webview keeps across reloads (vscode.setState). */
+export const WebviewStateSchema = z.object({
+  pool_id: z.string().nullable(),
+  zoom: z.number().int().min(10).max(1001),
+});
+export type WebviewState = z.infer<typeof WebviewStateSchema>;
+
+/** Short text of a zod error for messages that say what was found. */
+export function describeZodError(e: z.ZodError): string {
+  return e.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`)
+    .join('; ');
+}

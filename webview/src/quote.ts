@@ -1,0 +1,236 @@
+/** The quote panel: tokens, a human amount, slippage; best route and all routes from the engine. */
+import { parseUnits } from '../../core/dlmm/bins';
+import { h, setChildren } from './dom';
+import { human } from './format';
+import type { QuoteParams, QuoteResult, RouteInfo, TokenInfo } from './protocol';
+import type { HostClient } from './transport';
+
+export class QuotePanel {
+  readonly element: HTMLElement;
+  private readonly input: HTMLSelectElement;
+  private readonly output: HTMLSelectElement;
+  private readonly amount: HTMLInputElement;
+  private readonly slippage: HTMLInputElement;
+  private readonly result: HTMLElement;
+  private readonly exportButton: HTMLButtonElement;
+  private tokens: TokenInfo[] = [];
+  private lastParams: QuoteParams | undefined;
+  private seq = 0;
+
+  constructor(
+    private readonly client: HostClient,
+    private readonly renderError: (e: unknown, retry: () => void) => HTMLElement,
+  ) {
+    this.input = h('select', { id: 'quote-in', 'data-testid': 'quote-in' });
+    this.output = h('select', { id: 'quote-out', 'data-testid': 'quote-out' });
+    this.amount = h('input', {
+      id: 'quote-amount',
+      'data-testid': 'quote-amount',
+      type: 'text',
+      inputmode: 'decimal',
+      placeholder: 'e.g. 0.001',
+      autocomplete: 'off',
+    });
+    this.slippage = h('input', {
+      id: 'quote-slippage',
+      'data-testid': 'quote-slippage',
+      type: 'number',
+      min: '0',
+      max: '50',
+      step: '0.05',
+      value: '1',
+    });
+    this.result = h('div', {
+      className: 'quote-result',
+      'data-testid': 'quote-result',
+      'aria-live': 'polite',
+    });
+    this.exportButton = h(
+      'button',
+      { type: 'button', 'data-testid': 'quote-export', hidden: true, onclick: () => this.exportSwap() },
+      'Export swap…',
+    );
+    const form = h(
+      'form',
+      { className: 'quote-form', 'data-testid': 'quote-form' },
+      h('label', { for: 'quote-in' }, 'Sell'),
+      this.input,
+      h('label', { for: 'quote-out' }, 'Buy'),
+      this.output,
+      h('label', { for: 'quote-amount' }, 'Amount'),
+      this.amount,
+      h('label', { for: 'quote-slippage' }, 'Slippage %'),
+      this.slippage,
+      h(
+        'div',
+        { className: 'quote-actions' },
+        h('button', { type: 'submit', 'data-testid': 'quote-submit' }, 'Quote'),
+        this.exportButton,
+      ),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.run();
+    });
+    this.element = h(
+      'section',
+      { className: 'panel quote', 'aria-labelledby': 'quote-title' },
+      h('h2', { id: 'quote-title' }, 'Quote'),
+      form,
+      this.result,
+    );
+  }
+
+  setExportAvailable(on: boolean): void {
+    this.exportButton.hidden = !on || !this.lastParams;
+    this.exportAllowed = on;
+  }
+  private exportAllowed = false;
+
+  /** Fills the token lists; preselects the pool's X -> Y when the user has not chosen yet. */
+  setTokens(tokens: TokenInfo[], defaultIn?: string, defaultOut?: string): void {
+    const keep = [this.input.value, this.output.value];
+    this.tokens = tokens;
+    for (const [sel, def, prev] of [
+      [this.input, defaultIn, keep[0]],
+      [this.output, defaultOut, keep[1]],
+    ] as const) {
+      setChildren(
+        sel,
+        ...tokens.map((t) =>
+          h('option', { value: t.contract }, `${t.symbol} (${t.contract.split('.')[1] ?? t.contract})`),
+        ),
+      );
+      const want = prev && tokens.some((t) => t.contract === prev) ? prev : def;
+      if (want) sel.value = want;
+    }
+  }
+
+  /** Preselects the pair of the pool being shown. */
+  selectPair(tokenIn: string, tokenOut: string): void {
+    this.input.value = tokenIn;
+    this.output.value = tokenOut;
+  }
+
+  private token(contract: string): TokenInfo | undefined {
+    return this.tokens.find((t) => t.contract === contract);
+  }
+
+  /** Validates the form; returns params or shows what is wrong. */
+  private params(): QuoteParams | undefined {
+    const tin = this.token(this.input.value);
+    const tout = this.token(this.output.value);
+    const fail = (msg: string): undefined => {
+      setChildren(this.result, h('p', { className: 'error', role: 'alert' }, msg));
+      return undefined;
+    };
+    if (!tin || !tout) return fail('Pick both tokens.');
+    if (tin.contract === tout.contract)
+      return fail('Sell and buy tokens are the same: pick two different tokens.');
+    const base = parseUnits(this.amount.value, tin.decimals);
+    if (base === undefined || base === 0n)
+      return fail(
+        `Amount "${this.amount.value}" is not a positive decimal with at most ${tin.decimals} fraction digits (${tin.symbol} has ${tin.decimals} decimals).`,
+      );
+    const slip = Number(this.slippage.value);
+    if (!Number.isFinite(slip) || slip < 0 || slip > 50)
+      return fail(`Slippage "${this.slippage.value}" must be a percent between 0 and 50 (1 means 1%).`);
+    return {
+      input_token: tin.contract,
+      output_token: tout.contract,
+      amount_in: base.toString(),
+      slippage: slip,
+    };
+  }
+
+  async run(): Promise<void> {
+    const p = this.params();
+    if (!p) return;
+    const seq = ++this.seq;
+    setChildren(this.result, h('p', { className: 'muted' }, 'Quoting…'));
+    try {
+      const q = await this.client.request('quote', p);
+      if (seq !== this.seq) return;
+      this.lastParams = p;
+      this.exportButton.hidden = !this.exportAllowed;
+      this.show(q, p);
+    } catch (e) {
+      if (seq !== this.seq) return;
+      this.lastParams = undefined;
+      this.exportButton.hidden = true;
+      setChildren(
+        this.result,
+        this.renderError(e, () => void this.run()),
+      );
+    }
+  }
+
+  private show(q: QuoteResult, p: QuoteParams): void {
+    const tin = this.token(p.input_token);
+    const tout = this.token(p.output_token);
+    const sym = (c: string): string => this.token(c)?.symbol ?? c;
+    const outDec = q.best.output_decimals;
+    const row = (k: string, v: string, testid?: string): HTMLElement =>
+      h(
+        'div',
+        { className: 'kv' },
+        h('span', { className: 'k' }, k),
+        h('span', { className: 'v', 'data-testid': testid }, v),
+      );
+    const impact = (r: RouteInfo): string =>
+      r.price_impact_bps === null ? 'unknown' : `${(r.price_impact_bps / 100).toFixed(2)}%`;
+    const path = (r: RouteInfo): string =>
+      [sym(r.hops[0]?.input_token ?? p.input_token), ...r.hops.map((hp) => sym(hp.output_token))].join(' → ');
+    setChildren(
+      this.result,
+      h(
+        'div',
+        {
+          className: 'best',
+          'data-testid': 'quote-best',
+          'data-amount-out': q.best.amount_out,
+          'data-min-received': q.best.min_received,
+        },
+        row('You receive', `${human(q.best.amount_out, outDec)} ${tout?.symbol ?? ''}`, 'quote-amount-out'),
+        row(
+          'Minimum received',
+          `${human(q.best.min_received, outDec)} ${tout?.symbol ?? ''} at ${q.best.slippage}% slippage`,
+          'quote-min',
+        ),
+        row('Price impact', impact(q.best), 'quote-impact'),
+        row('Bins crossed', String(q.best.bins_crossed), 'quote-bins'),
+        row('Route', path(q.best)),
+        row('Sent', `${human(p.amount_in, tin?.decimals ?? 0)} ${tin?.symbol ?? ''} (raw ${p.amount_in})`),
+      ),
+      h('h3', {}, `All routes (${q.routes.length})`),
+      h(
+        'table',
+        { className: 'routes', 'data-testid': 'quote-routes' },
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', {}, 'Route'), h('th', {}, 'Out'), h('th', {}, 'Impact'), h('th', {}, 'Bins')),
+        ),
+        h(
+          'tbody',
+          {},
+          ...q.routes.map((r) =>
+            h(
+              'tr',
+              { 'data-amount-out': r.amount_out },
+              h('td', {}, path(r)),
+              h('td', {}, human(r.amount_out, r.output_decimals)),
+              h('td', {}, impact(r)),
+              h('td', {}, String(r.bins_crossed)),
+            ),
+          ),
+        ),
+      ),
+      h('p', { className: 'muted' }, `Engine state height ${q.state_height ?? 'unknown'}.`),
+    );
+  }
+
+  private exportSwap(): void {
+    if (this.lastParams) this.client.send({ type: 'exportSwap', params: this.lastParams });
+  }
+}

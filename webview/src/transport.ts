@@ -1,0 +1,143 @@
+/**
+ * The webview's side of the protocol: a transport wrapper around acquireVsCodeApi (tests replace the
+ * global), and a client that matches replies to requests, validates them, and bounds every wait.
+ */
+import {
+  HostMessageSchema,
+  REQUESTS,
+  describeZodError,
+  type ErrorInfo,
+  type HostMessage,
+  type RequestMethod,
+  type RequestParams,
+  type RequestResult,
+  type WebviewMessage,
+} from './protocol';
+
+export interface Transport {
+  post(msg: WebviewMessage): void;
+  /** Registers a listener for messages from the host; returns the unsubscribe function. */
+  listen(handler: (data: unknown) => void): () => void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+interface VsCodeApi {
+  postMessage(msg: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+/** The transport over VS Code's webview API (acquireVsCodeApi may be called once per document). */
+export function vscodeTransport(): Transport {
+  const api = acquireVsCodeApi();
+  return {
+    post: (msg) => api.postMessage(msg),
+    listen(handler) {
+      const l = (e: MessageEvent): void => handler(e.data);
+      window.addEventListener('message', l);
+      return () => window.removeEventListener('message', l);
+    },
+    getState: () => api.getState(),
+    setState: (s) => api.setState(s),
+  };
+}
+
+/** A request that failed: carries what to tell the user. */
+export class RequestFailed extends Error {
+  constructor(readonly info: ErrorInfo) {
+    super(info.message);
+  }
+}
+
+export const REQUEST_TIMEOUT_MS = 20_000;
+
+/** Requests with matched replies, plus notifications from the host. */
+export class HostClient {
+  private nextId = 1;
+  private readonly pending = new Map<
+    number,
+    {
+      method: RequestMethod;
+      resolve(v: unknown): void;
+      reject(e: RequestFailed): void;
+      timer: ReturnType<typeof setTimeout>;
+    }
+  >();
+  private readonly listeners = new Set<(m: HostMessage) => void>();
+
+  constructor(private readonly transport: Transport) {
+    transport.listen((data) => this.onMessage(data));
+  }
+
+  /** Sends a request and resolves with the validated result; rejects (never hangs) after the timeout. */
+  request<M extends RequestMethod>(
+    method: M,
+    params: RequestParams<M>,
+    timeoutMs = REQUEST_TIMEOUT_MS,
+  ): Promise<RequestResult<M>> {
+    const id = this.nextId++;
+    return new Promise<RequestResult<M>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(
+          new RequestFailed({
+            code: 'timeout',
+            message: `The extension did not answer "${method}" within ${Math.round(timeoutMs / 1000)} s.`,
+            action: 'Press Retry; if it keeps happening, reload the window (Developer: Reload Window).',
+          }),
+        );
+      }, timeoutMs);
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
+      this.transport.post({ type: 'request', id, method, params });
+    });
+  }
+
+  /** Fire-and-forget messages (ready, selectPool, revealRange, exportSwap). */
+  send(msg: Exclude<WebviewMessage, { type: 'request' }>): void {
+    this.transport.post(msg);
+  }
+
+  onNotification(listener: (m: HostMessage) => void): void {
+    this.listeners.add(listener);
+  }
+
+  private onMessage(data: unknown): void {
+    const parsed = HostMessageSchema.safeParse(data);
+    if (!parsed.success) {
+      console.warn(`dlmm dashboard: ignored a malformed host message (${describeZodError(parsed.error)})`);
+      return;
+    }
+    const msg = parsed.data;
+    if (msg.type === 'reply' || msg.type === 'replyError') {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      clearTimeout(p.timer);
+      if (msg.type === 'replyError') return p.reject(new RequestFailed(msg.error));
+      const result = REQUESTS[p.method].result.safeParse(msg.result);
+      if (result.success) p.resolve(result.data);
+      else
+        p.reject(
+          new RequestFailed({
+            code: 'bad-reply',
+            message: `The extension's answer to "${p.method}" did not match the protocol: ${describeZodError(result.error)}.`,
+            action: 'Reload the window so the extension and the dashboard run the same version.',
+          }),
+        );
+      return;
+    }
+    for (const l of this.listeners) l(msg);
+  }
+}
+
+/** ErrorInfo of anything a request rejected with. */
+export function errorInfoOf(e: unknown): ErrorInfo {
+  if (e instanceof RequestFailed) return e.info;
+  return {
+    code: 'internal',
+    message: e instanceof Error ? e.message : String(e),
+    action: 'Press Retry; if it persists, reopen the dashboard.',
+  };
+}
