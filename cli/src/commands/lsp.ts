@@ -1,7 +1,43 @@
-import type { CliIO } from '../io';
+/**
+ * `dlmm lsp --stdio`: the same language server the extension runs, for any editor. Settings come from the
+ * client (`workspace/configuration`, section `dlmm`) or, when it sends none, from DLMM_API_URL,
+ * DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL.
+ */
+import {
+  createConnection,
+  ProposedFeatures,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver/node';
+import { startServer } from '../../../server/src/server';
+import { UsageError, type CliIO } from '../io';
 
-/** `dlmm lsp`: placeholder until its issue lands (replaced, not extended). */
-export async function run(_args: string[], io: CliIO): Promise<number> {
-  io.err('dlmm lsp: not available in this build yet\n');
-  return 2;
+const USAGE = 'usage: dlmm lsp --stdio';
+
+/** Starts the language server on stdio; resolves when the client ends the session. */
+export async function run(args: string[], io: CliIO): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(USAGE + '\n');
+    return 0;
+  }
+  const unknown = args.filter((a) => a !== '--stdio');
+  if (unknown.length > 0)
+    throw new UsageError(`unexpected argument '${unknown[0]}' (${USAGE}; only stdio is offered)`);
+  if (!args.includes('--stdio')) throw new UsageError(`missing --stdio (${USAGE})`);
+
+  // stdout carries JSON-RPC: anything else written there would corrupt the stream.
+  const toStderr = (...parts: unknown[]) => io.err(parts.map(String).join(' ') + '\n');
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.warn = toStderr;
+
+  const connection = createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout),
+  );
+  startServer(connection, { env: io.env });
+  // The connection exits the process when the client sends `exit` or stdin closes.
+  return new Promise<number>(() => {});
 }

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../../core/api/types';
 import type { ActivePlan, DashboardAnalysis } from './feed';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DashboardPanel, LAST_POOL_KEY } from './panel';
 
 export const OPEN_DASHBOARD_COMMAND = 'dlmm.openDashboard';

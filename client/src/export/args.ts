@@ -3,7 +3,7 @@
  * or the `{ uri, operation }` object the server's operation lenses pass. Anything else (the palette passes
  * nothing; a menu may pass a Uri object) means "the active plan". zod at the boundary. Pure: no vscode.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface ExportTarget {
   /** The plan's URI as a string; undefined = the active editor's plan. */

@@ -1,0 +1,150 @@
+/**
+ * "DLMM: Get Quote": pick tokens from the engine's token list, type an amount in human units, see the best
+ * route and all routes, copy one (or all) as JSON. A swap lens passes its operation to skip the pickers.
+ */
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { stringifyJsonExact } from '../../../core/api/json';
+import type { DlmmApi, Route, Token } from '../../../core/api/types';
+import { formatUnits, parseUnits } from '../../../core/dlmm/bins';
+import { describeRoute } from '../../../server/src/features/format';
+import { describeError, requireApi, withReadProgress, type CommandDeps } from './common';
+
+const QuoteArgsSchema = z.object({
+  input_token: z.string(),
+  output_token: z.string(),
+  amount_in: z.string().regex(/^\d+$/),
+  slippage_tolerance: z.number().optional(),
+});
+
+interface RouteItem extends vscode.QuickPickItem {
+  route?: Route;
+  all?: Route[];
+}
+
+/** Runs the quote flow; `args` comes from a swap code lens (validated). */
+export async function getQuote(deps: CommandDeps, args?: unknown): Promise<void> {
+  const api = await requireApi(deps);
+  if (!api) return;
+  let tokens: Token[];
+  try {
+    tokens = await withReadProgress('DLMM: reading the token list…', () => api.tokens());
+  } catch (e) {
+    void vscode.window.showErrorMessage(`DLMM: could not read the token list: ${describeError(e)}`);
+    return;
+  }
+  const fromLens = QuoteArgsSchema.safeParse(args);
+  let input: string, output: string, amount: bigint;
+  let slippage = deps.engine.currentSettings.slippageTolerance ?? 1;
+  if (fromLens.success) {
+    input = fromLens.data.input_token;
+    output = fromLens.data.output_token;
+    amount = BigInt(fromLens.data.amount_in);
+    slippage = fromLens.data.slippage_tolerance ?? slippage;
+  } else {
+    const picked = await pickRequest(tokens);
+    if (!picked) return;
+    ({ input, output, amount } = picked);
+  }
+  await showRoutes(deps, api, tokens, { input, output, amount, slippage });
+}
+
+async function pickRequest(
+  tokens: Token[],
+): Promise<{ input: string; output: string; amount: bigint } | undefined> {
+  const items = tokens.map((t) => ({
+    label: t.symbol,
+    description: t.contract_address,
+    detail: `${t.decimals} decimals`,
+    token: t,
+  }));
+  const from = await vscode.window.showQuickPick(items, {
+    title: 'DLMM Get Quote (1/3): token to sell',
+    placeHolder: 'input token',
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
+  if (!from) return undefined;
+  const to = await vscode.window.showQuickPick(
+    items.filter((i) => i.token.contract_address !== from.token.contract_address),
+    {
+      title: 'DLMM Get Quote (2/3): token to buy',
+      placeHolder: 'output token',
+      matchOnDescription: true,
+      ignoreFocusOut: true,
+    },
+  );
+  if (!to) return undefined;
+  const decimals = from.token.decimals;
+  const text = await vscode.window.showInputBox({
+    title: `DLMM Get Quote (3/3): amount of ${from.token.symbol}`,
+    prompt: `Amount of ${from.token.symbol} to sell, in ${from.token.symbol} (not base units; ${decimals} decimals)`,
+    placeHolder: decimals > 0 ? `e.g. 0.${'0'.repeat(Math.max(0, Math.min(decimals, 4) - 1))}1` : 'e.g. 100',
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const n = parseUnits(v, decimals);
+      if (n === undefined)
+        return `Expected a plain decimal with at most ${decimals} fraction digits, e.g. 0.5`;
+      if (n === 0n) return 'The amount must be greater than 0';
+      return undefined;
+    },
+  });
+  if (text === undefined) return undefined;
+  const amount = parseUnits(text, decimals);
+  if (amount === undefined || amount === 0n) return undefined;
+  return { input: from.token.contract_address, output: to.token.contract_address, amount };
+}
+
+async function showRoutes(
+  deps: CommandDeps,
+  api: DlmmApi,
+  tokens: Token[],
+  req: { input: string; output: string; amount: bigint; slippage: number },
+): Promise<void> {
+  const body = {
+    input_token: req.input,
+    output_token: req.output,
+    amount_in: req.amount,
+    amm_strategy: 'best',
+    slippage_tolerance: req.slippage,
+  };
+  let best: Route;
+  let all: Route[] = [];
+  try {
+    [best, all] = await withReadProgress('DLMM: quoting…', () =>
+      Promise.all([api.quote(body), api.quoteMulti(body).catch(() => [] as Route[])]),
+    );
+  } catch (e) {
+    void vscode.window.showErrorMessage(`DLMM: no quote for this swap: ${describeError(e)}`);
+    return;
+  }
+  if (all.length === 0) all = [best];
+  const inTok = tokens.find((t) => t.contract_address === req.input);
+  const outTok = tokens.find((t) => t.contract_address === req.output);
+  const title = `DLMM quote: ${inTok ? `${formatUnits(req.amount, inTok.decimals)} ${inTok.symbol}` : req.amount} → ${outTok?.symbol ?? req.output}`;
+  const b = describeRoute(best, tokens);
+  deps.log(`quote ${title}: best ${b.label} ${b.detail}; ${all.length} route(s)`);
+  const items: RouteItem[] = [
+    { label: `$(star-full) Best: ${b.label}`, detail: b.detail, route: best },
+    { label: 'All routes', kind: vscode.QuickPickItemKind.Separator },
+    ...all.map((r, i) => {
+      const d = describeRoute(r, tokens);
+      return { label: `${i + 1}. ${d.label}`, detail: d.detail, route: r };
+    }),
+    { label: '', kind: vscode.QuickPickItemKind.Separator },
+    { label: '$(copy) Copy all routes as JSON', all },
+  ];
+  const chosen = await vscode.window.showQuickPick(items, {
+    title,
+    placeHolder: 'Select a route to copy it as JSON',
+    ignoreFocusOut: true,
+  });
+  if (!chosen) return;
+  const json = chosen.all
+    ? stringifyJsonExact({ best, routes: chosen.all }, 2)
+    : stringifyJsonExact(chosen.route, 2);
+  await vscode.env.clipboard.writeText(json);
+  void vscode.window.showInformationMessage(
+    chosen.all ? `DLMM: copied ${chosen.all.length} route(s) as JSON.` : 'DLMM: copied the route as JSON.',
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * "DLMM: Start Simulator": starts the embedded simulated engine on a free loopback port and points this
+ * session at it (settings stay untouched; `dlmm.environment: simulator` makes it the default).
+ */
+import * as vscode from 'vscode';
+import type { SimulatorHost } from '../simulator';
+import { describeError } from './common';
+
+/** Starts the simulator (if needed) and switches the session to it. */
+export async function startSimulatorCommand(
+  sim: SimulatorHost,
+  useSimulator: () => void,
+  quiet = false,
+): Promise<boolean> {
+  try {
+    const ep = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'DLMM: starting the simulator…' },
+      () => sim.start(),
+    );
+    useSimulator();
+    if (!quiet)
+      void vscode.window.showInformationMessage(
+        `DLMM: simulator running at ${ep.url}; plan files are checked against it.`,
+      );
+    return true;
+  } catch (e) {
+    void vscode.window.showErrorMessage(`DLMM: the simulator did not start: ${describeError(e)}`);
+    return false;
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * Extension entry: settings, secret API key, status bar, commands, the dashboard, the embedded simulator,
+ * and the language client that runs dist/server.js over IPC. The server does the analysis; the client
+ * maps settings and shows engine state.
+ */
+import * as vscode from 'vscode';
+import {
+  DidChangeConfigurationNotification,
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import {
+  ClientCommands,
+  EngineStatusNotification,
+  EngineStatusRequest,
+  isPlanFile,
+  PLAN_FILE_GLOB,
+  ProgressNotification,
+  SetApiKeyNotification,
+  type EngineStatusParams,
+  type InitializationOptions,
+  type ServerSettings,
+} from '../../server/src/protocol';
+import { setApiKey } from './commands/setApiKey';
+import { showEngineStatus } from './commands/showStatus';
+import { startSimulatorCommand } from './commands/startSimulator';
+import type { CommandDeps } from './commands/common';
+import { registerDashboard } from './dashboard/index';
+import { ClientEngine } from './engine';
+import { affectsDlmm, readConfig } from './settings';
+import { resolveServerSettings } from './settingsSchema';
+import { SimulatorHost } from './simulator';
+import { EngineStatusBar } from './statusBar';
+
+/** What activate returns (tests and the e2e suite read it through the extension's exports). */
+export interface DlmmExtensionApi {
+  activationMs: number;
+  /** The simulator URL when one runs in this window. */
+  simulatorUrl(): string | undefined;
+  registeredCommands: readonly string[];
+}
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<DlmmExtensionApi> {
+  const started = Date.now();
+  const output = vscode.window.createOutputChannel('DLMM', { log: true });
+  const log = (line: string) => output.info(line);
+  const sim = new SimulatorHost(log);
+  const engine = new ClientEngine(context.secrets, log);
+  const statusBar = new EngineStatusBar();
+  const heightChanged = new vscode.EventEmitter<number | null>();
+  context.subscriptions.push(output, sim, engine, statusBar, heightChanged);
+
+  /** "Start Simulator" points the session at the simulator without touching settings. */
+  let sessionUsesSimulator = false;
+  const reported = new Set<string>();
+  const effectiveSettings = (scope?: vscode.ConfigurationScope | null): ServerSettings => {
+    const { config, problems } = readConfig(scope);
+    for (const p of problems) {
+      if (reported.has(p)) continue;
+      reported.add(p);
+      log(`settings: ${p}`);
+    }
+    const env = sessionUsesSimulator ? { ...config, environment: 'simulator' as const } : config;
+    return resolveServerSettings(env, sim.endpoints);
+  };
+
+  await engine.loadKey();
+  engine.configure(effectiveSettings());
+
+  const deps: CommandDeps = { engine, log };
+  const registered: string[] = [];
+  const register = (id: string, f: (...args: unknown[]) => unknown) => {
+    context.subscriptions.push(vscode.commands.registerCommand(id, f));
+    registered.push(id);
+  };
+
+  const settingsChanged = () => {
+    engine.configure(effectiveSettings());
+    if (client?.isRunning())
+      void client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+  };
+  const useSimulator = () => {
+    if (!sessionUsesSimulator) {
+      sessionUsesSimulator = true;
+      settingsChanged();
+    }
+  };
+  const ensureSimulator = () => startSimulatorCommand(sim, useSimulator, true);
+
+  let lastHeight: number | null | undefined;
+  const onStatus = (s: EngineStatusParams) => {
+    statusBar.update(s);
+    const h = s.state === 'ok' ? (s.stateHeight ?? null) : null;
+    if (h !== lastHeight) {
+      lastHeight = h;
+      heightChanged.fire(h);
+    }
+  };
+  const readStatus = async (): Promise<EngineStatusParams> => {
+    if (client?.isRunning()) return client.sendRequest(EngineStatusRequest);
+    const { readEngineStatus } = await import('../../server/src/engineWatch');
+    return readEngineStatus(engine.get(), engine.currentSettings);
+  };
+
+  // Heavier commands load their code on first use (activation stays small).
+  register(ClientCommands.getQuote, async (args) =>
+    (await import('./commands/getQuote')).getQuote(deps, args),
+  );
+  register(ClientCommands.showStatus, () => showEngineStatus(readStatus, onStatus, output));
+  register(ClientCommands.setApiKey, () =>
+    setApiKey(engine, (apiKey) => void client?.sendNotification(SetApiKeyNotification, { apiKey })),
+  );
+  register(ClientCommands.startSimulator, () => startSimulatorCommand(sim, useSimulator));
+  register(ClientCommands.newPlan, async () => (await import('./commands/newPlan')).newPlan(deps));
+  register(ClientCommands.openExample, async () =>
+    (await import('./commands/openExample')).openExamplePlan(context.extensionUri, ensureSimulator),
+  );
+  register(ClientCommands.exportTransaction, async (args) =>
+    (await import('./commands/exportTransaction')).exportTransaction(deps, args),
+  );
+
+  context.subscriptions.push(
+    registerDashboard(context, {
+      getApi: () => engine.get(),
+      getActivePlanAnalysis: async () => {
+        const doc = vscode.window.activeTextEditor?.document;
+        if (!doc || !isPlanFile(doc.uri.path)) return undefined;
+        const api = engine.get();
+        const { analyzeOffline, analyzePlan } = await import('../../core/plan/analyze');
+        const fileName = doc.uri.path.split('/').pop() ?? 'plan.dlmm.yaml';
+        const analysis = api
+          ? await analyzePlan(doc.getText(), { api, fileName })
+          : analyzeOffline(doc.getText(), { fileName });
+        return { uri: doc.uri, analysis };
+      },
+      revealRange: async (uri, offset, length) => {
+        const doc = await vscode.workspace.openTextDocument(uri);
+        const range = new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length));
+        await vscode.window.showTextDocument(doc, { selection: range });
+      },
+      onDidChangeStateHeight: heightChanged.event,
+      log,
+    }),
+  );
+  registered.push(ClientCommands.showDashboard);
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!affectsDlmm(e)) return;
+      engine.configure(effectiveSettings());
+      // Switching the setting to `simulator` starts it (its start re-sends the settings to the server).
+      if (readConfig().config.environment === 'simulator' && !sim.endpoints)
+        void startSimulatorCommand(sim, () => undefined, true);
+    }),
+    sim.onDidChange(() => settingsChanged()),
+    engine.onDidChange(() => {
+      // A new client (endpoint or key) means a new status: read it once for the status bar.
+      void readStatus().then(onStatus, () => undefined);
+    }),
+  );
+
+  // The simulator environment starts the engine in the background; its start re-sends the settings.
+  if (readConfig().config.environment === 'simulator') {
+    void sim.start().catch((e: unknown) => {
+      log(`simulator did not start: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(
+        'DLMM: the embedded simulator did not start; see the DLMM output for details.',
+      );
+    });
+  }
+
+  const serverModule = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: {
+      module: serverModule,
+      transport: TransportKind.ipc,
+      options: { execArgv: ['--nolazy', '--inspect=6011'] },
+    },
+  };
+  const initializationOptions: InitializationOptions = { commands: registered };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', pattern: PLAN_FILE_GLOB },
+      { scheme: 'untitled', pattern: PLAN_FILE_GLOB },
+    ],
+    outputChannel: output,
+    initializationOptions,
+    middleware: {
+      workspace: {
+        // The server asks for section `dlmm`; it gets resolved settings (URLs by environment, simulator port).
+        configuration: async (params, token, next) => {
+          const answers: unknown[] = [];
+          for (const item of params.items) {
+            if (item.section === 'dlmm') {
+              const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : null;
+              answers.push(effectiveSettings(scope));
+            } else {
+              const r = await next({ items: [item] }, token);
+              answers.push(Array.isArray(r) ? r[0] : null);
+            }
+          }
+          return answers;
+        },
+      },
+    },
+  };
+  client = new LanguageClient('dlmm', 'DLMM Language Server', serverOptions, clientOptions);
+
+  const progress = new Map<string, () => void>();
+  context.subscriptions.push(
+    client.onNotification(EngineStatusNotification, onStatus),
+    client.onNotification(ProgressNotification, ({ id, title, done }) => {
+      if (done) {
+        progress.get(id)?.();
+        progress.delete(id);
+        return;
+      }
+      if (progress.has(id)) return;
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title },
+        () => new Promise<void>((resolve) => progress.set(id, resolve)),
+      );
+    }),
+  );
+  // Activation does not wait for the server process: diagnostics arrive when it is up.
+  const lc = client;
+  void lc.start().then(
+    async () => {
+      if (engine.key) await lc.sendNotification(SetApiKeyNotification, { apiKey: engine.key });
+      // The simulator may have come up while the server started: make sure the server has its URL.
+      if (sim.endpoints) settingsChanged();
+      onStatus(await readStatus());
+    },
+    (e: unknown) => {
+      log(`the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage('DLMM: the language server did not start; see the DLMM output.');
+    },
+  );
+
+  const activationMs = Date.now() - started;
+  log(`activated in ${activationMs} ms`);
+  return { activationMs, simulatorUrl: () => sim.endpoints?.url, registeredCommands: registered };
+}
+
+export async function deactivate(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) await c.stop().catch(() => undefined);
+}

@@ -1,0 +1,119 @@
+/**
+ * The extension's settings (`dlmm.*`): one zod schema, mirrored by package.json `contributes.configuration`
+ * (a unit test keeps the two in step), and their resolution into the server's settings. No `vscode`
+ * import, so it is tested as plain code.
+ */
+import { z } from 'zod';
+import type { ServerSettings } from '../../server/src/protocol';
+
+export const ENVIRONMENTS = ['production', 'development', 'custom', 'simulator'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/**
+ * Service bases of the hosted environments (the interface document's {base_url} and {dev_base_url}).
+ * They are the only hard-coded endpoints; `custom` takes any URL.
+ */
+export const ENVIRONMENT_URLS: Record<'production' | 'development', { apiUrl: string }> = {
+  production: { apiUrl: 'https://bff.bitflowapis.finance/api' },
+  development: { apiUrl: 'https://bff-dev.bitflowapis.finance/api' },
+};
+
+const zOptionalUrl = z
+  .string()
+  .trim()
+  .refine((s) => s === '' || /^https?:\/\/[^\s]+$/.test(s), 'expected an http(s) URL or an empty string')
+  .default('');
+
+export const DlmmConfigSchema = z.object({
+  environment: z.enum(ENVIRONMENTS).default('production'),
+  apiUrl: zOptionalUrl,
+  inventoryUrl: zOptionalUrl,
+  nodeUrl: zOptionalUrl,
+  policy: z
+    .object({ maxTipLag: z.number().int().min(0).nullable().default(null) })
+    .default({ maxTipLag: null }),
+  slippageTolerance: z.number().min(0).max(100).default(1),
+});
+export type DlmmConfig = z.infer<typeof DlmmConfigSchema>;
+
+/** Flat setting keys (as in package.json) with their defaults, for the consistency test and readers. */
+export const SETTING_KEYS = [
+  'environment',
+  'apiUrl',
+  'inventoryUrl',
+  'nodeUrl',
+  'policy.maxTipLag',
+  'slippageTolerance',
+] as const;
+
+/** Parses raw values read from the editor; bad values fall back to defaults with a message each. */
+export function parseConfig(raw: Record<string, unknown>): { config: DlmmConfig; problems: string[] } {
+  const problems: string[] = [];
+  const input: Record<string, unknown> = {
+    environment: raw.environment,
+    apiUrl: raw.apiUrl,
+    inventoryUrl: raw.inventoryUrl,
+    nodeUrl: raw.nodeUrl,
+    policy: { maxTipLag: raw['policy.maxTipLag'] },
+    slippageTolerance: raw.slippageTolerance,
+  };
+  for (const [k, v] of Object.entries(input)) if (v === undefined) delete input[k];
+  if ((input.policy as { maxTipLag?: unknown }).maxTipLag === undefined) delete input.policy;
+  const parsed = DlmmConfigSchema.safeParse(input);
+  if (parsed.success) return { config: parsed.data, problems };
+  // Keep every valid field; reset only the ones at fault.
+  const bad = new Set(parsed.error.issues.map((i) => String(i.path[0])));
+  for (const issue of parsed.error.issues) {
+    problems.push(`dlmm.${issue.path.join('.')}: ${issue.message}; the default is used instead`);
+  }
+  for (const k of bad) delete input[k];
+  return { config: DlmmConfigSchema.parse(input), problems };
+}
+
+/** Endpoints of a running embedded simulator. */
+export interface SimulatorEndpoints {
+  url: string;
+  inventoryUrl?: string;
+  nodeUrl?: string;
+}
+
+/**
+ * The server's settings for a config: the environment picks the URLs (`simulator` needs the running
+ * simulator; without it the server runs offline checks only).
+ */
+export function resolveServerSettings(
+  config: DlmmConfig,
+  simulator: SimulatorEndpoints | undefined,
+): ServerSettings {
+  const common = {
+    environment: config.environment,
+    maxTipLag: config.policy.maxTipLag,
+    slippageTolerance: config.slippageTolerance,
+  } satisfies ServerSettings;
+  switch (config.environment) {
+    case 'production':
+    case 'development':
+      return {
+        ...common,
+        apiUrl: ENVIRONMENT_URLS[config.environment].apiUrl,
+        ...(config.inventoryUrl ? { inventoryUrl: config.inventoryUrl } : {}),
+        ...(config.nodeUrl ? { nodeUrl: config.nodeUrl } : {}),
+      };
+    case 'custom':
+      return {
+        ...common,
+        ...(config.apiUrl ? { apiUrl: config.apiUrl } : {}),
+        ...(config.inventoryUrl ? { inventoryUrl: config.inventoryUrl } : {}),
+        ...(config.nodeUrl ? { nodeUrl: config.nodeUrl } : {}),
+      };
+    case 'simulator':
+      return simulator
+        ? {
+            ...common,
+            apiUrl: simulator.url,
+            ...(simulator.inventoryUrl ? { inventoryUrl: simulator.inventoryUrl } : {}),
+            ...(simulator.nodeUrl ? { nodeUrl: simulator.nodeUrl } : {}),
+          }
+        : common;
+  }
+}

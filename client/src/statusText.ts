@@ -1,0 +1,41 @@
+/** What the status bar says about the engine (pure, so it is unit-tested without an editor). */
+import type { EngineStatusParams } from '../../server/src/protocol';
+
+export interface StatusView {
+  text: string;
+  tooltip: string;
+  /** Warning colour: not ready, lagging, lag unknown, or unreachable. */
+  warning: boolean;
+}
+
+/** Status bar text, tooltip and colour for the last engine status (undefined: not read yet). */
+export function describeEngineStatus(s: EngineStatusParams | undefined): StatusView {
+  if (!s)
+    return {
+      text: '$(circle-outline) DLMM',
+      tooltip: 'DLMM: engine status not read yet. Click for details.',
+      warning: false,
+    };
+  const where = s.apiUrl ? `${s.environment ?? 'custom'} · ${s.apiUrl}` : (s.environment ?? 'no engine');
+  if (s.state === 'offline')
+    return {
+      text: '$(debug-disconnect) DLMM offline',
+      tooltip: `DLMM: no engine configured (${where}); only offline checks run. Set dlmm.environment, or run "DLMM: Start Simulator".`,
+      warning: true,
+    };
+  if (s.state === 'error')
+    return {
+      text: '$(error) DLMM unreachable',
+      tooltip: `DLMM: ${s.error ?? 'the engine could not be read'} (${where}). Click for details.`,
+      warning: true,
+    };
+  const lag = s.tipLag === null || s.tipLag === undefined ? 'lag unknown' : `lag ${s.tipLag}`;
+  const lagging = s.tipLag === null || s.tipLag === undefined || s.tipLag > 0;
+  const ready = s.ready === true;
+  const text = `${ready && !lagging ? '$(check)' : '$(warning)'} DLMM ${ready ? 'ready' : 'not ready'} · ${lag}`;
+  const tooltip =
+    `DLMM engine (${where})\n` +
+    `ready: ${ready}\nstate height: ${s.stateHeight ?? 'unknown'}\nchain tip: ${s.chainTip ?? 'unknown'}\n` +
+    `tip lag: ${s.tipLag ?? 'unknown (never counted as caught up)'}\npools: ${s.poolCount ?? '?'}\nClick for details.`;
+  return { text, tooltip, warning: !ready || lagging };
+}

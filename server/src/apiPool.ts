@@ -1,0 +1,57 @@
+/**
+ * One API client per distinct endpoint set, shared by every document that uses it (so its cache and
+ * rate limiter are shared too). The key is never part of the pool key, a log line or an error.
+ */
+import type { ApiClientOptions, DlmmApi } from '../../core/api/types';
+import type { ServerSettings } from './protocol';
+
+export type ApiFactory = (opts: ApiClientOptions) => DlmmApi;
+
+export class ApiPool {
+  private readonly clients = new Map<string, DlmmApi>();
+  private apiKey: string | undefined;
+
+  constructor(
+    private readonly create: ApiFactory,
+    apiKey: string | undefined,
+    private readonly log: (line: string) => void,
+  ) {
+    this.apiKey = apiKey || undefined;
+  }
+
+  /** The client for these settings, or undefined when no API URL is configured (offline). */
+  get(settings: ServerSettings): DlmmApi | undefined {
+    if (!settings.apiUrl) return undefined;
+    const key = [settings.apiUrl, settings.inventoryUrl ?? '', settings.nodeUrl ?? ''].join('\n');
+    let api = this.clients.get(key);
+    if (!api) {
+      api = this.create({
+        baseUrl: settings.apiUrl,
+        inventoryUrl: settings.inventoryUrl,
+        nodeUrl: settings.nodeUrl,
+        apiKey: this.apiKey,
+        log: this.log,
+      });
+      this.clients.set(key, api);
+    }
+    return api;
+  }
+
+  /** Every client in use. */
+  all(): DlmmApi[] {
+    return [...this.clients.values()];
+  }
+
+  /** A new key drops every client (their limiters and caches were built for the old one). */
+  setApiKey(apiKey: string | null): void {
+    const next = apiKey || undefined;
+    if (next === this.apiKey) return;
+    this.apiKey = next;
+    this.clients.clear();
+  }
+
+  /** Settings changed: rebuild on next use. */
+  reset(): void {
+    this.clients.clear();
+  }
+}

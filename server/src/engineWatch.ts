@@ -1,0 +1,120 @@
+/**
+ * Polls the engine status while plan files are open and reports when the applied state moved (height,
+ * readiness or tip lag changed), so diagnostics follow the engine without the user touching the file.
+ */
+import type { DlmmApi } from '../../core/api/types';
+import type { EngineStatusParams, ServerSettings } from './protocol';
+
+export interface EngineWatchDeps {
+  intervalMs: number;
+  /** The clients in use by open documents, with their settings. */
+  targets(): Promise<{ api: DlmmApi; settings: ServerSettings }[]>;
+  /** Every read's outcome (the status bar shows it). */
+  onStatus(status: EngineStatusParams): void;
+  /** The engine behind `api` is in a new state: caches are stale. */
+  onStateChange(api: DlmmApi): void;
+  now?: () => number;
+}
+
+/** Reads one status snapshot and describes it for the client (never throws). */
+export async function readEngineStatus(
+  api: DlmmApi | undefined,
+  settings: ServerSettings,
+  now: () => number = Date.now,
+): Promise<EngineStatusParams> {
+  const base = { apiUrl: settings.apiUrl, environment: settings.environment, at: now() };
+  if (!api) return { ...base, state: 'offline', error: 'no API URL configured: only offline checks run' };
+  try {
+    const s = await api.status();
+    return {
+      ...base,
+      state: 'ok',
+      ready: s.ready,
+      stateHeight: s.state_height,
+      chainTip: s.chain_tip,
+      tipLag: s.tip_lag,
+      poolCount: s.pool_count,
+    };
+  } catch (e) {
+    return { ...base, state: 'error', error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function signature(s: EngineStatusParams): string {
+  return [s.state, s.ready, s.stateHeight, s.tipLag, s.error ?? ''].join('|');
+}
+
+export class EngineWatch {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly seen = new Map<DlmmApi, string>();
+  private polling = false;
+  /** stop() arrived during a poll: do not schedule the next one. */
+  private stopped = false;
+
+  private intervalMs: number;
+
+  constructor(private readonly deps: EngineWatchDeps) {
+    this.intervalMs = deps.intervalMs;
+  }
+
+  /** Changes the poll interval (applies from the next poll). */
+  setInterval(ms: number): void {
+    this.intervalMs = ms;
+  }
+
+  /** Starts polling (idempotent). */
+  start(): void {
+    this.stopped = false;
+    if (this.timer || this.polling) return;
+    this.schedule();
+  }
+
+  /** Stops polling (no plan file open). */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.polling) this.stopped = true;
+  }
+
+  get running(): boolean {
+    return this.timer !== undefined || this.polling;
+  }
+
+  /** Forget what was seen (settings or key changed): the next read is a baseline, not a change. */
+  reset(): void {
+    this.seen.clear();
+  }
+
+  /** One poll of every target now. */
+  async pollOnce(): Promise<void> {
+    const targets = await this.deps.targets();
+    const unique = new Map<DlmmApi, ServerSettings>();
+    for (const t of targets) unique.set(t.api, t.settings);
+    for (const [api, settings] of unique) {
+      const status = await readEngineStatus(api, settings, this.deps.now);
+      const sig = signature(status);
+      const before = this.seen.get(api);
+      this.seen.set(api, sig);
+      if (before === sig) continue;
+      this.deps.onStatus(status);
+      if (before !== undefined) this.deps.onStateChange(api);
+    }
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.polling = true;
+      this.pollOnce()
+        .catch(() => undefined)
+        .finally(() => {
+          this.polling = false;
+          if (this.stopped) {
+            this.stopped = false;
+            return;
+          }
+          this.schedule();
+        });
+    }, this.intervalMs);
+  }
+}

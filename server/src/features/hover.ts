@@ -1,0 +1,317 @@
+/**
+ * Hover: formats what the analysis already knows about the thing under the cursor (bin, add item, move,
+ * pool, swap). Figures come from core: prepared items, the live data read for the analysis, core/dlmm
+ * price helpers and core/tx's bound computation (the same numbers the export writes).
+ */
+import { MarkupKind, type Hover } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Pool, Token } from '../../../core/api/types';
+import {
+  BIN_ID_OFFSET,
+  binPriceHuman,
+  isSignedBinId,
+  isUnsignedBinId,
+  toSignedBinId,
+} from '../../../core/dlmm/bins';
+import { percentToPpm } from '../../../core/dlmm/percent';
+import type { LiveData, LivePool } from '../../../core/plan/live';
+import type { PreparedOperation } from '../../../core/plan/prepared';
+import { addBounds, minReceivedFor, poolFees } from '../../../core/tx/bounds';
+import type { AnalysisResult } from '../planService';
+import { rangeOf } from './diagnostics';
+import { describeRoute, formatAmount } from './format';
+import { locate } from './pathAt';
+
+type Op = Record<string, unknown>;
+
+/** Hover at `offset` of a plan document, or null when there is nothing to say. */
+export function hover(doc: TextDocument, result: AnalysisResult, offset: number): Hover | null {
+  const a = result.analysis;
+  const loc = locate(a.parsed.doc, offset);
+  if (!loc || loc.path[0] !== 'operations' || typeof loc.path[1] !== 'number') return null;
+  const index = loc.path[1];
+  const rawOp = opAt(a.parsed.value, index);
+  if (!rawOp) return null;
+  const live: LiveData | undefined = a.live;
+  const prepared = a.prepared.find((p) => p.index === index);
+  const pool = typeof rawOp.pool === 'string' ? live?.byPool.get(rawOp.pool) : undefined;
+  const rest = loc.path.slice(2);
+  const sections: string[] = [];
+  const kind = rawOp.op;
+
+  if (rest[0] === 'pool') sections.push(poolSection(pool, rawOp.pool, live, result.live));
+  else if (kind === 'add' && rest[0] === 'bins' && typeof rest[1] === 'number') {
+    const item = asOp((rawOp.bins as unknown[] | undefined)?.[rest[1]]);
+    sections.push(addItemSection(prepared, rest[1], item, pool, a.plan?.policy.slippage_tolerance, result));
+  } else if (kind === 'withdraw' && rest[0] === 'bins' && typeof rest[1] === 'number') {
+    const id = (rawOp.bins as unknown[] | undefined)?.[rest[1]];
+    sections.push(binSection(pool, toNumber(id), 'Bin', result.live));
+    sections.push(withdrawItemLine(prepared, toNumber(id), pool));
+  } else if (kind === 'move' && rest[0] === 'moves' && typeof rest[1] === 'number') {
+    const item = asOp((rawOp.moves as unknown[] | undefined)?.[rest[1]]);
+    sections.push(moveItemSection(prepared, rest[1], item, pool, rest[2], result.live));
+  } else if (kind === 'swap')
+    sections.push(swapSection(live, index, rawOp, a.plan?.policy.slippage_tolerance, result.live));
+  else if (kind === 'withdraw') sections.push(withdrawSection(prepared, pool, result.live));
+  else if (pool || typeof rawOp.pool === 'string')
+    sections.push(poolSection(pool, rawOp.pool, live, result.live));
+  const text = sections.filter((s) => s.length > 0).join('\n\n---\n\n');
+  if (!text) return null;
+  return {
+    contents: { kind: MarkupKind.Markdown, value: text },
+    ...(loc.scalar ? { range: rangeOf(doc, loc.scalar.offset, loc.scalar.length) } : {}),
+  };
+}
+
+function opAt(value: unknown, index: number): Op | undefined {
+  const ops = (value as { operations?: unknown } | undefined)?.operations;
+  return Array.isArray(ops) ? asOp(ops[index]) : undefined;
+}
+
+function asOp(v: unknown): Op | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Op) : undefined;
+}
+
+function toNumber(v: unknown): number | undefined {
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  return undefined;
+}
+
+function toBig(v: unknown): bigint | undefined {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+  return undefined;
+}
+
+function noLive(isLive: boolean, what: string): string {
+  return isLive
+    ? `_${what}: not available from the engine._`
+    : `_${what}: live data not read (offline, or still loading)._`;
+}
+
+/** Signed/unsigned ids, price (raw and human), reserves, shares, the user's liquidity, distance from active. */
+export function binSection(
+  pool: LivePool | undefined,
+  id: number | undefined,
+  title: string,
+  isLive: boolean,
+): string {
+  if (id === undefined) return '';
+  const lines: string[] = [];
+  if (isSignedBinId(id)) lines.push(`**${title} ${id}** · unsigned id ${id + BIN_ID_OFFSET}`);
+  else if (isUnsignedBinId(id))
+    lines.push(
+      `**${title} ${id}** · outside the signed domain: as an unsigned id it is signed **${toSignedBinId(id)}**`,
+    );
+  else return `**${title} ${id}** · outside both bin domains (signed -500..500, unsigned 0..1000)`;
+  if (!pool || !isSignedBinId(id)) return [...lines, noLive(isLive, 'bin data')].join('\n\n');
+  const active = pool.activeBinId;
+  if (active !== undefined) {
+    const d = id - active;
+    lines.push(
+      d === 0
+        ? 'the **active bin**'
+        : `${Math.abs(d)} bin${Math.abs(d) === 1 ? '' : 's'} ${d > 0 ? 'above' : 'below'} the active bin (${active})`,
+    );
+  }
+  const bin = pool.binById.get(id);
+  const tx = pool.tokenX;
+  const ty = pool.tokenY;
+  if (bin) {
+    const human =
+      tx && ty
+        ? `${binPriceHuman(bin.price, tx.decimals, ty.decimals)} ${ty.symbol} per ${tx.symbol} · `
+        : '';
+    lines.push(`price: ${human}raw ${bin.price}`);
+    lines.push(`reserves: ${formatAmount(bin.reserve_x, tx)} · ${formatAmount(bin.reserve_y, ty)}`);
+  } else if (pool.bins) {
+    lines.push("not in the pool's bin list (no reserves)");
+  }
+  const position = pool.positionById.get(id);
+  const shares = position?.liquidity ?? bin?.liquidity ?? null;
+  lines.push(`bin shares: ${shares === null ? 'unknown (the v2 list gives none)' : shares.toString()}`);
+  if (pool.positions) {
+    const source =
+      pool.positionsSource === 'inventory'
+        ? 'inventory at the applied tip'
+        : 'app v2 positions (display data, may lag)';
+    lines.push(`your liquidity: ${position ? `${position.user_liquidity} shares` : 'none'} (${source})`);
+  }
+  return lines.join('\n\n');
+}
+
+function slippagePpmOf(
+  planSlippage: number | undefined,
+  settingsSlippage: number | undefined,
+): { ppm: bigint; percent: number } {
+  const percent = planSlippage ?? settingsSlippage ?? 1;
+  return { ppm: percentToPpm(percent) ?? 10_000n, percent };
+}
+
+function addItemSection(
+  prepared: PreparedOperation | undefined,
+  itemIndex: number,
+  raw: Op | undefined,
+  pool: LivePool | undefined,
+  planSlippage: number | undefined,
+  result: AnalysisResult,
+): string {
+  const item = prepared?.op === 'add' ? prepared.items.find((i) => i.index === itemIndex) : undefined;
+  const target =
+    item?.bin_id ??
+    toNumber(raw?.bin_id) ??
+    (pool?.activeBinId !== undefined && toNumber(raw?.active_bin_offset) !== undefined
+      ? pool.activeBinId + (toNumber(raw?.active_bin_offset) as number)
+      : undefined);
+  const head = binSection(pool, target, 'Target bin', result.live);
+  if (!item || prepared?.op !== 'add') return head;
+  const tx = pool?.tokenX;
+  const ty = pool?.tokenY;
+  const { ppm, percent } = slippagePpmOf(planSlippage, result.settings.slippageTolerance);
+  const b = addBounds({
+    bin: {
+      price: item.bin_price,
+      reserve_x: item.reserve_x,
+      reserve_y: item.reserve_y,
+      shares: item.bin_shares_known,
+    },
+    x: item.x_amount,
+    y: item.y_amount,
+    binId: item.bin_id,
+    activeBinId: prepared.pool.active_bin_id,
+    fees: poolFees(prepared.pool.pool),
+    slippagePpm: ppm,
+    mode: prepared.mode,
+  });
+  const lines = [`**Add** ${formatAmount(item.x_amount, tx)} + ${formatAmount(item.y_amount, ty)}`];
+  if (item.active_bin_offset !== undefined)
+    lines.push(`active bin offset ${item.active_bin_offset} (${prepared.mode})`);
+  if (b.revert) lines.push(`⚠ at today's state the add would revert: ${b.revert}`);
+  lines.push(
+    `expected minted shares: ${b.expectedDlp === undefined ? 'not computable (bin shares unknown)' : b.expectedDlp.toString()}`,
+  );
+  if (b.expectedDlp !== undefined)
+    lines.push(`liquidity fee: ${formatAmount(b.expectedFeeX, tx)} · ${formatAmount(b.expectedFeeY, ty)}`);
+  lines.push(`min-dlp at ${percent}% slippage: ${b.minDlp} — ${b.basisDlp}`);
+  return [head, lines.join('\n\n')].filter(Boolean).join('\n\n---\n\n');
+}
+
+function moveItemSection(
+  prepared: PreparedOperation | undefined,
+  itemIndex: number,
+  raw: Op | undefined,
+  pool: LivePool | undefined,
+  field: string | number | undefined,
+  isLive: boolean,
+): string {
+  const item = prepared?.op === 'move' ? prepared.items.find((i) => i.index === itemIndex) : undefined;
+  const from = item?.from_bin_id ?? toNumber(raw?.from_bin_id);
+  const to = item?.to_bin_id ?? toNumber(raw?.to_bin_id);
+  const sections: string[] = [];
+  if (field === 'from_bin_id') sections.push(binSection(pool, from, 'From bin', isLive));
+  else if (field === 'to_bin_id' || field === 'active_bin_offset')
+    sections.push(binSection(pool, to, 'To bin', isLive));
+  if (item) {
+    sections.push(
+      [
+        `**Move** ${item.amount} shares from bin ${item.from_bin_id} to bin ${item.to_bin_id}`,
+        `computed: ${formatAmount(item.x_amount, pool?.tokenX)} · ${formatAmount(item.y_amount, pool?.tokenY)} (floor(amount × reserve / bin shares) of the from bin)`,
+      ].join('\n\n'),
+    );
+  } else if (field !== 'from_bin_id' && field !== 'to_bin_id') {
+    sections.push(binSection(pool, from, 'From bin', isLive), noLive(isLive, 'computed move amounts'));
+  }
+  return sections.filter(Boolean).join('\n\n---\n\n');
+}
+
+function withdrawItemLine(
+  prepared: PreparedOperation | undefined,
+  id: number | undefined,
+  pool: LivePool | undefined,
+): string {
+  if (prepared?.op !== 'withdraw' || id === undefined) return '';
+  const item = prepared.items.find((i) => i.bin_id === id);
+  if (!item) return '';
+  return `**Withdraw** ${item.amount} of ${item.user_liquidity} shares (${item.withdrawal_percentage}%) → ${formatAmount(item.x_amount, pool?.tokenX)} · ${formatAmount(item.y_amount, pool?.tokenY)}`;
+}
+
+function withdrawSection(
+  prepared: PreparedOperation | undefined,
+  pool: LivePool | undefined,
+  isLive: boolean,
+): string {
+  if (prepared?.op !== 'withdraw') return noLive(isLive, 'withdrawal preview');
+  if (prepared.items.length === 0) return '**Withdraw**: no selected bin holds your liquidity';
+  const rows = prepared.items.map(
+    (i) =>
+      `| ${i.bin_id} | ${i.amount} / ${i.user_liquidity} | ${formatAmount(i.x_amount, pool?.tokenX, false)} | ${formatAmount(i.y_amount, pool?.tokenY, false)} |`,
+  );
+  return ['**Withdraw** (expected)', '', '| bin | shares | x | y |', '|---:|---:|---:|---:|', ...rows].join(
+    '\n',
+  );
+}
+
+/** Tokens, bin step, fees, flags of a pool. */
+export function poolSection(
+  pool: LivePool | undefined,
+  written: unknown,
+  live: LiveData | undefined,
+  isLive: boolean,
+): string {
+  const p: Pool | undefined =
+    pool?.pool ?? live?.pools?.find((x) => x.pool_id === written || x.pool_alias === written);
+  if (!p)
+    return `**Pool** \`${String(written)}\`\n\n${pool?.poolError ? `_${pool.poolError.message}_` : noLive(isLive, 'pool data')}`;
+  const tok = (t: Token | undefined, contract: string) =>
+    t ? `${t.symbol} (\`${contract}\`, ${t.decimals} decimals)` : `\`${contract}\``;
+  const tx = pool?.tokenX ?? live?.tokens?.find((t) => t.contract_address === p.token_x);
+  const ty = pool?.tokenY ?? live?.tokens?.find((t) => t.contract_address === p.token_y);
+  const fx = p.x_protocol_fee + p.x_provider_fee + p.x_variable_fee;
+  const fy = p.y_protocol_fee + p.y_provider_fee + p.y_variable_fee;
+  const alias = pool?.alias ?? p.pool_alias;
+  const principal = pool?.principal ?? p.pool_id;
+  return [
+    `**Pool** \`${principal}\`${alias ? ` (alias \`${alias}\`)` : ''}`,
+    `token x: ${tok(tx, p.token_x)}  \ntoken y: ${tok(ty, p.token_y)}`,
+    `bin step: ${p.bin_step} bps · active bin: ${pool?.activeBinId ?? p.active_bin}`,
+    `fees (bps): x ${p.x_protocol_fee} protocol + ${p.x_provider_fee} provider + ${p.x_variable_fee} variable = ${fx} · y ${p.y_protocol_fee} + ${p.y_provider_fee} + ${p.y_variable_fee} = ${fy}`,
+    `active: ${p.active} · quotable: ${p.quotable}${p.pool_status !== undefined && p.pool_status !== null ? ` · status: ${String(p.pool_status)}` : ''}`,
+  ].join('\n\n');
+}
+
+function swapSection(
+  live: LiveData | undefined,
+  index: number,
+  raw: Op,
+  planSlippage: number | undefined,
+  isLive: boolean,
+): string {
+  const sw = live?.swaps.get(index);
+  const tokens = live?.tokens ?? [];
+  const amountIn = toBig(raw.amount_in);
+  const inTok = tokens.find((t) => t.contract_address === raw.input_token);
+  const head = `**Swap** ${amountIn !== undefined ? formatAmount(amountIn, inTok) : '?'} of \`${String(raw.input_token)}\` for \`${String(raw.output_token)}\``;
+  if (!sw) return [head, noLive(isLive, 'quote')].join('\n\n');
+  if (sw.error || !sw.route)
+    return [head, `no quote: ${sw.error?.message ?? 'the engine returned no route'}`].join('\n\n');
+  const route = sw.route;
+  const d = describeRoute(route, tokens);
+  const slippage =
+    typeof raw.slippage_tolerance === 'number'
+      ? raw.slippage_tolerance
+      : (planSlippage ?? route.slippage_tolerance);
+  const ppm = percentToPpm(slippage) ?? 10_000n;
+  const outTok = {
+    symbol: tokens.find((t) => t.contract_address === raw.output_token)?.symbol ?? '',
+    decimals: route.output_token_decimals,
+  };
+  const min = route.min_amount_out ?? minReceivedFor(route.amount_out, ppm);
+  return [
+    head,
+    `quote: ${d.label}`,
+    d.detail,
+    `min received at ${slippage}%: ${formatAmount(min, outTok)}`,
+  ].join('\n\n');
+}

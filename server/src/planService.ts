@@ -1,0 +1,202 @@
+/**
+ * The plain language service behind the LSP handlers (yaml-language-server's pattern): it knows plan
+ * documents, runs the core analysis (offline at once, live when data arrives), debounces per document and
+ * hands results to a publisher. It never speaks LSP itself; I/O (settings, API clients, publishing,
+ * clock) is passed in, so it runs the same over stdio, IPC or in a test.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { DlmmApi } from '../../core/api/types';
+import { analyzeOffline, analyzePlan, type Analysis } from '../../core/plan/analyze';
+import type { ServerSettings } from './protocol';
+
+export interface AnalysisResult {
+  version: number;
+  analysis: Analysis;
+  /** True when live data was read (the findings include the live rules). */
+  live: boolean;
+  settings: ServerSettings;
+  api: DlmmApi | undefined;
+}
+
+export interface PlanServiceDeps {
+  settings(uri: string): Promise<ServerSettings>;
+  api(settings: ServerSettings): DlmmApi | undefined;
+  /** Called with every result worth showing (offline first, then live); never for a stale version. */
+  publish(uri: string, result: AnalysisResult): void;
+  /** Called when a live read takes a while (for a progress indicator), and when it ends. */
+  slowRead?(uri: string, done: boolean): void;
+  log(line: string): void;
+  debounceMs: number;
+  /** How long a request (hover, completion) waits for live data before answering with offline data. */
+  liveWaitMs?: number;
+}
+
+interface DocState {
+  doc: TextDocument;
+  timer?: ReturnType<typeof setTimeout>;
+  /** Bumped per run; a run whose sequence is no longer current drops its result. */
+  seq: number;
+  latest?: AnalysisResult;
+  /** The running (or finished) validation for the current version. */
+  running?: { version: number; done: Promise<AnalysisResult | undefined> };
+  /** Resolves a debounced `running` that has not started yet (called when superseded). */
+  release?: (r: AnalysisResult | undefined) => void;
+}
+
+const SLOW_READ_MS = 800;
+
+function fileNameOf(uri: string): string {
+  const path = uri.replace(/^[a-z]+:\/\//i, '');
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+}
+
+export class PlanService {
+  private readonly docs = new Map<string, DocState>();
+  private debounceMs: number;
+
+  constructor(private readonly deps: PlanServiceDeps) {
+    this.debounceMs = deps.debounceMs;
+  }
+
+  /** Changes the per-document debounce (the client may ask for another at initialization). */
+  setDebounce(ms: number): void {
+    this.debounceMs = ms;
+  }
+
+  /** A plan document was opened or changed: analyse it after the debounce. */
+  update(doc: TextDocument, immediate = false): void {
+    const state = this.docs.get(doc.uri) ?? { doc, seq: 0 };
+    state.doc = doc;
+    this.docs.set(doc.uri, state);
+    if (state.timer) clearTimeout(state.timer);
+    state.timer = undefined;
+    state.release?.(undefined);
+    state.release = undefined;
+    if (immediate || this.debounceMs === 0) {
+      state.running = { version: doc.version, done: this.run(state) };
+      return;
+    }
+    const version = doc.version;
+    let release: (r: AnalysisResult | undefined) => void = () => {};
+    const done = new Promise<AnalysisResult | undefined>((resolve) => (release = resolve));
+    state.running = { version, done };
+    state.release = release;
+    state.timer = setTimeout(() => {
+      state.timer = undefined;
+      state.release = undefined;
+      this.run(state).then(release, () => release(undefined));
+    }, this.debounceMs);
+  }
+
+  /** The document was closed: forget it. */
+  close(uri: string): void {
+    const state = this.docs.get(uri);
+    if (state?.timer) clearTimeout(state.timer);
+    state?.release?.(undefined);
+    if (state) state.seq++;
+    this.docs.delete(uri);
+  }
+
+  /** URIs of the open plan documents. */
+  openUris(): string[] {
+    return [...this.docs.keys()];
+  }
+
+  /** Re-analyse every open document now (engine state or settings changed). */
+  revalidateAll(): void {
+    for (const state of this.docs.values()) this.update(state.doc, true);
+  }
+
+  /**
+   * The analysis of the document's current version: waits for the running validation (flushing its
+   * debounce), and for live data up to `liveWaitMs`; falls back to the offline analysis of this text.
+   */
+  async current(doc: TextDocument): Promise<AnalysisResult> {
+    const state = this.docs.get(doc.uri);
+    if (state && state.latest?.version === doc.version && state.latest.live) return state.latest;
+    if (state && state.running?.version === doc.version) {
+      if (state.timer) {
+        clearTimeout(state.timer);
+        state.timer = undefined;
+        this.update(doc, true);
+      }
+      const running = this.docs.get(doc.uri)?.running;
+      if (running) {
+        const wait = this.deps.liveWaitMs ?? 1500;
+        const result = await Promise.race([running.done, delay(wait).then(() => undefined)]);
+        if (result && result.version === doc.version) return result;
+      }
+      const latest = this.docs.get(doc.uri)?.latest;
+      if (latest && latest.version === doc.version) return latest;
+    }
+    const settings = await this.deps.settings(doc.uri);
+    return {
+      version: doc.version,
+      analysis: this.offline(doc, settings),
+      live: false,
+      settings,
+      api: this.deps.api(settings),
+    };
+  }
+
+  private offline(doc: TextDocument, _settings: ServerSettings): Analysis {
+    return analyzeOffline(doc.getText(), { fileName: fileNameOf(doc.uri) });
+  }
+
+  private async run(state: DocState): Promise<AnalysisResult | undefined> {
+    const seq = ++state.seq;
+    const doc = state.doc;
+    const uri = doc.uri;
+    const version = doc.version;
+    const current = () => this.docs.get(uri) === state && state.seq === seq;
+    const settings = await this.deps.settings(uri);
+    if (!current()) return undefined;
+    const api = this.deps.api(settings);
+    let analysis: Analysis;
+    try {
+      analysis = this.offline(doc, settings);
+    } catch (e) {
+      this.deps.log(`analysis failed for ${uri}: ${errorText(e)}`);
+      return undefined;
+    }
+    const offline: AnalysisResult = { version, analysis, live: false, settings, api };
+    state.latest = offline;
+    this.deps.publish(uri, offline);
+    if (!api) return offline;
+
+    let slowShown = false;
+    const slow = setTimeout(() => {
+      slowShown = true;
+      this.deps.slowRead?.(uri, false);
+    }, SLOW_READ_MS);
+    try {
+      const live = await analyzePlan(doc.getText(), {
+        api,
+        fileName: fileNameOf(uri),
+        ...(settings.maxTipLag !== undefined && settings.maxTipLag !== null
+          ? { maxTipLag: settings.maxTipLag }
+          : {}),
+      });
+      if (!current()) return undefined;
+      const result: AnalysisResult = { version, analysis: live, live: true, settings, api };
+      state.latest = result;
+      this.deps.publish(uri, result);
+      return result;
+    } catch (e) {
+      // analyzePlan reports unreachable data as findings; a throw here is a defect, shown in the log.
+      this.deps.log(`live analysis failed for ${uri}: ${errorText(e)}`);
+      return offline;
+    } finally {
+      clearTimeout(slow);
+      if (slowShown) this.deps.slowRead?.(uri, true);
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

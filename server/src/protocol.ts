@@ -1,0 +1,108 @@
+/**
+ * The wire contract between the extension client and the language server (vscode-eslint's
+ * `customMessages.ts` pattern): every custom message is declared once here, typed, with the direction it
+ * travels. Both bundles import this file; it imports only the protocol package and zod, never `vscode`.
+ * Amounts cross JSON-RPC as decimal strings (bigint is not JSON).
+ */
+import { NotificationType, RequestType0 } from 'vscode-languageserver-protocol';
+import { z } from 'zod';
+
+/** Files the server analyses (SPEC section 1: a compound suffix, so unrelated YAML is never caught). */
+export const PLAN_FILE_GLOB = '**/*.dlmm.{yaml,yml,json}';
+const PLAN_SUFFIX = /\.dlmm\.(ya?ml|json)$/i;
+
+/** True when a document URI or path names a plan file. */
+export function isPlanFile(uriOrPath: string): boolean {
+  return PLAN_SUFFIX.test(uriOrPath.split(/[?#]/)[0] ?? '');
+}
+
+/**
+ * Settings the server works with, resolved by the client from `dlmm.*` (environment -> URLs, simulator
+ * port) and answered to `workspace/configuration` for section `dlmm`. Validated on arrival (a boundary).
+ * A client that sends nothing (any editor running `dlmm lsp --stdio`) gets the environment's values.
+ */
+export const ServerSettingsSchema = z.object({
+  /** Service base ending in /api; absent: offline checks only. */
+  apiUrl: z.url().optional(),
+  inventoryUrl: z.url().optional(),
+  nodeUrl: z.url().optional(),
+  /** Overrides the plan's policy.max_tip_lag when set. */
+  maxTipLag: z.number().int().min(0).nullable().optional(),
+  /** Percent (1 means 1%): the slippage for hover figures when the plan sets none. */
+  slippageTolerance: z.number().min(0).max(100).optional(),
+  /** Where the URLs came from, for status messages. */
+  environment: z.enum(['production', 'development', 'custom', 'simulator', 'env']).optional(),
+});
+export type ServerSettings = z.infer<typeof ServerSettingsSchema>;
+
+/** Commands the client registered, so lenses never point at an absent command (client -> server, at init). */
+export const InitializationOptionsSchema = z.object({
+  commands: z.array(z.string()).default([]),
+  /** Per-document debounce before analysis, ms. */
+  debounceMs: z.number().int().min(0).max(5000).optional(),
+  /** Engine status poll interval while plan files are open, ms. */
+  statusPollMs: z.number().int().min(200).max(600_000).optional(),
+});
+export type InitializationOptions = z.infer<typeof InitializationOptionsSchema>;
+
+/** Client command ids the server may reference in code lenses (declared once, used by both sides). */
+export const ClientCommands = {
+  getQuote: 'dlmm.getQuote',
+  showStatus: 'dlmm.showEngineStatus',
+  setApiKey: 'dlmm.setApiKey',
+  startSimulator: 'dlmm.startSimulator',
+  newPlan: 'dlmm.newPlan',
+  openExample: 'dlmm.openExamplePlan',
+  exportTransaction: 'dlmm.exportTransaction',
+  showDashboard: 'dlmm.openDashboard',
+} as const;
+
+/** Arguments of the "Quote" lens: the swap operation as written (amount in base units, as a string). */
+export interface QuoteLensArgs {
+  uri: string;
+  operation: string;
+  input_token: string;
+  output_token: string;
+  amount_in: string;
+  slippage_tolerance?: number;
+}
+
+/** Arguments of per-operation lenses that act on one operation of a plan. */
+export interface OperationLensArgs {
+  uri: string;
+  operation: string;
+}
+
+/** The engine as the server last saw it. */
+export interface EngineStatusParams {
+  apiUrl?: string;
+  environment?: ServerSettings['environment'];
+  /** 'ok' when status was read; 'unreachable' etc. when not; 'offline' without an API URL. */
+  state: 'ok' | 'offline' | 'error';
+  ready?: boolean;
+  stateHeight?: number | null;
+  chainTip?: number | null;
+  tipLag?: number | null;
+  poolCount?: number;
+  /** What went wrong, in words (never contains keys). */
+  error?: string;
+  /** ms since epoch of the read. */
+  at: number;
+}
+
+/** server -> client: the engine status changed (polled while plan files are open). */
+export const EngineStatusNotification = new NotificationType<EngineStatusParams>('dlmm/engineStatus');
+
+/** client -> server: read the engine status now (status bar click, "Show Engine Status"). */
+export const EngineStatusRequest = new RequestType0<EngineStatusParams, void>('dlmm/engineStatus/read');
+
+/**
+ * client -> server: the API key changed (from SecretStorage). The key travels only in this message and
+ * the server's environment; it is never logged, echoed or put in settings. `null` clears it.
+ */
+export const SetApiKeyNotification = new NotificationType<{ apiKey: string | null }>('dlmm/setApiKey');
+
+/** server -> client: a slow live read started / finished (the client shows a progress notification). */
+export const ProgressNotification = new NotificationType<{ id: string; title: string; done: boolean }>(
+  'dlmm/progress',
+);

@@ -1,0 +1,244 @@
+/**
+ * The language server, whatever the transport: binds thin LSP handlers to the plan service and the
+ * feature functions (which only map core results to LSP). Started by server/src/main.ts (extension, IPC)
+ * and by `dlmm lsp --stdio` (cli/src/commands/lsp.ts).
+ */
+import {
+  CodeActionKind,
+  CodeLensRefreshRequest,
+  DidChangeConfigurationNotification,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeResult,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createApiClient } from '../../core/api/client';
+import { ApiPool, type ApiFactory } from './apiPool';
+import { EngineWatch, readEngineStatus } from './engineWatch';
+import { codeActions } from './features/codeActions';
+import { codeLenses } from './features/codeLens';
+import { completion } from './features/completion';
+import { toDiagnostics } from './features/diagnostics';
+import { hover } from './features/hover';
+import { inlayHints } from './features/inlayHints';
+import { documentSymbols } from './features/symbols';
+import { PlanService, type AnalysisResult } from './planService';
+import {
+  EngineStatusNotification,
+  EngineStatusRequest,
+  InitializationOptionsSchema,
+  isPlanFile,
+  ProgressNotification,
+  SetApiKeyNotification,
+  type InitializationOptions,
+} from './protocol';
+import { SettingsStore, settingsFromEnv } from './settings';
+
+export interface ServerOptions {
+  /** Process environment: DLMM_API_URL, DLMM_INVENTORY_URL, DLMM_NODE_URL, DLMM_API_KEY. */
+  env: Record<string, string | undefined>;
+  /** API client factory (tests and benches may count requests); default core's createApiClient. */
+  createApi?: ApiFactory;
+}
+
+const DEFAULT_DEBOUNCE_MS = 150;
+const DEFAULT_STATUS_POLL_MS = 5000;
+
+/** Wires every handler onto `connection` and starts listening. */
+export function startServer(connection: Connection, options: ServerOptions): void {
+  const documents = new TextDocuments(TextDocument);
+  let init: InitializationOptions = { commands: [] };
+  let hasConfiguration = false;
+  let hasDynamicConfig = false;
+  let canRefreshLenses = false;
+  let canRefreshInlays = false;
+  const log = (line: string) => connection.console.log(line);
+
+  const apis = new ApiPool(options.createApi ?? createApiClient, options.env.DLMM_API_KEY, log);
+  const envSettings = settingsFromEnv(options.env);
+  let settings = new SettingsStore(undefined, envSettings, (m) => connection.console.warn(m));
+
+  const service = new PlanService({
+    settings: (uri) => settings.get(uri),
+    api: (s) => apis.get(s),
+    publish: (uri, result) => publish(uri, result),
+    slowRead: (uri, done) => {
+      void connection.sendNotification(ProgressNotification, {
+        id: uri,
+        title: `DLMM: reading live data for ${shortName(uri)}`,
+        done,
+      });
+    },
+    log,
+    debounceMs: DEFAULT_DEBOUNCE_MS,
+  });
+
+  const watch = new EngineWatch({
+    intervalMs: DEFAULT_STATUS_POLL_MS,
+    targets: async () => {
+      const out = [];
+      for (const uri of service.openUris()) {
+        const s = await settings.get(uri);
+        const api = apis.get(s);
+        if (api) out.push({ api, settings: s });
+      }
+      return out;
+    },
+    onStatus: (status) => void connection.sendNotification(EngineStatusNotification, status),
+    onStateChange: (api) => {
+      // The engine moved: cached pools, bins and positions belong to the old state.
+      api.clearCache();
+      service.revalidateAll();
+      refreshViews();
+    },
+  });
+
+  function publish(uri: string, result: AnalysisResult): void {
+    const doc = documents.get(uri);
+    if (!doc || doc.version !== result.version) return;
+    void connection.sendDiagnostics({
+      uri,
+      version: doc.version,
+      diagnostics: toDiagnostics(doc, result.analysis.findings),
+    });
+    if (result.live) refreshViews();
+  }
+
+  let refreshQueued = false;
+  /** Lenses and inlay hints depend on live data: ask the client to pull them again (coalesced). */
+  function refreshViews(): void {
+    if (refreshQueued) return;
+    refreshQueued = true;
+    setTimeout(() => {
+      refreshQueued = false;
+      if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+      if (canRefreshInlays) void connection.languages.inlayHint.refresh().catch(() => undefined);
+    }, 50);
+  }
+
+  function followOpenDocuments(): void {
+    if (service.openUris().length > 0) watch.start();
+    else watch.stop();
+  }
+
+  connection.onInitialize((params): InitializeResult => {
+    const parsed = InitializationOptionsSchema.safeParse(params.initializationOptions ?? {});
+    init = parsed.success ? parsed.data : { commands: [] };
+    const caps = params.capabilities;
+    hasConfiguration = caps.workspace?.configuration === true;
+    hasDynamicConfig = caps.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    canRefreshLenses = caps.workspace?.codeLens?.refreshSupport === true;
+    canRefreshInlays = caps.workspace?.inlayHint?.refreshSupport === true;
+    if (hasConfiguration) {
+      settings = new SettingsStore(
+        (uri) => connection.workspace.getConfiguration({ scopeUri: uri || undefined, section: 'dlmm' }),
+        envSettings,
+        (m) => connection.console.warn(m),
+      );
+    }
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: [':', ' ', '-', '.', '"'], resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeLensProvider: { resolveProvider: false },
+        documentSymbolProvider: true,
+        inlayHintProvider: true,
+      },
+      serverInfo: { name: 'dlmm-language-server', version: options.env.DLMM_STUDIO_VERSION ?? '0.1.0' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (init.debounceMs !== undefined) service.setDebounce(init.debounceMs);
+    if (init.statusPollMs !== undefined) watch.setInterval(init.statusPollMs);
+    if (hasDynamicConfig)
+      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'dlmm' });
+  });
+
+  connection.onDidChangeConfiguration(() => {
+    settings.clear();
+    apis.reset();
+    watch.reset();
+    service.revalidateAll();
+    refreshViews();
+  });
+
+  connection.onNotification(SetApiKeyNotification, ({ apiKey }) => {
+    apis.setApiKey(typeof apiKey === 'string' && apiKey.length > 0 ? apiKey : null);
+    watch.reset();
+    service.revalidateAll();
+  });
+
+  connection.onRequest(EngineStatusRequest, async () => {
+    const uri = service.openUris()[0] ?? '';
+    const s = await settings.get(uri);
+    const api = apis.get(s);
+    api?.clearCache();
+    return readEngineStatus(api, s);
+  });
+
+  documents.onDidOpen((e) => {
+    if (!isPlanFile(e.document.uri)) return;
+    service.update(e.document, true);
+    followOpenDocuments();
+  });
+  documents.onDidChangeContent((e) => {
+    if (!isPlanFile(e.document.uri)) return;
+    // onDidOpen already ran the first analysis; later changes are debounced.
+    if (service.openUris().includes(e.document.uri)) service.update(e.document);
+  });
+  documents.onDidClose((e) => {
+    if (!isPlanFile(e.document.uri)) return;
+    service.close(e.document.uri);
+    settings.clear(e.document.uri);
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    followOpenDocuments();
+  });
+
+  /** The plan document behind a request, and its current analysis (undefined for other files). */
+  async function resultFor(uri: string) {
+    const doc = documents.get(uri);
+    if (!doc || !isPlanFile(uri)) return undefined;
+    return { doc, result: await service.current(doc) };
+  }
+
+  connection.onHover(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r ? hover(r.doc, r.result, r.doc.offsetAt(p.position)) : null;
+  });
+  connection.onCompletion(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r ? completion(r.doc, r.result, r.doc.offsetAt(p.position)) : null;
+  });
+  connection.onCodeAction(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r ? codeActions(r.doc, p.context.diagnostics, r.result.analysis.findings, p.context.only) : null;
+  });
+  connection.onCodeLens(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r ? codeLenses(r.doc, r.result, new Set(init.commands)) : null;
+  });
+  connection.onDocumentSymbol(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r ? documentSymbols(r.doc, r.result.analysis) : null;
+  });
+  connection.languages.inlayHint.on(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r ? inlayHints(r.doc, r.result, p.range) : null;
+  });
+
+  connection.onShutdown(() => {
+    watch.stop();
+    for (const uri of service.openUris()) service.close(uri);
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}
+
+function shortName(uri: string): string {
+  return decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
+}

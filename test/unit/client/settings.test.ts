@@ -1,0 +1,127 @@
+/** Settings schema <-> package.json, parsing with fallbacks, and resolution per environment. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ENVIRONMENT_URLS,
+  ENVIRONMENTS,
+  parseConfig,
+  resolveServerSettings,
+  SETTING_KEYS,
+} from '../../../client/src/settingsSchema';
+import { ServerSettingsSchema } from '../../../server/src/protocol';
+
+const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+  contributes: {
+    configuration: { properties: Record<string, { default?: unknown; enum?: string[] }> };
+    commands: { command: string; title: string }[];
+  };
+};
+
+describe('client settings', () => {
+  it('package.json contributes exactly the schema keys, with the same defaults', () => {
+    const props = pkg.contributes.configuration.properties;
+    assert.deepEqual(Object.keys(props).sort(), SETTING_KEYS.map((k) => `dlmm.${k}`).sort());
+    const defaults = parseConfig({}).config;
+    assert.equal(props['dlmm.environment']?.default, defaults.environment);
+    assert.deepEqual(props['dlmm.environment']?.enum, [...ENVIRONMENTS]);
+    assert.equal(props['dlmm.slippageTolerance']?.default, defaults.slippageTolerance);
+    assert.equal(props['dlmm.policy.maxTipLag']?.default, defaults.policy.maxTipLag);
+    assert.equal(props['dlmm.apiUrl']?.default, defaults.apiUrl);
+  });
+
+  it('keeps the command titles the e2e suite drives', () => {
+    const titles = new Map(pkg.contributes.commands.map((c) => [c.command, c.title]));
+    assert.equal(titles.get('dlmm.getQuote'), 'DLMM: Get Quote');
+    assert.equal(titles.get('dlmm.showEngineStatus'), 'DLMM: Show Engine Status');
+    assert.equal(titles.get('dlmm.setApiKey'), 'DLMM: Set API Key');
+    assert.equal(titles.get('dlmm.startSimulator'), 'DLMM: Start Simulator');
+    assert.equal(titles.get('dlmm.newPlan'), 'DLMM: New Plan');
+  });
+
+  const table: {
+    name: string;
+    raw: Record<string, unknown>;
+    expect: Record<string, unknown>;
+    problems: number;
+  }[] = [
+    {
+      name: 'defaults',
+      raw: {},
+      expect: { environment: 'production', apiUrl: ENVIRONMENT_URLS.production.apiUrl },
+      problems: 0,
+    },
+    {
+      name: 'custom with URLs',
+      raw: { environment: 'custom', apiUrl: 'http://127.0.0.1:9/api', nodeUrl: 'http://127.0.0.1:9/node' },
+      expect: { apiUrl: 'http://127.0.0.1:9/api', nodeUrl: 'http://127.0.0.1:9/node' },
+      problems: 0,
+    },
+    {
+      name: 'custom without URL is offline',
+      raw: { environment: 'custom' },
+      expect: { apiUrl: undefined },
+      problems: 0,
+    },
+    {
+      name: 'bad URL falls back with a message',
+      raw: { environment: 'custom', apiUrl: 'ftp:/x' },
+      expect: { apiUrl: undefined },
+      problems: 1,
+    },
+    {
+      name: 'bad environment falls back to production',
+      raw: { environment: 'staging' },
+      expect: { environment: 'production' },
+      problems: 1,
+    },
+    {
+      name: 'maxTipLag passes through',
+      raw: { 'policy.maxTipLag': 3 },
+      expect: { maxTipLag: 3 },
+      problems: 0,
+    },
+    {
+      name: 'negative maxTipLag rejected',
+      raw: { 'policy.maxTipLag': -1 },
+      expect: { maxTipLag: null },
+      problems: 1,
+    },
+    {
+      name: 'simulator before it runs is offline',
+      raw: { environment: 'simulator' },
+      expect: { environment: 'simulator', apiUrl: undefined },
+      problems: 0,
+    },
+  ];
+  for (const row of table) {
+    it(`resolves: ${row.name}`, () => {
+      const { config, problems } = parseConfig(row.raw);
+      assert.equal(problems.length, row.problems, problems.join('; '));
+      const s = resolveServerSettings(config, undefined);
+      for (const [k, v] of Object.entries(row.expect))
+        assert.deepEqual((s as Record<string, unknown>)[k], v, k);
+      assert.ok(ServerSettingsSchema.safeParse(s).success, 'the server accepts what the client sends');
+    });
+  }
+
+  it('simulator endpoints replace the URLs when it runs', () => {
+    const { config } = parseConfig({ environment: 'simulator', apiUrl: 'http://ignored/api' });
+    const s = resolveServerSettings(config, {
+      url: 'http://127.0.0.1:5000/api',
+      inventoryUrl: 'http://127.0.0.1:5000/api/mm/v1',
+      nodeUrl: 'http://127.0.0.1:5000/node',
+    });
+    assert.equal(s.apiUrl, 'http://127.0.0.1:5000/api');
+    assert.equal(s.inventoryUrl, 'http://127.0.0.1:5000/api/mm/v1');
+  });
+
+  it('never carries an API key', () => {
+    const { config } = parseConfig({
+      environment: 'custom',
+      apiUrl: 'http://127.0.0.1:9/api',
+      apiKey: 'secret',
+    } as Record<string, unknown>);
+    assert.ok(!JSON.stringify(resolveServerSettings(config, undefined)).includes('secret'));
+  });
+});
