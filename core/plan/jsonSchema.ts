@@ -3,7 +3,7 @@
  * (SPEC section 1: never hand-written twice). Input side of the schema: amounts are integer-or-digit-string,
  * bigint (the parser's representation) never leaks into the published document.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_UINT128 } from '../dlmm/bins';
 import { PlanSchema, zPercent, zPlanAmount, zPlanBinId, zSmallInt } from './schema';
 

@@ -220,18 +220,21 @@ async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSess
   const ids = targetBins(lp, plan).slice(0, MAX_NODE_BIN_READS);
   await Promise.all(
     ids.map(async (id) => {
-      const arg = serializeCV(Cl.uint(toUnsignedBinId(id)));
+      // Decoded inside the memoized read: a warm session neither re-encodes the argument nor re-decodes.
       const r = await s.read(
         `node:${principal}:${id}`,
         `POST {node}/v2/contracts/call-read/${principal}/get-bin-balances`,
-        () => api.callReadOnly(principal, 'get-bin-balances', [arg]),
+        async () => {
+          const arg = serializeCV(Cl.uint(toUnsignedBinId(id)));
+          const res = await api.callReadOnly(principal, 'get-bin-balances', [arg]);
+          return decodeBinShares(res.okay ? res.result : undefined);
+        },
       );
       if (!r.ok) {
         lp.binSharesError ??= r.error;
         return;
       }
-      const shares = decodeBinShares(r.value.okay ? r.value.result : undefined);
-      if (shares !== undefined) lp.binShares.set(id, shares);
+      if (r.value !== undefined) lp.binShares.set(id, r.value);
     }),
   );
 }

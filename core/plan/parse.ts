@@ -10,6 +10,7 @@ import { PlanSchema, type Plan } from './schema';
 import type { Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
+import { parseLightYaml, type LightMap, type LightNode, type LightScalar } from './lightYaml';
 
 export type PlanPath = readonly (string | number)[];
 export type PlanFormat = 'yaml' | 'json';
@@ -54,7 +55,10 @@ export interface ParsedPlan {
   operationCount: number;
   /** Whether the map holding `path`'s last key is a flow map (`{ ... }`) or JSON. */
   isFlowMap(path: PlanPath): boolean;
-  /** The parsed document (for faces that need more; undefined on syntax failure before composition). */
+  /**
+   * The parsed document (for faces that need more; undefined on syntax failure before composition).
+   * Composed on first access when the fast reader (lightYaml.ts) read the plan.
+   */
   doc: Document.Parsed | undefined;
 }
 
@@ -87,46 +91,49 @@ export function parsePlan(text: string, opts: ParseOptions = {}): ParsedPlan {
     }
   }
 
-  let doc: Document.Parsed;
-  try {
-    doc = parseDocument(text, {
-      intAsBigInt: true,
-      prettyErrors: false,
-      uniqueKeys: true,
-      keepSourceTokens: false,
-      ...(format === 'json' ? { schema: 'json' as const } : {}),
-    });
-  } catch (e) {
-    syntax(
-      0,
-      0,
-      `the file could not be read as ${format.toUpperCase()}: ${e instanceof Error ? e.message : String(e)}`,
-    );
-    return makeParsed(text, format, undefined, undefined, undefined, findings);
-  }
-  for (const e of doc.errors) {
-    const [start, end] = e.pos;
-    // A zero-width error still marks the character it points at (when there is one).
-    const length = end > start ? end - start : start < text.length ? 1 : 0;
-    syntax(start, length, cleanYamlMessage(e.message, format));
-  }
-  if (doc.errors.length > 0) return makeParsed(text, format, doc, undefined, undefined, findings);
-
+  // Fast path: the common plan shape read without composing a yaml Document (same value and ranges).
+  const light = format === 'yaml' ? parseLightYaml(text) : undefined;
+  let source: SourceTree;
   let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: PARSE_LIMITS.maxAliasCount });
-  } catch (e) {
-    const alias = firstAlias(doc);
-    syntax(
-      alias?.[0] ?? 0,
-      alias ? alias[1] - alias[0] : 0,
-      `alias expansion exceeds ${PARSE_LIMITS.maxAliasCount} nodes (${e instanceof Error ? e.message : String(e)}); write the values out instead of nesting aliases`,
-    );
-    return makeParsed(text, format, doc, undefined, undefined, findings);
+  if (light) {
+    source = lightTree(light.root, () => composeDocument(text, format));
+    value = light.value;
+  } else {
+    let doc: Document.Parsed;
+    try {
+      doc = composeDocument(text, format);
+    } catch (e) {
+      syntax(
+        0,
+        0,
+        `the file could not be read as ${format.toUpperCase()}: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      return makeParsed(text, format, undefined, undefined, undefined, findings);
+    }
+    for (const e of doc.errors) {
+      const [start, end] = e.pos;
+      // A zero-width error still marks the character it points at (when there is one).
+      const length = end > start ? end - start : start < text.length ? 1 : 0;
+      syntax(start, length, cleanYamlMessage(e.message, format));
+    }
+    if (doc.errors.length > 0) return makeParsed(text, format, docTree(doc), undefined, undefined, findings);
+
+    try {
+      value = doc.toJS({ maxAliasCount: PARSE_LIMITS.maxAliasCount });
+    } catch (e) {
+      const alias = firstAlias(doc);
+      syntax(
+        alias?.[0] ?? 0,
+        alias ? alias[1] - alias[0] : 0,
+        `alias expansion exceeds ${PARSE_LIMITS.maxAliasCount} nodes (${e instanceof Error ? e.message : String(e)}); write the values out instead of nesting aliases`,
+      );
+      return makeParsed(text, format, docTree(doc), undefined, undefined, findings);
+    }
+    source = docTree(doc);
   }
 
-  const parsed = makeParsed(text, format, doc, value, undefined, findings);
-  if (doc.contents === null || value === null || value === undefined) {
+  const parsed = makeParsed(text, format, source, value, undefined, findings);
+  if (source.empty || value === null || value === undefined) {
     findings.push({
       code: 'schema',
       severity: 'error',
@@ -363,6 +370,92 @@ function checkLimits(
   return undefined;
 }
 
+function composeDocument(text: string, format: PlanFormat): Document.Parsed {
+  return parseDocument(text, {
+    intAsBigInt: true,
+    prettyErrors: false,
+    uniqueKeys: true,
+    keepSourceTokens: false,
+    ...(format === 'json' ? { schema: 'json' as const } : {}),
+  });
+}
+
+type NodeRange = readonly [number, number, number];
+
+/** Where the ranges come from: the composed yaml Document, or the light reader's tree (lightYaml.ts). */
+interface SourceTree {
+  /** The root is empty (no content). */
+  empty: boolean;
+  /** Value and key ranges at `path`; undefined when the path does not exist. */
+  at(path: PlanPath): { node: NodeRange | undefined; key: NodeRange | undefined } | undefined;
+  /** Whether the map holding `path`'s last key is a flow map. */
+  flowParent(path: PlanPath): boolean;
+  /** Ranges of the `operations` items. */
+  operations: NodeRange[];
+  /** The yaml Document (composed on first use for the light tree). */
+  doc(): Document.Parsed;
+}
+
+function docTree(doc: Document.Parsed): SourceTree {
+  const opsNode = nodeAt(doc, ['operations'])?.node;
+  const opItems = isSeq(opsNode) ? opsNode.items : [];
+  return {
+    empty: doc.contents === null,
+    at(path) {
+      const found = nodeAt(doc, path);
+      return found && { node: found.node?.range ?? undefined, key: found.key?.range ?? undefined };
+    },
+    flowParent(path) {
+      const parent = nodeAt(doc, path.slice(0, -1))?.node;
+      return isMap(parent) ? parent.flow === true : false;
+    },
+    operations: opItems.map((n) => (n as Node | null)?.range ?? [0, 0, 0]),
+    doc: () => doc,
+  };
+}
+
+function lightTree(root: LightMap, compose: () => Document.Parsed): SourceTree {
+  let doc: Document.Parsed | undefined;
+  const ops = lightAt(root, ['operations'])?.node;
+  return {
+    empty: false,
+    at(path) {
+      const found = lightAt(root, path);
+      return found && { node: found.node.range, key: found.key?.range };
+    },
+    flowParent(path) {
+      const parent = path.length <= 1 ? root : lightAt(root, path.slice(0, -1))?.node;
+      return parent?.kind === 'map' ? parent.flow : false;
+    },
+    operations: ops?.kind === 'seq' ? ops.items.map((n) => n.range) : [],
+    doc: () => (doc ??= compose()),
+  };
+}
+
+function lightAt(
+  root: LightMap,
+  path: PlanPath,
+): { node: LightNode; key: LightScalar | undefined } | undefined {
+  let node: LightNode = root;
+  let key: LightScalar | undefined;
+  for (const seg of path) {
+    if (node.kind === 'map') {
+      const name = String(seg);
+      let i = node.keys.length - 1;
+      while (i >= 0 && (node.keys[i] as LightScalar).value !== name) i--;
+      if (i < 0) return undefined;
+      key = node.keys[i];
+      node = node.values[i] as LightNode;
+    } else if (node.kind === 'seq' && typeof seg === 'number') {
+      const item: LightNode | undefined = node.items[seg];
+      if (item === undefined) return undefined;
+      node = item;
+      key = undefined;
+    } else return undefined;
+  }
+  return { node, key };
+}
+
 function nodeAt(
   doc: Document.Parsed | undefined,
   path: PlanPath,
@@ -388,23 +481,19 @@ function nodeAt(
   return { node: (node as Node | null) ?? null, key };
 }
 
-function rangeOfNode(n: Node | null | undefined): SourceRange | undefined {
-  const r = n?.range;
-  if (!r) return undefined;
-  return { offset: r[0], length: Math.max(0, r[1] - r[0]) };
+function toRange(r: NodeRange | undefined): SourceRange | undefined {
+  return r ? { offset: r[0], length: Math.max(0, r[1] - r[0]) } : undefined;
 }
 
 function makeParsed(
   text: string,
   format: PlanFormat,
-  doc: Document.Parsed | undefined,
+  source: SourceTree | undefined,
   value: unknown,
   plan: Plan | undefined,
   findings: Finding[],
 ): ParsedPlan {
-  const opsNode = doc ? nodeAt(doc, ['operations'])?.node : undefined;
-  const opItems = isSeq(opsNode) ? opsNode.items : [];
-  const opStarts = opItems.map((n) => (n as Node | null)?.range ?? [0, 0, 0]);
+  const opStarts = source?.operations ?? [];
   const rawOps = (value as { operations?: unknown } | undefined)?.operations;
   return {
     text,
@@ -412,24 +501,26 @@ function makeParsed(
     value,
     plan,
     findings,
-    doc,
-    operationCount: opItems.length,
+    get doc() {
+      return source?.doc();
+    },
+    operationCount: opStarts.length,
     rangeOf(path) {
-      const at = nodeAt(doc, path);
+      const at = source?.at(path);
       if (!at) return undefined;
-      return rangeOfNode(at.node) ?? rangeOfNode(at.key);
+      return toRange(at.node) ?? toRange(at.key);
     },
     keyRangeOf(path) {
-      const at = nodeAt(doc, path);
+      const at = source?.at(path);
       if (!at) return undefined;
-      return rangeOfNode(at.key) ?? rangeOfNode(at.node);
+      return toRange(at.key) ?? toRange(at.node);
     },
     operationIndexAt(offset) {
       let lo = 0;
       let hi = opStarts.length - 1;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
-        const r = opStarts[mid] as [number, number, number];
+        const r = opStarts[mid] as NodeRange;
         if (offset < r[0]) hi = mid - 1;
         else if (offset > r[2]) lo = mid + 1;
         else return mid;
@@ -444,8 +535,7 @@ function makeParsed(
     },
     isFlowMap(path) {
       if (format === 'json') return true;
-      const parent = nodeAt(doc, path.slice(0, -1))?.node;
-      return isMap(parent) ? parent.flow === true : false;
+      return source?.flowParent(path) ?? false;
     },
   };
 }

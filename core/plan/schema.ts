@@ -3,7 +3,7 @@
  * shipped JSON Schema (scripts/gen-schema.ts). Input comes from the `yaml` parser with integers as
  * bigint, so amounts never pass through a JS float. Unknown fields are schema errors (strict objects).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_UINT128 } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
 

@@ -7,16 +7,14 @@ export const binOutOfRange: Rule = {
   code: 'bin-out-of-range',
   needsLive: false,
   run(ctx) {
-    const out = writtenBinIds(ctx.plan)
-      .filter((b) => !inSigned(b.id) && !looksUnsigned(b.id))
-      .map((b) =>
-        finding(
-          ctx,
-          'bin-out-of-range',
-          { op: b.op, path: b.path },
-          `bin id ${b.id} is outside the signed range -500..500`,
-        ),
-      );
+    const out = writtenBinIds(ctx.plan, (id) => !inSigned(id) && !looksUnsigned(id)).map((b) =>
+      finding(
+        ctx,
+        'bin-out-of-range',
+        { op: b.op, path: b.path },
+        `bin id ${b.id} is outside the signed range -500..500`,
+      ),
+    );
     if (!ctx.live) return out;
     ctx.plan.operations.forEach((op, i) => {
       if ((op.op !== 'add' && op.op !== 'move') || op.mode !== 'simple') return;

@@ -9,57 +9,69 @@ export const duplicateBin: Rule = {
   run(ctx) {
     const out: Finding[] = [];
     ctx.plan.operations.forEach((op, i) => {
-      const entries: Array<{ key: string; label: string; path: PlanPath }> = [];
-      if (op.op === 'add')
-        op.bins.forEach((b, j) => {
-          if (b.bin_id !== undefined && op.mode === 'strict')
-            entries.push({
-              key: `b${b.bin_id}`,
-              label: `bin ${b.bin_id}`,
-              path: ['operations', i, 'bins', j, 'bin_id'],
-            });
-          else if (b.active_bin_offset !== undefined)
-            entries.push({
-              key: `o${b.active_bin_offset}`,
-              label: `active_bin_offset ${b.active_bin_offset}`,
-              path: ['operations', i, 'bins', j, 'active_bin_offset'],
-            });
-        });
-      else if (op.op === 'move')
-        op.moves.forEach((m, j) => {
-          if (m.to_bin_id !== undefined && op.mode === 'strict')
-            entries.push({
-              key: `b${m.to_bin_id}`,
-              label: `to bin ${m.to_bin_id}`,
-              path: ['operations', i, 'moves', j, 'to_bin_id'],
-            });
-          else if (m.active_bin_offset !== undefined)
-            entries.push({
-              key: `o${m.active_bin_offset}`,
-              label: `active_bin_offset ${m.active_bin_offset}`,
-              path: ['operations', i, 'moves', j, 'active_bin_offset'],
-            });
-        });
-      else if (op.op === 'withdraw')
-        op.bins?.forEach((id, j) =>
-          entries.push({ key: `b${id}`, label: `bin ${id}`, path: ['operations', i, 'bins', j] }),
-        );
-      const first = new Map<string, PlanPath>();
-      for (const e of entries) {
-        const prev = first.get(e.key);
-        if (!prev) {
-          first.set(e.key, e.path);
-          continue;
-        }
+      // Keys first; a label and a path are built only for an entry seen before (the rare case).
+      const first = new Map<string, number>();
+      const seen = (key: string, j: number): number | undefined => {
+        const prev = first.get(key);
+        if (prev === undefined) first.set(key, j);
+        return prev;
+      };
+      const report = (label: string, path: PlanPath, prevPath: PlanPath): void => {
         out.push(
           finding(
             ctx,
             'duplicate-bin',
-            { op: i, path: e.path },
-            `${e.label} appears twice in this operation (first at ${prev.slice(2, 4).join('[')}]); merge the two entries into one`,
+            { op: i, path },
+            `${label} appears twice in this operation (first at ${prevPath.slice(2, 4).join('[')}]); merge the two entries into one`,
           ),
         );
-      }
+      };
+      if (op.op === 'add')
+        op.bins.forEach((b, j) => {
+          if (b.bin_id !== undefined && op.mode === 'strict') {
+            const prev = seen(`b${b.bin_id}`, j);
+            if (prev !== undefined)
+              report(
+                `bin ${b.bin_id}`,
+                ['operations', i, 'bins', j, 'bin_id'],
+                ['operations', i, 'bins', prev],
+              );
+          } else if (b.active_bin_offset !== undefined) {
+            const prev = seen(`o${b.active_bin_offset}`, j);
+            if (prev !== undefined)
+              report(
+                `active_bin_offset ${b.active_bin_offset}`,
+                ['operations', i, 'bins', j, 'active_bin_offset'],
+                ['operations', i, 'bins', prev],
+              );
+          }
+        });
+      else if (op.op === 'move')
+        op.moves.forEach((m, j) => {
+          if (m.to_bin_id !== undefined && op.mode === 'strict') {
+            const prev = seen(`b${m.to_bin_id}`, j);
+            if (prev !== undefined)
+              report(
+                `to bin ${m.to_bin_id}`,
+                ['operations', i, 'moves', j, 'to_bin_id'],
+                ['operations', i, 'moves', prev],
+              );
+          } else if (m.active_bin_offset !== undefined) {
+            const prev = seen(`o${m.active_bin_offset}`, j);
+            if (prev !== undefined)
+              report(
+                `active_bin_offset ${m.active_bin_offset}`,
+                ['operations', i, 'moves', j, 'active_bin_offset'],
+                ['operations', i, 'moves', prev],
+              );
+          }
+        });
+      else if (op.op === 'withdraw')
+        op.bins?.forEach((id, j) => {
+          const prev = seen(`b${id}`, j);
+          if (prev !== undefined)
+            report(`bin ${id}`, ['operations', i, 'bins', j], ['operations', i, 'bins', prev]);
+        });
     });
     return out;
   },

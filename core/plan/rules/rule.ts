@@ -62,6 +62,13 @@ function rangeFor(parsed: ParsedPlan, path: PlanPath, key?: boolean): SourceRang
 
 /** Range for file-level findings: the first key of the document (`version` usually). */
 export function fileRange(parsed: ParsedPlan): SourceRange {
+  // By path, so a plan read by the fast reader never needs the composed yaml Document.
+  const v = parsed.value;
+  const firstKey = v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v)[0] : undefined;
+  if (firstKey !== undefined) {
+    const r = parsed.keyRangeOf([firstKey]);
+    if (r) return r;
+  }
   const doc = parsed.doc;
   const first =
     doc && doc.contents && 'items' in doc.contents ? (doc.contents.items as unknown[])[0] : undefined;

@@ -10,24 +10,26 @@ export interface WrittenBinId {
   role: 'target' | 'from' | 'filter';
 }
 
-/** Every absolute bin id written in the plan, with its path. */
-export function writtenBinIds(plan: Plan): WrittenBinId[] {
+/** Every absolute bin id written in the plan (those `keep` accepts), with its path. */
+export function writtenBinIds(plan: Plan, keep: (id: number) => boolean = () => true): WrittenBinId[] {
   const out: WrittenBinId[] = [];
+  // Paths are built only for kept ids: the rules keep few of 350 (allocation dominated otherwise).
   plan.operations.forEach((op, i) => {
     if (op.op === 'add') {
       op.bins.forEach((b, j) => {
-        if (b.bin_id !== undefined)
+        if (b.bin_id !== undefined && keep(b.bin_id))
           out.push({ op: i, path: ['operations', i, 'bins', j, 'bin_id'], id: b.bin_id, role: 'target' });
       });
     } else if (op.op === 'move') {
       op.moves.forEach((m, j) => {
-        out.push({
-          op: i,
-          path: ['operations', i, 'moves', j, 'from_bin_id'],
-          id: m.from_bin_id,
-          role: 'from',
-        });
-        if (m.to_bin_id !== undefined)
+        if (keep(m.from_bin_id))
+          out.push({
+            op: i,
+            path: ['operations', i, 'moves', j, 'from_bin_id'],
+            id: m.from_bin_id,
+            role: 'from',
+          });
+        if (m.to_bin_id !== undefined && keep(m.to_bin_id))
           out.push({
             op: i,
             path: ['operations', i, 'moves', j, 'to_bin_id'],
@@ -36,9 +38,9 @@ export function writtenBinIds(plan: Plan): WrittenBinId[] {
           });
       });
     } else if (op.op === 'withdraw') {
-      op.bins?.forEach((id, j) =>
-        out.push({ op: i, path: ['operations', i, 'bins', j], id, role: 'filter' }),
-      );
+      op.bins?.forEach((id, j) => {
+        if (keep(id)) out.push({ op: i, path: ['operations', i, 'bins', j], id, role: 'filter' });
+      });
     }
   });
   return out;

@@ -6,9 +6,12 @@ export const zeroAmount: Rule = {
   needsLive: false,
   run(ctx) {
     const out = [];
-    for (const [i, op] of ctx.plan.operations.entries()) {
-      if (op.op !== 'add') continue;
-      for (const [j, item] of op.bins.entries()) {
+    const ops = ctx.plan.operations;
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i];
+      if (op?.op !== 'add') continue;
+      for (let j = 0; j < op.bins.length; j++) {
+        const item = op.bins[j] as (typeof op.bins)[number];
         if (item.x_amount !== 0n || item.y_amount !== 0n) continue;
         out.push(
           finding(

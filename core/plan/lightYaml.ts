@@ -1,0 +1,369 @@
+/**
+ * A fast reader for the common shape of plan files: block maps and sequences, one-line flow maps and
+ * sequences of scalars, plain/quoted scalars, comments. It yields the same JS value and the same node
+ * ranges as `yaml`'s parseDocument + toJS (core schema, intAsBigInt), at a fraction of the cost (the
+ * composed Document dominated the analyzer's time). Anything outside that subset (anchors, aliases, tags,
+ * block scalars, multi-line scalars, escapes, duplicate keys, tabs, CR, odd indentation, comment-only lines
+ * inside the body, errors...) returns
+ * undefined, and the caller falls back to parseDocument, so messages and behaviour stay identical.
+ * test/unit/plan/lightYaml.test.ts checks the equivalence differentially.
+ */
+
+/** [start, value end, node end] as in `yaml` node ranges. */
+export type LightRange = [number, number, number];
+
+export interface LightScalar {
+  kind: 'scalar';
+  range: LightRange;
+  value: unknown;
+}
+export interface LightMap {
+  kind: 'map';
+  range: LightRange;
+  flow: boolean;
+  keys: LightScalar[];
+  values: LightNode[];
+}
+export interface LightSeq {
+  kind: 'seq';
+  range: LightRange;
+  flow: boolean;
+  items: LightNode[];
+}
+export type LightNode = LightScalar | LightMap | LightSeq;
+
+export interface LightDoc {
+  root: LightMap;
+  value: Record<string, unknown>;
+}
+
+/** Characters and markers this reader leaves to the full parser (anywhere in the text, comments too). */
+const UNSUPPORTED = /[\t\r&*!|>%@`?\\\u{FEFF}]|^(?:---|\.\.\.)/mu;
+const CORE_SPECIAL =
+  /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const INT = /^-?(?:0|[1-9][0-9]*)$/;
+const FLOAT = /^-?(?:0|[1-9][0-9]*)\.[0-9]+$/;
+const STRING_START = /^[A-Za-z_$./]/;
+const DOT_NUMBER = /^\.[0-9]/;
+
+class Bail extends Error {}
+const bail = (): never => {
+  throw new Bail();
+};
+
+const SP = 32;
+const NL = 10;
+const HASH = 35;
+const COLON = 58;
+
+/** Reads `text` when it is in the supported subset; undefined otherwise (use parseDocument). */
+export function parseLightYaml(text: string): LightDoc | undefined {
+  if (UNSUPPORTED.test(text)) return undefined;
+  try {
+    return new Reader(text).document();
+  } catch (e) {
+    if (e instanceof Bail) return undefined;
+    throw e;
+  }
+}
+
+function isKeyStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36; // a-z A-Z _ $
+}
+function isKeyChar(c: number): boolean {
+  return isKeyStart(c) || (c >= 48 && c <= 57) || c === 45; // 0-9 -
+}
+/** Plain scalar characters (flow-safe); ':' is added in block context when not followed by a space. */
+function isPlainChar(c: number): boolean {
+  return isKeyChar(c) || c === 46 || c === 47 || c === 43; // . / +
+}
+
+function resolvePlain(s: string): unknown {
+  if (INT.test(s)) return BigInt(s);
+  if (FLOAT.test(s)) return parseFloat(s);
+  if (CORE_SPECIAL.test(s) || !STRING_START.test(s) || DOT_NUMBER.test(s)) return bail();
+  // Starts like a number but is not one of the forms above (e.g. "1e3", "0x1"): leave it to yaml.
+  return s;
+}
+
+class Reader {
+  private readonly len: number;
+  /** Comment-only lines after this offset are left to yaml (it attaches them to node ends in ways not modelled). */
+  private bodyStart = Infinity;
+  constructor(private readonly text: string) {
+    this.len = text.length;
+  }
+
+  private code(i: number): number {
+    return i < this.len ? this.text.charCodeAt(i) : -1;
+  }
+
+  /** Start of the next line that has content (not blank, not comment-only), or the text length. */
+  private nextContentLine(lineStart: number): number {
+    let p = lineStart;
+    while (p < this.len) {
+      let q = p;
+      while (this.code(q) === SP) q++;
+      const c = this.code(q);
+      if (c === NL) {
+        p = q + 1;
+        continue;
+      }
+      if (c === HASH) {
+        if (p >= this.bodyStart) return bail();
+        const nl = this.text.indexOf('\n', q);
+        if (nl < 0) return this.len;
+        p = nl + 1;
+        continue;
+      }
+      if (c === -1) return this.len;
+      return p;
+    }
+    return this.len;
+  }
+
+  private indentAt(lineStart: number): number {
+    let q = lineStart;
+    while (this.code(q) === SP) q++;
+    return q - lineStart;
+  }
+
+  /** After an inline value ending at `p`: spaces, an optional comment, then the newline or the end. */
+  private lineEnd(p: number): number {
+    let q = p;
+    while (this.code(q) === SP) q++;
+    const c = this.code(q);
+    if (c === -1) return this.len;
+    if (c === NL) return q + 1;
+    if (c === HASH && q > p) {
+      const nl = this.text.indexOf('\n', q);
+      return nl < 0 ? this.len : nl + 1;
+    }
+    return bail();
+  }
+
+  private isSeqDash(p: number): boolean {
+    return this.code(p) === 45 && this.code(p + 1) === SP;
+  }
+
+  /** Whether a block-map key `ident:` followed by a space, a newline or the end starts at `p`. */
+  private isKeyAt(p: number): boolean {
+    if (!isKeyStart(this.code(p))) return false;
+    let q = p + 1;
+    while (isKeyChar(this.code(q))) q++;
+    if (this.code(q) !== COLON) return false;
+    const n = this.code(q + 1);
+    return n === SP || n === NL || n === -1;
+  }
+
+  document(): LightDoc {
+    const start = this.nextContentLine(0);
+    if (start >= this.len || this.indentAt(start) !== 0 || !this.isKeyAt(start)) return bail();
+    this.bodyStart = start;
+    const { node, value, next } = this.blockMap(start, 0);
+    if (next < this.len) return bail();
+    return { root: node, value };
+  }
+
+  /** A block map whose keys sit at column `col`; the first key at `keyPos`. `next` is the next content line. */
+  private blockMap(
+    keyPos: number,
+    col: number,
+  ): { node: LightMap; value: Record<string, unknown>; next: number } {
+    const keys: LightScalar[] = [];
+    const values: LightNode[] = [];
+    const value: Record<string, unknown> = {};
+    let p = keyPos;
+    let end = keyPos;
+    for (;;) {
+      if (!this.isKeyAt(p)) return bail();
+      let q = p + 1;
+      while (isKeyChar(this.code(q))) q++;
+      const key = this.text.slice(p, q);
+      if (!plainKey(key, value)) return bail();
+      keys.push({ kind: 'scalar', range: [p, q, q], value: key });
+      q++; // ':'
+      while (this.code(q) === SP) q++;
+      const c = this.code(q);
+      let next: number;
+      if (c === NL || c === -1 || (c === HASH && this.code(q - 1) === SP)) {
+        // Nested block collection on the following lines.
+        const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
+        if (line >= this.len) return bail();
+        const ind = this.indentAt(line);
+        const at = line + ind;
+        if (this.isSeqDash(at) && ind >= col) {
+          const seq = this.blockSeq(at, ind);
+          values.push(seq.node);
+          value[key] = seq.value;
+          end = seq.node.range[2];
+          next = seq.next;
+        } else if (ind > col && this.isKeyAt(at)) {
+          const map = this.blockMap(at, ind);
+          values.push(map.node);
+          value[key] = map.value;
+          end = map.node.range[2];
+          next = map.next;
+        } else return bail();
+      } else {
+        const v = this.inlineValue(q);
+        const r2 = this.lineEnd(v.end);
+        v.node.range[2] = r2;
+        values.push(v.node);
+        value[key] = v.value;
+        end = r2;
+        next = this.nextContentLine(r2);
+      }
+      if (next >= this.len) return { node: mapNode(keyPos, end, keys, values), value, next };
+      const ind = this.indentAt(next);
+      if (ind < col) return { node: mapNode(keyPos, end, keys, values), value, next };
+      if (ind > col) return bail();
+      p = next + ind;
+      if (this.isSeqDash(p)) return { node: mapNode(keyPos, end, keys, values), value, next };
+    }
+  }
+
+  /** A block sequence whose dashes sit at column `col`; the first dash at `dashPos`. */
+  private blockSeq(dashPos: number, col: number): { node: LightSeq; value: unknown[]; next: number } {
+    const items: LightNode[] = [];
+    const value: unknown[] = [];
+    let p = dashPos;
+    let end = dashPos;
+    for (;;) {
+      if (!this.isSeqDash(p)) return bail();
+      let q = p + 2;
+      while (this.code(q) === SP) q++;
+      let next: number;
+      let item: LightNode;
+      if (this.isKeyAt(q)) {
+        const lineStart = p - col;
+        const map = this.blockMap(q, q - lineStart);
+        item = map.node;
+        value.push(map.value);
+        next = map.next;
+      } else {
+        const v = this.inlineValue(q);
+        const r2 = this.lineEnd(v.end);
+        v.node.range[2] = r2;
+        item = v.node;
+        value.push(v.value);
+        next = this.nextContentLine(r2);
+      }
+      items.push(item);
+      end = item.range[2];
+      const ind = next < this.len ? this.indentAt(next) : -1;
+      if (ind > col) return bail();
+      if (ind === col && this.isSeqDash(next + ind)) {
+        p = next + ind;
+        continue;
+      }
+      return { node: { kind: 'seq', range: [dashPos, end, end], flow: false, items }, value, next };
+    }
+  }
+
+  /** A scalar or one-line flow collection starting at `p`; `end` is just after it. */
+  private inlineValue(p: number): { node: LightNode; value: unknown; end: number } {
+    const c = this.code(p);
+    if (c === 123) return this.flowMap(p);
+    if (c === 91) return this.flowSeq(p);
+    const s = this.scalar(p, false);
+    const n = this.code(s.end);
+    if (n !== SP && n !== NL && n !== -1) return bail();
+    return s;
+  }
+
+  /** A quoted or plain scalar at `p` (flow: stops at flow indicators; block: ':' allowed mid-word). */
+  private scalar(p: number, flow: boolean): { node: LightScalar; value: unknown; end: number } {
+    const c = this.code(p);
+    if (c === 34 || c === 39) {
+      const close = this.text.indexOf(String.fromCharCode(c), p + 1);
+      const nl = this.text.indexOf('\n', p + 1);
+      if (close < 0 || (nl >= 0 && nl < close)) return bail();
+      if (c === 39 && this.code(close + 1) === 39) return bail(); // '' escape
+      const v = this.text.slice(p + 1, close);
+      return {
+        node: { kind: 'scalar', range: [p, close + 1, close + 1], value: v },
+        value: v,
+        end: close + 1,
+      };
+    }
+    let q = p;
+    for (;;) {
+      const d = this.code(q);
+      if (isPlainChar(d)) q++;
+      else if (!flow && d === COLON) {
+        const n = this.code(q + 1);
+        if (n === SP || n === NL || n === -1) return bail(); // `a: b` inside a value
+        q++;
+      } else break;
+    }
+    if (q === p) return bail();
+    const raw = this.text.slice(p, q);
+    if (raw.charCodeAt(0) === 45 && !INT.test(raw) && !FLOAT.test(raw)) return bail(); // '-x'
+    const v = resolvePlain(raw);
+    return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
+  }
+
+  private skipSpaces(p: number): number {
+    let q = p;
+    while (this.code(q) === SP) q++;
+    return q;
+  }
+
+  private flowMap(open: number): { node: LightMap; value: Record<string, unknown>; end: number } {
+    const keys: LightScalar[] = [];
+    const values: LightNode[] = [];
+    const value: Record<string, unknown> = {};
+    let p = this.skipSpaces(open + 1);
+    for (;;) {
+      if (!isKeyStart(this.code(p))) return bail();
+      let q = p + 1;
+      while (isKeyChar(this.code(q))) q++;
+      if (this.code(q) !== COLON || this.code(q + 1) !== SP) return bail();
+      const key = this.text.slice(p, q);
+      if (!plainKey(key, value)) return bail();
+      keys.push({ kind: 'scalar', range: [p, q, q], value: key });
+      const s = this.scalar(this.skipSpaces(q + 1), true);
+      const after = this.skipSpaces(s.end);
+      s.node.range[2] = after;
+      values.push(s.node);
+      value[key] = s.value;
+      const c = this.code(after);
+      if (c === 125) {
+        const end = after + 1;
+        return { node: { kind: 'map', range: [open, end, end], flow: true, keys, values }, value, end };
+      }
+      if (c !== 44) return bail();
+      p = this.skipSpaces(after + 1);
+    }
+  }
+
+  private flowSeq(open: number): { node: LightSeq; value: unknown[]; end: number } {
+    const items: LightNode[] = [];
+    const value: unknown[] = [];
+    let p = this.skipSpaces(open + 1);
+    for (;;) {
+      const s = this.scalar(p, true);
+      const after = this.skipSpaces(s.end);
+      s.node.range[2] = after;
+      items.push(s.node);
+      value.push(s.value);
+      const c = this.code(after);
+      if (c === 93) {
+        const end = after + 1;
+        return { node: { kind: 'seq', range: [open, end, end], flow: true, items }, value, end };
+      }
+      if (c !== 44) return bail();
+      p = this.skipSpaces(after + 1);
+    }
+  }
+}
+
+/** Keys this reader takes: not a core-schema special word, not `__proto__`, not a duplicate. */
+function plainKey(key: string, seen: Record<string, unknown>): boolean {
+  return key !== '__proto__' && !CORE_SPECIAL.test(key) && !Object.prototype.hasOwnProperty.call(seen, key);
+}
+
+function mapNode(start: number, end: number, keys: LightScalar[], values: LightNode[]): LightMap {
+  return { kind: 'map', range: [start, end, end], flow: false, keys, values };
+}

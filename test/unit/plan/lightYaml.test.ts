@@ -1,0 +1,224 @@
+/**
+ * The fast plan reader (core/plan/lightYaml.ts) against the real `yaml` parser: whenever the fast reader
+ * accepts a text, its value and every node range and flow flag equal parseDocument + toJS. Texts outside
+ * its subset must be refused (the analyzer then falls back to parseDocument).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { parseLightYaml, type LightNode } from '../../../core/plan/lightYaml';
+import { parsePlan } from '../../../core/plan/parse';
+import { POOL1, SBTC, SENDER, USDCX } from './helpers';
+
+function composed(text: string) {
+  return parseDocument(text, { intAsBigInt: true, prettyErrors: false, uniqueKeys: true });
+}
+
+/** Compares a light node with the yaml node at `where`; returns the first difference. */
+function diff(light: LightNode, node: unknown, text: string, where: string): string | undefined {
+  const r = (node as Node | null)?.range;
+  const show = (x: readonly number[] | undefined | null): string =>
+    x ? `[${x.join(',')}] ${JSON.stringify(text.slice(x[0], x[1]))}` : String(x);
+  if (!r || r[0] !== light.range[0] || r[1] !== light.range[1] || r[2] !== light.range[2])
+    return `${where}: range ${show(light.range)} vs yaml ${show(r)}`;
+  if (light.kind === 'scalar') return isScalar(node) ? undefined : `${where}: scalar vs ${String(node)}`;
+  if (light.kind === 'map') {
+    if (!isMap(node)) return `${where}: map vs other`;
+    if (node.flow !== light.flow && !(node.flow === undefined && !light.flow)) return `${where}: flow flag`;
+    if (node.items.length !== light.keys.length)
+      return `${where}: ${light.keys.length} keys vs ${node.items.length}`;
+    for (let i = 0; i < light.keys.length; i++) {
+      const pair = node.items[i]!;
+      const k = diff(light.keys[i]!, pair.key, text, `${where}.key${i}`);
+      if (k) return k;
+      const v = diff(light.values[i]!, pair.value, text, `${where}.${String(light.keys[i]!.value)}`);
+      if (v) return v;
+    }
+    return undefined;
+  }
+  if (!isSeq(node)) return `${where}: seq vs other`;
+  if (node.flow !== light.flow && !(node.flow === undefined && !light.flow)) return `${where}: flow flag`;
+  if (node.items.length !== light.items.length) return `${where}: item count`;
+  for (let i = 0; i < light.items.length; i++) {
+    const d = diff(light.items[i]!, node.items[i], text, `${where}[${i}]`);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+/** Asserts equivalence when the fast reader accepts `text`; returns whether it did. */
+function check(text: string): boolean {
+  const light = parseLightYaml(text);
+  if (!light) return false;
+  const doc = composed(text);
+  assert.deepEqual(doc.errors, [], `fast reader accepted a text yaml rejects:\n${text}`);
+  assert.deepEqual(light.value, doc.toJS(), `value differs for:\n${text}`);
+  const d = diff(light.root, doc.contents, text, 'root');
+  assert.equal(d, undefined, `${d}\n--- text:\n${text}`);
+  return true;
+}
+
+/** Small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random plan-shaped YAML text: comments, blank lines, spacing, quoting, flow and block styles. */
+function randomPlan(seed: number): string {
+  const r = rng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  const chance = (p: number): boolean => r() < p;
+  const sp = (): string => ' '.repeat(pick([1, 1, 1, 2, 3]));
+  const tail = (): string =>
+    chance(0.2) ? `${sp()}# note ${pick(['a', 'x: y', '- z', '{b}'])}` : chance(0.1) ? '  ' : '';
+  const filler = (indent: number): string =>
+    chance(0.15) ? pick(['\n', `${' '.repeat(pick([0, indent, indent + 2]))}# comment\n`, '   \n']) : '';
+  const scalar = (): string =>
+    pick([
+      String(Math.floor(r() * 2000) - 1000),
+      '0',
+      `"${pick(['abc', '12', 'a b', 'x:y', ''])}"`,
+      `'${pick(['q', '7', 'with space'])}'`,
+      pick(['0.5', '1.25', '-2.0', 'abc', 'dlmm_1', SENDER, POOL1, './s.json', 'a:b', 'x-y']),
+    ]);
+  const flowMap = (keys: string[]): string => {
+    const parts = keys.map((k) => `${k}:${sp()}${scalar()}`);
+    const o = pick(['{ ', '{', '{  ']);
+    const c = pick([' }', '}', '  }']);
+    return `${o}${parts.join(pick([', ', ',', ' , ']))}${c}`;
+  };
+  const blockMap = (keys: string[], indent: number, first: boolean): string => {
+    let out = '';
+    keys.forEach((k, i) => {
+      if (!(first && i === 0)) out += filler(indent) + ' '.repeat(indent);
+      out += `${k}:${sp()}${scalar()}${tail()}\n`;
+    });
+    return out;
+  };
+  const seqIndent = (col: number): number => col + pick([0, 2, 2, 4]);
+  let out = filler(0);
+  out += `version:${sp()}1${tail()}\n` + filler(0);
+  if (chance(0.7)) out += `sender: ${SENDER}${tail()}\n` + filler(0);
+  if (chance(0.3)) {
+    const pi = pick([2, 4]);
+    out += `policy:${tail()}\n${filler(pi)}${' '.repeat(pi)}max_tip_lag: ${pick(['0', '3'])}${tail()}\n`;
+    if (chance(0.5)) out += `${filler(pi)}${' '.repeat(pi)}slippage_tolerance: ${pick(['1', '0.5'])}\n`;
+  }
+  out += `operations:${tail()}\n`;
+  const oi = seqIndent(0);
+  const nOps = 1 + Math.floor(r() * 3);
+  for (let o = 0; o < nOps; o++) {
+    const kind = pick(['add', 'withdraw', 'move', 'swap']);
+    const col = oi + 2 + (chance(0.1) ? 1 : 0);
+    out += filler(col) + ' '.repeat(oi) + '-' + ' '.repeat(col - oi - 1);
+    out += blockMap([`id`, 'op'], col, true).replace(/op:.*\n/, `op: ${kind}${tail()}\n`);
+    if (kind === 'swap') {
+      out += blockMap(['amount_in'], col, false);
+      out += `${' '.repeat(col)}input_token: ${SBTC}\n${' '.repeat(col)}output_token: ${USDCX}\n`;
+      continue;
+    }
+    out += `${' '.repeat(col)}pool: ${pick([POOL1, 'dlmm_1', `"${POOL1}"`])}${tail()}\n`;
+    if (chance(0.5)) out += `${' '.repeat(col)}mode: ${pick(['strict', 'simple'])}\n`;
+    const list = kind === 'move' ? 'moves' : 'bins';
+    const fields =
+      kind === 'move' ? ['from_bin_id', 'to_bin_id', 'amount'] : ['bin_id', 'x_amount', 'y_amount'];
+    if (kind === 'withdraw' && chance(0.5)) {
+      out += `${' '.repeat(col)}bins: [${[scalar(), scalar()].join(pick([', ', ',', ' ,']))}]${tail()}\n`;
+      continue;
+    }
+    out += `${' '.repeat(col)}${list}:${tail()}\n`;
+    const ii = seqIndent(col);
+    const n = 1 + Math.floor(r() * 4);
+    for (let j = 0; j < n; j++) {
+      out += filler(ii) + ' '.repeat(ii) + '-' + sp();
+      if (kind === 'withdraw') out += `${scalar()}${tail()}\n`;
+      else if (chance(0.6)) out += `${flowMap(fields)}${tail()}\n`;
+      else {
+        const c2 = out.length - (out.lastIndexOf('\n') + 1);
+        out += blockMap(fields, c2, true);
+      }
+    }
+    out += filler(col);
+  }
+  out += filler(0);
+  if (chance(0.2)) out = out.replace(/\n$/, '');
+  return out;
+}
+
+describe('fast plan reader (lightYaml)', () => {
+  it('reads the shipped examples exactly as yaml does', () => {
+    const dir = join(__dirname, '../../../examples');
+    const files = [
+      ...readdirSync(dir).map((f) => join(dir, f)),
+      ...readdirSync(join(dir, 'mistakes')).map((f) => join(dir, 'mistakes', f)),
+    ].filter((f) => f.endsWith('.yaml'));
+    assert.ok(files.length >= 3);
+    let accepted = 0;
+    for (const f of files) if (check(readFileSync(f, 'utf8'))) accepted++;
+    assert.ok(accepted >= 1, `fast reader accepted ${accepted} of ${files.length} examples`);
+  });
+
+  it('matches yaml on 1000 random plan-shaped texts (and accepts a good part of them)', function () {
+    this.timeout(30_000); // yaml composes each text too; the machine may be loaded
+    let accepted = 0;
+    for (let seed = 1; seed <= 1000; seed++) if (check(randomPlan(seed))) accepted++;
+    assert.ok(accepted > 300, `accepted ${accepted} of 1000`);
+  });
+
+  it('reads a 350-position ladder', () => {
+    const bins = Array.from(
+      { length: 350 },
+      (_, i) => `      - { bin_id: ${i - 175}, x_amount: 0, y_amount: 5 }`,
+    );
+    const text = `version: 1\nsender: ${SENDER}\noperations:\n  - id: ladder\n    op: add\n    pool: ${POOL1}\n    bins:\n${bins.join('\n')}\n`;
+    assert.ok(check(text));
+  });
+
+  it('refuses what it does not model, leaving it to yaml', () => {
+    const refused = [
+      'version: 1\nop: &a add\nx: *a\n',
+      'version: !!str 1\n',
+      'version: |\n  1\n',
+      'version: 1\nversion: 2\n',
+      'version: 1\r\nx: 2\r\n',
+      'version:\t1\n',
+      'version: 1\nsender:\n',
+      'version: yes sir\n',
+      'version: "a\\"b"\n',
+      'version: 1\n  x: 2\n',
+      'version: 0x10\n',
+      'version: .5\n',
+      'version: true\n',
+      'version: 1\nops: {a: 1,\n  b: 2}\n',
+      '---\nversion: 1\n',
+      'version: 1 # c\nops:\n- a\n  - b\n',
+      '- version: 1\n',
+      '',
+    ];
+    for (const t of refused) assert.equal(parseLightYaml(t), undefined, JSON.stringify(t));
+  });
+
+  it('the analyzer gives the same findings, ranges and doc through the fast path', () => {
+    const text = `version: 1\nsender: ${SENDER}\noperations:\n  - id: a\n    op: add\n    pool: ${POOL1}\n    bins:\n      - { bin_id: 600, x_amount: 0, y_amount: 0 }\n      - { bin_id: 600, x_amount: 1, y_amount: 0, z: 1 }\n`;
+    const parsed = parsePlan(text);
+    assert.ok(parseLightYaml(text));
+    const slow = parsePlan(`${text}# &anchor-like comment forces the full parser\n`);
+    assert.deepEqual(parsed.findings, slow.findings);
+    assert.deepEqual(
+      parsed.rangeOf(['operations', 0, 'bins', 1]),
+      slow.rangeOf(['operations', 0, 'bins', 1]),
+    );
+    assert.equal(parsed.isFlowMap(['operations', 0, 'bins', 0, 'bin_id']), true);
+    assert.equal(parsed.operationIndexAt(text.indexOf('bin_id')), 0);
+    assert.equal(parsed.doc?.errors.length, 0);
+    assert.deepEqual(parsed.doc?.toJS(), composed(text).toJS());
+  });
+});
