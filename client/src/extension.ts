@@ -26,7 +26,8 @@ import {
 import { setApiKey } from './commands/setApiKey';
 import { showEngineStatus } from './commands/showStatus';
 import { startSimulatorCommand } from './commands/startSimulator';
-import type { CommandDeps } from './commands/common';
+import { requireApi, type CommandDeps } from './commands/common';
+import { registerExportCommands } from './export/index';
 import { registerDashboard } from './dashboard/index';
 import { ClientEngine } from './engine';
 import { affectsDlmm, readConfig } from './settings';
@@ -119,9 +120,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
   register(ClientCommands.openExample, async () =>
     (await import('./commands/openExample')).openExamplePlan(context.extensionUri, ensureSimulator),
   );
-  register(ClientCommands.exportTransaction, async (args) =>
-    (await import('./commands/exportTransaction')).exportTransaction(deps, args),
+  // One export command (client/src/export): whole plan, the operation under the cursor, or a lens's op.
+  context.subscriptions.push(
+    registerExportCommands(context, {
+      getApi: () => requireApi(deps),
+      getMaxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
+      log,
+    }),
   );
+  registered.push(ClientCommands.exportTransaction);
 
   context.subscriptions.push(
     registerDashboard(context, {

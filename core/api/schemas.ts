@@ -6,7 +6,7 @@
  * Amounts: the wire may carry numeric strings, safe integers or (from the exact JSON reader) bigints.
  * All of them become bigint; a float or an unsafe JS number is rejected, never rounded.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BIN_ID, MIN_BIN_ID } from '../dlmm/bins';
 
 /** A uint128-ish amount on the wire -> bigint. */

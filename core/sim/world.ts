@@ -4,7 +4,7 @@
  * exactly (YAML `intAsBigInt`), so amounts never pass through a float.
  */
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BIN_ID, MIN_BIN_ID } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
 import { DEFAULT_WORLD_INPUT } from './defaultWorld';

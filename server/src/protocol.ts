@@ -53,7 +53,7 @@ export const ClientCommands = {
   startSimulator: 'dlmm.startSimulator',
   newPlan: 'dlmm.newPlan',
   openExample: 'dlmm.openExamplePlan',
-  exportTransaction: 'dlmm.exportTransaction',
+  exportTransaction: 'dlmm.exportUnsigned',
   showDashboard: 'dlmm.openDashboard',
 } as const;
 

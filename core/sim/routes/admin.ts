@@ -2,7 +2,7 @@
  * Admin endpoints (/api/admin/*, loopback only, never rate limited): status and faults, active-bin
  * shifts, reset, and applying a serialized transaction (dry-run by core/sim/apply.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { applyTransaction } from '../apply';
 import type { SimEngine } from '../engine';
 import { HttpError, badRequest, parseBody, type Router } from '../http';

@@ -6,7 +6,7 @@
  * get-user-bins (user) -> (ok (list uint)), get-overall-supply -> (ok uint).
  */
 import { Cl, deserializeCV, serializeCV, type ClarityValue } from '@stacks/transactions';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BIN_ID_OFFSET, isUnsignedBinId } from '../../dlmm/bins';
 import type { SimEngine, SimPool } from '../engine';
 import { parseBody, type Reply, type Router } from '../http';

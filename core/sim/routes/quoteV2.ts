@@ -1,5 +1,5 @@
 /** Quote engine v2 (/api/quotes/v2/*): market data, bins, quotes and swap parameters. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { stringifyJsonExact } from '../../api/json';
 import { zAmount, zPrincipal } from '../../api/schemas';
 import { isUnsignedBinId } from '../../dlmm/bins';
