@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.e2e-work/**', 'test/e2e/artifacts/**', 'test/webview/artifacts/**', 'bin/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.scratch/**', '.e2e-work/**', 'test/e2e/artifacts/**', 'test/webview/artifacts/**', 'bin/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,6 +11,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-constant-condition': ['error', { checkLoops: false }],
     },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
     // Architecture invariant: core/ knows no transport (see ARCHITECTURE.md).

@@ -28,14 +28,19 @@ export const zInt = z.union([
     }
     return Number(v);
   }),
-  z.string().regex(/^-?\d+$/).transform(Number),
+  z
+    .string()
+    .regex(/^-?\d+$/)
+    .transform(Number),
 ]);
 
 export const zSignedBinId = zInt.pipe(z.number().int().min(MIN_BIN_ID).max(MAX_BIN_ID));
 export const zUnsignedBinId = zInt.pipe(z.number().int().min(0).max(1000));
 
 /** A Stacks principal: standard (SP..., ST..., SM..., SN...) or contract (ADDR.name). */
-export const zPrincipal = z.string().regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/);
+export const zPrincipal = z
+  .string()
+  .regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/);
 
 // ---- quote engine v2 -------------------------------------------------------------------------------
 
@@ -149,9 +154,7 @@ export const RouteHopSchema = z.looseObject({
   amount_in: zAmount,
   amount_out: zAmount,
   /** Signed ids of bins the hop consumed, in walk order, with per-bin in/out. */
-  bins: z
-    .array(z.looseObject({ bin_id: zSignedBinId, amount_in: zAmount, amount_out: zAmount }))
-    .optional(),
+  bins: z.array(z.looseObject({ bin_id: zSignedBinId, amount_in: zAmount, amount_out: zAmount })).optional(),
 });
 export type RouteHop = z.infer<typeof RouteHopSchema>;
 
@@ -171,7 +174,10 @@ export type Route = z.infer<typeof RouteSchema>;
 
 /** /quote answers a route, or an object holding it under `route`; /quote/multi a list or `{routes}`. */
 export const QuoteResponseSchema = z.union([RouteSchema, z.looseObject({ route: RouteSchema })]);
-export const MultiQuoteResponseSchema = z.union([z.array(RouteSchema), z.looseObject({ routes: z.array(RouteSchema) })]);
+export const MultiQuoteResponseSchema = z.union([
+  z.array(RouteSchema),
+  z.looseObject({ routes: z.array(RouteSchema) }),
+]);
 
 /** POST /quotes/v2/swap body. */
 export interface SwapParamsRequest {
@@ -226,7 +232,11 @@ export const PositionBinSchema = z
       return z.NEVER;
     }
     if (userLiquidity === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['user_liquidity'], message: 'missing raw integer shares (user_liquidity or userShares)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['user_liquidity'],
+        message: 'missing raw integer shares (user_liquidity or userShares)',
+      });
       return z.NEVER;
     }
     return {

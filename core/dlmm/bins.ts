@@ -23,7 +23,8 @@ export function isUnsignedBinId(id: number): boolean {
 
 /** Signed (-500..500) to unsigned (0..1000); throws RangeError outside the domain. */
 export function toUnsignedBinId(signed: number): number {
-  if (!isSignedBinId(signed)) throw new RangeError(`signed bin id ${signed} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
+  if (!isSignedBinId(signed))
+    throw new RangeError(`signed bin id ${signed} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
   return signed + BIN_ID_OFFSET;
 }
 

@@ -30,10 +30,14 @@ async function main(): Promise<void> {
       const mark = r.ok === undefined ? ' ' : r.ok ? '✓' : '✗';
       if (r.ok === false) over++;
       const v = Number.isInteger(r.value) ? String(r.value) : r.value.toFixed(3);
-      process.stdout.write(`  ${mark} ${r.name.padEnd(58)} ${v.padStart(12)} ${r.unit.padEnd(8)} ${r.budget ? 'budget ' + r.budget : ''}\n`);
+      process.stdout.write(
+        `  ${mark} ${r.name.padEnd(58)} ${v.padStart(12)} ${r.unit.padEnd(8)} ${r.budget ? 'budget ' + r.budget : ''}\n`,
+      );
     }
   }
-  process.stdout.write(`\n${over === 0 ? 'all figures within budget' : `${over} figure(s) over budget or failed`}\n`);
+  process.stdout.write(
+    `\n${over === 0 ? 'all figures within budget' : `${over} figure(s) over budget or failed`}\n`,
+  );
 }
 
 main().catch((e) => {

@@ -28,17 +28,15 @@ export function testEngine(): SimEngine {
 }
 
 export function tokensOf(engine: SimEngine): Token[] {
-  return engine
-    .tokens()
-    .map(
-      (t) =>
-        ({
-          contract_address: t.contract,
-          symbol: t.symbol,
-          decimals: t.decimals,
-          asset_name: t.asset_name ?? null,
-        }) as Token,
-    );
+  return engine.tokens().map(
+    (t) =>
+      ({
+        contract_address: t.contract,
+        symbol: t.symbol,
+        decimals: t.decimals,
+        asset_name: t.asset_name ?? null,
+      }) as Token,
+  );
 }
 
 export function snapshot(engine: SimEngine, pool: SimPool): PoolSnapshot {
