@@ -10,12 +10,12 @@ export const ENVIRONMENTS = ['production', 'development', 'custom', 'simulator']
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 /**
- * Service bases of the hosted environments (the interface document's {base_url} and {dev_base_url}).
- * They are the only hard-coded endpoints; `custom` takes any URL.
+ * Service base of the hosted production environment (the interface document's {base_url}), as public
+ * integrations use it. The development service ({dev_base_url}) has no public address: `development` uses
+ * `dlmm.apiUrl`, and runs offline checks only until it is set (never a guessed host).
  */
-export const ENVIRONMENT_URLS: Record<'production' | 'development', { apiUrl: string }> = {
+export const ENVIRONMENT_URLS: Record<'production', { apiUrl: string }> = {
   production: { apiUrl: 'https://bff.bitflowapis.finance/api' },
-  development: { apiUrl: 'https://bff-dev.bitflowapis.finance/api' },
 };
 
 const zOptionalUrl = z
@@ -92,13 +92,13 @@ export function resolveServerSettings(
   } satisfies ServerSettings;
   switch (config.environment) {
     case 'production':
-    case 'development':
       return {
         ...common,
-        apiUrl: ENVIRONMENT_URLS[config.environment].apiUrl,
+        apiUrl: ENVIRONMENT_URLS.production.apiUrl,
         ...(config.inventoryUrl ? { inventoryUrl: config.inventoryUrl } : {}),
         ...(config.nodeUrl ? { nodeUrl: config.nodeUrl } : {}),
       };
+    case 'development':
     case 'custom':
       return {
         ...common,
