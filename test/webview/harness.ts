@@ -4,7 +4,7 @@
  * carries messages to the real host code (client/src/dashboard/host.ts) running here in Node, which reads
  * the engine through DlmmApi. Replies go back as window `message` events, as VS Code delivers them.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -30,9 +30,21 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+/** Debian's Chromium (never a downloaded browser); DLMM_CHROMIUM overrides the path. */
+export const CHROMIUM_PATH = process.env.DLMM_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Why the Chromium tests cannot run here, or undefined when they can. Outside CI a machine without Debian's
+ * chromium skips them with this reason; under CI (CI=true) they must run, so the caller fails instead.
+ */
+export function chromiumMissingReason(): string | undefined {
+  if (existsSync(CHROMIUM_PATH)) return undefined;
+  return `skipped: Debian's chromium is not installed at ${CHROMIUM_PATH} (apt-get install chromium; .ci/run installs it before npm test)`;
+}
+
 /** Launches Debian's Chromium (never a downloaded browser). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
 /**

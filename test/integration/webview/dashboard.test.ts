@@ -14,6 +14,7 @@ import type { ActivePlan } from '../../../client/src/dashboard/feed';
 import {
   ensureWebviewBundle,
   ladderSummary,
+  chromiumMissingReason,
   launchChromium,
   openDashboard,
   screenshot,
@@ -95,7 +96,12 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
   let pool: Pool;
   let dash: DashboardPage | undefined;
 
-  before(async () => {
+  before(async function () {
+    const missing = chromiumMissingReason();
+    if (missing && process.env.CI !== 'true') {
+      console.warn(`  ${missing}`);
+      this.skip();
+    }
     await ensureWebviewBundle();
     sim = await startSimulator();
     api = createApiClient({ baseUrl: sim.url });
