@@ -5,7 +5,7 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-packages=(chromium ripgrep libkrb5-dev build-essential python3 pkg-config libsecret-1-dev
+packages=(chromium ripgrep libkrb5-dev build-essential python3 pkg-config
   fonts-dejavu-core fonts-liberation ca-certificates)
 
 missing=()
