@@ -128,7 +128,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
       log,
     }),
   );
-  registered.push(ClientCommands.exportTransaction);
+  registered.push(ClientCommands.exportTransaction, 'dlmm.exportSwap'); // EXPORT_SWAP_COMMAND
 
   context.subscriptions.push(
     registerDashboard(context, {

@@ -4,6 +4,7 @@
  * import, so it is tested as plain code.
  */
 import { z } from 'zod';
+import { zPrincipalStandard } from '../../core/plan/schema';
 import type { ServerSettings } from '../../server/src/protocol';
 
 export const ENVIRONMENTS = ['production', 'development', 'custom', 'simulator'] as const;
@@ -17,6 +18,16 @@ export type Environment = (typeof ENVIRONMENTS)[number];
 export const ENVIRONMENT_URLS: Record<'production', { apiUrl: string }> = {
   production: { apiUrl: 'https://bff.bitflowapis.finance/api' },
 };
+
+/** A standard principal (SP…/ST…) or an empty string (none set). */
+const zOptionalSender = z
+  .string()
+  .trim()
+  .refine(
+    (s) => s === '' || zPrincipalStandard.safeParse(s).success,
+    'expected a standard principal (SP…) or an empty string',
+  )
+  .default('');
 
 const zOptionalUrl = z
   .string()
@@ -33,6 +44,8 @@ export const DlmmConfigSchema = z.object({
     .object({ maxTipLag: z.number().int().min(0).nullable().default(null) })
     .default({ maxTipLag: null }),
   slippageTolerance: z.number().min(0).max(100).default(1),
+  /** Whose positions the dashboard shows when the plan names no sender; the sender of exported swaps. */
+  dashboard: z.object({ sender: zOptionalSender }).default({ sender: '' }),
 });
 export type DlmmConfig = z.infer<typeof DlmmConfigSchema>;
 
@@ -44,6 +57,7 @@ export const SETTING_KEYS = [
   'nodeUrl',
   'policy.maxTipLag',
   'slippageTolerance',
+  'dashboard.sender',
 ] as const;
 
 /** Parses raw values read from the editor; bad values fall back to defaults with a message each. */
@@ -56,9 +70,11 @@ export function parseConfig(raw: Record<string, unknown>): { config: DlmmConfig;
     nodeUrl: raw.nodeUrl,
     policy: { maxTipLag: raw['policy.maxTipLag'] },
     slippageTolerance: raw.slippageTolerance,
+    dashboard: { sender: raw['dashboard.sender'] },
   };
   for (const [k, v] of Object.entries(input)) if (v === undefined) delete input[k];
   if ((input.policy as { maxTipLag?: unknown }).maxTipLag === undefined) delete input.policy;
+  if ((input.dashboard as { sender?: unknown }).sender === undefined) delete input.dashboard;
   const parsed = DlmmConfigSchema.safeParse(input);
   if (parsed.success) return { config: parsed.data, problems };
   // Keep every valid field; reset only the ones at fault.

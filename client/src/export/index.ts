@@ -1,5 +1,6 @@
 /**
- * Editor export of unsigned transactions ("DLMM: Export Unsigned Transactions", `dlmm.exportUnsigned`).
+ * Editor export of unsigned transactions ("DLMM: Export Unsigned Transactions", `dlmm.exportUnsigned`) and
+ * of a dashboard quote as a swap plan (`dlmm.exportSwap`, which hands that plan to `dlmm.exportUnsigned`).
  * Registration only: the command's code (core/tx and the analyzer) is loaded on first use, so activation
  * stays small. The summary preview is a read-only virtual document (no "save changes?" prompt on close).
  */
@@ -8,6 +9,8 @@ import type { DlmmApi } from '../../../core/api/types';
 
 /** Command id (contributed in package.json; lenses may pass `(uri: string, opId?: string)`). */
 export const EXPORT_UNSIGNED_COMMAND = 'dlmm.exportUnsigned';
+/** Dashboard "Export swap": `({input_token, output_token, amount_in, slippage_tolerance})`, not in the palette. */
+export const EXPORT_SWAP_COMMAND = 'dlmm.exportSwap';
 /** Scheme of the read-only summary previews. */
 export const EXPORT_PREVIEW_SCHEME = 'dlmm-export';
 
@@ -31,7 +34,7 @@ export interface ExportDeps {
   log?(line: string): void;
 }
 
-/** Registers `dlmm.exportUnsigned` and the preview provider; dispose to unregister. */
+/** Registers `dlmm.exportUnsigned`, `dlmm.exportSwap` and the preview provider; dispose to unregister. */
 export function registerExportCommands(
   context: vscode.ExtensionContext,
   deps: ExportDeps,
@@ -60,6 +63,10 @@ export function registerExportCommands(
     vscode.commands.registerCommand(EXPORT_UNSIGNED_COMMAND, async (...args: unknown[]) => {
       const { exportUnsigned } = await import('./command');
       await exportUnsigned({ ...deps, store: context.globalState, showPreview }, args);
+    }),
+    vscode.commands.registerCommand(EXPORT_SWAP_COMMAND, async (...args: unknown[]) => {
+      const { exportSwap } = await import('./swapCommand');
+      await exportSwap(deps, args);
     }),
   );
 }

@@ -1,0 +1,146 @@
+/**
+ * `dlmm.exportSwap` (the dashboard's "Export swap"): writes the quoted swap as a one-operation plan into the
+ * workspace (or an untitled document without one), opens it, and hands it to `dlmm.exportUnsigned`, so the
+ * swap goes through the same live checks, refusals and formats as any plan. Nothing is signed or sent.
+ */
+import * as vscode from 'vscode';
+import { isApiError } from '../../../core/api/errors';
+import type { Token } from '../../../core/api/types';
+import { readConfig } from '../settings';
+import { EXPORT_UNSIGNED_COMMAND, type ExportDeps } from './index';
+import {
+  parseExportSwapArgs,
+  senderProblem,
+  swapPlanFileName,
+  swapPlanText,
+  tokenLabel,
+  type ExportSwapArgs,
+} from './swapPlan';
+
+/** Names tried before giving up (the timestamp makes a clash rare; `-2`… never overwrite). */
+const MAX_NAME_ATTEMPTS = 50;
+/** How long the token list may take when it is only used for the file name. */
+const TOKENS_TIMEOUT_MS = 5_000;
+
+export interface ExportSwapContext extends ExportDeps {
+  now?(): Date;
+}
+
+/** Runs the command; every failure ends in a message, never a thrown error. */
+export async function exportSwap(ctx: ExportSwapContext, args: readonly unknown[]): Promise<void> {
+  try {
+    await run(ctx, args);
+  } catch (e) {
+    const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
+    ctx.log?.(`export swap failed: ${why}`);
+    void vscode.window.showErrorMessage(`DLMM: export swap failed: ${why}`);
+  }
+}
+
+async function run(ctx: ExportSwapContext, args: readonly unknown[]): Promise<void> {
+  const parsed = parseExportSwapArgs(args);
+  if (!parsed.ok) {
+    ctx.log?.(`export swap: bad arguments: ${parsed.message}`);
+    void vscode.window.showErrorMessage(
+      `DLMM: Export Swap needs {input_token, output_token, amount_in, slippage_tolerance} (use the dashboard's quote): ${parsed.message}`,
+    );
+    return;
+  }
+  const swap = parsed.value;
+  const sender = await resolveSender();
+  if (!sender) return;
+  const api = await ctx.getApi();
+  if (!api) return;
+
+  const tokens = await withTimeout(api.tokens(), TOKENS_TIMEOUT_MS).catch((e: unknown) => {
+    ctx.log?.(`export swap: token list unavailable, naming by contract: ${String(e)}`);
+    return [] as Token[];
+  });
+  const label = (principal: string) =>
+    tokenLabel(
+      principal,
+      tokens.find((t) => t.contract_address === principal),
+    );
+  const at = ctx.now?.() ?? new Date();
+  const text = swapPlanText({ sender, swap, at });
+  const name = (attempt: number) =>
+    swapPlanFileName(label(swap.input_token), label(swap.output_token), at, attempt);
+
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = folder ? await writeNewFile(folder, name, text) : await openUntitled(name(1), text);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc, { preview: false });
+  ctx.log?.(`export swap: plan ${uri.toString()} (${describe(swap)})`);
+  if (!folder)
+    void vscode.window.showInformationMessage(
+      `DLMM: no folder is open, so the swap plan is an untitled document: save it as *.dlmm.yaml to keep it.`,
+    );
+  await vscode.commands.executeCommand(EXPORT_UNSIGNED_COMMAND, uri.toString());
+}
+
+/** The `dlmm.dashboard.sender` setting, else the principal the user types (undefined = cancelled). */
+async function resolveSender(): Promise<string | undefined> {
+  const { config } = readConfig();
+  const fromSetting = config.dashboard.sender;
+  if (fromSetting) return fromSetting;
+  const typed = await vscode.window.showInputBox({
+    title: 'DLMM: Export Swap — sender',
+    prompt: 'Standard principal that will sign the swap (set "dlmm.dashboard.sender" to skip this question).',
+    placeHolder: 'SP…',
+    ignoreFocusOut: true,
+    validateInput: senderProblem,
+  });
+  return typed === undefined ? undefined : typed.trim();
+}
+
+/** Writes `text` to the first free name in `folder` (never over an existing or open file). */
+async function writeNewFile(
+  folder: vscode.Uri,
+  name: (attempt: number) => string,
+  text: string,
+): Promise<vscode.Uri> {
+  for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
+    const candidate = vscode.Uri.joinPath(folder, name(attempt));
+    const exists = await vscode.workspace.fs.stat(candidate).then(
+      () => true,
+      () => false,
+    );
+    const open = vscode.workspace.textDocuments.some((d) => d.uri.path === candidate.path);
+    if (exists || open) continue;
+    await vscode.workspace.fs.writeFile(candidate, Buffer.from(text, 'utf8'));
+    return candidate;
+  }
+  throw new Error(
+    `every name from ${name(1)} to ${name(MAX_NAME_ATTEMPTS)} is taken in ${folder.fsPath}; rename or remove some, then export again`,
+  );
+}
+
+/** An untitled document named like a plan (so the language server checks it) holding `text`. */
+async function openUntitled(name: string, text: string): Promise<vscode.Uri> {
+  const uri = vscode.Uri.from({ scheme: 'untitled', path: `/${name}` });
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`could not fill the untitled ${name}`);
+  return uri;
+}
+
+function describe(swap: ExportSwapArgs): string {
+  return `${swap.amount_in} of ${swap.input_token} -> ${swap.output_token}`;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
