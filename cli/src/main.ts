@@ -26,9 +26,14 @@ environment: DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL, DLMM_NODE_URL
 /** Runs the CLI with argv (without node and script) and returns the exit status. */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name) {
+    // No command is a usage error: the usage goes to stderr, stdout stays for results.
+    io.err(USAGE);
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.out(USAGE);
-    return name ? 0 : 2;
+    return 0;
   }
   if (name === '--version') {
     io.out(`${process.env.DLMM_STUDIO_VERSION ?? '0.1.0'}\n`);

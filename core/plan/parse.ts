@@ -153,7 +153,13 @@ export function parsePlan(text: string, opts: ParseOptions = {}): ParsedPlan {
       ...idFindings(parsed, result.data),
     );
   } else {
-    findings.push(...result.error.issues.flatMap((issue) => schemaFindings(parsed, issue)));
+    // One value can fail two checks that read the same way (e.g. a float beyond 2^53): say it once.
+    const seen = new Set<string>();
+    for (const f of result.error.issues.flatMap((issue) => schemaFindings(parsed, issue))) {
+      const key = `${f.offset}:${f.length}:${f.message}`;
+      if (!seen.has(key)) findings.push(f);
+      seen.add(key);
+    }
   }
   return parsed;
 }
@@ -263,25 +269,30 @@ function modeFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
   return out;
 }
 
-/** Operation ids are unique: findings, exports and `--op` refer to them. */
+/**
+ * Operation ids are unique: findings, exports and `--op` refer to them. An op without `id` is known by its
+ * index, so an explicit id equal to another op's index collides too.
+ */
 function idFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
   const seen = new Map<string, number>();
   const out: Finding[] = [];
   plan.operations.forEach((op, i) => {
-    if (op.id === undefined) return;
-    const first = seen.get(op.id);
+    const id = parsed.operationId(i);
+    const first = seen.get(id);
     if (first === undefined) {
-      seen.set(op.id, i);
+      seen.set(id, i);
       return;
     }
-    const r = parsed.rangeOf(['operations', i, 'id']) ?? { offset: 0, length: 0 };
-    out.push({
-      code: 'schema',
-      severity: 'error',
-      message: `operation id '${op.id}' is already used by operations[${first}]; ids must be unique`,
-      operation: op.id,
-      ...r,
-    });
+    // Point at an explicit id: this op's, else the earlier op's (this one goes by its index).
+    const at = op.id !== undefined ? i : first;
+    const r = parsed.rangeOf(['operations', at, 'id']) ?? { offset: 0, length: 0 };
+    const message =
+      op.id !== undefined && plan.operations[first]?.id !== undefined
+        ? `operation id '${id}' is already used by operations[${first}]; ids must be unique`
+        : op.id !== undefined
+          ? `operation id '${id}' equals the index of operations[${first}], which has no id and is known by its index; ids must be unique: choose another id or give operations[${first}] an id`
+          : `operation id '${id}' of operations[${first}] equals the index of operations[${i}], which has no id and is known by its index; ids must be unique: choose another id or give operations[${i}] an id`;
+    out.push({ code: 'schema', severity: 'error', message, operation: parsed.operationId(at), ...r });
   });
   return out;
 }
@@ -318,6 +329,13 @@ function checkLimits(
       offset: 0,
       length: 0,
       message: `the file has ${text.length} characters; plans above ${PARSE_LIMITS.maxBytes} are not read (split it)`,
+    };
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0)
+    return {
+      offset: nul,
+      length: 1,
+      message: `the file contains a NUL byte at offset ${nul}: it is binary, not a YAML or JSON plan`,
     };
   if (format === 'json') return undefined; // the JSON checker bounds its own depth
   let depth = 0;

@@ -54,7 +54,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       while (next < files.length) {
         const i = next++;
         const file = files[i] as string;
-        const text = await readFile(file, 'utf8');
+        const text = await readPlanFile(file, io.cwd);
         const fileName = file;
         const opts = maxTipLag === undefined ? { fileName } : { fileName, maxTipLag };
         const analysis: Analysis = api
@@ -85,6 +85,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   return withApi(common, io, async (api) => report(await checkAll(api)));
 }
 
+/** A plan file's text; a file that cannot be read (permissions, I/O) is a usage error, never a stack trace. */
+async function readPlanFile(file: string, cwd: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    throw new UsageError(
+      `${displayPath(file, cwd)}: cannot be read${typeof code === 'string' ? ` (${code})` : ''}; check that it is a readable file`,
+    );
+  }
+}
+
 /** Plan files named by `paths` (files as given, folders walked), sorted, without duplicates. */
 async function collectFiles(paths: string[], cwd: string): Promise<string[]> {
   const found = new Set<string>();
@@ -104,7 +116,13 @@ async function collectFiles(paths: string[], cwd: string): Promise<string[]> {
 
 async function walk(dir: string, found: Set<string>, depth: number): Promise<void> {
   if (depth > 32) return;
-  const entries = await readdir(dir, { withFileTypes: true });
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    throw new UsageError(`${dir}: the folder cannot be read${typeof code === 'string' ? ` (${code})` : ''}`);
+  }
   for (const e of entries) {
     if (e.isDirectory()) {
       if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(join(dir, e.name), found, depth + 1);

@@ -19,6 +19,9 @@ import {
 import { hasApiConfigured, parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
 
+/** Findings that mean the live data was not there to build from (exit 2, as for `check`). */
+const LIVE_UNAVAILABLE = new Set(['api-unreachable', 'rate-limited']);
+
 const OWN = {
   op: { type: 'string' },
   'public-key': { type: 'string' },
@@ -46,6 +49,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   return withApi(common, io, async (api) => {
     const analysis = await analyzePlan(text, { api, fileName: path });
+    const unavailable = analysis.findings.filter((f) => LIVE_UNAVAILABLE.has(f.code));
+    if (unavailable.length > 0) {
+      // Never build from partial live data: bounds and post-conditions would rest on what was not read.
+      for (const f of unavailable) io.err(`dlmm export: ${f.severity} ${f.code}: ${f.message}\n`);
+      io.err('dlmm export: not exported: live data was unavailable; rerun when the service answers\n');
+      return 2;
+    }
     const outcome = await buildTransactions(analysis, {
       api,
       ...(typeof values.op === 'string' ? { opId: values.op } : {}),
@@ -66,7 +76,15 @@ export async function run(args: string[], io: CliIO): Promise<number> {
             ? await formatJson(txs, signing)
             : formatSummary(txs);
     if (typeof values.out === 'string') {
-      await writeFile(resolve(io.cwd, values.out), body, 'utf8');
+      try {
+        await writeFile(resolve(io.cwd, values.out), body, 'utf8');
+      } catch (e) {
+        const code = (e as { code?: unknown }).code;
+        io.err(
+          `dlmm export: cannot write --out ${values.out}${typeof code === 'string' ? ` (${code})` : ''}; nothing was written\n`,
+        );
+        return 2;
+      }
       io.err(`dlmm export: wrote ${txs.length} transaction(s) to ${values.out}\n`);
     } else {
       io.out(body);

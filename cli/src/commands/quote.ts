@@ -7,7 +7,7 @@
 import { isApiError } from '../../../core/api/errors';
 import { stringifyJsonExact } from '../../../core/api/json';
 import type { DlmmApi, Pool, Route, Token } from '../../../core/api/types';
-import { formatUnits, parseUnits } from '../../../core/dlmm/bins';
+import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
 import { minReceived } from '../../../core/dlmm/bounds';
 import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
@@ -131,6 +131,11 @@ export function parseAmount(text: string, token: Token): bigint {
     );
   }
   if (amount === 0n) throw new UsageError('--amount must be greater than 0');
+  if (amount > MAX_UINT128) {
+    throw new UsageError(
+      `--amount ${text} ${token.symbol} is ${amount} base units, above uint128 (${MAX_UINT128}), the largest amount a contract call can carry`,
+    );
+  }
   return amount;
 }
 

@@ -1,7 +1,11 @@
 import type { Rule } from './rule';
 import { transportFindings } from './transport';
 
-/** Live data could not be read (timeout, refused, DNS): offline checks still ran. */
+/**
+ * Live data could not be read (timeout, refused, DNS), or the service refused it with a status no other
+ * rule explains (401 for a bad key, 403, 5xx): offline checks still ran, and nothing may pass silently.
+ * A swap quote's own error answer is swap-no-route's.
+ */
 export const apiUnreachable: Rule = {
   code: 'api-unreachable',
   needsLive: true,
@@ -9,7 +13,9 @@ export const apiUnreachable: Rule = {
     transportFindings(
       ctx,
       'api-unreachable',
-      'unreachable',
+      (e) =>
+        e.code === 'unreachable' ||
+        (e.code === 'http-error' && !e.endpoint.startsWith('POST /quotes/v2/quote')),
       (ep, msg) =>
         `live data could not be read: ${ep} failed (${msg}); only offline checks ran — check --api / DLMM_API_URL or run with --offline`,
     ),

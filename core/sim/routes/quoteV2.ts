@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { stringifyJsonExact } from '../../api/json';
 import { zAmount, zPrincipal } from '../../api/schemas';
-import { isUnsignedBinId } from '../../dlmm/bins';
+import { isUnsignedBinId, MAX_UINT128 } from '../../dlmm/bins';
 import { minAfterSlippage, percentToPpm } from '../../dlmm/percent';
 import type { SimEngine, SimPool } from '../engine';
 import { HttpError, badRequest, parseBody, type Reply, type Router } from '../http';
@@ -24,7 +24,9 @@ const zSlippage = z.union([z.number(), z.string()]).transform((v, ctx) => {
   }
   return { percent: Number(v), ppm };
 });
-const zPositiveAmount = zAmount.refine((v) => v > 0n, 'must be greater than 0');
+const zPositiveAmount = zAmount
+  .refine((v) => v > 0n, 'must be greater than 0')
+  .refine((v) => v <= MAX_UINT128, 'must fit uint128 (the contracts take uint amounts)');
 
 const QuoteBody = z.looseObject({
   input_token: zPrincipal,
@@ -210,6 +212,8 @@ function swapParameters(
 export function registerQuoteV2(router: Router, engine: SimEngine): void {
   const P = '/api/quotes/v2';
   const binsCache = new Map<string, { revision: number; raw: Buffer }>();
+  // Single-bin answers by unsigned id (at most 1001 per pool), dropped when the engine revision moves.
+  const binCache = new Map<string, { revision: number; raw: Map<number, Buffer> }>();
 
   router.add('GET', `${P}/ready`, () => {
     const ready = engine.status.ready;
@@ -256,7 +260,17 @@ export function registerQuoteV2(router: Router, engine: SimEngine): void {
     const unsigned = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
     if (!isUnsignedBinId(unsigned))
       throw badRequest(`bin id '${text}' is not an unsigned bin id 0..1000 (unsigned = signed + 500)`);
-    return { body: presentSingleBin(engine, pool, unsigned - 500) };
+    let cache = binCache.get(pool.id);
+    if (!cache || cache.revision !== engine.revision) {
+      cache = { revision: engine.revision, raw: new Map() };
+      binCache.set(pool.id, cache);
+    }
+    let raw = cache.raw.get(unsigned);
+    if (raw === undefined) {
+      raw = Buffer.from(stringifyJsonExact(presentSingleBin(engine, pool, unsigned - 500)));
+      cache.raw.set(unsigned, raw);
+    }
+    return { raw };
   });
   router.add('POST', `${P}/quote`, async (c) => {
     const body = parseBody(QuoteBody, await c.body(), 'quote request');

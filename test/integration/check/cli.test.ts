@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { main } from '../../../cli/src/main';
 import type { CliIO } from '../../../cli/src/io';
 import { DIAGNOSTIC_CODES } from '../../../core/plan/diagnostics';
+import { startSimulator } from '../../../core/sim/server';
 
 const ROOT = join(__dirname, '../../..');
 const GOLDEN = join(__dirname, 'golden');
@@ -121,6 +122,36 @@ describe('dlmm check', function () {
     const r = await dlmm(['--api', 'http://127.0.0.1:9/api', 'examples/swap.dlmm.json']);
     assert.equal(r.code, 2);
     assert.match(r.out, /api-unreachable/);
+  });
+
+  it('exit 2 with a clear message, never a stack trace, for a plan that cannot be read', async function () {
+    // /proc/self/mem stats as a file but every read fails (EIO), even for root, where chmod 000 would not.
+    if (!existsSync('/proc/self/mem')) this.skip();
+    const r = await dlmm(['--offline', '/proc/self/mem']);
+    assert.equal(r.code, 2);
+    assert.equal(r.out, '');
+    assert.match(r.err, /\/proc\/self\/mem: cannot be read \(EIO\)/);
+    assert.doesNotMatch(r.err, /internal error|\n\s+at /);
+  });
+
+  it('a service that refuses every read (HTTP 401, bad key) is live data unavailable: exit 2, never a pass', async () => {
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    try {
+      const r = await dlmm(
+        ['--api', sim.url, '--api-key-env', 'WRONG_KEY', '--format', 'json', 'examples/add-ladder.dlmm.yaml'],
+        { WRONG_KEY: 'not-a-key-of-this-engine' },
+      );
+      assert.equal(r.code, 2, r.out + r.err);
+      const doc = JSON.parse(r.out) as {
+        files: Array<{ diagnostics: Array<{ code: string; message: string }> }>;
+      };
+      const unreachable = doc.files[0]?.diagnostics.filter((d) => d.code === 'api-unreachable') ?? [];
+      assert.ok(unreachable.length > 0, r.out);
+      assert.match(unreachable[0]?.message ?? '', /HTTP 401/);
+      assert.doesNotMatch(r.out + r.err, /not-a-key-of-this-engine/);
+    } finally {
+      await sim.close();
+    }
   });
 
   it('--max-tip-lag overrides the policy', async () => {

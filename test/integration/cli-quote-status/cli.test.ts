@@ -249,6 +249,21 @@ describe('dlmm quote', function () {
     assert.equal(neg.code, 2);
     const zero = await dlmm(['quote', '--api', s.url, '--in', 'sBTC', '--out', 'USDCx', '--amount', '0']);
     assert.match(zero.err, /greater than 0/);
+    // 1e41 sBTC is 1e49 base units: no contract call can carry it (uint128), so no quote is asked for.
+    const huge = await dlmm([
+      'quote',
+      '--api',
+      s.url,
+      '--in',
+      'sBTC',
+      '--out',
+      'USDCx',
+      '--amount',
+      '1' + '0'.repeat(41),
+    ]);
+    assert.equal(huge.code, 2);
+    assert.equal(huge.out, '');
+    assert.match(huge.err, /above uint128 \(340282366920938463463374607431768211455\)/);
   });
 
   it('unknown token: exit 1 naming the known ones; missing options: exit 2', async () => {

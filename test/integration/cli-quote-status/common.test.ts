@@ -10,6 +10,7 @@ import {
   withApi,
 } from '../../../cli/src/common';
 import { UsageError, type CliIO } from '../../../cli/src/io';
+import { main } from '../../../cli/src/main';
 
 const io = (env: Record<string, string> = {}): CliIO => ({ out: () => {}, err: () => {}, env, cwd: '/' });
 
@@ -96,5 +97,18 @@ describe('cli common options', () => {
     });
     assert.equal(code, 7);
     await assert.rejects(fetch(`${url}/quotes/v2/status`), 'the simulator is stopped when the command ends');
+  });
+
+  it('no command: usage on stderr, exit 2; --help: usage on stdout, exit 0', async () => {
+    let out = '';
+    let err = '';
+    const cap: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), env: {}, cwd: '/' };
+    assert.equal(await main([], cap), 2);
+    assert.equal(out, '');
+    assert.match(err, /^usage: dlmm <command>/);
+    err = '';
+    assert.equal(await main(['--help'], cap), 0);
+    assert.equal(err, '');
+    assert.match(out, /^usage: dlmm <command>/);
   });
 });

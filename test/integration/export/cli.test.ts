@@ -84,6 +84,31 @@ describe('dlmm export (embedded simulator over HTTP)', function () {
     assert.match(io.stderr, /wrong-token-side/);
   });
 
+  it('an --out that cannot be written: exit 2 with a message, never a stack trace', async () => {
+    const io = captureIO(dir);
+    // The folder itself as the output file (EISDIR).
+    const code = await main(
+      ['export', 'good.dlmm.yaml', '--sim', '--format', 'wallet-request', '--out', '.'],
+      io,
+    );
+    assert.equal(code, 2);
+    assert.equal(io.stdout, '');
+    assert.match(io.stderr, /cannot write --out \. \(EISDIR\); nothing was written/);
+    assert.doesNotMatch(io.stderr, /internal error|\n\s+at /);
+  });
+
+  it('a service that is down: exit 2 (live data unavailable), nothing exported', async () => {
+    const io = captureIO(dir);
+    const code = await main(
+      ['export', 'good.dlmm.yaml', '--api', 'http://127.0.0.1:1/api', '--format', 'wallet-request'],
+      io,
+    );
+    assert.equal(code, 2);
+    assert.equal(io.stdout, '');
+    assert.match(io.stderr, /api-unreachable/);
+    assert.match(io.stderr, /not exported: live data was unavailable/);
+  });
+
   it('tx-hex without --public-key/--nonce/--fee is a usage error (exit 2)', async () => {
     const io = captureIO(dir);
     const code = await main(['export', 'good.dlmm.yaml', '--sim', '--format', 'tx-hex'], io);

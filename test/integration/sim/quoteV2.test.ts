@@ -197,6 +197,11 @@ describe('simulator quote v2', () => {
       ['/quote', '{"input_token":'],
       ['/quote', JSON.stringify({ input_token: SBTC, output_token: USDCX, amount_in: -5 })],
       ['/quote', JSON.stringify({ input_token: SBTC, output_token: USDCX, amount_in: 1.5 })],
+      // One above uint128: the contracts cannot take it, so the engine does not quote it.
+      [
+        '/quote',
+        `{"input_token":"${SBTC}","output_token":"${USDCX}","amount_in":340282366920938463463374607431768211456}`,
+      ],
       ['/quote', JSON.stringify({ input_token: SBTC, output_token: SBTC, amount_in: 10 })],
       [
         '/quote',

@@ -137,6 +137,31 @@ const cases: Array<{ name: string; text: string; file?: string; expect: Expect[]
     expect: [['schema', 'error', 'a']],
   },
   {
+    name: 'an explicit op id equal to an unnamed op index collides (both would be operation "1")',
+    text: plan(
+      '  - { id: 1, op: swap, input_token: ' +
+        SBTC +
+        ', output_token: ' +
+        USDCX +
+        ', amount_in: 1 }\n  - { op: swap, input_token: ' +
+        SBTC +
+        ', output_token: ' +
+        USDCX +
+        ', amount_in: 2 }\n',
+    ),
+    expect: [['schema', 'error', '1']],
+  },
+  {
+    name: 'a float amount beyond 2^53 is reported once',
+    text: plan('  - { op: swap, input_token: ' + SBTC + ', output_token: ' + USDCX + ', amount_in: 1e30 }\n'),
+    expect: [['schema', 'error', '1e30']],
+  },
+  {
+    name: 'a binary file is a syntax error at its first NUL byte',
+    text: 'version: 1\noperations: \u0000\u0001\u00ff\n',
+    expect: [['syntax', 'error', '\u0000']],
+  },
+  {
     name: '$schema key and modeline accepted',
     text:
       '# yaml-language-server: $schema=../schemas/dlmm-plan.schema.json\n$schema: x\n' +
