@@ -100,7 +100,6 @@ export function toSarif(files: readonly CheckedFile[], opts: SarifOptions = {}):
           driver: {
             name: 'dlmm-studio',
             version: opts.toolVersion ?? '0.1.0',
-            informationUri: 'https://example.invalid/dlmm-studio',
             rules: codes.map((code) => ({
               id: code,
               shortDescription: { text: RULE_DESCRIPTIONS[code] },

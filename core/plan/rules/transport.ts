@@ -14,11 +14,21 @@ export function transportFindings(
   const matches = typeof apiCode === 'function' ? apiCode : (e: LiveError) => e.code === apiCode;
   const errors = allLiveErrors(ctx.live).filter(matches);
   if (errors.length === 0) return [];
-  // One finding per distinct endpoint family, capped so a dead service gives a short list.
-  return errors.slice(0, 5).map((e) => {
+  // One finding per operation (or the file) and failure kind: a dead service gives one line, not one per read.
+  const groups = new Map<string, { op: number; first: LiveError; more: number }>();
+  for (const e of errors) {
     const op = ctx.plan.operations.findIndex((o) => o.op !== 'swap' && e.endpoint.includes(o.pool));
+    const key = `${op}|${e.code}|${e.status ?? ''}`;
+    const g = groups.get(key);
+    if (g) g.more++;
+    else groups.set(key, { op, first: e, more: 0 });
+  }
+  return [...groups.values()].map(({ op, first, more }) => {
+    const message =
+      describe(first.endpoint, first.message) +
+      (more > 0 ? ` (${more} more read${more === 1 ? '' : 's'} failed the same way)` : '');
     return op >= 0
-      ? finding(ctx, code, { op, path: ['operations', op, 'pool'] }, describe(e.endpoint, e.message))
-      : finding(ctx, code, { path: [] }, describe(e.endpoint, e.message));
+      ? finding(ctx, code, { op, path: ['operations', op, 'pool'] }, message)
+      : finding(ctx, code, { path: [] }, message);
   });
 }

@@ -124,6 +124,22 @@ describe('dlmm check', function () {
     assert.match(r.out, /api-unreachable/);
   });
 
+  it('a dead service gives one api-unreachable finding per operation or file, not one per read', async () => {
+    const r = await dlmm([
+      '--api',
+      'http://127.0.0.1:9/api',
+      '--format',
+      'json',
+      'examples/add-ladder.dlmm.yaml',
+    ]);
+    assert.equal(r.code, 2);
+    const doc = JSON.parse(r.out) as { files: { diagnostics: { code: string; operation?: string }[] }[] };
+    const found = doc.files[0]!.diagnostics.filter((d) => d.code === 'api-unreachable');
+    assert.ok(found.length >= 1, 'reported');
+    const keys = found.map((d) => d.operation ?? '(file)');
+    assert.equal(new Set(keys).size, keys.length, `one per operation or file: ${keys.join(', ')}`);
+  });
+
   it('exit 2 with a clear message, never a stack trace, for a plan that cannot be read', async function () {
     // /proc/self/mem stats as a file but every read fails (EIO), even for root, where chmod 000 would not.
     if (!existsSync('/proc/self/mem')) this.skip();
