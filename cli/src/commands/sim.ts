@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { startSimulator } from '../../../core/sim/server';
-import { WorldError, loadWorld, type World } from '../../../core/sim/world';
+import { WorldError, defaultWorld, loadWorld, type World } from '../../../core/sim/world';
 import { UsageError, type CliIO } from '../io';
 
 /** Port `dlmm sim` listens on without --port (0 = any free port). */
@@ -58,9 +58,34 @@ export async function serve(
 ): Promise<number> {
   const { values } = parse(
     args,
-    { host: { type: 'string' }, port: { type: 'string' }, world: { type: 'string' } },
+    {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      world: { type: 'string' },
+      // The common flags (SPEC section 3): --sim is what this command is; --format only picks text|json for
+      // stderr notes (the listening line on stdout never changes); --api-key-env NAME adds that key to the
+      // keys the engine accepts with the raised limit (the key itself is never an argument).
+      sim: { type: 'boolean' },
+      format: { type: 'string' },
+      'api-key-env': { type: 'string' },
+      api: { type: 'string' },
+    },
     false,
   );
+  if (values.api !== undefined)
+    throw new UsageError(
+      '--api names an engine to use; `dlmm sim` serves one (use it with `dlmm sim apply`)',
+    );
+  const format = (values.format as string | undefined) ?? 'text';
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`--format expects text or json, got '${format}'`);
+  let extraKey: string | undefined;
+  const keyEnv = values['api-key-env'] as string | undefined;
+  if (keyEnv !== undefined) {
+    extraKey = io.env[keyEnv];
+    if (!extraKey)
+      throw new UsageError(`--api-key-env ${keyEnv}: that environment variable is empty or unset`);
+  }
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   const portText = (values.port as string | undefined) ?? String(DEFAULT_SIM_PORT);
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
@@ -68,6 +93,17 @@ export async function serve(
   let world: World | undefined;
   try {
     world = values.world ? await readWorld(values.world as string, io) : undefined;
+    if (extraKey !== undefined) {
+      const base = world ?? defaultWorld();
+      if (!base.api_keys.some((k) => k.key === extraKey))
+        world = {
+          ...base,
+          api_keys: [
+            ...base.api_keys,
+            { key: extraKey, requests_per_second: 100_000, label: `--api-key-env ${keyEnv}` },
+          ],
+        };
+    }
   } catch (e) {
     if (e instanceof WorldError) {
       io.err(`dlmm sim: ${e.message}\n`);
@@ -90,7 +126,9 @@ export async function serve(
     return 2;
   }
   io.out(`dlmm sim listening on ${sim.url}\n`);
-  io.err(`inventory: ${sim.inventoryUrl}\nnode proxy: ${sim.nodeUrl}\nstop with Ctrl-C\n`);
+  if (format === 'json')
+    io.err(JSON.stringify({ url: sim.url, inventory_url: sim.inventoryUrl, node_url: sim.nodeUrl }) + '\n');
+  else io.err(`inventory: ${sim.inventoryUrl}\nnode proxy: ${sim.nodeUrl}\nstop with Ctrl-C\n`);
   await stop();
   await sim.close();
   return 0;

@@ -63,6 +63,39 @@ describe('dlmm sim (CLI)', function () {
     assert.equal(code, 0);
   });
 
+  it('takes the common flags: --api-key-env adds an accepted key, --format json notes, --api refused', async () => {
+    process.env.DLMM_TEST_SIM_KEY = 'sim-cli-test-key-3f9a';
+    const child = dlmm([
+      'sim',
+      '--port',
+      '0',
+      '--sim',
+      '--format',
+      'json',
+      '--api-key-env',
+      'DLMM_TEST_SIM_KEY',
+    ]);
+    const exited = once(child, 'exit');
+    try {
+      const line = await firstLine(child);
+      const m = /^dlmm sim listening on (http:\/\/127\.0\.0\.1:\d+\/api)$/.exec(line);
+      assert.ok(m, line);
+      const withKey = await fetch(`${m[1]}/quotes/v2/status`, {
+        headers: { 'x-api-key': 'sim-cli-test-key-3f9a' },
+      });
+      assert.equal(withKey.status, 200);
+      const wrongKey = await fetch(`${m[1]}/quotes/v2/status`, { headers: { 'x-api-key': 'not-a-key' } });
+      assert.equal(wrongKey.status, 401);
+    } finally {
+      child.kill('SIGTERM');
+      delete process.env.DLMM_TEST_SIM_KEY;
+    }
+    assert.equal(((await exited) as [number | null])[0], 0);
+    const refused = await finish(dlmm(['sim', '--port', '0', '--api', 'http://127.0.0.1:9/api']));
+    assert.equal(refused.code, 2);
+    assert.match(refused.err, /--api/);
+  });
+
   it('refuses an invalid world file with its problems and status 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dlmm-sim-'));
     const file = join(dir, 'bad.world.yaml');
