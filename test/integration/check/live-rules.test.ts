@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { analyzePlan } from '../../../core/plan/analyze';
+import { createApiClient } from '../../../core/api/client';
 import type { DlmmApi } from '../../../core/api/types';
 import { assertFindings, plan, POOL1, POOL2, SBTC, USDCX, type Expect } from '../../unit/plan/helpers';
 import { admin, clientFor, startSimulator, worldWithFlags, type RunningSimulator } from './sim';
@@ -393,6 +394,30 @@ describe('live rules against the simulated engine', function () {
     } else assert.fail('move not prepared');
     if (sw?.op === 'swap') assert.ok(sw.swap.route && sw.swap.route.amount_out > 0n);
     else assert.fail('swap not prepared');
+  });
+
+  it('rate-limited when the service keeps answering 429 after the retries (keyless, window spent)', async () => {
+    // A frozen clock keeps the simulator's per-IP window (50/s without a key) spent for the whole test.
+    const frozen = await startSimulator({ now: () => 1_700_000_000_000 });
+    try {
+      for (let i = 0; i < 50; i++) await fetch(`${frozen.url}/quotes/v2/ready`);
+      const api = createApiClient({ baseUrl: frozen.url, maxRetries: 1, retryBaseMs: 1, maxRetryDelayMs: 5 });
+      const a = await analyzePlan(
+        plan(addOn(POOL1, '      - { bin_id: 150, x_amount: 1000, y_amount: 0 }\n')),
+        {
+          api,
+        },
+      );
+      await api.close?.();
+      const limited = a.findings.filter((f) => f.code === 'rate-limited');
+      assert.ok(limited.length >= 1, JSON.stringify(a.findings.map((f) => f.code)));
+      assert.equal(limited[0]!.severity, 'warning');
+      assert.match(limited[0]!.message, /429/);
+      // Never read as data: no finding claims the pool or its bins are fine or missing.
+      assert.ok(!a.findings.some((f) => f.code === 'pool-not-found' || f.code === 'bin-not-found'));
+    } finally {
+      await frozen.close();
+    }
   });
 
   it('api-unreachable when nothing listens; unexpected-response on a bad body', async () => {
