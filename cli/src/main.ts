@@ -20,7 +20,8 @@ commands:
   lsp --stdio
 
 common options: --api URL  --sim  --api-key-env NAME  --format FMT
-environment: DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL, DLMM_NODE_URL
+environment: DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL, DLMM_NODE_URL,
+  DLMM_ROUTERS (JSON file of router contracts per network, for export and sim apply)
 `;
 
 /** Runs the CLI with argv (without node and script) and returns the exit status. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { zPrincipalStandard } from '../../core/plan/schema';
+import { RouterSettingsSchema } from '../../core/tx/routerConfig';
 import type { ServerSettings } from '../../server/src/protocol';
 
 export const ENVIRONMENTS = ['production', 'development', 'custom', 'simulator'] as const;
@@ -46,6 +47,8 @@ export const DlmmConfigSchema = z.object({
   slippageTolerance: z.number().min(0).max(100).default(1),
   /** Whose positions the dashboard shows when the plan names no sender; the sender of exported swaps. */
   dashboard: z.object({ sender: zOptionalSender }).default({ sender: '' }),
+  /** Router contracts per network for exports (merged over the mainnet defaults; testnet has none). */
+  routers: RouterSettingsSchema.default({}),
 });
 export type DlmmConfig = z.infer<typeof DlmmConfigSchema>;
 
@@ -58,6 +61,7 @@ export const SETTING_KEYS = [
   'policy.maxTipLag',
   'slippageTolerance',
   'dashboard.sender',
+  'routers',
 ] as const;
 
 /** Parses raw values read from the editor; bad values fall back to defaults with a message each. */
@@ -71,6 +75,7 @@ export function parseConfig(raw: Record<string, unknown>): { config: DlmmConfig;
     policy: { maxTipLag: raw['policy.maxTipLag'] },
     slippageTolerance: raw.slippageTolerance,
     dashboard: { sender: raw['dashboard.sender'] },
+    routers: raw.routers,
   };
   for (const [k, v] of Object.entries(input)) if (v === undefined) delete input[k];
   if ((input.policy as { maxTipLag?: unknown }).maxTipLag === undefined) delete input.policy;

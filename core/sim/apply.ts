@@ -114,7 +114,7 @@ export function applyTransaction(engine: SimEngine, txHex: string, opts: ApplyOp
     return {
       ok: false,
       error: 'NOT_A_ROUTER_CALL',
-      detail: `${contract} is not a configured ${network} router`,
+      detail: `${contract} is not a configured ${network} router (configure routers with a \`routers\` object in the apply request, or DLMM_ROUTERS for \`dlmm sim apply\`)`,
     };
   }
   const version = network === 'mainnet' ? AddressVersion.MainnetSingleSig : AddressVersion.TestnetSingleSig;

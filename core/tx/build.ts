@@ -103,7 +103,7 @@ export async function buildTransactions(
       ok: false,
       error: exportError(
         'router-config-missing',
-        `no router contracts are configured for ${plan.network}; pass them in the export settings (liquidity router, swap router, version, STX wrapper)`,
+        `no router contracts are configured for ${plan.network}: give liquidity_router, swap_router, version and stx_wrapper under "${plan.network}" in the file named by DLMM_ROUTERS (command line) or in the dlmm.routers setting (editor)`,
       ),
     };
   }

@@ -17,6 +17,9 @@ export interface RouterConfig {
   stxWrapper: string;
 }
 
+/** Partial router settings per network, merged over DEFAULT_ROUTERS (see routerConfig.ts for the schema). */
+export type RouterOverrides = Partial<Record<Network, Partial<RouterConfig>>>;
+
 /** Mainnet defaults from DOMAIN.md. Testnet has no published deployment: callers must configure it. */
 export const DEFAULT_ROUTERS: Readonly<Record<Network, RouterConfig | undefined>> = {
   mainnet: {
@@ -36,10 +39,7 @@ export function splitContractId(id: string): { address: string; name: string } |
 }
 
 /** The router configuration for a network: overrides first, then the defaults; undefined if none. */
-export function routerConfigFor(
-  network: Network,
-  overrides?: Partial<Record<Network, Partial<RouterConfig>>>,
-): RouterConfig | undefined {
+export function routerConfigFor(network: Network, overrides?: RouterOverrides): RouterConfig | undefined {
   const base = DEFAULT_ROUTERS[network];
   const o = overrides?.[network];
   if (!base && !o) return undefined;

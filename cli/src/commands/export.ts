@@ -18,6 +18,7 @@ import {
 } from '../../../core/tx/formats';
 import { hasApiConfigured, parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
+import { loadRouterOverrides } from '../routers';
 
 /** Findings that mean the live data was not there to build from (exit 2, as for `check`). */
 const LIVE_UNAVAILABLE = new Set(['api-unreachable', 'rate-limited']);
@@ -39,6 +40,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (!hasApiConfigured(common, io)) {
     throw new UsageError('export reads live pool state: pass --api URL, set DLMM_API_URL, or use --sim');
   }
+  const routers = await loadRouterOverrides(io);
   const path = resolve(io.cwd, positionals[0]!);
   let text: string;
   try {
@@ -58,6 +60,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     }
     const outcome = await buildTransactions(analysis, {
       api,
+      ...(routers ? { routers } : {}),
       ...(typeof values.op === 'string' ? { opId: values.op } : {}),
       ...(signing ? { publicKey: signing.publicKey, nonce: signing.nonce, fee: signing.fee } : {}),
     });

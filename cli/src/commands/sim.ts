@@ -10,6 +10,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { startSimulator } from '../../../core/sim/server';
 import { WorldError, defaultWorld, loadWorld, type World } from '../../../core/sim/world';
 import { UsageError, type CliIO } from '../io';
+import { loadRouterSettings } from '../routers';
 
 /** Port `dlmm sim` listens on without --port (0 = any free port). */
 export const DEFAULT_SIM_PORT = 8787;
@@ -153,13 +154,15 @@ export async function apply(args: string[], io: CliIO): Promise<number> {
     );
   if (!/^(0x)?[0-9a-fA-F]+$/.test(hex))
     throw new UsageError('the transaction must be hex (optionally 0x-prefixed)');
+  // DLMM_ROUTERS (validated here) travels with the transaction: the simulator cannot read our environment.
+  const routers = (await loadRouterSettings(io))?.settings;
   const api = ((values.api as string | undefined) ?? io.env.DLMM_API_URL ?? DEFAULT_API).replace(/\/+$/, '');
   let res: Response;
   try {
     res = await fetch(`${api}/admin/apply`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ tx_hex: hex }),
+      body: JSON.stringify({ tx_hex: hex, ...(routers ? { routers } : {}) }),
       signal: AbortSignal.timeout(30_000),
     });
   } catch (e) {

@@ -11,6 +11,7 @@ import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
 import { buildTransactions } from '../../../core/tx/build';
 import type { ExportFormat, SigningParams } from '../../../core/tx/formats';
+import type { RouterOverrides } from '../../../core/tx/routers';
 import type { ExportOutcome } from '../../../core/tx/types';
 import { parseExportArgs } from './args';
 import type { ActivePlan, ExportDeps } from './index';
@@ -24,6 +25,7 @@ import { recallPublicKey, rememberPublicKey, type KeyValueStore } from './keyMem
 import { exportFileName, isPlanPath } from './naming';
 import { renderExport } from './pipeline';
 import { describeRefusal } from './refusal';
+import { routersForExport } from './routers';
 import { operationAtOffset } from './target';
 
 export interface ExportCommandContext extends ExportDeps {
@@ -102,7 +104,8 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
       ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
     }),
   );
-  let outcome = await build(analysis, api, opId);
+  const routers = routersForExport(plan.uri, ctx.log);
+  let outcome = await build(analysis, api, opId, routers);
   if (!accepted(outcome, plan.text, name)) return;
 
   let signing: SigningParams | undefined;
@@ -110,7 +113,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
     signing = await askSigning(ctx.store, analysis);
     if (!signing) return;
     // Built again with the key so core/tx checks it against the sender and numbers the nonces.
-    outcome = await build(analysis, api, opId, signing);
+    outcome = await build(analysis, api, opId, routers, signing);
     if (!accepted(outcome, plan.text, name)) return;
     if (analysis.plan?.sender) await rememberPublicKey(ctx.store, analysis.plan.sender, signing.publicKey);
   }
@@ -189,9 +192,20 @@ async function pickScope(text: string, name: string, offset: number): Promise<st
   return pick ? pick.opId : null;
 }
 
-function build(analysis: Analysis, api: DlmmApi, opId: string | undefined, signing?: SigningParams) {
+function build(
+  analysis: Analysis,
+  api: DlmmApi,
+  opId: string | undefined,
+  routers: RouterOverrides | undefined,
+  signing?: SigningParams,
+) {
   return progress('DLMM: building unsigned transactions…', () =>
-    buildTransactions(analysis, { api, ...(opId !== undefined ? { opId } : {}), ...(signing ?? {}) }),
+    buildTransactions(analysis, {
+      api,
+      ...(opId !== undefined ? { opId } : {}),
+      ...(routers ? { routers } : {}),
+      ...(signing ?? {}),
+    }),
   );
 }
 

@@ -7,6 +7,8 @@ import { applyTransaction } from '../apply';
 import type { SimEngine } from '../engine';
 import { HttpError, badRequest, parseBody, type Router } from '../http';
 import { InventoryFaultCodeSchema } from '../world';
+import { parseRouterSettings } from '../../tx/routerConfig';
+import type { RouterOverrides } from '../../tx/routers';
 
 const FaultBody = z.strictObject({
   pool: z.string().min(1),
@@ -27,6 +29,8 @@ const StateBody = z.strictObject({
 const ShiftBody = z.strictObject({ bins: z.number().int().min(-1000).max(1000) });
 const ApplyBody = z.strictObject({
   tx_hex: z.string().regex(/^(0x)?[0-9a-fA-F]+$/, 'expected a serialized transaction in hex'),
+  /** Optional router configuration (as DLMM_ROUTERS / dlmm.routers); without it the defaults apply. */
+  routers: z.unknown().optional(),
 });
 
 function stateOf(engine: SimEngine): Record<string, unknown> {
@@ -81,7 +85,13 @@ export function registerAdmin(router: Router, engine: SimEngine, onReset: () => 
   router.add('POST', `${P}/apply`, async (c) => {
     const body = parseBody(ApplyBody, await c.body(), 'apply request');
     const hex = body.tx_hex.startsWith('0x') ? body.tx_hex.slice(2) : body.tx_hex;
-    const result = await applyTransaction(engine, hex);
+    let routers: RouterOverrides | undefined;
+    if (body.routers !== undefined) {
+      const parsed = parseRouterSettings(body.routers, 'apply request: routers');
+      if (!parsed.ok) throw badRequest(parsed.message);
+      routers = parsed.overrides;
+    }
+    const result = await applyTransaction(engine, hex, routers ? { routers } : {});
     return { body: { ...result, state_height: engine.status.state_height } };
   });
 }
