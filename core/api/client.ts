@@ -32,6 +32,7 @@ import {
   StatusSchema,
   SwapParamsSchema,
   TokenSchema,
+  V1PoolSchema,
   type QuoteRequest,
   type Status,
 } from './schemas';
@@ -372,6 +373,20 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       const req = service('GET', `/quotes/v1/bins/${enc(poolId)}`);
       return cachedRead(req.url, async () =>
         validate(BinListSchema, await fetchJson(req, { pool: poolId, binsRead: true }), req.endpoint),
+      );
+    },
+
+    v1Tokens() {
+      const req = service('GET', '/quotes/v1/tokens');
+      return cachedRead(req.url, async () =>
+        readList(await fetchJson(req), ['tokens'], TokenSchema, req.endpoint),
+      );
+    },
+
+    v1Pools() {
+      const req = service('GET', '/quotes/v1/pools');
+      return cachedRead(req.url, async () =>
+        readList(await fetchJson(req), ['pools'], V1PoolSchema, req.endpoint),
       );
     },
 

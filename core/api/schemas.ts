@@ -93,6 +93,18 @@ export const PoolSchema = z.looseObject({
 });
 export type Pool = z.infer<typeof PoolSchema>;
 
+/**
+ * Legacy v1 pool record (/quotes/v1/pools). The interface document does not show v1 shapes, so only
+ * `pool_id` (the short adapter id) is required; every other PoolSchema field is read when present, with its
+ * v2 type (a present field of another type is an unexpected response, never a guess). `pool_contract` is
+ * the contract principal where the record names it.
+ */
+export const V1PoolSchema = PoolSchema.partial().extend({
+  pool_id: z.string(),
+  pool_contract: z.string().optional().nullable(),
+});
+export type V1Pool = z.infer<typeof V1PoolSchema>;
+
 /** Pair record (quote v2 /pairs). The document does not show its fields; ours are tolerant. */
 export const PairSchema = z.looseObject({
   token_x: zPrincipal,

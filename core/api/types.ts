@@ -20,6 +20,7 @@ import type {
   SwapParams,
   SwapParamsRequest,
   Token,
+  V1Pool,
 } from './schemas';
 
 export type {
@@ -35,6 +36,7 @@ export type {
   Status,
   SwapParams,
   Token,
+  V1Pool,
 };
 
 export type Generation = 'v2' | 'v1';
@@ -110,6 +112,10 @@ export interface DlmmApi {
   userPositionBins(user: string, poolId: string): Promise<PositionBin[]>;
   // legacy v1 (only what generation-mixing checks need)
   v1Bins(poolId: string): Promise<BinList>;
+  /** GET /quotes/v1/tokens (bare list or `{tokens}`), read with the v2 token schema. */
+  v1Tokens(): Promise<Token[]>;
+  /** GET /quotes/v1/pools (bare list or `{pools}`): short adapter ids; fields beyond pool_id optional. */
+  v1Pools(): Promise<V1Pool[]>;
   // market-maker inventory (cluster-internal); rejects inventory-unavailable on 503 codes
   hasInventory(): boolean;
   inventory(pool: string, principal: string): Promise<Inventory>;

@@ -5,7 +5,8 @@
  * a 503 or an unknown tip is never read as an empty book or as caught up. Never throws.
  */
 import { isApiError, type ApiErrorCode, type InventoryFault } from '../api/errors';
-import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token } from '../api/types';
+import { PoolSchema } from '../api/schemas';
+import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
 import { deserializeCV, serializeCV, Cl } from '@stacks/transactions';
 import { toSignedBinId, toUnsignedBinId, isSignedBinId } from '../dlmm/bins';
 import type { Plan, PlanOperation } from './schema';
@@ -39,6 +40,8 @@ export interface LivePool {
   alias?: string;
   pool?: Pool;
   poolError?: LiveError;
+  /** v1 files: the pool's record from /quotes/v1/pools (fields beyond pool_id may be absent). */
+  v1Pool?: V1Pool;
   bins?: BinList;
   binsError?: LiveError;
   binById: Map<number, Bin>;
@@ -54,6 +57,11 @@ export interface LivePool {
   /** Total bin shares read from the node (get-bin-balances), by signed bin id. */
   binShares: Map<number, bigint>;
   binSharesError?: LiveError;
+  /**
+   * Why the sender's positions were not read although the plan needed them (v1 files: no inventory, or
+   * the inventory does not know the pool). Reported per withdraw/move as api-unreachable; never an empty book.
+   */
+  positionsGap?: string;
 }
 
 /** Node reads of bin shares per pool and analysis are capped (node limit: 500 requests/minute). */
@@ -76,6 +84,11 @@ export interface LiveData {
   tokensError?: LiveError;
   pools?: Pool[];
   poolsError?: LiveError;
+  /** v1 files only: /quotes/v1/pools and /quotes/v1/tokens. */
+  v1Pools?: V1Pool[];
+  v1PoolsError?: LiveError;
+  v1Tokens?: Token[];
+  v1TokensError?: LiveError;
   /** By the pool reference as written in the plan. */
   byPool: Map<string, LivePool>;
   /** By operation index. */
@@ -163,6 +176,17 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
 
   const refs = [...new Set(plan.operations.filter(isLiquidityOp).map((op) => op.pool))];
   const sender = plan.sender;
+  if (plan.api === 'v1' && refs.length > 0) {
+    // Same generation for every read of a v1 pool: flags and tokens from the v1 lists, not the v2 ones.
+    const [v1Pools, v1Tokens] = await Promise.all([
+      s.read('v1pools', 'GET /quotes/v1/pools', () => api.v1Pools()),
+      s.read('v1tokens', 'GET /quotes/v1/tokens', () => api.v1Tokens()),
+    ]);
+    if (v1Pools.ok) live.v1Pools = v1Pools.value;
+    else live.v1PoolsError = v1Pools.error;
+    if (v1Tokens.ok) live.v1Tokens = v1Tokens.value;
+    else live.v1TokensError = v1Tokens.error;
+  }
   await Promise.all(
     refs.map(async (ref) => live.byPool.set(ref, await readPool(ref, plan, sender, api, s, live))),
   );
@@ -279,13 +303,7 @@ async function readPool(
   if (isAlias) lp.alias = ref;
   else lp.principal = ref;
 
-  if (plan.api === 'v1') {
-    // Legacy generation: only the v1 bin ladder is read (app v1 shapes are not part of the interface).
-    const bins = await s.read(`v1bins:${ref}`, `GET /quotes/v1/bins/${ref}`, () => api.v1Bins(ref));
-    if (bins.ok) setBins(lp, bins.value);
-    else lp.binsError = bins.error;
-    return lp;
-  }
+  if (plan.api === 'v1') return readPoolV1(lp, sender, api, s, live);
 
   const [pool, bins] = await Promise.all([
     s.read(`pool:${ref}`, `GET /quotes/v2/pools/${ref}`, () => api.pool(ref)),
@@ -323,28 +341,7 @@ async function readPool(
   }
   if (sender === undefined || lp.principal === undefined || !lp.pool) return lp;
   const principal = lp.principal;
-  if (live.hasInventory) {
-    const inv = await s.read(
-      `inventory:${principal}:${sender}`,
-      `GET {inventory}/pools/${principal}/positions/${sender}`,
-      () => api.inventory(principal, sender),
-    );
-    if (inv.ok) {
-      const records: PositionRecord[] = [];
-      for (const b of inv.value.bins) {
-        records.push({
-          bin_id: toSignedBinId(b.bin_id),
-          user_liquidity: b.shares,
-          liquidity: b.total_shares,
-          reserve_x: b.reserve_x,
-          reserve_y: b.reserve_y,
-        });
-      }
-      setPositions(lp, records, 'inventory');
-      return lp;
-    }
-    lp.inventoryError = inv.error;
-  }
+  if (live.hasInventory && (await readInventory(lp, principal, sender, api, s))) return lp;
   const pos = await s.read(
     `positions:${principal}:${sender}`,
     `GET /app/v2/users/${sender}/positions/${principal}/bins`,
@@ -358,6 +355,95 @@ async function readPool(
     );
   else lp.positionsError = pos.error;
   return lp;
+}
+
+/** Tip-pinned positions from the market-maker inventory (unsigned ids -> signed here); false on failure. */
+async function readInventory(
+  lp: LivePool,
+  poolRef: string,
+  sender: string,
+  api: DlmmApi,
+  s: LiveSession,
+): Promise<boolean> {
+  const inv = await s.read(
+    `inventory:${poolRef}:${sender}`,
+    `GET {inventory}/pools/${poolRef}/positions/${sender}`,
+    () => api.inventory(poolRef, sender),
+  );
+  if (!inv.ok) {
+    lp.inventoryError = inv.error;
+    return false;
+  }
+  const records = inv.value.bins.map((b) => ({
+    bin_id: toSignedBinId(b.bin_id),
+    user_liquidity: b.shares,
+    liquidity: b.total_shares,
+    reserve_x: b.reserve_x,
+    reserve_y: b.reserve_y,
+  }));
+  setPositions(lp, records, 'inventory');
+  delete lp.inventoryError;
+  return true;
+}
+
+/** What to do when a v1 plan's positions cannot be read (the api-unreachable finding's advice). */
+const V1_POSITIONS_ADVICE =
+  'configure the market-maker inventory (DLMM_INVENTORY_URL / dlmm.inventoryUrl), or write the plan with api: v2 and contract principals';
+
+/**
+ * Legacy generation: bins from /quotes/v1/bins, flags and tokens from the v1 lists, positions only from the
+ * inventory. App v1 positions are not read (their shape is not in the interface document) and app v2
+ * positions are not mixed with v1 ids, so without an inventory the gap is recorded, not filled.
+ */
+async function readPoolV1(
+  lp: LivePool,
+  sender: string | undefined,
+  api: DlmmApi,
+  s: LiveSession,
+  live: LiveData,
+): Promise<LivePool> {
+  const ref = lp.written;
+  const bins = await s.read(`v1bins:${ref}`, `GET /quotes/v1/bins/${ref}`, () => api.v1Bins(ref));
+  if (bins.ok) setBins(lp, bins.value);
+  else lp.binsError = bins.error;
+
+  const record = live.v1Pools?.find((p) => p.pool_id === ref);
+  if (record) {
+    lp.v1Pool = record;
+    if (record.pool_contract && !POOL_ALIAS.test(record.pool_contract)) lp.principal = record.pool_contract;
+    // A v1 record carrying every PoolSchema field is used as the pool (flags, fees, tokens, preparation);
+    // a thinner one still gives its flags through `v1Pool` (flag rules skip a flag it does not carry).
+    const full = PoolSchema.safeParse(record);
+    if (full.success) lp.pool = full.data;
+    if (record.active_bin !== undefined) lp.activeBinId ??= record.active_bin;
+    const tokens = live.v1Tokens ?? [];
+    if (record.token_x) lp.tokenX = tokens.find((t) => t.contract_address === record.token_x);
+    if (record.token_y) lp.tokenY = tokens.find((t) => t.contract_address === record.token_y);
+  }
+
+  // An unknown pool is pool-not-found's (or mixed-generation's) finding; no sender, nothing to read.
+  if (sender === undefined || !bins.ok) return lp;
+  if (!live.hasInventory) {
+    lp.positionsGap = `the sender's positions in '${ref}' were not read: app v1 positions are not read by this version (their shape is not in the interface document) and app v2 positions must not be mixed with v1 ids; ${V1_POSITIONS_ADVICE}`;
+    return lp;
+  }
+  // The inventory takes the alias on some deployments and the principal on others (DOMAIN.md).
+  const forms = [ref, ...(lp.principal !== undefined ? [lp.principal] : [])];
+  for (const form of forms) {
+    if (await readInventory(lp, form, sender, api, s)) return lp;
+    if (lp.inventoryError?.code !== 'pool-not-found') return lp; // 503 codes and transport errors are reported as such
+  }
+  lp.positionsGap = `the inventory does not know pool '${ref}' (tried ${forms.join(' and ')}), so the sender's positions were not read; ${V1_POSITIONS_ADVICE}`;
+  return lp;
+}
+
+/** The pool's `active`/`quotable` flags from the v2 record or the v1 one; a flag the source lacks is undefined. */
+export function poolFlagsOf(lp: LivePool | undefined): { active?: boolean; quotable?: boolean } {
+  const p = lp?.pool ?? lp?.v1Pool;
+  const out: { active?: boolean; quotable?: boolean } = {};
+  if (typeof p?.active === 'boolean') out.active = p.active;
+  if (typeof p?.quotable === 'boolean') out.quotable = p.quotable;
+  return out;
 }
 
 function setBins(lp: LivePool, list: BinList): void {
@@ -383,6 +469,8 @@ export function allLiveErrors(live: LiveData): LiveError[] {
   push(live.appReadyError);
   push(live.tokensError);
   push(live.poolsError);
+  push(live.v1PoolsError);
+  push(live.v1TokensError);
   for (const p of live.byPool.values()) {
     push(p.poolError);
     push(p.binsError);

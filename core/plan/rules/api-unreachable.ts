@@ -1,4 +1,5 @@
-import type { Rule } from './rule';
+import type { Finding } from '../diagnostics';
+import { finding, type Rule, type RuleContext } from './rule';
 import { transportFindings } from './transport';
 
 /**
@@ -9,8 +10,8 @@ import { transportFindings } from './transport';
 export const apiUnreachable: Rule = {
   code: 'api-unreachable',
   needsLive: true,
-  run: (ctx) =>
-    transportFindings(
+  run: (ctx) => [
+    ...transportFindings(
       ctx,
       'api-unreachable',
       (e) =>
@@ -19,4 +20,25 @@ export const apiUnreachable: Rule = {
       (ep, msg) =>
         `live data could not be read: ${ep} failed (${msg}); only offline checks ran — check --api / DLMM_API_URL or run with --offline`,
     ),
+    ...positionGapFindings(ctx),
+  ],
 };
+
+/** One finding per withdraw/move whose positions were not read (v1 without a usable inventory). */
+function positionGapFindings(ctx: RuleContext): Finding[] {
+  const out: Finding[] = [];
+  ctx.plan.operations.forEach((op, i) => {
+    if (op.op !== 'withdraw' && op.op !== 'move') return;
+    const gap = ctx.live?.byPool.get(op.pool)?.positionsGap;
+    if (gap === undefined) return;
+    out.push(
+      finding(
+        ctx,
+        'api-unreachable',
+        { op: i, path: ['operations', i, 'pool'] },
+        `this ${op.op} was not checked against the sender's liquidity: ${gap}`,
+      ),
+    );
+  });
+  return out;
+}

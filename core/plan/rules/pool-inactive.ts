@@ -1,4 +1,5 @@
 import type { Finding } from '../diagnostics';
+import { poolFlagsOf } from '../live';
 import { finding, type Rule } from './rule';
 
 /** Pool flag `active` false: the pool takes no liquidity operations. */
@@ -9,8 +10,8 @@ export const poolInactive: Rule = {
     const out: Finding[] = [];
     ctx.plan.operations.forEach((op, i) => {
       if (op.op === 'swap') return;
-      const pool = ctx.live?.byPool.get(op.pool)?.pool;
-      if (!pool || pool.active) return;
+      // v1 records may not carry the flag: only an explicit `active: false` is reported.
+      if (poolFlagsOf(ctx.live?.byPool.get(op.pool)).active !== false) return;
       out.push(
         finding(
           ctx,

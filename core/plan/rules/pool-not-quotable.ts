@@ -1,4 +1,5 @@
 import type { Finding } from '../diagnostics';
+import { poolFlagsOf } from '../live';
 import { finding, type Rule } from './rule';
 
 /** Pool flag `quotable` false: an error for swaps and strict ops, a warning for simple ones. */
@@ -26,8 +27,8 @@ export const poolNotQuotable: Rule = {
         );
         return;
       }
-      const pool = ctx.live?.byPool.get(op.pool)?.pool;
-      if (!pool || pool.quotable) return;
+      // v1 records may not carry the flag: only an explicit `quotable: false` is reported.
+      if (poolFlagsOf(ctx.live?.byPool.get(op.pool)).quotable !== false) return;
       out.push(
         finding(
           ctx,
