@@ -48,15 +48,22 @@ export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 interface Route {
   method: string;
   segments: string[];
+  /** Per segment: the parameter name, or undefined for a literal segment. */
+  paramNames: (string | undefined)[];
   handler: Handler;
 }
 
 /** A route table: `add('GET', '/quotes/v2/bins/:pool/:bin', h)`; `:name` matches one path segment. */
 export class Router {
-  private routes: Route[] = [];
+  /** Routes by segment count, in insertion order (only routes of the path's length can match). */
+  private byLength = new Map<number, Route[]>();
 
   add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+    const segments = pattern.split('/').filter(Boolean);
+    const paramNames = segments.map((s) => (s.startsWith(':') ? s.slice(1) : undefined));
+    const list = this.byLength.get(segments.length) ?? [];
+    list.push({ method, segments, paramNames, handler });
+    this.byLength.set(segments.length, list);
     return this;
   }
 
@@ -65,30 +72,57 @@ export class Router {
     method: string,
     path: string,
   ): { handler: Handler; params: Record<string, string> } | { allowed: string[] } | undefined {
-    const parts = path.split('/').filter(Boolean);
-    const allowed: string[] = [];
-    for (const r of this.routes) {
-      if (r.segments.length !== parts.length) continue;
-      const params: Record<string, string> = {};
+    const parts = splitPath(path);
+    const routes = this.byLength.get(parts.length);
+    if (routes === undefined) return undefined;
+    // Segments are decoded at most once, and only when a route reaches them (a bad encoding is a 400
+    // as soon as a route whose earlier literal segments match needs that segment as a parameter).
+    const decoded: (string | undefined)[] = [];
+    let allowed: string[] | undefined;
+    for (const r of routes) {
       let ok = true;
-      for (let i = 0; i < parts.length && ok; i++) {
-        const seg = r.segments[i] as string;
-        const part = parts[i] as string;
-        if (seg.startsWith(':')) params[seg.slice(1)] = decodeSegment(part);
-        else ok = seg === part;
+      for (let i = 0; i < parts.length; i++) {
+        const name = r.paramNames[i];
+        if (name === undefined) {
+          if (r.segments[i] !== parts[i]) {
+            ok = false;
+            break;
+          }
+        } else if (decoded[i] === undefined) {
+          decoded[i] = decodeSegment(parts[i] as string);
+        }
       }
       if (!ok) continue;
       if (r.method !== method) {
-        allowed.push(r.method);
+        (allowed ??= []).push(r.method);
         continue;
+      }
+      const params: Record<string, string> = {};
+      for (let i = 0; i < parts.length; i++) {
+        const name = r.paramNames[i];
+        if (name !== undefined) params[name] = decoded[i] as string;
       }
       return { handler: r.handler, params };
     }
-    return allowed.length > 0 ? { allowed } : undefined;
+    return allowed !== undefined ? { allowed } : undefined;
   }
 }
 
+/** Non-empty path segments (what `path.split('/').filter(Boolean)` gives, without the extra array). */
+function splitPath(path: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= path.length; i++) {
+    if (i === path.length || path.charCodeAt(i) === 47) {
+      if (i > start) parts.push(path.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return parts;
+}
+
 function decodeSegment(part: string): string {
+  if (!part.includes('%')) return part;
   try {
     return decodeURIComponent(part);
   } catch {
@@ -132,14 +166,16 @@ export function parseBody<S extends z.ZodType>(schema: S, value: unknown, what: 
   throw badRequest(`invalid ${what}: ${problems.join('; ')}`, { problems });
 }
 
-/** Writes a reply as JSON (bigint written exactly). */
-export function writeReply(res: ServerResponse, reply: Reply): void {
+/** Writes a reply as JSON (bigint written exactly); the reply's own headers override `headers` (e.g. rate limits). */
+export function writeReply(res: ServerResponse, reply: Reply, headers?: Record<string, string>): void {
   const text = reply.raw ?? stringifyJsonExact(reply.body ?? null);
-  res.writeHead(reply.status ?? 200, {
+  const all: Record<string, string | number> = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.length,
-    ...reply.headers,
-  });
+  };
+  if (headers !== undefined) Object.assign(all, headers);
+  if (reply.headers !== undefined) Object.assign(all, reply.headers);
+  res.writeHead(reply.status ?? 200, all);
   res.end(text);
 }
 

@@ -7,15 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimEngine } from './engine';
-import {
-  HttpError,
-  Router,
-  isLoopback,
-  readJsonBody,
-  writeReply,
-  type Reply,
-  type RequestContext,
-} from './http';
+import { HttpError, Router, isLoopback, readJsonBody, writeReply, type RequestContext } from './http';
 import { RateLimiter, type LimitDecision } from './rateLimit';
 import { registerAdmin } from './routes/admin';
 import { registerAppV2 } from './routes/appV2';
@@ -52,6 +44,44 @@ function limitClass(path: string): 'service' | 'node' | undefined {
   if (path.startsWith('/api/quotes/') || path.startsWith('/api/app/')) return 'service';
   if (path.startsWith('/node/')) return 'node';
   return undefined;
+}
+
+/** Request targets made only of these characters (and no dot segments) are already a normalized path. */
+const PLAIN_TARGET = /^\/(?!\/)[A-Za-z0-9._~\-/]*$/;
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
+
+/**
+ * Path (trailing slashes dropped) and query of a request target. Plain targets skip the WHATWG URL
+ * parser, which would return them unchanged; anything else (query, percent-escapes, dot segments) uses it.
+ */
+function parseTarget(target: string): { path: string; query: URLSearchParams } {
+  let pathname: string;
+  let query: URLSearchParams;
+  if (PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target)) {
+    pathname = target;
+    query = new URLSearchParams();
+  } else {
+    const url = new URL(target, 'http://sim.invalid');
+    pathname = url.pathname;
+    query = url.searchParams;
+  }
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.replace(/\/+$/, '') : pathname;
+  return { path, query };
+}
+
+/** One request's context (a class, so no closures are made per request). */
+class Context implements RequestContext {
+  constructor(
+    readonly req: IncomingMessage,
+    readonly method: string,
+    readonly path: string,
+    readonly query: URLSearchParams,
+    readonly params: Record<string, string>,
+  ) {}
+
+  body(): Promise<unknown> {
+    return readJsonBody(this.req);
+  }
 }
 
 function rateHeaders(d: LimitDecision): Record<string, string> {
@@ -118,10 +148,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let extra: Record<string, string> = {};
+    let extra: Record<string, string> | undefined;
     try {
-      const url = new URL(req.url ?? '/', 'http://sim.invalid');
-      const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+      const { path, query } = parseTarget(req.url ?? '/');
       const method = req.method ?? 'GET';
       if (path.startsWith('/api/admin/') && !isLoopback(req.socket.remoteAddress)) {
         throw new HttpError(403, {
@@ -149,19 +178,13 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
           { Allow: m.allowed.join(', ') },
         );
       }
-      const ctx: RequestContext = {
-        req,
-        method,
-        path,
-        query: url.searchParams,
-        params: m.params,
-        body: () => readJsonBody(req),
-      };
-      const reply: Reply = await m.handler(ctx);
-      writeReply(res, { ...reply, headers: { ...extra, ...reply.headers } });
+      const answer = m.handler(new Context(req, method, path, query, m.params));
+      // Cached GET answers are synchronous: write them without a microtask hop.
+      const reply = answer instanceof Promise ? await answer : answer;
+      writeReply(res, reply, extra);
     } catch (e) {
       if (e instanceof HttpError) {
-        writeReply(res, { status: e.status, body: e.body, headers: { ...extra, ...e.headers } });
+        writeReply(res, { status: e.status, body: e.body, headers: e.headers }, extra);
       } else {
         // A bug must not take the engine down: answer 500 with the message (no stack to clients).
         writeReply(res, {

@@ -8,9 +8,16 @@
 import { createAddress, cvToHex, type ClarityValue } from '@stacks/transactions';
 
 const principalCache = new Map<string, string>();
+/** Serialized contract principals ('06' + address + name) and tuple keys (length + name), by text. */
+const contractCache = new Map<string, string | null>();
+const nameCache = new Map<string, string>();
+/** Two hex digits per byte value (a lookup instead of toString + padStart in the inner loops). */
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const ZEROS = '0'.repeat(32);
+const TWO_128 = 1n << 128n;
 
 function hex8(n: number): string {
-  return n.toString(16).padStart(2, '0');
+  return BYTE_HEX[n & 0xff] as string;
 }
 
 function u32(n: number): string {
@@ -18,14 +25,24 @@ function u32(n: number): string {
 }
 
 function int128(v: bigint, signed: boolean): string {
-  const n = signed && v < 0n ? (1n << 128n) + v : v;
-  return n.toString(16).padStart(32, '0');
+  const h = (signed && v < 0n ? TWO_128 + v : v).toString(16);
+  return h.length >= 32 ? h : ZEROS.slice(h.length) + h;
 }
 
 function asciiHex(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) out += hex8(s.charCodeAt(i));
   return out;
+}
+
+/** Length byte + ASCII of a Clarity name (tuple key, contract name), cached: the same keys repeat per tuple. */
+function nameHex(name: string): string {
+  let h = nameCache.get(name);
+  if (h === undefined) {
+    h = hex8(name.length) + asciiHex(name);
+    if (nameCache.size < 10_000) nameCache.set(name, h);
+  }
+  return h;
 }
 
 /** version byte + hash160 of a c32 address, decoded once. */
@@ -35,6 +52,18 @@ function addressHex(c32: string): string {
     const a = createAddress(c32);
     h = hex8(a.version) + a.hash160;
     principalCache.set(c32, h);
+  }
+  return h;
+}
+
+/** '06' + address + name of a contract principal, or null when the name is not printable ASCII. */
+function contractHex(id: string): string | null {
+  let h = contractCache.get(id);
+  if (h === undefined) {
+    const dot = id.indexOf('.');
+    const name = id.slice(dot + 1);
+    h = /^[\x20-\x7e]*$/.test(name) ? '06' + addressHex(id.slice(0, dot)) + nameHex(name) : null;
+    if (contractCache.size < 10_000) contractCache.set(id, h);
   }
   return h;
 }
@@ -52,22 +81,21 @@ export function clarityHex(cv: ClarityValue): string {
       return '04';
     case 'address':
       return '05' + addressHex(cv.value);
-    case 'contract': {
-      const dot = cv.value.indexOf('.');
-      const name = cv.value.slice(dot + 1);
-      if (!/^[\x20-\x7e]*$/.test(name)) return cvToHex(cv).slice(2);
-      return '06' + addressHex(cv.value.slice(0, dot)) + hex8(name.length) + asciiHex(name);
-    }
+    case 'contract':
+      return contractHex(cv.value) ?? cvToHex(cv).slice(2);
     case 'none':
       return '09';
     case 'some':
       return '0a' + clarityHex(cv.value);
-    case 'list':
-      return '0b' + u32(cv.value.length) + cv.value.map(clarityHex).join('');
+    case 'list': {
+      let out = '0b' + u32(cv.value.length);
+      for (const item of cv.value) out += clarityHex(item);
+      return out;
+    }
     case 'tuple': {
       const keys = Object.keys(cv.value).sort();
       let out = '0c' + u32(keys.length);
-      for (const k of keys) out += hex8(k.length) + asciiHex(k) + clarityHex(cv.value[k]!);
+      for (const k of keys) out += nameHex(k) + clarityHex(cv.value[k]!);
       return out;
     }
     default:

@@ -97,24 +97,34 @@ export function words(pcs: PostCondition[], tokens: TokenInfo[]): string[] {
 
 /**
  * Greedy split of items into transactions: at most `maxItems` per call (router list limit) and at most
- * `maxPcs` post-conditions (Ledger's Stacks app parses at most 128) as counted by `pcCount(chunk)`.
+ * `maxPcs` post-conditions (Ledger's Stacks app parses at most 128), counted as `fixedPcs` plus one per
+ * distinct position-NFT bin among the chunk's `nftBins(item)`. The distinct bins are tracked as items
+ * join, so a 350-item split stays linear.
  */
 export function chunkItems<T>(
   items: T[],
   maxItems: number,
   maxPcs: number,
-  pcCount: (chunk: T[]) => number,
+  fixedPcs: number,
+  nftBins: (item: T) => readonly number[],
 ): T[][] {
   const out: T[][] = [];
   let cur: T[] = [];
+  let bins = new Set<number>();
   for (const it of items) {
-    const next = [...cur, it];
-    if (cur.length > 0 && (next.length > maxItems || pcCount(next) > maxPcs)) {
-      out.push(cur);
-      cur = [it];
-    } else {
-      cur = next;
+    const mine = nftBins(it);
+    let added = 0;
+    for (let k = 0; k < mine.length; k++) {
+      const b = mine[k] as number;
+      if (!bins.has(b) && mine.indexOf(b) === k) added++;
     }
+    if (cur.length > 0 && (cur.length + 1 > maxItems || fixedPcs + bins.size + added > maxPcs)) {
+      out.push(cur);
+      cur = [];
+      bins = new Set<number>();
+    }
+    cur.push(it);
+    for (const b of mine) bins.add(b);
   }
   if (cur.length > 0) out.push(cur);
   return out;

@@ -160,13 +160,8 @@ async function buildAdd(
     rows.push({ item, b });
   }
   const strict = op.mode === 'strict';
-  const nftBins = (chunk: typeof rows) =>
-    new Set(chunk.filter((r) => r.item.has_ever_added_to_bin).map((r) => r.item.bin_id)).size;
-  const chunks = chunkItems(
-    rows,
-    ctx.maxPositionsPerTx,
-    ctx.maxPostConditionsPerTx,
-    (c) => 2 + (strict ? nftBins(c) : 0),
+  const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 2, (r) =>
+    strict && r.item.has_ever_added_to_bin ? [r.item.bin_id] : [],
   );
   return chunks.map((chunk) => {
     const totalX = sum(chunk, (r) => r.item.x_amount);
@@ -181,22 +176,22 @@ async function buildAdd(
         pcs.push(positionNftCondition(ctx.sender, t.pool, bin));
       }
     }
-    const bounds = (b: AddBounds) => ({
-      'min-dlp': Cl.uint(b.minDlp),
-      'max-x-liquidity-fee': Cl.uint(b.maxFeeX),
-      'max-y-liquidity-fee': Cl.uint(b.maxFeeY),
-    });
     let call: { args: ClarityValue[]; names: string[] };
     let fn: string;
     if (strict) {
       fn = 'add-liquidity-multi';
+      // Literal keys, not spreads: spread-built objects go to dictionary mode, which made 350 tuples slow.
       const list = chunk.map(({ item, b }) =>
         Cl.tuple({
-          ...t.traits,
+          'pool-trait': t.traits['pool-trait'],
+          'x-token-trait': t.traits['x-token-trait'],
+          'y-token-trait': t.traits['y-token-trait'],
           'bin-id': Cl.int(item.bin_id),
           'x-amount': Cl.uint(item.x_amount),
           'y-amount': Cl.uint(item.y_amount),
-          ...bounds(b),
+          'min-dlp': Cl.uint(b.minDlp),
+          'max-x-liquidity-fee': Cl.uint(b.maxFeeX),
+          'max-y-liquidity-fee': Cl.uint(b.maxFeeY),
         }),
       );
       call = withDeadline(ctx, [Cl.list(list)], ['positions']);
@@ -207,7 +202,9 @@ async function buildAdd(
           'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.bin_id - active),
           'x-amount': Cl.uint(item.x_amount),
           'y-amount': Cl.uint(item.y_amount),
-          ...bounds(b),
+          'min-dlp': Cl.uint(b.minDlp),
+          'max-x-liquidity-fee': Cl.uint(b.maxFeeX),
+          'max-y-liquidity-fee': Cl.uint(b.maxFeeY),
         }),
       );
       const tolerance = Cl.some(
@@ -269,11 +266,8 @@ async function buildWithdraw(
     item,
     m: withdrawMinimums(item.x_amount, item.y_amount, ctx.slippagePpm),
   }));
-  const chunks = chunkItems(
-    rows,
-    ctx.maxPositionsPerTx,
-    ctx.maxPostConditionsPerTx,
-    (c) => 3 + (strict ? new Set(c.map((r) => r.item.bin_id)).size : 0),
+  const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 3, (r) =>
+    strict ? [r.item.bin_id] : [],
   );
   return chunks.map((chunk) => {
     const shares = sum(chunk, (r) => r.item.amount);
@@ -289,15 +283,25 @@ async function buildWithdraw(
         pcs.push(positionNftCondition(ctx.sender, t.pool, bin));
     }
     const list = chunk.map(({ item, m }) =>
-      Cl.tuple({
-        ...t.traits,
-        ...(strict
-          ? { 'bin-id': Cl.int(item.bin_id) }
-          : { 'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.bin_id - active) }),
-        amount: Cl.uint(item.amount),
-        'min-x-amount': Cl.uint(m.minX),
-        'min-y-amount': Cl.uint(m.minY),
-      }),
+      strict
+        ? Cl.tuple({
+            'pool-trait': t.traits['pool-trait'],
+            'x-token-trait': t.traits['x-token-trait'],
+            'y-token-trait': t.traits['y-token-trait'],
+            'bin-id': Cl.int(item.bin_id),
+            amount: Cl.uint(item.amount),
+            'min-x-amount': Cl.uint(m.minX),
+            'min-y-amount': Cl.uint(m.minY),
+          })
+        : Cl.tuple({
+            'pool-trait': t.traits['pool-trait'],
+            'x-token-trait': t.traits['x-token-trait'],
+            'y-token-trait': t.traits['y-token-trait'],
+            'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.bin_id - active),
+            amount: Cl.uint(item.amount),
+            'min-x-amount': Cl.uint(m.minX),
+            'min-y-amount': Cl.uint(m.minY),
+          }),
     );
     const call = withDeadline(ctx, [Cl.list(list)], ['positions']);
     const pctText = (r: { item: PreparedWithdrawItem }) =>
@@ -378,28 +382,42 @@ async function buildMove(
     }
     return s;
   };
-  const chunks = chunkItems(
-    rows,
-    ctx.maxPositionsPerTx,
-    ctx.maxPostConditionsPerTx,
-    (c) => 1 + (strict ? nftBins(c).size : 0),
+  const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 1, (r) =>
+    !strict
+      ? []
+      : r.item.has_ever_added_to_to_bin
+        ? [r.item.from_bin_id, r.item.to_bin_id]
+        : [r.item.from_bin_id],
   );
   return chunks.map((chunk) => {
     const shares = sum(chunk, (r) => r.item.amount);
     const pcs: PostCondition[] = [sharesCondition(ctx.sender, strict ? 'eq' : 'lte', shares, t.pool)];
     if (strict) for (const bin of nftBins(chunk)) pcs.push(positionNftCondition(ctx.sender, t.pool, bin));
+    // Literal keys, not spreads: spread-built objects go to dictionary mode, which made 350 tuples slow.
     const list = chunk.map(({ item, b }) =>
-      Cl.tuple({
-        ...t.traits,
-        'from-bin-id': Cl.int(item.from_bin_id),
-        ...(strict
-          ? { 'to-bin-id': Cl.int(item.to_bin_id) }
-          : { 'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.to_bin_id - active) }),
-        amount: Cl.uint(item.amount),
-        'min-dlp': Cl.uint(b.minDlp),
-        'max-x-liquidity-fee': Cl.uint(b.maxFeeX),
-        'max-y-liquidity-fee': Cl.uint(b.maxFeeY),
-      }),
+      strict
+        ? Cl.tuple({
+            'pool-trait': t.traits['pool-trait'],
+            'x-token-trait': t.traits['x-token-trait'],
+            'y-token-trait': t.traits['y-token-trait'],
+            'from-bin-id': Cl.int(item.from_bin_id),
+            'to-bin-id': Cl.int(item.to_bin_id),
+            amount: Cl.uint(item.amount),
+            'min-dlp': Cl.uint(b.minDlp),
+            'max-x-liquidity-fee': Cl.uint(b.maxFeeX),
+            'max-y-liquidity-fee': Cl.uint(b.maxFeeY),
+          })
+        : Cl.tuple({
+            'pool-trait': t.traits['pool-trait'],
+            'x-token-trait': t.traits['x-token-trait'],
+            'y-token-trait': t.traits['y-token-trait'],
+            'from-bin-id': Cl.int(item.from_bin_id),
+            'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.to_bin_id - active),
+            amount: Cl.uint(item.amount),
+            'min-dlp': Cl.uint(b.minDlp),
+            'max-x-liquidity-fee': Cl.uint(b.maxFeeX),
+            'max-y-liquidity-fee': Cl.uint(b.maxFeeY),
+          }),
     );
     const call = withDeadline(ctx, [Cl.list(list)], ['positions']);
     return {

@@ -1,0 +1,54 @@
+/** The fast Clarity serializer (core/tx/clarityHex.ts) writes exactly what stacks.js `cvToHex` writes. */
+import * as assert from 'node:assert/strict';
+import { Cl, cvToHex, type ClarityValue } from '@stacks/transactions';
+import fc from 'fast-check';
+import { clarityHex } from '../../../core/tx/clarityHex';
+
+const ADDR = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
+const POOL = 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-10';
+const MAX_U128 = (1n << 128n) - 1n;
+
+const same = (cv: ClarityValue) => assert.equal(clarityHex(cv), cvToHex(cv).slice(2), Cl.prettyPrint(cv));
+
+describe('clarityHex', () => {
+  it('matches cvToHex on the router shapes, edge integers and fallbacks', () => {
+    const [a, n] = POOL.split('.') as [string, string];
+    for (const cv of [
+      Cl.int(0),
+      Cl.int(-1),
+      Cl.int(-(1n << 127n)),
+      Cl.int((1n << 127n) - 1n),
+      Cl.uint(0),
+      Cl.uint(MAX_U128),
+      Cl.bool(true),
+      Cl.bool(false),
+      Cl.none(),
+      Cl.some(Cl.uint(7)),
+      Cl.standardPrincipal(ADDR),
+      Cl.contractPrincipal(a, n),
+      Cl.list([]),
+      Cl.list([Cl.tuple({ z: Cl.int(1), a: Cl.uint(2), 'm-k': Cl.contractPrincipal(a, n) })]),
+      Cl.tuple({ b: Cl.some(Cl.tuple({ y: Cl.none(), x: Cl.bool(true) })), a: Cl.list([Cl.int(-5)]) }),
+      Cl.stringAscii('not a fast-path type'),
+      Cl.bufferFromHex('00ff'),
+    ])
+      same(cv);
+  });
+
+  it('matches cvToHex on random tuples of ints, uints and principals', () => {
+    const [a, n] = POOL.split('.') as [string, string];
+    const value = fc.oneof(
+      fc.bigInt({ min: -(1n << 127n), max: (1n << 127n) - 1n }).map((v) => Cl.int(v)),
+      fc.bigInt({ min: 0n, max: MAX_U128 }).map((v) => Cl.uint(v)),
+      fc.constant(Cl.contractPrincipal(a, n)),
+      fc.constant(Cl.standardPrincipal(ADDR)),
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/), value, { minKeys: 1, maxKeys: 9 }),
+        (d) => same(Cl.list([Cl.tuple(d), Cl.tuple(d)])),
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
