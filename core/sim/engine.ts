@@ -231,47 +231,50 @@ export class SimEngine {
    * returns `{ ok: false }`, every change made inside is undone (a reverted transaction changes nothing).
    */
   transaction<T>(fn: () => T): T {
-    const snap = this.snapshot();
-    const outer = this.depth === 0;
-    if (outer) this.changedInTx = false;
-    this.depth++;
+    const tx = this.beginTransaction();
     let result: T;
     try {
       result = fn();
     } catch (e) {
-      this.depth--;
-      this.restore(snap);
+      this.abortTransaction(tx);
       throw e;
     }
-    this.depth--;
-    if (isFailure(result)) {
-      this.restore(snap);
-      return result;
-    }
-    if (outer && this.changedInTx) this.bumpHeight(1);
-    return result;
+    return this.endTransaction(tx, result);
   }
 
   /** Async variant of `transaction` for callers that await inside (no other change may interleave). */
   async transactionAsync<T>(fn: () => Promise<T>): Promise<T> {
-    const snap = this.snapshot();
-    const outer = this.depth === 0;
-    if (outer) this.changedInTx = false;
-    this.depth++;
+    const tx = this.beginTransaction();
     let result: T;
     try {
       result = await fn();
     } catch (e) {
-      this.depth--;
-      this.restore(snap);
+      this.abortTransaction(tx);
       throw e;
     }
+    return this.endTransaction(tx, result);
+  }
+
+  private beginTransaction(): { snap: Snapshot; outer: boolean } {
+    const snap = this.snapshot();
+    const outer = this.depth === 0;
+    if (outer) this.changedInTx = false;
+    this.depth++;
+    return { snap, outer };
+  }
+
+  private abortTransaction(tx: { snap: Snapshot }): void {
+    this.depth--;
+    this.restore(tx.snap);
+  }
+
+  private endTransaction<T>(tx: { snap: Snapshot; outer: boolean }, result: T): T {
     this.depth--;
     if (isFailure(result)) {
-      this.restore(snap);
+      this.restore(tx.snap);
       return result;
     }
-    if (outer && this.changedInTx) this.bumpHeight(1);
+    if (tx.outer && this.changedInTx) this.bumpHeight(1);
     return result;
   }
 

@@ -134,31 +134,55 @@ function reportUnprotected(
   });
 }
 
+/** Bounds of each item that adds to a bin (add items, and the to-bin side of moves), exact core math. */
+async function boundAddingItems<
+  I extends {
+    index: number;
+    bin_price: bigint;
+    x_amount: bigint;
+    y_amount: bigint;
+    reserve_x: bigint;
+    reserve_y: bigint;
+    bin_shares_known?: bigint;
+  },
+>(
+  ctx: BuildContext,
+  op: LiquidityOp,
+  t: PoolParts,
+  items: I[],
+  target: (item: I) => number,
+  listKey: 'bins' | 'moves',
+): Promise<{ item: I; b: AddBounds }[]> {
+  const fees = poolFees(op.pool.pool);
+  const active = op.pool.active_bin_id;
+  const rows: { item: I; b: AddBounds }[] = [];
+  for (const item of items) {
+    const binId = target(item);
+    const bin = await knownBin(ctx, t.pool, binId, item);
+    const b = addBounds({
+      bin: { price: item.bin_price, ...bin },
+      x: item.x_amount,
+      y: item.y_amount,
+      binId,
+      activeBinId: active,
+      fees,
+      slippagePpm: ctx.slippagePpm,
+      mode: op.mode,
+    });
+    if (!b.protectedDlp) reportUnprotected(ctx, op, ['operations', op.index, listKey, item.index], binId);
+    rows.push({ item, b });
+  }
+  return rows;
+}
+
 async function buildAdd(
   ctx: BuildContext,
   op: LiquidityOp,
   t: PoolParts,
   items: PreparedAddItem[],
 ): Promise<PartialTx[]> {
-  const fees = poolFees(op.pool.pool);
   const active = op.pool.active_bin_id;
-  const rows: { item: PreparedAddItem; b: AddBounds }[] = [];
-  for (const item of items) {
-    const bin = await knownBin(ctx, t.pool, item.bin_id, item);
-    const b = addBounds({
-      bin: { price: item.bin_price, ...bin },
-      x: item.x_amount,
-      y: item.y_amount,
-      binId: item.bin_id,
-      activeBinId: active,
-      fees,
-      slippagePpm: ctx.slippagePpm,
-      mode: op.mode,
-    });
-    if (!b.protectedDlp)
-      reportUnprotected(ctx, op, ['operations', op.index, 'bins', item.index], item.bin_id);
-    rows.push({ item, b });
-  }
+  const rows = await boundAddingItems(ctx, op, t, items, (i) => i.bin_id, 'bins');
   const strict = op.mode === 'strict';
   const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 2, (r) =>
     strict && r.item.has_ever_added_to_bin ? [r.item.bin_id] : [],
@@ -355,25 +379,8 @@ async function buildMove(
   items: PreparedMoveItem[],
 ): Promise<PartialTx[]> {
   const strict = op.mode === 'strict';
-  const fees = poolFees(op.pool.pool);
   const active = op.pool.active_bin_id;
-  const rows: { item: PreparedMoveItem; b: AddBounds }[] = [];
-  for (const item of items) {
-    const bin = await knownBin(ctx, t.pool, item.to_bin_id, item);
-    const b = addBounds({
-      bin: { price: item.bin_price, ...bin },
-      x: item.x_amount,
-      y: item.y_amount,
-      binId: item.to_bin_id,
-      activeBinId: active,
-      fees,
-      slippagePpm: ctx.slippagePpm,
-      mode: op.mode,
-    });
-    if (!b.protectedDlp)
-      reportUnprotected(ctx, op, ['operations', op.index, 'moves', item.index], item.to_bin_id);
-    rows.push({ item, b });
-  }
+  const rows = await boundAddingItems(ctx, op, t, items, (i) => i.to_bin_id, 'moves');
   const nftBins = (c: typeof rows) => {
     const s = new Set<number>();
     for (const r of c) {
