@@ -2,7 +2,7 @@
  * Quotes of the simulated engine: every direct and one-hop path between two tokens, each walked with
  * the exact swap math (core/dlmm/math.ts routeWalk) over the current state, best first.
  */
-import { BIN_ID_OFFSET, PRICE_SCALE } from '../dlmm/bins';
+import { BIN_ID_OFFSET, FEE_SCALE, PRICE_SCALE } from '../dlmm/bins';
 import { routeWalk, type SwapWalkResult } from '../dlmm/math';
 import { minAfterSlippage } from '../dlmm/percent';
 import type { SimEngine, SimPool } from './engine';
@@ -58,10 +58,18 @@ export function candidatePaths(
   return paths;
 }
 
-/** What `amount` is worth after the hop at the active bin's price (no fees, no walk). */
+/**
+ * What `amount` is worth after the hop at the active bin's price, net of the pool's fee on the input side
+ * (no walk): the reference for price impact, so impact measures the price moved, not the fees paid.
+ */
 function spotOut(hop: PathHop, amount: bigint): bigint {
   const price = hop.pool.prices[hop.pool.activeBinId + BIN_ID_OFFSET] as bigint;
-  return hop.xForY ? (amount * price) / PRICE_SCALE : (amount * PRICE_SCALE) / price;
+  const f = hop.pool.fees;
+  const feeBps = hop.xForY
+    ? f.x_protocol + f.x_provider + f.x_variable
+    : f.y_protocol + f.y_provider + f.y_variable;
+  const net = (amount * (FEE_SCALE - feeBps)) / FEE_SCALE;
+  return hop.xForY ? (net * price) / PRICE_SCALE : (net * PRICE_SCALE) / price;
 }
 
 /** Walks one path with the exact math over the current state (state unchanged). */

@@ -122,6 +122,12 @@ describe('simulator quote v2', () => {
     );
     assert.ok((hop.bins?.length ?? 0) >= 2, 'this amount crosses bins');
     assert.ok(typeof route.price_impact_bps === 'number' && route.price_impact_bps > 0);
+    // Impact measures the price moved, not the pool fee: a small swap inside the active bin has none.
+    const small = await call(q('/quote'), {
+      body: `{"input_token":"${SBTC}","output_token":"${USDCX}","amount_in":1000}`,
+    });
+    assert.equal(small.status, 200, small.text);
+    assert.equal(RouteSchema.parse(small.json).price_impact_bps, 0);
   });
 
   it('quote/multi lists the direct and one-hop routes, each matching routeWalk, best first', async () => {
