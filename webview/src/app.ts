@@ -49,6 +49,8 @@ export class DashboardApp {
   private firstPaint = false;
   /** The pool of the latest loadPool (so the pool list does not load it a second time). */
   private loadingPool: string | null = null;
+  /** The pool list asked for beside the handshake; read once `init` has said which pool to open. */
+  private earlyOverview: Promise<Overview> | undefined;
 
   constructor(
     mount: HTMLElement,
@@ -214,7 +216,8 @@ export class DashboardApp {
           this.poolId = this.poolId ?? m.pool_id;
           // A remembered pool loads at once, beside the pool list (one round trip to first paint).
           if (this.poolId && this.poolId !== this.loadingPool) void this.loadPool();
-          void this.loadOverview();
+          void this.loadOverview(this.earlyOverview);
+          this.earlyOverview = undefined;
           break;
         case 'stateChanged':
           void this.refreshStatus();
@@ -239,6 +242,9 @@ export class DashboardApp {
     this.client.send({ type: 'ready', last_pool_id: this.poolId });
     // The pool this webview showed before (VS Code restores its state) needs no handshake to start loading.
     if (this.poolId) void this.loadPool();
+    // Nor does the pool list, which every open reads: it is used once `init` arrives (one round trip less).
+    this.earlyOverview = this.client.request('overview', {});
+    this.earlyOverview.catch(() => undefined);
   }
 
   private save(): void {
@@ -257,10 +263,10 @@ export class DashboardApp {
     );
   }
 
-  private async loadOverview(): Promise<void> {
+  private async loadOverview(pending?: Promise<Overview>): Promise<void> {
     if (!this.loadingPool) setChildren(this.ladderStatus, 'Loading pools…');
     try {
-      this.overview = await this.client.request('overview', {});
+      this.overview = await (pending ?? this.client.request('overview', {}));
     } catch (e) {
       setChildren(
         this.ladderStatus,

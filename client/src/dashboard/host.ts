@@ -10,10 +10,12 @@ import {
   describeZodError,
   type ErrorInfo,
   type HostMessage,
+  type Overview,
   type QuoteParams,
   type RequestMethod,
 } from '../../../webview/src/protocol';
 import { noEngineError, toErrorInfo } from './errors';
+import { Prefetch } from './prefetch';
 import {
   buildPlanPreview,
   readOverview,
@@ -35,9 +37,16 @@ export interface DashboardHostDeps {
   lastPool: { get(): string | undefined; set(poolId: string): unknown };
   exportSwap: { available(): Promise<boolean>; run(params: QuoteParams): Promise<void> };
   log?(line: string): void;
+  /** Clock for the prefetch freshness (tests). */
+  now?(): number;
 }
 
 export interface DashboardHost {
+  /**
+   * Starts the reads a newly opened webview asks for first (the pool list, the view and plan preview of the
+   * pool it will open, whether export exists), so they overlap the page load. Call before setting the HTML.
+   */
+  prefetch(): void;
   /** Handles one raw message from the webview (validated here). Resolves when it has been answered. */
   receive(raw: unknown): Promise<void>;
   /** The engine's applied state height changed. */
@@ -64,7 +73,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
     return fromSetting ? { address: fromSetting, source: 'setting' } : undefined;
   }
 
-  async function answer(method: RequestMethod, params: unknown): Promise<unknown> {
+  async function read(method: RequestMethod, params: unknown): Promise<unknown> {
     switch (method) {
       case 'overview':
         return readOverview(api());
@@ -84,6 +93,43 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
       case 'priceHistory':
         return readPriceHistory(api(), REQUESTS.priceHistory.params.parse(params).pool_id);
     }
+  }
+
+  const prefetched = new Prefetch(deps.now);
+
+  /** The prefetch key of a request; undefined for requests never prefetched (or with bad params). */
+  function keyOf(method: RequestMethod, params: unknown): string | undefined {
+    if (method === 'overview') return 'overview';
+    if (method !== 'poolView' && method !== 'planPreview') return undefined;
+    const p = REQUESTS[method].params.safeParse(params);
+    return p.success ? `${method} ${p.data.pool_id}` : undefined;
+  }
+
+  /** Starts a read the webview is about to ask for (nothing without an engine: it would only fail). */
+  function prefetch(method: RequestMethod, params: unknown): Promise<unknown> | undefined {
+    const key = keyOf(method, params);
+    if (key === undefined || !deps.getApi()) return undefined;
+    return prefetched.start(key, () => read(method, params));
+  }
+
+  function prefetchPool(poolId: string): void {
+    prefetch('poolView', { pool_id: poolId });
+    prefetch('planPreview', { pool_id: poolId });
+  }
+
+  /** With no pool to reopen, the webview opens the first listed one: read it while the list travels. */
+  function prefetchFirstPool(): void {
+    void prefetch('overview', {})
+      ?.then((ov) => {
+        const first = (ov as Overview).pools[0];
+        if (first) prefetchPool(first.pool_id);
+      })
+      .catch(() => undefined);
+  }
+
+  function answer(method: RequestMethod, params: unknown): Promise<unknown> {
+    const key = keyOf(method, params);
+    return (key !== undefined ? prefetched.take(key) : undefined) ?? read(method, params);
   }
 
   const what: Record<RequestMethod, string> = {
@@ -107,6 +153,15 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
   }
 
   return {
+    prefetch() {
+      prefetched.start('exportAvailable', () => deps.exportSwap.available());
+      // A new panel has no restored webview state (no serializer), so it opens the memento's pool, or
+      // else the first listed one; it always reads the pool list.
+      prefetch('overview', {});
+      const pool = deps.lastPool.get();
+      if (pool) prefetchPool(pool);
+      else prefetchFirstPool();
+    },
     async receive(raw) {
       const parsed = WebviewMessageSchema.safeParse(raw);
       if (!parsed.success) {
@@ -117,7 +172,12 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
       switch (msg.type) {
         case 'ready': {
           const pool = msg.last_pool_id ?? deps.lastPool.get() ?? null;
-          const exportAvailable = await deps.exportSwap.available().catch(() => false);
+          if (pool) prefetchPool(pool);
+          else prefetchFirstPool();
+          const exportAvailable = await (
+            (prefetched.take('exportAvailable') as Promise<boolean> | undefined) ??
+            deps.exportSwap.available()
+          ).catch(() => false);
           deps.post({ type: 'init', pool_id: pool, export_available: exportAvailable });
           return;
         }
@@ -163,9 +223,11 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
       }
     },
     stateChanged(stateHeight) {
+      prefetched.clear();
       deps.post({ type: 'stateChanged', state_height: stateHeight });
     },
     planChanged() {
+      prefetched.clear();
       deps.post({ type: 'planChanged' });
     },
     showPool(poolId) {

@@ -89,6 +89,8 @@ export class DashboardPanel implements vscode.Disposable {
       },
       log: deps.log,
     });
+    // The engine reads the page asks for first start now, while VS Code loads the page.
+    this.host.prefetch();
     webview.html = buildDashboardHtml({
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
