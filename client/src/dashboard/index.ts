@@ -1,12 +1,13 @@
 /**
  * Entry of the dashboard for the extension (client/src/extension.ts calls `registerDashboard` once).
- * Registers the `dlmm.openDashboard` command and forwards engine and plan changes to the open panel.
+ * Registers the `dlmm.openDashboard` command and the panel serializer (restore after a window reload), and
+ * forwards engine and plan changes to the open panel.
  */
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../../core/api/types';
 import type { ActivePlan, DashboardAnalysis } from './feed';
 import * as z from 'zod';
-import { DashboardPanel, LAST_POOL_KEY } from './panel';
+import { DASHBOARD_VIEW_TYPE, DashboardPanel, LAST_POOL_KEY, type PanelDeps } from './panel';
 
 export const OPEN_DASHBOARD_COMMAND = 'dlmm.openDashboard';
 
@@ -51,18 +52,24 @@ export function registerDashboard(context: vscode.ExtensionContext, deps: Dashbo
     planTimer = setTimeout(() => DashboardPanel.open?.host.planChanged(), 400);
   };
 
+  const panelDeps: PanelDeps = {
+    getApi: deps.getApi,
+    getActivePlan,
+    revealRange: deps.revealRange,
+    log: deps.log,
+  };
+
   const subscriptions: vscode.Disposable[] = [
+    // After a window reload VS Code hands back the dashboard it had open (activation: onWebviewPanel).
+    vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state) => DashboardPanel.restore(panel, state, context, panelDeps),
+    }),
     vscode.commands.registerCommand(OPEN_DASHBOARD_COMMAND, async (args?: unknown) => {
       // From an operation's "Show in dashboard" lens: remember its pool first, so a new panel opens on it.
       const poolId = await poolOfOperation(args, getActivePlan).catch(() => undefined);
       if (poolId) await context.workspaceState.update(LAST_POOL_KEY, poolId);
       const existed = DashboardPanel.open !== undefined;
-      const panel = DashboardPanel.show(context, {
-        getApi: deps.getApi,
-        getActivePlan,
-        revealRange: deps.revealRange,
-        log: deps.log,
-      });
+      const panel = DashboardPanel.show(context, panelDeps);
       if (poolId && existed) panel.host.showPool(poolId);
     }),
     deps.onDidChangeStateHeight((h) => DashboardPanel.open?.host.stateChanged(h)),

@@ -1,9 +1,10 @@
 /**
  * The dashboard panel (one per window, webview-sample style): builds the HTML with a nonce, limits
- * localResourceRoots to dist/, and connects the webview's messages to the protocol host.
+ * localResourceRoots to dist/, and connects the webview's messages to the protocol host. A new panel and one
+ * restored after a window reload go through the same constructor.
  */
 import * as vscode from 'vscode';
-import type { QuoteParams } from '../../../webview/src/protocol';
+import { WebviewStateSchema, type QuoteParams } from '../../../webview/src/protocol';
 import type { ActivePlan } from './feed';
 import { createDashboardHost, type DashboardHost } from './host';
 import { buildDashboardHtml } from './html';
@@ -36,19 +37,36 @@ export class DashboardPanel implements vscode.Disposable {
       DashboardPanel.current.panel.reveal(undefined, false);
       return DashboardPanel.current;
     }
-    const dist = vscode.Uri.joinPath(context.extensionUri, 'dist');
     const panel = vscode.window.createWebviewPanel(
       DASHBOARD_VIEW_TYPE,
       'DLMM Dashboard',
       vscode.ViewColumn.Beside,
-      {
-        enableScripts: true,
-        localResourceRoots: [dist],
-        retainContextWhenHidden: false,
-      },
+      { ...webviewOptions(context), retainContextWhenHidden: false },
     );
-    DashboardPanel.current = new DashboardPanel(panel, context, deps, dist);
+    DashboardPanel.current = new DashboardPanel(panel, context, deps);
     return DashboardPanel.current;
+  }
+
+  /**
+   * Adopts a panel VS Code restored after a window reload (the serializer's entry): same wiring as `show`.
+   * `state` is what the page saved with setState; its pool is remembered first so the prefetch reads it.
+   */
+  static async restore(
+    panel: vscode.WebviewPanel,
+    state: unknown,
+    context: vscode.ExtensionContext,
+    deps: PanelDeps,
+  ): Promise<void> {
+    if (DashboardPanel.current) {
+      // One dashboard per window: a second restored panel is closed, the open one stays.
+      panel.dispose();
+      return;
+    }
+    const saved = WebviewStateSchema.safeParse(state);
+    if (saved.success && saved.data.pool_id) {
+      await context.workspaceState.update(LAST_POOL_KEY, saved.data.pool_id);
+    }
+    DashboardPanel.current = new DashboardPanel(panel, context, deps);
   }
 
   /** The open panel, if any. */
@@ -60,9 +78,11 @@ export class DashboardPanel implements vscode.Disposable {
     private readonly panel: vscode.WebviewPanel,
     context: vscode.ExtensionContext,
     deps: PanelDeps,
-    dist: vscode.Uri,
   ) {
     const webview = panel.webview;
+    // A restored panel keeps only its view type and state: set the options again (scripts, roots).
+    webview.options = webviewOptions(context);
+    const dist = distUri(context);
     this.host = createDashboardHost({
       getApi: deps.getApi,
       getActivePlan: deps.getActivePlan,
@@ -107,4 +127,13 @@ export class DashboardPanel implements vscode.Disposable {
     this.panel.dispose();
     while (this.disposables.length) this.disposables.pop()?.dispose();
   }
+}
+
+function distUri(context: vscode.ExtensionContext): vscode.Uri {
+  return vscode.Uri.joinPath(context.extensionUri, 'dist');
+}
+
+/** Scripts on, and local resources only from dist/ (the bundles). */
+function webviewOptions(context: vscode.ExtensionContext): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [distUri(context)] };
 }
