@@ -7,7 +7,7 @@ import type { SimPool } from './engine';
 import type { World } from './world';
 
 /** mulberry32: tiny, fast, reproducible PRNG (not for anything security related). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

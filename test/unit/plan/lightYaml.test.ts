@@ -10,6 +10,7 @@ import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { parseLightYaml, type LightNode } from '../../../core/plan/lightYaml';
 import { parsePlan } from '../../../core/plan/parse';
 import { POOL1, SBTC, SENDER, USDCX } from './helpers';
+import { prng } from '../../../core/sim/history';
 
 function composed(text: string) {
   return parseDocument(text, { intAsBigInt: true, prettyErrors: false, uniqueKeys: true });
@@ -59,17 +60,8 @@ function check(text: string): boolean {
   return true;
 }
 
-/** Small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Small deterministic PRNG (mulberry32), the simulator's. */
+const rng = prng;
 
 /** A random plan-shaped YAML text: comments, blank lines, spacing, quoting, flow and block styles. */
 function randomPlan(seed: number): string {
