@@ -14,6 +14,7 @@ import type { DlmmApi } from '../../core/api/types';
 import type { ActivePlan } from '../../client/src/dashboard/feed';
 import { createDashboardHost, type DashboardHost } from '../../client/src/dashboard/host';
 import { buildDashboardHtml } from '../../client/src/dashboard/html';
+import type { LadderSummary } from '../../webview/src/ladder';
 import type { HostMessage, QuoteParams } from '../../webview/src/protocol';
 
 export const ROOT = resolve(__dirname, '../..');
@@ -206,16 +207,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-export interface LadderSummary {
-  active: number;
-  from: number;
-  to: number;
-  bars: { bin: number; x: string; y: string; h: number }[];
-  overlay: { bin: number; dx: string; dy: string; finding: number }[];
-  positions: number[];
-  drift: { k: number; landings: number[] };
-  renderMs: number;
-}
+/** What the ladder drew (the webview's own type: the test reads exactly what the page reports). */
+export type { LadderSummary };
 
 /** The ladder's drawn-bars summary once it satisfies `until` (bounded wait, no fixed sleep). */
 export async function ladderSummary(
