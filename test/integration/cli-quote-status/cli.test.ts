@@ -136,6 +136,9 @@ describe('dlmm status', function () {
 describe('dlmm quote', function () {
   this.timeout(30_000);
   let s: RunningSimulator;
+  /** `dlmm quote --api <sim> --in sBTC --out USDCx --amount AMOUNT [...extra]`. */
+  const quoteSbtcUsdcx = (amount: string, ...extra: string[]) =>
+    dlmm(['quote', '--api', s.url, '--in', 'sBTC', '--out', 'USDCx', '--amount', amount, ...extra]);
   before(async () => {
     s = await startSimulator({ port: 0 });
   });
@@ -195,20 +198,7 @@ describe('dlmm quote', function () {
   });
 
   it('--multi lists every route, best first', async () => {
-    const r = await dlmm([
-      'quote',
-      '--api',
-      s.url,
-      '--in',
-      'sBTC',
-      '--out',
-      'USDCx',
-      '--amount',
-      '0.01',
-      '--multi',
-      '--format',
-      'json',
-    ]);
+    const r = await quoteSbtcUsdcx('0.01', '--multi', '--format', 'json');
     assert.equal(r.code, 0, r.err);
     const routes = (JSON.parse(r.out) as { routes: Array<{ amount_out: string; path: unknown[] }> }).routes;
     const expected = await engineRoutes(1_000_000n);
@@ -216,51 +206,20 @@ describe('dlmm quote', function () {
     assert.ok(routes.length >= 2, 'the default world has a direct and a two-hop route');
     for (let i = 1; i < routes.length; i++)
       assert.ok(BigInt(routes[i - 1]!.amount_out) >= BigInt(routes[i]!.amount_out));
-    const text = await dlmm([
-      'quote',
-      '--api',
-      s.url,
-      '--in',
-      'sBTC',
-      '--out',
-      'USDCx',
-      '--amount',
-      '0.01',
-      '--multi',
-    ]);
+    const text = await quoteSbtcUsdcx('0.01', '--multi');
     assert.match(text.out, /route 2: sBTC -> \w+ \(dlmm_\d\) -> USDCx/);
   });
 
   it('rejects more decimals than the token has, and non-positive amounts', async () => {
-    const r = await dlmm([
-      'quote',
-      '--api',
-      s.url,
-      '--in',
-      'sBTC',
-      '--out',
-      'USDCx',
-      '--amount',
-      '0.000000001',
-    ]);
+    const r = await quoteSbtcUsdcx('0.000000001');
     assert.equal(r.code, 2);
     assert.match(r.err, /9 decimals but sBTC has 8/);
-    const neg = await dlmm(['quote', '--api', s.url, '--in', 'sBTC', '--out', 'USDCx', '--amount', '-1']);
+    const neg = await quoteSbtcUsdcx('-1');
     assert.equal(neg.code, 2);
-    const zero = await dlmm(['quote', '--api', s.url, '--in', 'sBTC', '--out', 'USDCx', '--amount', '0']);
+    const zero = await quoteSbtcUsdcx('0');
     assert.match(zero.err, /greater than 0/);
     // 1e41 sBTC is 1e49 base units: no contract call can carry it (uint128), so no quote is asked for.
-    const huge = await dlmm([
-      'quote',
-      '--api',
-      s.url,
-      '--in',
-      'sBTC',
-      '--out',
-      'USDCx',
-      '--amount',
-      '1' + '0'.repeat(41),
-    ]);
+    const huge = await quoteSbtcUsdcx('1' + '0'.repeat(41));
     assert.equal(huge.code, 2);
     assert.equal(huge.out, '');
     assert.match(huge.err, /above uint128 \(340282366920938463463374607431768211455\)/);
@@ -275,37 +234,13 @@ describe('dlmm quote', function () {
     assert.match(missing.err, /missing --amount/);
     const same = await dlmm(['quote', '--api', s.url, '--in', 'sBTC', '--out', SBTC, '--amount', '1']);
     assert.equal(same.code, 2);
-    const slip = await dlmm([
-      'quote',
-      '--api',
-      s.url,
-      '--in',
-      'sBTC',
-      '--out',
-      'USDCx',
-      '--amount',
-      '1',
-      '--slippage',
-      '150',
-    ]);
+    const slip = await quoteSbtcUsdcx('1', '--slippage', '150');
     assert.equal(slip.code, 2);
     assert.match(slip.err, /percent between 0 and 100/);
   });
 
   it('warns when the slippage looks like a fraction (library style)', async () => {
-    const r = await dlmm([
-      'quote',
-      '--api',
-      s.url,
-      '--in',
-      'sBTC',
-      '--out',
-      'USDCx',
-      '--amount',
-      '0.001',
-      '--slippage',
-      '0.01',
-    ]);
+    const r = await quoteSbtcUsdcx('0.001', '--slippage', '0.01');
     assert.equal(r.code, 0, r.err);
     assert.match(r.err, /warning: --slippage 0\.01 means 0\.01%/);
   });
