@@ -1,22 +1,8 @@
 /** Pool math figures: a 350-bin quote walk (budget <= 2 ms) and add / withdraw per operation. */
 import { performance } from 'node:perf_hooks';
-import {
-  addLiquidity,
-  swapWalk,
-  withdrawLiquidity,
-  type BinBalances,
-  type PoolFees,
-} from '../../core/dlmm/math';
+import { addLiquidity, swapWalk, withdrawLiquidity, type BinBalances } from '../../core/dlmm/math';
 import type { BenchRow } from './types';
-
-const FEES: PoolFees = {
-  x_protocol: 25n,
-  x_provider: 25n,
-  x_variable: 0n,
-  y_protocol: 25n,
-  y_provider: 25n,
-  y_variable: 0n,
-};
+import { FEES } from '../unit/math/fixtures';
 
 /** 351 bins below and at the active bin (0), prices falling 10 bps per bin, each holding y. */
 function ladder(): Map<number, BinBalances> {

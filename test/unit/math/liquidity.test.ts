@@ -7,19 +7,10 @@ import {
   type AddOutcome,
   type BinBalances,
   type LiquidityResult,
-  type PoolFees,
 } from '../../../core/dlmm/math';
 import { MAX_UINT128 } from '../../../core/dlmm/bins';
+import { FEES, P } from './fixtures';
 
-const FEES: PoolFees = {
-  x_protocol: 25n,
-  x_provider: 25n,
-  x_variable: 0n,
-  y_protocol: 25n,
-  y_provider: 25n,
-  y_variable: 0n,
-};
-const P = 76060388561n;
 const EMPTY = (price: bigint): BinBalances => ({ price, reserve_x: 0n, reserve_y: 0n, shares: 0n });
 /** An active bin holding about half its value in each token. */
 const ACTIVE: BinBalances = {

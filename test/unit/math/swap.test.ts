@@ -7,26 +7,8 @@ import {
   type BinBalances,
   type PoolFees,
 } from '../../../core/dlmm/math';
+import { FEES, NO_FEES, P } from './fixtures';
 
-/** Mainnet dlmm_1 fees: 25 + 25 + 0 bps each side. */
-const FEES: PoolFees = {
-  x_protocol: 25n,
-  x_provider: 25n,
-  x_variable: 0n,
-  y_protocol: 25n,
-  y_provider: 25n,
-  y_variable: 0n,
-};
-const NO_FEES: PoolFees = {
-  x_protocol: 0n,
-  x_provider: 0n,
-  x_variable: 0n,
-  y_protocol: 0n,
-  y_provider: 0n,
-  y_variable: 0n,
-};
-/** sBTC/USDCx bin 139 price on mainnet. */
-const P = 76060388561n;
 const bin = (price: bigint, reserve_x: bigint, reserve_y: bigint, shares = 1n): BinBalances => ({
   price,
   reserve_x,
