@@ -4,43 +4,42 @@
  * faults. Every state change goes through the exact contract math of core/dlmm/math.ts and bumps the
  * state height; `transaction` groups changes and rolls them back when any of them reverts.
  */
-import { BIN_ID_OFFSET, MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
+import { MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
 import {
-  addLiquidity,
-  moveLiquidity,
-  swapWalk,
   swapXForYInBin,
   swapYForXInBin,
-  withdrawLiquidity,
   type AddOutcome,
   type BinBalances,
   type LiquidityResult,
-  type PoolFees,
   type SwapWalkResult,
 } from '../dlmm/math';
+import {
+  addToPool,
+  binOf,
+  moveInPool,
+  pricesById,
+  quotePool,
+  restorePool,
+  snapshotPool,
+  swapInPool,
+  userSharesOf,
+  withdrawFromPool,
+  type AddBounds,
+  type ChainPool,
+  type PoolSnapshot,
+  type SwapOutcome,
+} from '../chain/index';
 import { layoutPool } from './layout';
 import type { FaultSpec, InventoryFaultCode, PoolSpec, TokenSpec, World } from './world';
 
-/** One pool's live state. Bin ids are signed. */
-export interface SimPool {
-  readonly id: string;
+/** One pool's live state: the chain model's pool plus what the service adds (alias, quotable, spec). */
+export interface SimPool extends ChainPool {
   readonly alias: string;
-  readonly tokenX: string;
-  readonly tokenY: string;
   readonly binStep: number;
-  readonly fees: PoolFees;
   readonly spec: PoolSpec;
-  active: boolean;
   quotable: boolean;
-  activeBinId: number;
   /** Price of every bin, by unsigned id. */
   readonly prices: readonly bigint[];
-  /** Bins ever holding liquidity, by signed id. */
-  bins: Map<number, BinBalances>;
-  /** user -> signed bin id -> shares (a 0 entry means the user once added to that bin). */
-  positions: Map<string, Map<number, bigint>>;
-  protocolFeesX: bigint;
-  protocolFeesY: bigint;
 }
 
 export interface SimStatus {
@@ -51,29 +50,13 @@ export interface SimStatus {
   app_ready: boolean;
 }
 
-/** Bounds of an add (the router's per-position arguments). */
-export interface AddBounds {
-  minDlp: bigint;
-  maxFeeX: bigint;
-  maxFeeY: bigint;
-}
-
 /** A failed engine call: the contract error it reverts with (or an engine-level problem). */
 export type EngineResult<T> = LiquidityResult<T>;
 
-export interface SwapOutcome extends SwapWalkResult {
-  pool_id: string;
-  x_for_y: boolean;
-}
+export type { AddBounds, SwapOutcome };
 
 interface Snapshot {
-  pools: Map<
-    string,
-    Omit<SimPool, 'bins' | 'positions'> & {
-      bins: Map<number, BinBalances>;
-      positions: Map<string, Map<number, bigint>>;
-    }
-  >;
+  pools: Map<string, PoolSnapshot>;
   status: SimStatus;
   faults: FaultSpec[];
 }
@@ -123,6 +106,7 @@ export class SimEngine {
         quotable: spec.quotable,
         activeBinId: spec.active_bin,
         prices: layout.prices,
+        priceOf: pricesById(layout.prices),
         bins: layout.bins,
         positions: layout.positions,
         protocolFeesX: 0n,
@@ -177,16 +161,7 @@ export class SimEngine {
 
   /** A bin's balances; bins never funded have their price and zero reserves/shares. */
   bin(pool: SimPool, binId: number): BinBalances {
-    if (!isSignedBinId(binId))
-      throw new RangeError(`bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
-    return (
-      pool.bins.get(binId) ?? {
-        price: pool.prices[binId + BIN_ID_OFFSET] as bigint,
-        reserve_x: 0n,
-        reserve_y: 0n,
-        shares: 0n,
-      }
-    );
+    return binOf(pool, binId);
   }
 
   /** Bins holding reserves, ordered by id. */
@@ -206,7 +181,7 @@ export class SimEngine {
   }
 
   userShares(pool: SimPool, user: string, binId: number): bigint {
-    return pool.positions.get(user)?.get(binId) ?? 0n;
+    return userSharesOf(pool, user, binId);
   }
 
   /** The inventory fault that applies to (pool, principal), if any; tip lag is checked by the caller. */
@@ -221,7 +196,7 @@ export class SimEngine {
 
   /** Simulates a single-pool swap walk from the current state without changing it. */
   quoteSwap(pool: SimPool, xForY: boolean, amountIn: bigint, maxBins?: number): SwapWalkResult {
-    return swapWalk((id) => pool.bins.get(id), pool.activeBinId, xForY, amountIn, pool.fees, maxBins);
+    return quotePool(pool, xForY, amountIn, maxBins);
   }
 
   // ---- changes ----------------------------------------------------------------------------------
@@ -286,18 +261,7 @@ export class SimEngine {
     minOut = 0n,
     maxBins?: number,
   ): EngineResult<SwapOutcome> {
-    if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.alias} is disabled`);
-    if (amountIn <= 0n) return fail('ERR_INVALID_AMOUNT', `swap amount must be > 0, got ${amountIn}`);
-    const walk = this.quoteSwap(pool, xForY, amountIn, maxBins);
-    if (walk.amount_out < minOut) {
-      return fail('ERR_MINIMUM_RECEIVED', `the swap gives ${walk.amount_out}, below the minimum ${minOut}`);
-    }
-    for (const [id, b] of walk.bins_after) pool.bins.set(id, b);
-    pool.activeBinId = walk.active_bin_after;
-    if (xForY) pool.protocolFeesX += walk.protocol_fees;
-    else pool.protocolFeesY += walk.protocol_fees;
-    this.changed();
-    return { ok: true, value: { ...walk, pool_id: pool.id, x_for_y: xForY } };
+    return this.track(swapInPool(pool, xForY, amountIn, minOut, maxBins));
   }
 
   /** Adds (x, y) to `binId` for `user` (core add-liquidity with the router's bounds). */
@@ -309,20 +273,7 @@ export class SimEngine {
     y: bigint,
     bounds: AddBounds,
   ): EngineResult<AddOutcome> {
-    if (!isSignedBinId(binId))
-      return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
-    if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.alias} is disabled`);
-    const r = addLiquidity(this.bin(pool, binId), x, y, {
-      binId,
-      activeBinId: pool.activeBinId,
-      fees: pool.fees,
-      ...bounds,
-    });
-    if (!r.ok) return r;
-    pool.bins.set(binId, r.value.bin_after);
-    this.credit(pool, user, binId, r.value.minted);
-    this.changed();
-    return r;
+    return this.track(addToPool(pool, user, binId, x, y, bounds));
   }
 
   /** Withdraws `amount` shares of `binId` for `user` (core withdraw-liquidity; the pool burn checks the balance). */
@@ -334,20 +285,7 @@ export class SimEngine {
     minX: bigint,
     minY: bigint,
   ): EngineResult<{ x: bigint; y: bigint; bin_after: BinBalances }> {
-    if (!isSignedBinId(binId))
-      return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
-    const r = withdrawLiquidity(this.bin(pool, binId), amount, minX, minY);
-    if (!r.ok) return r;
-    const held = this.userShares(pool, user, binId);
-    if (amount > held)
-      return fail(
-        'ERR_INVALID_AMOUNT',
-        `pool burn: ${user} holds ${held} shares of bin ${binId}, not ${amount}`,
-      );
-    pool.bins.set(binId, r.value.bin_after);
-    this.credit(pool, user, binId, -amount);
-    this.changed();
-    return r;
+    return this.track(withdrawFromPool(pool, user, binId, amount, minX, minY));
   }
 
   /** Moves `amount` shares of `user` from one bin to another (core move-liquidity). */
@@ -359,33 +297,18 @@ export class SimEngine {
     amount: bigint,
     bounds: AddBounds,
   ): EngineResult<{ x: bigint; y: bigint; withdrawn_from: BinBalances; add: AddOutcome }> {
-    if (!isSignedBinId(fromBinId) || !isSignedBinId(toBinId)) {
-      return fail(
-        'ERR_INVALID_BIN_ID',
-        `bin ids ${fromBinId} -> ${toBinId} must be within ${MIN_BIN_ID}..${MAX_BIN_ID}`,
-      );
-    }
-    if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.alias} is disabled`);
-    const r = moveLiquidity(this.bin(pool, fromBinId), this.bin(pool, toBinId), amount, {
-      binId: toBinId,
-      fromBinId,
-      activeBinId: pool.activeBinId,
-      fees: pool.fees,
-      ...bounds,
-    });
-    if (!r.ok) return r;
-    const held = this.userShares(pool, user, fromBinId);
-    if (amount > held)
-      return fail(
-        'ERR_INVALID_AMOUNT',
-        `pool burn: ${user} holds ${held} shares of bin ${fromBinId}, not ${amount}`,
-      );
-    pool.bins.set(fromBinId, r.value.withdrawn_from);
-    pool.bins.set(toBinId, r.value.add.bin_after);
-    this.credit(pool, user, fromBinId, -amount);
-    this.credit(pool, user, toBinId, r.value.add.minted);
-    this.changed();
+    return this.track(moveInPool(pool, user, fromBinId, toBinId, amount, bounds));
+  }
+
+  /** Counts a successful chain-model call as a state change. */
+  private track<T>(r: EngineResult<T>): EngineResult<T> {
+    if (r.ok) this.changed();
     return r;
+  }
+
+  /** Records a change made directly on the pools through the chain model (the dry-run). */
+  markChanged(): void {
+    this.changed();
   }
 
   /**
@@ -458,35 +381,16 @@ export class SimEngine {
     this.revision++;
   }
 
-  private credit(pool: SimPool, user: string, binId: number, delta: bigint): void {
-    const mine = pool.positions.get(user) ?? new Map<number, bigint>();
-    pool.positions.set(user, mine);
-    mine.set(binId, (mine.get(binId) ?? 0n) + delta);
-  }
-
   private snapshot(): Snapshot {
-    const pools = new Map<string, Snapshot['pools'] extends Map<string, infer V> ? V : never>();
-    for (const p of this.poolsById.values()) {
-      pools.set(p.id, {
-        ...p,
-        bins: new Map(p.bins),
-        positions: new Map([...p.positions].map(([u, m]) => [u, new Map(m)])),
-      });
-    }
+    const pools = new Map<string, PoolSnapshot>();
+    for (const p of this.poolsById.values()) pools.set(p.id, snapshotPool(p));
     return { pools, status: { ...this.statusValue }, faults: [...this.faultList] };
   }
 
   private restore(s: Snapshot): void {
     for (const [id, saved] of s.pools) {
       const live = this.poolsById.get(id);
-      if (!live) continue;
-      live.bins = saved.bins;
-      live.positions = saved.positions;
-      live.activeBinId = saved.activeBinId;
-      live.active = saved.active;
-      live.quotable = saved.quotable;
-      live.protocolFeesX = saved.protocolFeesX;
-      live.protocolFeesY = saved.protocolFeesY;
+      if (live) restorePool(live, saved);
     }
     this.statusValue = s.status;
     this.faultList = s.faults;

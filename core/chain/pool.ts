@@ -1,0 +1,176 @@
+/**
+ * The core contract's functions on a chain pool: add, withdraw, move and one swap walk, each with the exact
+ * math of core/dlmm and the pool's own asserts (bin range, pool enabled, the burn's balance check). They
+ * change the pool only when they succeed; grouping several into one all-or-nothing transaction is the
+ * caller's concern (the executor snapshots the pools it touches).
+ */
+import { MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
+import {
+  addLiquidity,
+  moveLiquidity,
+  swapWalk,
+  withdrawLiquidity,
+  type AddOutcome,
+  type BinBalances,
+  type LiquidityResult,
+  type SwapWalkResult,
+} from '../dlmm/math';
+import { binOf, creditShares, userSharesOf, type ChainPool } from './state';
+
+/** A failed call: the contract error it reverts with. */
+export type ChainResult<T> = LiquidityResult<T>;
+type Failure = Extract<LiquidityResult<never>, { ok: false }>['error'];
+
+/** Bounds of an add (the router's per-position arguments). */
+export interface AddBounds {
+  minDlp: bigint;
+  maxFeeX: bigint;
+  maxFeeY: bigint;
+}
+
+export interface SwapOutcome extends SwapWalkResult {
+  pool_id: string;
+  x_for_y: boolean;
+}
+
+/** Thrown when a call needs state the analyzer could not read (bin total shares). */
+export class UnknownState extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'UnknownState';
+  }
+}
+
+const fail = <T>(error: Failure, detail: string): ChainResult<T> =>
+  ({ ok: false, error, detail }) as ChainResult<T>;
+
+function needShares(pool: ChainPool, binId: number, what: string): void {
+  if (pool.unknownShares?.has(binId))
+    throw new UnknownState(
+      `${what} needs the total shares of bin ${binId}, which were not read (the bin list gives no liquidity and no node read answered)`,
+    );
+}
+
+/** Adds (x, y) to `binId` for `user` (core add-liquidity with the router's bounds). */
+export function addToPool(
+  pool: ChainPool,
+  user: string,
+  binId: number,
+  x: bigint,
+  y: bigint,
+  bounds: AddBounds,
+): ChainResult<AddOutcome> {
+  if (!isSignedBinId(binId))
+    return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
+  if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.id} is disabled`);
+  needShares(pool, binId, `the add to bin ${binId}`);
+  const r = addLiquidity(binOf(pool, binId), x, y, {
+    binId,
+    activeBinId: pool.activeBinId,
+    fees: pool.fees,
+    ...bounds,
+  });
+  if (!r.ok) return r;
+  pool.bins.set(binId, r.value.bin_after);
+  creditShares(pool, user, binId, r.value.minted);
+  return r;
+}
+
+/** Withdraws `amount` shares of `binId` for `user` (core withdraw-liquidity; the pool burn checks the balance). */
+export function withdrawFromPool(
+  pool: ChainPool,
+  user: string,
+  binId: number,
+  amount: bigint,
+  minX: bigint,
+  minY: bigint,
+): ChainResult<{ x: bigint; y: bigint; bin_after: BinBalances }> {
+  if (!isSignedBinId(binId))
+    return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
+  needShares(pool, binId, `the withdraw from bin ${binId}`);
+  const r = withdrawLiquidity(binOf(pool, binId), amount, minX, minY);
+  if (!r.ok) return r;
+  const held = userSharesOf(pool, user, binId);
+  if (amount > held)
+    return fail(
+      'ERR_INVALID_AMOUNT',
+      `pool burn: ${user} holds ${held} shares of bin ${binId}, not ${amount}`,
+    );
+  pool.bins.set(binId, r.value.bin_after);
+  creditShares(pool, user, binId, -amount);
+  return r;
+}
+
+/** Moves `amount` shares of `user` from one bin to another (core move-liquidity). */
+export function moveInPool(
+  pool: ChainPool,
+  user: string,
+  fromBinId: number,
+  toBinId: number,
+  amount: bigint,
+  bounds: AddBounds,
+): ChainResult<{ x: bigint; y: bigint; withdrawn_from: BinBalances; add: AddOutcome }> {
+  if (!isSignedBinId(fromBinId) || !isSignedBinId(toBinId)) {
+    return fail(
+      'ERR_INVALID_BIN_ID',
+      `bin ids ${fromBinId} -> ${toBinId} must be within ${MIN_BIN_ID}..${MAX_BIN_ID}`,
+    );
+  }
+  if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.id} is disabled`);
+  needShares(pool, fromBinId, `the move out of bin ${fromBinId}`);
+  needShares(pool, toBinId, `the move into bin ${toBinId}`);
+  const r = moveLiquidity(binOf(pool, fromBinId), binOf(pool, toBinId), amount, {
+    binId: toBinId,
+    fromBinId,
+    activeBinId: pool.activeBinId,
+    fees: pool.fees,
+    ...bounds,
+  });
+  if (!r.ok) return r;
+  const held = userSharesOf(pool, user, fromBinId);
+  if (amount > held)
+    return fail(
+      'ERR_INVALID_AMOUNT',
+      `pool burn: ${user} holds ${held} shares of bin ${fromBinId}, not ${amount}`,
+    );
+  pool.bins.set(fromBinId, r.value.withdrawn_from);
+  pool.bins.set(toBinId, r.value.add.bin_after);
+  creditShares(pool, user, fromBinId, -amount);
+  creditShares(pool, user, toBinId, r.value.add.minted);
+  return r;
+}
+
+/** A swap walk from the current state without changing it (at most `maxBins` core calls). */
+export function quotePool(
+  pool: ChainPool,
+  xForY: boolean,
+  amountIn: bigint,
+  maxBins?: number,
+): SwapWalkResult {
+  return swapWalk((id) => pool.bins.get(id), pool.activeBinId, xForY, amountIn, pool.fees, maxBins);
+}
+
+/**
+ * Swaps through the pool: `maxBins` core swap calls, each in the then-active bin (1 = one swap-multi step,
+ * 350 = simple-multi). Fails with ERR_MINIMUM_RECEIVED under `minOut`.
+ */
+export function swapInPool(
+  pool: ChainPool,
+  xForY: boolean,
+  amountIn: bigint,
+  minOut = 0n,
+  maxBins?: number,
+): ChainResult<SwapOutcome> {
+  if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.id} is disabled`);
+  if (amountIn <= 0n) return fail('ERR_INVALID_AMOUNT', `swap amount must be > 0, got ${amountIn}`);
+  const walk = quotePool(pool, xForY, amountIn, maxBins);
+  if (walk.amount_out < minOut)
+    return fail('ERR_MINIMUM_RECEIVED', `the swap gives ${walk.amount_out}, below the minimum ${minOut}`);
+  for (const [id, b] of walk.bins_after) pool.bins.set(id, b);
+  pool.activeBinId = walk.active_bin_after;
+  if (xForY) pool.protocolFeesX += walk.protocol_fees;
+  else pool.protocolFeesY += walk.protocol_fees;
+  return { ok: true, value: { ...walk, pool_id: pool.id, x_for_y: xForY } };
+}
+
+export type { AddOutcome };

@@ -1,0 +1,582 @@
+/**
+ * The routers' public functions as the chain runs them, on a ChainState: argument decoding, the per-element
+ * folds with their asserts, the list semantics, the v-1-2 deadline and post-condition evaluation. One call
+ * is all or nothing: every pool it touched is restored when it reverts.
+ *
+ * List semantics (dlmm-liquidity-router / dlmm-swap-router, read from the contracts): each public function
+ * folds over its list; a fold step first unwraps the previous result with `(unwrap! result
+ * ERR_NO_RESULT_DATA)`. So when any element but the last fails, the next step turns the failure into
+ * ERR_NO_RESULT_DATA (u5001 liquidity router, u2001 swap router) and that is what the chain reports; only a
+ * failure of the last element keeps its own error. The simple-multi swaps fold over 350 bin indexes, so a
+ * failing core call there is reported as ERR_NO_RESULT_DATA too. Each swap-multi step swaps in the pool's
+ * CURRENT active bin (expected-bin-id only feeds the unfavourable-bin count); a step in a bin without the
+ * output token takes nothing, gives 0 and moves the active bin.
+ */
+import type { ClarityValue, PostCondition } from '@stacks/transactions';
+import { toUnsignedBinId } from '../dlmm/bins';
+import { contractErrorCode, type ContractErrorName, type ErrorContract } from '../dlmm/errors';
+import type { RouterConfig } from '../tx/routers';
+import { addToPool, moveInPool, swapInPool, UnknownState, withdrawFromPool, type ChainResult } from './pool';
+import {
+  hasPositionNft,
+  restorePool,
+  snapshotPool,
+  type ChainPool,
+  type ChainState,
+  type PoolSnapshot,
+} from './state';
+
+/** A contract call as a transaction carries it. */
+export interface ChainCall {
+  /** ADDR.name of the called contract. */
+  contract: string;
+  functionName: string;
+  args: ClarityValue[];
+  postConditions: PostCondition[];
+  /** Post-condition mode deny (true) or allow. */
+  deny: boolean;
+  /** The transaction's sender (tx-sender). */
+  sender: string;
+}
+
+export interface AssetMovement {
+  /** Principal that sends (or burns). */
+  from: string;
+  /** 'stx', or `contract::asset-name`. */
+  asset: string;
+  /** Fungible amount; undefined for an NFT. */
+  amount?: bigint;
+  /** NFT: unsigned bin id of `pool-token-id` {token-id, owner}. */
+  nftTokenId?: number;
+}
+
+/** What one list element did. */
+export type ItemEffect =
+  | { kind: 'add'; pool: string; bin: number; x: bigint; y: bigint; minted: bigint }
+  | { kind: 'withdraw'; pool: string; bin: number; shares: bigint; x: bigint; y: bigint }
+  | { kind: 'move'; pool: string; from: number; to: number; shares: bigint; minted: bigint }
+  | { kind: 'swap'; pool: string; bin: number; in: bigint; out: bigint };
+
+/** A revert: what the chain reports, and the failure underneath it. */
+export interface Revert {
+  /** The error the transaction ends with (ERR_NO_RESULT_DATA when a non-last element failed). */
+  error: string;
+  /** Its `(err uNNNN)` code, when it has one. */
+  code?: number;
+  /** The failure underneath (the element's own error); equals `error` when nothing wrapped it. */
+  cause: string;
+  causeCode?: number;
+  detail: string;
+  /** 0-based list element that failed, when the failure belongs to one. */
+  item?: number;
+}
+
+export type ExecResult =
+  | { status: 'ok'; movements: AssetMovement[]; effects: ItemEffect[]; pools: ChainPool[] }
+  | ({ status: 'reverted' } & Revert)
+  /** The call needs state that was not read; nothing was changed. */
+  | { status: 'unknown'; detail: string; item?: number };
+
+export interface ExecOptions {
+  routers: RouterConfig;
+  /** Clock in ms for v-1-2 deadlines (default Date.now). */
+  now?: () => number;
+}
+
+/** A failure raised inside the executor (carried to the top by exception, like Clarity's early return). */
+class Fail {
+  constructor(
+    readonly error: ContractErrorName | string,
+    readonly detail: string,
+    readonly contract?: ErrorContract,
+  ) {}
+}
+
+const fail = (error: ContractErrorName | string, detail: string, contract?: ErrorContract): never => {
+  throw new Fail(error, detail, contract);
+};
+
+const SWAP_ROUTER: ErrorContract = 'dlmm-swap-router-v-1-1';
+const LIQ_ROUTER: ErrorContract = 'dlmm-liquidity-router-v-1-1';
+
+function raise<T>(r: ChainResult<T>): T {
+  if (r.ok) return r.value;
+  // Pool burns fail with the pool's own ERR_INVALID_AMOUNT (u3002); everything else is core's.
+  const pool = r.error === 'ERR_INVALID_AMOUNT' && r.detail.startsWith('pool burn');
+  return fail(r.error, r.detail, pool ? 'dlmm-pool' : 'dlmm-core-v-1-1');
+}
+
+type Tuple = Record<string, ClarityValue>;
+
+function tuple(cv: ClarityValue | undefined, what: string): Tuple {
+  if (!cv || cv.type !== 'tuple') return fail('INVALID_ARGUMENT', `${what} is not a tuple`);
+  return cv.value;
+}
+function uint(t: Tuple, k: string): bigint {
+  const v = t[k];
+  if (!v || v.type !== 'uint') return fail('INVALID_ARGUMENT', `${k} is not a uint`);
+  return BigInt(v.value);
+}
+function int(t: Tuple, k: string): number {
+  const v = t[k];
+  if (!v || v.type !== 'int') return fail('INVALID_ARGUMENT', `${k} is not an int`);
+  return Number(v.value);
+}
+function uintArg(v: ClarityValue | undefined, what: string): bigint {
+  if (!v || v.type !== 'uint') return fail('INVALID_ARGUMENT', `${what} is not a uint`);
+  return BigInt(v.value);
+}
+function principalOf(v: ClarityValue | undefined, what: string): string {
+  if (!v || (v.type !== 'contract' && v.type !== 'address'))
+    return fail('INVALID_ARGUMENT', `${what} is not a principal`);
+  return v.value;
+}
+function list(v: ClarityValue | undefined, what: string): ClarityValue[] {
+  if (!v || v.type !== 'list') return fail('INVALID_ARGUMENT', `${what} is not a list`);
+  if (v.value.length > 350)
+    fail('INVALID_ARGUMENT', `${what} has ${v.value.length} elements, above the list limit 350`);
+  return v.value;
+}
+
+/** Which router a contract id is, or undefined. */
+export function routerKind(routers: RouterConfig, contract: string): 'swap' | 'liquidity' | undefined {
+  if (contract === routers.swapRouter) return 'swap';
+  if (contract === routers.liquidityRouter) return 'liquidity';
+  return undefined;
+}
+
+/** Executes one router call on `state`: all or nothing. Never throws for bad arguments. */
+export function executeCall(state: ChainState, call: ChainCall, opts: ExecOptions): ExecResult {
+  const kind = routerKind(opts.routers, call.contract);
+  if (!kind)
+    return {
+      status: 'reverted',
+      error: 'NOT_A_ROUTER_CALL',
+      cause: 'NOT_A_ROUTER_CALL',
+      detail: `${call.contract} is not a configured router`,
+    };
+  const run = new Runner(state, call.sender, opts.routers);
+  try {
+    const args =
+      opts.routers.version === 'v-1-2' ? checkDeadline(call.args, opts.now ?? Date.now) : call.args;
+    run.call(kind, call.functionName, args);
+    checkPostConditions(call.postConditions, run.movements, call.deny, call.sender);
+    return { status: 'ok', movements: run.movements, effects: run.effects, pools: run.touchedPools() };
+  } catch (e) {
+    run.rollback();
+    if (e instanceof UnknownState) {
+      const out: ExecResult = { status: 'unknown', detail: e.detail };
+      if (run.item !== undefined) out.item = run.item;
+      return out;
+    }
+    if (!(e instanceof Fail)) throw e;
+    return { status: 'reverted', ...run.describe(kind, e) };
+  }
+}
+
+/** v-1-2: the trailing (optional uint) deadline in unix seconds; returns the other arguments. */
+function checkDeadline(args: ClarityValue[], now: () => number): ClarityValue[] {
+  const last = args[args.length - 1];
+  if (!last || (last.type !== 'none' && last.type !== 'some'))
+    return fail('INVALID_ARGUMENT', 'v-1-2 routers take a trailing (optional uint) deadline');
+  if (last.type === 'some') {
+    if (last.value.type !== 'uint') fail('INVALID_ARGUMENT', 'deadline is not a uint');
+    const deadline = BigInt((last.value as { value: bigint | string | number }).value);
+    const nowSec = BigInt(Math.floor(now() / 1000));
+    if (nowSec > deadline)
+      fail('ERR_DEADLINE_PASSED', `deadline ${deadline} is before now ${nowSec} (unix seconds)`);
+  }
+  return args.slice(0, -1);
+}
+
+/** Executes router functions against the state, recording asset movements and per-element effects. */
+class Runner {
+  readonly movements: AssetMovement[] = [];
+  readonly effects: ItemEffect[] = [];
+  private readonly saved = new Map<ChainPool, PoolSnapshot>();
+  /** The list element being executed, and the list's length (for the list semantics). */
+  item: number | undefined;
+  length = 0;
+  /** A simple-multi failure happens inside the 350-step fold, never at its last step. */
+  private inFold350 = false;
+
+  constructor(
+    private readonly state: ChainState,
+    private readonly sender: string,
+    private readonly routers: RouterConfig,
+  ) {}
+
+  call(router: 'swap' | 'liquidity', fn: string, args: ClarityValue[]): void {
+    const handler = router === 'liquidity' ? LIQUIDITY[fn] : SWAP[fn];
+    if (!handler) fail('UNSUPPORTED_FUNCTION', `${fn} is not a router function the chain model runs`);
+    handler!(this, args);
+  }
+
+  /** Runs each element with its index recorded (the fold). */
+  each(items: ClarityValue[], f: (t: Tuple, i: number) => void): void {
+    this.length = items.length;
+    items.forEach((it, i) => {
+      this.item = i;
+      f(tuple(it, 'list element'), i);
+    });
+    this.item = undefined;
+  }
+
+  fold350(f: () => void): void {
+    this.inFold350 = true;
+    f();
+    this.inFold350 = false;
+  }
+
+  rollback(): void {
+    for (const [p, s] of this.saved) restorePool(p, s);
+  }
+
+  touchedPools(): ChainPool[] {
+    return [...this.saved.keys()];
+  }
+
+  /** The chain's error for a failure (list semantics) and the cause underneath. */
+  describe(router: 'swap' | 'liquidity', e: Fail): Revert {
+    const contract = router === 'swap' ? SWAP_ROUTER : LIQ_ROUTER;
+    const causeCode = codeOf(e.error, e.contract ?? contract);
+    const wrapped = (this.item !== undefined && this.item < this.length - 1) || this.inFold350;
+    const out: Revert = wrapped
+      ? {
+          error: 'ERR_NO_RESULT_DATA',
+          code: contractErrorCode('ERR_NO_RESULT_DATA', contract) as number,
+          cause: e.error,
+          detail: e.detail,
+        }
+      : { error: e.error, cause: e.error, detail: e.detail };
+    if (!wrapped && causeCode !== undefined) out.code = causeCode;
+    if (causeCode !== undefined) out.causeCode = causeCode;
+    if (this.item !== undefined) out.item = this.item;
+    return out;
+  }
+
+  /** The pool of a trait argument, with its token traits checked against the pool's tokens. */
+  pool(
+    poolCv: ClarityValue | undefined,
+    xCv: ClarityValue | undefined,
+    yCv: ClarityValue | undefined,
+  ): ChainPool {
+    const id = principalOf(poolCv, 'pool-trait');
+    const found = this.state.pool(id);
+    if (!found) {
+      const why = this.state.missing?.(id);
+      if (why !== undefined) throw new UnknownState(why);
+    }
+    const pool = found ?? fail('ERR_INVALID_POOL', `${id} is not a known pool`, 'dlmm-core-v-1-1');
+    if (!this.saved.has(pool)) this.saved.set(pool, snapshotPool(pool));
+    if (principalOf(xCv, 'x-token-trait') !== pool.tokenX)
+      fail('ERR_INVALID_X_TOKEN', `x-token-trait is not ${pool.tokenX}`, 'dlmm-core-v-1-1');
+    if (principalOf(yCv, 'y-token-trait') !== pool.tokenY)
+      fail('ERR_INVALID_Y_TOKEN', `y-token-trait is not ${pool.tokenY}`, 'dlmm-core-v-1-1');
+    return pool;
+  }
+
+  private asset(token: string): string {
+    if (token === this.routers.stxWrapper) return 'stx';
+    return `${token}::${this.state.assetName(token) ?? 'unknown-asset'}`;
+  }
+
+  private send(from: string, token: string, amount: bigint): void {
+    if (amount > 0n) this.movements.push({ from, asset: this.asset(token), amount });
+  }
+
+  /** The pool burns and re-mints the sender's position NFT of a bin when it exists. */
+  private retag(pool: ChainPool, binId: number, existed: boolean): void {
+    if (existed)
+      this.movements.push({
+        from: this.sender,
+        asset: `${pool.id}::pool-token-id`,
+        nftTokenId: toUnsignedBinId(binId),
+      });
+  }
+
+  checkRange(id: number, contract: ErrorContract = LIQ_ROUTER): void {
+    if (id < -500 || id > 500) fail('ERR_INVALID_BIN_ID', `bin id ${id} is outside -500..500`, contract);
+  }
+
+  add(pool: ChainPool, binId: number, t: Tuple): void {
+    this.checkRange(binId);
+    const x = uint(t, 'x-amount');
+    const y = uint(t, 'y-amount');
+    const existed = hasPositionNft(pool, this.sender, binId);
+    const r = raise(
+      addToPool(pool, this.sender, binId, x, y, {
+        minDlp: uint(t, 'min-dlp'),
+        maxFeeX: uint(t, 'max-x-liquidity-fee'),
+        maxFeeY: uint(t, 'max-y-liquidity-fee'),
+      }),
+    );
+    this.send(this.sender, pool.tokenX, x);
+    this.send(this.sender, pool.tokenY, y);
+    this.retag(pool, binId, existed);
+    this.effects.push({ kind: 'add', pool: pool.id, bin: binId, x, y, minted: r.minted });
+  }
+
+  withdraw(pool: ChainPool, binId: number, t: Tuple): void {
+    this.checkRange(binId);
+    const amount = uint(t, 'amount');
+    const got = raise(
+      withdrawFromPool(pool, this.sender, binId, amount, uint(t, 'min-x-amount'), uint(t, 'min-y-amount')),
+    );
+    this.send(pool.id, pool.tokenX, got.x);
+    this.send(pool.id, pool.tokenY, got.y);
+    this.movements.push({ from: this.sender, asset: `${pool.id}::pool-token`, amount });
+    this.retag(pool, binId, true);
+    this.effects.push({ kind: 'withdraw', pool: pool.id, bin: binId, shares: amount, x: got.x, y: got.y });
+  }
+
+  move(pool: ChainPool, fromBinId: number, toBinId: number, t: Tuple): void {
+    this.checkRange(fromBinId);
+    this.checkRange(toBinId);
+    const amount = uint(t, 'amount');
+    const toExisted = hasPositionNft(pool, this.sender, toBinId);
+    const r = raise(
+      moveInPool(pool, this.sender, fromBinId, toBinId, amount, {
+        minDlp: uint(t, 'min-dlp'),
+        maxFeeX: uint(t, 'max-x-liquidity-fee'),
+        maxFeeY: uint(t, 'max-y-liquidity-fee'),
+      }),
+    );
+    this.movements.push({ from: this.sender, asset: `${pool.id}::pool-token`, amount });
+    this.retag(pool, fromBinId, true);
+    this.retag(pool, toBinId, toExisted);
+    this.effects.push({
+      kind: 'move',
+      pool: pool.id,
+      from: fromBinId,
+      to: toBinId,
+      shares: amount,
+      minted: r.add.minted,
+    });
+  }
+
+  /** Core swap calls in the pool's current active bin (maxBins 1: one swap-multi step; 350: simple-multi). */
+  swap(pool: ChainPool, xForY: boolean, amount: bigint, maxBins: number): bigint {
+    const bin = pool.activeBinId;
+    const v = raise(swapInPool(pool, xForY, amount, 0n, maxBins));
+    this.send(this.sender, xForY ? pool.tokenX : pool.tokenY, v.amount_in_used);
+    this.send(pool.id, xForY ? pool.tokenY : pool.tokenX, v.amount_out);
+    this.effects.push({ kind: 'swap', pool: pool.id, bin, in: v.amount_in_used, out: v.amount_out });
+    return v.amount_out;
+  }
+}
+
+function codeOf(name: string, contract: ErrorContract): number | undefined {
+  try {
+    return (
+      contractErrorCode(name as ContractErrorName, contract) ?? contractErrorCode(name as ContractErrorName)
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+type Handler = (r: Runner, args: ClarityValue[]) => void;
+
+const nonEmpty = (items: ClarityValue[]): void => {
+  if (items.length === 0) fail('ERR_EMPTY_POSITIONS_LIST', 'the positions list is empty', LIQ_ROUTER);
+};
+
+const LIQUIDITY: Record<string, Handler> = {
+  'add-liquidity-multi': (r, [positions]) => {
+    const items = list(positions, 'positions');
+    r.each(items, (t) =>
+      r.add(r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']), int(t, 'bin-id'), t),
+    );
+    nonEmpty(items);
+  },
+  'add-relative-liquidity-multi': (r, [positions]) => {
+    const items = list(positions, 'positions');
+    r.each(items, (t) => {
+      const pool = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
+      r.add(pool, pool.activeBinId + int(t, 'active-bin-id-offset'), t);
+    });
+    nonEmpty(items);
+  },
+  'add-relative-liquidity-same-multi': (r, [positions, poolCv, xCv, yCv, tolerance]) => {
+    const items = list(positions, 'positions');
+    const pool = r.pool(poolCv, xCv, yCv);
+    const active = pool.activeBinId;
+    r.each(items, (t) => r.add(pool, active + int(t, 'active-bin-id-offset'), t));
+    nonEmpty(items);
+    if (tolerance && tolerance.type === 'some') {
+      const tol = tuple(tolerance.value, 'active-bin-tolerance');
+      const delta = BigInt(Math.abs(active - int(tol, 'expected-bin-id')));
+      if (delta > uint(tol, 'max-deviation')) {
+        fail(
+          'ERR_ACTIVE_BIN_TOLERANCE',
+          `active bin ${active} is ${delta} bins from the expected ${int(tol, 'expected-bin-id')}, above max-deviation ${uint(tol, 'max-deviation')}`,
+          LIQ_ROUTER,
+        );
+      }
+    }
+  },
+  'withdraw-liquidity-multi': (r, [positions]) => {
+    const items = list(positions, 'positions');
+    r.each(items, (t) =>
+      r.withdraw(r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']), int(t, 'bin-id'), t),
+    );
+    nonEmpty(items);
+  },
+  'withdraw-relative-liquidity-multi': (r, [positions]) => {
+    const items = list(positions, 'positions');
+    r.each(items, (t) => {
+      const pool = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
+      r.withdraw(pool, pool.activeBinId + int(t, 'active-bin-id-offset'), t);
+    });
+    nonEmpty(items);
+  },
+  'move-liquidity-multi': (r, [positions]) => {
+    const items = list(positions, 'positions');
+    r.each(items, (t) =>
+      r.move(
+        r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']),
+        int(t, 'from-bin-id'),
+        int(t, 'to-bin-id'),
+        t,
+      ),
+    );
+    nonEmpty(items);
+  },
+  'move-relative-liquidity-multi': (r, [positions]) => {
+    const items = list(positions, 'positions');
+    r.each(items, (t) => {
+      const pool = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
+      const from = int(t, 'from-bin-id');
+      r.checkRange(from);
+      r.move(pool, from, pool.activeBinId + int(t, 'active-bin-id-offset'), t);
+    });
+    nonEmpty(items);
+  },
+};
+
+function simpleSwap(xForY: boolean): Handler {
+  return (r, [poolCv, xCv, yCv, amountCv, minCv]) => {
+    const pool = r.pool(poolCv, xCv, yCv);
+    const amount = uintArg(amountCv, 'amount');
+    const min = uintArg(minCv, 'minimum');
+    // A zero amount makes no core call (each fold step skips when nothing is left to swap).
+    const out = amount > 0n ? runFold(r, pool, xForY, amount) : 0n;
+    if (out < min)
+      fail('ERR_MINIMUM_RECEIVED', `the swap gives ${out}, below the minimum ${min}`, SWAP_ROUTER);
+  };
+}
+
+function runFold(r: Runner, pool: ChainPool, xForY: boolean, amount: bigint): bigint {
+  let out = 0n;
+  r.fold350(() => {
+    out = r.swap(pool, xForY, amount, 350);
+  });
+  return out;
+}
+
+const SWAP: Record<string, Handler> = {
+  'swap-x-for-y-simple-multi': simpleSwap(true),
+  'swap-y-for-x-simple-multi': simpleSwap(false),
+  'swap-multi': (r, [swaps, maxUnfavorable]) => {
+    const steps = list(swaps, 'swaps');
+    let unfavorable = 0n;
+    r.each(steps, (t) => {
+      const expected = int(t, 'expected-bin-id');
+      if (expected < -500 || expected > 500)
+        fail('ERR_INVALID_BIN_ID', `expected-bin-id ${expected} is outside -500..500`, SWAP_ROUTER);
+      const pool = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
+      const xForY = t['x-for-y']?.type === 'true';
+      const active = pool.activeBinId;
+      const delta = active - expected;
+      if (xForY ? delta < 0 : delta > 0) unfavorable += BigInt(Math.abs(delta));
+      const out = r.swap(pool, xForY, uint(t, 'amount'), 1);
+      const min = uint(t, 'min-received');
+      if (out < min)
+        fail(
+          'ERR_MINIMUM_RECEIVED',
+          `the step runs in the active bin ${active} (expected ${expected}) and gives ${out}, below min-received ${min}`,
+          SWAP_ROUTER,
+        );
+    });
+    if (steps.length === 0) fail('ERR_EMPTY_SWAPS_LIST', 'the swaps list is empty', SWAP_ROUTER);
+    const max = uintArg(maxUnfavorable, 'max-unfavorable-bins');
+    if (unfavorable > max)
+      fail(
+        'ERR_BIN_SLIPPAGE',
+        `unfavourable bin drift ${unfavorable} is above max-unfavorable-bins ${max}`,
+        SWAP_ROUTER,
+      );
+  },
+};
+
+/** Stacks post-condition semantics over the recorded movements (sends and burns). */
+export function checkPostConditions(
+  pcs: PostCondition[],
+  moves: AssetMovement[],
+  deny: boolean,
+  sender: string,
+): void {
+  const who = (a: string): string => (a === 'origin' ? sender : a);
+  const ftKey = (from: string, asset: string) => `${from}|${asset}`;
+  const sent = new Map<string, bigint>();
+  const nftSent = new Set<string>();
+  for (const m of moves) {
+    if (m.nftTokenId !== undefined) nftSent.add(`${m.from}|${m.asset}|${m.nftTokenId}`);
+    else sent.set(ftKey(m.from, m.asset), (sent.get(ftKey(m.from, m.asset)) ?? 0n) + (m.amount ?? 0n));
+  }
+  const covered = new Set<string>();
+  for (const pc of pcs) {
+    if (pc.type === 'stx-postcondition' || pc.type === 'ft-postcondition') {
+      const asset = pc.type === 'stx-postcondition' ? 'stx' : pc.asset;
+      const key = ftKey(who(pc.address), asset);
+      const amount = sent.get(key) ?? 0n;
+      const want = BigInt(pc.amount);
+      const okCmp =
+        pc.condition === 'eq'
+          ? amount === want
+          : pc.condition === 'lte'
+            ? amount <= want
+            : pc.condition === 'lt'
+              ? amount < want
+              : pc.condition === 'gte'
+                ? amount >= want
+                : amount > want;
+      if (!okCmp)
+        fail(
+          'POST_CONDITION_FAILED',
+          `${who(pc.address)} sent ${amount} of ${asset}; the post-condition requires ${pc.condition} ${want}`,
+        );
+      covered.add(key);
+    } else if (pc.type === 'nft-postcondition') {
+      const idCv = pc.assetId.type === 'tuple' ? pc.assetId.value['token-id'] : undefined;
+      const id = idCv && idCv.type === 'uint' ? Number(idCv.value) : -1;
+      const key = `${who(pc.address)}|${pc.asset}|${id}`;
+      const was = nftSent.has(key);
+      if (pc.condition === 'sent' && !was)
+        fail('POST_CONDITION_FAILED', `${pc.asset} ${id} was not sent by ${who(pc.address)}`);
+      if (pc.condition === 'not-sent' && was)
+        fail('POST_CONDITION_FAILED', `${pc.asset} ${id} was sent by ${who(pc.address)}`);
+      covered.add(key);
+    }
+  }
+  if (!deny) return;
+  for (const [key, amount] of sent) {
+    if (amount > 0n && !covered.has(key))
+      fail(
+        'POST_CONDITION_FAILED',
+        `deny mode: ${key.replace('|', ' sent ' + amount + ' of ')} with no post-condition covering it`,
+      );
+  }
+  for (const key of nftSent) {
+    if (!covered.has(key)) {
+      const [from, asset, id] = key.split('|') as [string, string, string];
+      fail(
+        'POST_CONDITION_FAILED',
+        `deny mode: the position NFT ${asset} of bin ${Number(id) - 500} (token-id u${id}) is burned and re-minted for ${from} with no post-condition covering it`,
+      );
+    }
+  }
+}
+
+export type { PoolSnapshot };
