@@ -7,7 +7,15 @@ export type { ContractErrorName } from './errors';
 export { contractErrorCode } from './errors';
 export { U128RangeError, isqrt, liquidityValue } from './arith';
 export type { BinSwapResult, RouteHopInput, SwapStep, SwapWalkResult } from './swap';
-export { MAX_SWAP_BINS, routeWalk, swapWalk, swapXForYInBin, swapYForXInBin } from './swap';
+export {
+  MAX_SWAP_BINS,
+  priceImpactBps,
+  routeWalk,
+  spotOutput,
+  swapWalk,
+  swapXForYInBin,
+  swapYForXInBin,
+} from './swap';
 export type { AddOutcome, AddParams } from './liquidity';
 export {
   DEFAULT_BURN_SHARES,

@@ -220,3 +220,26 @@ export function routeWalk(
   }
   return { amount_out: amount, hops: results };
 }
+
+/**
+ * What `amount` is worth after one hop at the active bin's `price`, net of the pool's fee on the input side
+ * (no walk): the reference for price impact, so impact measures the price moved, not the fees paid.
+ */
+export function spotOutput(price: bigint, xForY: boolean, fees: PoolFees, amount: bigint): bigint {
+  if (price <= 0n) return 0n;
+  const feeBps = xForY
+    ? fees.x_protocol + fees.x_provider + fees.x_variable
+    : fees.y_protocol + fees.y_provider + fees.y_variable;
+  const net = (amount * (FEE_SCALE - feeBps)) / FEE_SCALE;
+  return xForY ? (net * price) / PRICE_SCALE : (net * PRICE_SCALE) / price;
+}
+
+/**
+ * Price impact in basis points: the shortfall of `amountOut` against `reference` (the used input valued at
+ * the active bins' prices, fees excluded, see spotOutput), floored; 0 when the output is at or above the
+ * reference; null when there is no reference (nothing used, or a zero price).
+ */
+export function priceImpactBps(reference: bigint, amountOut: bigint): number | null {
+  if (reference <= 0n) return null;
+  return Number(amountOut >= reference ? 0n : ((reference - amountOut) * 10_000n) / reference);
+}

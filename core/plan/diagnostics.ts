@@ -37,6 +37,9 @@ export const DIAGNOSTIC_CODES = {
   'slippage-unit': 'warning',
   'token-unknown': 'error',
   'swap-no-route': 'error',
+  'swap-partial-fill': 'error',
+  'price-impact': ['error', 'warning'], // error above 10%, warning above policy.max_price_impact
+  'quote-mismatch': 'warning',
   'min-dlp-unprotected': 'warning',
   'api-unreachable': 'warning',
   'rate-limited': 'warning',

@@ -11,6 +11,7 @@ import { deserializeCV, serializeCV, Cl } from '@stacks/transactions';
 import { toSignedBinId, toUnsignedBinId, isSignedBinId } from '../dlmm/bins';
 import type { Plan, PlanOperation } from './schema';
 import { POOL_ALIAS } from './schema';
+import { checkRoute, poolLookup, type QuoteCheck } from '../quote/exact';
 
 export interface LiveError {
   code: ApiErrorCode;
@@ -70,6 +71,8 @@ export const MAX_NODE_BIN_READS = 64;
 export interface LiveSwap {
   route?: Route;
   error?: LiveError;
+  /** The route recomputed exactly from the bins read (core/quote/exact.ts); set with `route`. */
+  check?: QuoteCheck;
 }
 
 export interface LiveData {
@@ -206,10 +209,37 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
           slippage_tolerance: slippage,
         }),
       );
-      live.swaps.set(index, r.ok ? { route: r.value } : { error: r.error });
+      if (!r.ok) {
+        live.swaps.set(index, { error: r.error });
+        return;
+      }
+      live.swaps.set(index, { route: r.value, check: await checkSwap(r.value, op.amount_in, api, s, live) });
     }),
   );
   return live;
+}
+
+/** Reads each hop's bin list (memoized in the session) and recomputes the route exactly. */
+async function checkSwap(
+  route: Route,
+  amountIn: bigint,
+  api: DlmmApi,
+  s: LiveSession,
+  live: LiveData,
+): Promise<QuoteCheck> {
+  const lookup = poolLookup(live.pools ?? []);
+  const lists = new Map<string, BinList>();
+  await Promise.all(
+    [...new Set(route.execution_path.map((h) => h.pool_id))].map(async (id) => {
+      if (!lookup(id)) return;
+      const r = await s.read(`bins:${id}`, `GET /quotes/v2/bins/${id}`, () => api.bins(id));
+      if (r.ok) lists.set(id, r.value);
+    }),
+  );
+  const check = checkRoute(route, amountIn, { pool: lookup, bins: (id) => lists.get(id) });
+  if (!check.verified && live.poolsError)
+    check.unverified_reason = `${check.unverified_reason} (${live.poolsError.endpoint}: ${live.poolsError.message})`;
+  return check;
 }
 
 function safeHasNode(api: DlmmApi): boolean {

@@ -160,8 +160,9 @@ export function prepareSwap(op: SwapOp, plan: Plan, live: LiveData | undefined, 
     slippage_tolerance: op.slippage_tolerance ?? plan.policy.slippage_tolerance,
   };
   if (op.provider !== undefined) swap.provider = op.provider;
-  const route = live?.swaps.get(index)?.route;
-  if (route) swap.route = route;
+  const quoted = live?.swaps.get(index);
+  if (quoted?.route) swap.route = quoted.route;
+  if (quoted?.check) swap.check = quoted.check;
   return swap;
 }
 

@@ -88,6 +88,8 @@ export interface PreparedSwap {
   provider?: string;
   /** The engine's best route, when quoted. */
   route?: import('../api/types').Route;
+  /** The route recomputed exactly from the bins read: input used, fill, output, disagreement. */
+  check?: import('../quote/exact').QuoteCheck;
 }
 
 interface PreparedBase {

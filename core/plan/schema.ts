@@ -150,6 +150,8 @@ export const PolicySchema = z.strictObject({
   slippage_tolerance: zPercent.default(1),
   active_bin_tolerance: zSmallInt.pipe(z.number().int().min(0).max(1000)).default(1),
   deadline_seconds: zSmallInt.pipe(z.number().int().positive()).nullable().default(null),
+  /** Percent (2 means 2%): a swap whose price impact is above it gets a price-impact warning. */
+  max_price_impact: zPercent.default(2),
 });
 
 export const PlanSchema = z.strictObject({
@@ -163,6 +165,7 @@ export const PlanSchema = z.strictObject({
     slippage_tolerance: 1,
     active_bin_tolerance: 1,
     deadline_seconds: null,
+    max_price_impact: 2,
   }),
   operations: z.array(OperationSchema).min(1),
 });

@@ -75,6 +75,11 @@ export class SimEngine {
   private changedInTx = false;
   /** Increments on any change (state or status): a cache key for serialized answers. */
   revision = 0;
+  /**
+   * Admin fault: the quote endpoints report amount_out skewed by this many bps (+ more, - less) against the
+   * exact walk, so clients can be tested for trusting the engine's figure. 0 (honest) by default.
+   */
+  quoteSkewBps = 0;
 
   constructor(readonly world: World) {
     this.statusValue = { ...world.status };
@@ -367,6 +372,7 @@ export class SimEngine {
 
   /** Back to the world's initial state. */
   reset(): void {
+    this.quoteSkewBps = 0;
     this.statusValue = { ...this.world.status };
     this.faultList = [...this.world.inventory_faults];
     this.loadPools();

@@ -2,8 +2,8 @@
  * Quotes of the simulated engine: every direct and one-hop path between two tokens, each walked with
  * the exact swap math (core/dlmm/math.ts routeWalk) over the current state, best first.
  */
-import { BIN_ID_OFFSET, FEE_SCALE, PRICE_SCALE } from '../dlmm/bins';
-import { routeWalk, type SwapWalkResult } from '../dlmm/math';
+import { BIN_ID_OFFSET } from '../dlmm/bins';
+import { priceImpactBps, routeWalk, spotOutput, type SwapWalkResult } from '../dlmm/math';
 import { minAfterSlippage } from '../dlmm/percent';
 import type { SimEngine, SimPool } from './engine';
 
@@ -58,20 +58,6 @@ export function candidatePaths(
   return paths;
 }
 
-/**
- * What `amount` is worth after the hop at the active bin's price, net of the pool's fee on the input side
- * (no walk): the reference for price impact, so impact measures the price moved, not the fees paid.
- */
-function spotOut(hop: PathHop, amount: bigint): bigint {
-  const price = hop.pool.prices[hop.pool.activeBinId + BIN_ID_OFFSET] as bigint;
-  const f = hop.pool.fees;
-  const feeBps = hop.xForY
-    ? f.x_protocol + f.x_provider + f.x_variable
-    : f.y_protocol + f.y_provider + f.y_variable;
-  const net = (amount * (FEE_SCALE - feeBps)) / FEE_SCALE;
-  return hop.xForY ? (net * price) / PRICE_SCALE : (net * PRICE_SCALE) / price;
-}
-
 /** Walks one path with the exact math over the current state (state unchanged). */
 export function quotePath(hops: PathHop[], amountIn: bigint): QuotedRoute {
   const { amount_out, hops: walks } = routeWalk(
@@ -86,12 +72,12 @@ export function quotePath(hops: PathHop[], amountIn: bigint): QuotedRoute {
   const amountInUsed = walks[0]?.amount_in_used ?? 0n;
   const complete = walks.every((w) => w.unspent === 0n);
   let reference = amountInUsed;
-  for (const h of hops) reference = spotOut(h, reference);
-  const priceImpactBps =
-    reference > 0n
-      ? Number(amount_out >= reference ? 0n : ((reference - amount_out) * 10_000n) / reference)
-      : null;
-  return { hops, walks, amountIn, amountInUsed, amountOut: amount_out, complete, priceImpactBps };
+  for (const h of hops) {
+    const price = h.pool.prices[h.pool.activeBinId + BIN_ID_OFFSET] as bigint;
+    reference = spotOutput(price, h.xForY, h.pool.fees, reference);
+  }
+  const impact = priceImpactBps(reference, amount_out);
+  return { hops, walks, amountIn, amountInUsed, amountOut: amount_out, complete, priceImpactBps: impact };
 }
 
 /** Every path quoted, best first: complete routes before partial ones, then larger output, then fewer hops. */
@@ -120,6 +106,11 @@ export function presentRoute(
 ): Record<string, unknown> {
   const first = route.hops[0] as PathHop;
   const last = route.hops[route.hops.length - 1] as PathHop;
+  // The admin's quote skew (a fault for client tests): the reported output differs from the exact walk.
+  const amountOut =
+    engine.quoteSkewBps === 0
+      ? route.amountOut
+      : (route.amountOut * BigInt(10_000 + engine.quoteSkewBps)) / 10_000n;
   const execution_path = route.hops.map((h, i) => {
     const w = route.walks[i] as SwapWalkResult;
     return {
@@ -153,8 +144,8 @@ export function presentRoute(
     execution_path,
     amount_in: String(route.amountIn),
     amount_in_used: String(route.amountInUsed),
-    amount_out: String(route.amountOut),
-    min_amount_out: String(minAfterSlippage(route.amountOut, slippagePpm)),
+    amount_out: String(amountOut),
+    min_amount_out: String(minAfterSlippage(amountOut, slippagePpm)),
     complete: route.complete,
     price_impact_bps: route.priceImpactBps,
     input_token_decimals: engine.token(first.input)?.decimals ?? 0,

@@ -5,7 +5,9 @@
  * each step spends, each pool sends at least the minimum received.
  */
 import { Cl, type ClarityValue, type PostCondition } from '@stacks/transactions';
+import { formatUnits } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
+import { fillWords } from '../quote/exact';
 import type { PreparedOperation } from '../plan/prepared';
 import type { RouteHop } from '../api/schemas';
 import { minReceivedFor, slippageBasis } from './bounds';
@@ -51,6 +53,14 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
       `swap ${op.id}: the engine gave no route for ${s.amount_in} ${s.input_token} -> ${s.output_token}; nothing can be exported`,
     );
   }
+  const check = s.check;
+  if (check && !check.complete) {
+    return exportError(
+      'swap-partial-fill',
+      `swap ${op.id}: the route takes only ${check.amount_in_used} of amount_in ${check.amount_in} ` +
+        `(${s.input_token}); a partial fill is never exported: lower amount_in to at most ${check.amount_in_used} or split the swap`,
+    );
+  }
   const ppm = percentToPpm(s.slippage_tolerance) ?? ctx.slippagePpm;
   const hops: {
     hop: RouteHop;
@@ -70,11 +80,15 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
     hops.push({ hop, pool, tin, tout, tx: hop.x_for_y ? tin : tout, ty: hop.x_for_y ? tout : tin });
   }
   const notes: string[] = [];
+  // The output we bound with: the exact recomputation from the bins read when there is one (the engine's
+  // figure is shown beside it when they differ), else the engine's quote.
+  const quotedOut = check?.verified ? check.amount_out : route.amount_out;
+  notes.push(...fillNotes(op, hops[0]!.tin, hops[hops.length - 1]!.tout));
   const sp = await requestSwapParams(ctx, op);
   if (sp) notes.push(sp);
   const first = hops[0]!;
   const last = hops[hops.length - 1]!;
-  const minOut = minReceivedFor(route.amount_out, ppm);
+  const minOut = minReceivedFor(quotedOut, ppm);
   const tokens = uniqueTokens(hops.flatMap((h) => [h.tin, h.tout]));
   const base = {
     opId: op.id,
@@ -111,7 +125,11 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
       label: first.hop.x_for_y ? 'min-dy' : 'min-dx',
       amount: minOut,
       token: first.tout,
-      basis: slippageBasis('quoted output', route.amount_out, ppm),
+      basis: slippageBasis(
+        check?.verified ? 'exact output on the bins read' : 'quoted output',
+        quotedOut,
+        ppm,
+      ),
     };
     return [
       {
@@ -126,7 +144,12 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
             label: `${first.pool} (walks up to 350 bins)`,
             amounts: [
               { label: 'in', amount: s.amount_in, token: first.tin },
-              { label: 'quoted out', amount: route.amount_out, token: first.tout },
+              {
+                label: check?.complete ? 'input used (whole amount)' : 'input used',
+                amount: check?.amount_in_used ?? s.amount_in,
+                token: first.tin,
+              },
+              { label: 'quoted out', amount: quotedOut, token: first.tout },
             ],
             bounds: [bound],
           },
@@ -140,6 +163,14 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
     ];
   }
   return buildSwapMulti(ctx, op, hops, ppm, base, notes, tokens);
+}
+
+/** The fill and exact-check lines of a swap's summary (input used, complete or not, engine vs exact). */
+function fillNotes(op: SwapOp, tin: TokenInfo, tout: TokenInfo): string[] {
+  const c = op.swap.check;
+  if (!c) return ['fill not checked: the quote was not recomputed from the bins (no live quote)'];
+  const fmt = (t: TokenInfo) => (v: bigint) => `${formatUnits(v, t.decimals)} ${t.symbol} (${v})`;
+  return fillWords(c, fmt(tin), fmt(tout));
 }
 
 function uniqueTokens(ts: TokenInfo[]): TokenInfo[] {

@@ -76,6 +76,7 @@ export type ExportErrorCode =
   | 'router-config-missing'
   | 'token-unknown'
   | 'swap-route-missing'
+  | 'swap-partial-fill'
   | 'swap-route-unsupported'
   | 'bad-public-key'
   | 'public-key-mismatch'

@@ -167,6 +167,15 @@ export type PlanPreview = z.infer<typeof PlanPreviewSchema>;
 
 export const RouteInfoSchema = z.object({
   amount_in: zDec,
+  /** Input the route actually takes (exact recomputation from the bins read). */
+  amount_in_used: zDec,
+  /** The route takes the whole amount_in; false: amount_out is the output for amount_in_used only. */
+  complete: z.boolean(),
+  /** Recomputed exactly from the bins read; false: the engine's figures, unverified (reason beside). */
+  verified: z.boolean(),
+  unverified_reason: z.string().nullable(),
+  /** The engine's output when it differs from the exact recomputation (amount_out). */
+  engine_amount_out: zDec.nullable(),
   amount_out: zDec,
   min_received: zDec,
   slippage: z.number(),

@@ -15,6 +15,8 @@ export class QuotePanel {
   private readonly exportButton: HTMLButtonElement;
   private tokens: TokenInfo[] = [];
   private lastParams: QuoteParams | undefined;
+  /** The last quote fills the whole amount (a partial fill offers no export). */
+  private lastComplete = false;
   private seq = 0;
 
   constructor(
@@ -82,7 +84,7 @@ export class QuotePanel {
   }
 
   setExportAvailable(on: boolean): void {
-    this.exportButton.hidden = !on || !this.lastParams;
+    this.exportButton.hidden = !on || !this.lastParams || !this.lastComplete;
     this.exportAllowed = on;
   }
   private exportAllowed = false;
@@ -152,7 +154,9 @@ export class QuotePanel {
       const q = await this.client.request('quote', p);
       if (seq !== this.seq) return;
       this.lastParams = p;
-      this.exportButton.hidden = !this.exportAllowed;
+      this.lastComplete = q.best.complete;
+      // A partial fill is never exported (the export refuses it too): no button for it.
+      this.exportButton.hidden = !this.exportAllowed || !q.best.complete;
       this.show(q, p);
     } catch (e) {
       if (seq !== this.seq) return;
@@ -179,6 +183,12 @@ export class QuotePanel {
       );
     const impact = (r: RouteInfo): string =>
       r.price_impact_bps === null ? 'unknown' : `${(r.price_impact_bps / 100).toFixed(2)}%`;
+    const checkText = (r: RouteInfo): string =>
+      !r.verified
+        ? `not recomputed (${r.unverified_reason ?? 'unknown reason'}): engine figures`
+        : r.engine_amount_out !== null
+          ? `differs: the engine says ${human(r.engine_amount_out, r.output_decimals)}, the bins read give ${human(r.amount_out, r.output_decimals)} (shown)`
+          : 'agrees with the engine (recomputed from the bins read)';
     const path = (r: RouteInfo): string =>
       [sym(r.hops[0]?.input_token ?? p.input_token), ...r.hops.map((hp) => sym(hp.output_token))].join(' → ');
     setChildren(
@@ -186,17 +196,31 @@ export class QuotePanel {
       h(
         'div',
         {
-          className: 'best',
+          className: q.best.complete ? 'best' : 'best partial',
           'data-testid': 'quote-best',
           'data-amount-out': q.best.amount_out,
           'data-min-received': q.best.min_received,
+          'data-amount-in-used': q.best.amount_in_used,
+          'data-complete': String(q.best.complete),
         },
-        row('You receive', `${human(q.best.amount_out, outDec)} ${tout?.symbol ?? ''}`, 'quote-amount-out'),
+        row(
+          'Fill',
+          q.best.complete
+            ? `complete: the whole ${human(q.best.amount_in, tin?.decimals ?? 0)} ${tin?.symbol ?? ''} is used`
+            : `PARTIAL: only ${human(q.best.amount_in_used, tin?.decimals ?? 0)} of ${human(q.best.amount_in, tin?.decimals ?? 0)} ${tin?.symbol ?? ''} finds liquidity`,
+          'quote-fill',
+        ),
+        row(
+          q.best.complete ? 'You receive' : 'You receive (for the used part only)',
+          `${human(q.best.amount_out, outDec)} ${tout?.symbol ?? ''}`,
+          'quote-amount-out',
+        ),
         row(
           'Minimum received',
           `${human(q.best.min_received, outDec)} ${tout?.symbol ?? ''} at ${q.best.slippage}% slippage`,
           'quote-min',
         ),
+        row('Exact check', checkText(q.best), 'quote-check'),
         row('Price impact', impact(q.best), 'quote-impact'),
         row('Bins crossed', String(q.best.bins_crossed), 'quote-bins'),
         row('Route', path(q.best)),
@@ -209,7 +233,15 @@ export class QuotePanel {
         h(
           'thead',
           {},
-          h('tr', {}, h('th', {}, 'Route'), h('th', {}, 'Out'), h('th', {}, 'Impact'), h('th', {}, 'Bins')),
+          h(
+            'tr',
+            {},
+            h('th', {}, 'Route'),
+            h('th', {}, 'Fill'),
+            h('th', {}, 'Out'),
+            h('th', {}, 'Impact'),
+            h('th', {}, 'Bins'),
+          ),
         ),
         h(
           'tbody',
@@ -217,8 +249,13 @@ export class QuotePanel {
           ...q.routes.map((r) =>
             h(
               'tr',
-              { 'data-amount-out': r.amount_out },
+              { 'data-amount-out': r.amount_out, 'data-complete': String(r.complete) },
               h('td', {}, path(r)),
+              h(
+                'td',
+                {},
+                r.complete ? 'complete' : `partial: ${human(r.amount_in_used, tin?.decimals ?? 0)} used`,
+              ),
               h('td', {}, human(r.amount_out, r.output_decimals)),
               h('td', {}, impact(r)),
               h('td', {}, String(r.bins_crossed)),

@@ -2,13 +2,17 @@
  * `dlmm quote --in TOKEN --out TOKEN --amount N [--multi] [--slippage P] [--format text|json]`.
  * Tokens by contract id or symbol (from /quotes/v2/tokens); the amount in human units of the input token,
  * parsed exactly; prints the best route (every route with --multi) with the minimum received at the
- * slippage. Exit 0 with a route, 1 when there is none (or a token is unknown), 2 on usage or read errors.
+ * slippage. Every route is recomputed exactly from the bins read (core/quote/exact.ts): the input used,
+ * whether it fills the whole amount, and any disagreement with the engine's figure are printed.
+ * Exit 0 with a route that fills the whole amount, 1 when there is none, only a partial fill, or a token
+ * is unknown; 2 on usage or read errors.
  */
 import { isApiError } from '../../../core/api/errors';
 import { stringifyJsonExact } from '../../../core/api/json';
 import type { DlmmApi, Pool, Route, Token } from '../../../core/api/types';
 import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
 import { minReceived } from '../../../core/dlmm/bounds';
+import { checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
 import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
@@ -23,9 +27,10 @@ const OPTIONS = {
 
 const DEFAULT_SLIPPAGE = '1';
 
-/** One route as printed: exact integers plus their human forms. */
+/** One route as printed: exact integers plus their human forms, from the exact recomputation. */
 interface RouteView {
   path: Array<{ pool_id: string; pool_alias: string | null; input_token: string; output_token: string }>;
+  check: QuoteCheck;
   amount_out: bigint;
   min_received: bigint;
   price_impact_bps: number | null;
@@ -87,15 +92,27 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       return 1;
     }
     const aliases = await poolAliases(api);
+    const checks = await Promise.all(routes.map((r) => checkRouteLive(api, r, amountIn)));
+    // Complete routes first, then the larger exact output (a partial fill never outranks a full one).
     const views = routes
-      .map((r) => viewOf(r, slippagePpm, aliases))
-      .sort((a, b) => (b.amount_out > a.amount_out ? 1 : b.amount_out < a.amount_out ? -1 : 0));
+      .map((r, i) => viewOf(r, checks[i] as QuoteCheck, slippagePpm, aliases))
+      .sort((a, b) =>
+        a.check.complete !== b.check.complete
+          ? a.check.complete
+            ? -1
+            : 1
+          : b.amount_out > a.amount_out
+            ? 1
+            : b.amount_out < a.amount_out
+              ? -1
+              : 0,
+      );
     io.out(
       format === 'json'
         ? renderJson(tokenIn, tokenOut, amountIn, slippageText, views)
         : renderText(tokens, tokenIn, tokenOut, amountIn, slippageText, views),
     );
-    return 0;
+    return views[0]?.check.complete ? 0 : 1;
   });
 }
 
@@ -148,7 +165,12 @@ async function poolAliases(api: DlmmApi): Promise<Map<string, string>> {
   }
 }
 
-function viewOf(route: Route, slippagePpm: bigint, aliases: Map<string, string>): RouteView {
+function viewOf(
+  route: Route,
+  check: QuoteCheck,
+  slippagePpm: bigint,
+  aliases: Map<string, string>,
+): RouteView {
   const hops = route.execution_path;
   const binsKnown = hops.length > 0 && hops.every((h) => h.bins !== undefined);
   const used = binsKnown ? hops.reduce((n, h) => n + (h.bins?.length ?? 0), 0) : null;
@@ -159,9 +181,10 @@ function viewOf(route: Route, slippagePpm: bigint, aliases: Map<string, string>)
       input_token: h.input_token,
       output_token: h.output_token,
     })),
-    amount_out: route.amount_out,
-    min_received: minReceived(route.amount_out, slippagePpm),
-    price_impact_bps: route.price_impact_bps ?? null,
+    check,
+    amount_out: check.amount_out,
+    min_received: minReceived(check.amount_out, slippagePpm),
+    price_impact_bps: check.price_impact_bps,
     bins_used: used,
     // Bins crossed: how often the active bin moved during the walk (a swap inside one bin crosses none).
     bins_crossed: used === null ? null : Math.max(0, used - hops.length),
@@ -188,7 +211,8 @@ function renderText(
   views: RouteView[],
 ): string {
   const out = (v: bigint) => `${formatUnits(v, tokenOut.decimals)} ${tokenOut.symbol}`;
-  const lines = [`quote: ${formatUnits(amountIn, tokenIn.decimals)} ${tokenIn.symbol} -> ${tokenOut.symbol}`];
+  const inp = (v: bigint) => `${formatUnits(v, tokenIn.decimals)} ${tokenIn.symbol}`;
+  const lines = [`quote: ${inp(amountIn)} -> ${tokenOut.symbol}`];
   views.forEach((v, i) => {
     const path = v.path
       .map(
@@ -196,8 +220,27 @@ function renderText(
           `${j === 0 ? symbolOf(tokens, h.input_token) + ' ' : ''}-> ${symbolOf(tokens, h.output_token)} (${h.pool_alias ?? h.pool_id})`,
       )
       .join(' ');
+    const c = v.check;
     lines.push(`route ${i + 1}${i === 0 ? ' (best)' : ''}: ${path}`);
-    lines.push(`  amount out        ${out(v.amount_out)}`);
+    if (c.complete) {
+      lines.push(`  fill              complete: the whole ${inp(c.amount_in)} is used`);
+      lines.push(`  amount out        ${out(v.amount_out)}`);
+    } else {
+      lines.push(
+        `  fill              PARTIAL: only ${inp(c.amount_in_used)} of ${inp(c.amount_in)} finds liquidity`,
+      );
+      lines.push(`  input used        ${inp(c.amount_in_used)}`);
+      lines.push(
+        `  amount out        ${out(v.amount_out)} for the ${inp(c.amount_in_used)} used (not for the whole amount)`,
+      );
+    }
+    if (!c.verified)
+      lines.push(`  exact check       not recomputed: ${c.unverified_reason}; engine figures shown`);
+    else if (c.mismatch)
+      lines.push(
+        `  exact check       DIFFERS: engine says ${out(c.engine_amount_out)}, the bins read give ${out(c.amount_out)} (shown above)`,
+      );
+    else lines.push('  exact check       agrees with the engine (recomputed from the bins read)');
     lines.push(`  price impact      ${impactText(v.price_impact_bps)}`);
     lines.push(
       `  bins crossed      ${v.bins_crossed === null ? 'unknown' : `${v.bins_crossed} (${v.bins_used} bin(s) used)`}`,
@@ -224,6 +267,15 @@ function renderJson(
     slippage_tolerance: slippage,
     routes: views.map((v) => ({
       path: v.path,
+      hops: v.check.hops,
+      amount_in: v.check.amount_in.toString(),
+      amount_in_used: v.check.amount_in_used.toString(),
+      complete: v.check.complete,
+      verified: v.check.verified,
+      ...(v.check.verified ? {} : { unverified_reason: v.check.unverified_reason }),
+      ...(v.check.engine_amount_out !== v.amount_out
+        ? { engine_amount_out: v.check.engine_amount_out.toString() }
+        : {}),
       amount_out: v.amount_out.toString(),
       amount_out_human: formatUnits(v.amount_out, tokenOut.decimals),
       min_received: v.min_received.toString(),

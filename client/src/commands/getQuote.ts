@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { stringifyJsonExact } from '../../../core/api/json';
 import type { DlmmApi, Route, Token } from '../../../core/api/types';
 import { formatUnits, parseUnits } from '../../../core/dlmm/bins';
+import { checkRouteLive } from '../../../core/quote/exact';
 import { describeRoute } from '../../../server/src/features/format';
 import { describeError, requireApi, withReadProgress, type CommandDeps } from './common';
 
@@ -119,16 +120,27 @@ async function showRoutes(
     return;
   }
   if (all.length === 0) all = [best];
+  // Every route recomputed exactly from the bins read: input used, fill, disagreement with the engine.
+  const [bestCheck, ...checks] = await withReadProgress('DLMM: checking the quote on the bins…', () =>
+    Promise.all([best, ...all].map((r) => checkRouteLive(api, r, req.amount))),
+  );
   const inTok = tokens.find((t) => t.contract_address === req.input);
   const outTok = tokens.find((t) => t.contract_address === req.output);
   const title = `DLMM quote: ${inTok ? `${formatUnits(req.amount, inTok.decimals)} ${inTok.symbol}` : req.amount} → ${outTok?.symbol ?? req.output}`;
-  const b = describeRoute(best, tokens);
+  const b = describeRoute(best, tokens, bestCheck);
   deps.log(`quote ${title}: best ${b.label} ${b.detail}; ${all.length} route(s)`);
+  for (const line of b.lines) deps.log(`  ${line}`);
+  if (bestCheck && !bestCheck.complete)
+    void vscode.window.showWarningMessage(`DLMM: partial fill. ${b.lines[0] ?? ''}`);
   const items: RouteItem[] = [
-    { label: `$(star-full) Best: ${b.label}`, detail: b.detail, route: best },
+    {
+      label: `${bestCheck?.complete === false ? '$(warning)' : '$(star-full)'} Best: ${b.label}`,
+      detail: b.detail,
+      route: best,
+    },
     { label: 'All routes', kind: vscode.QuickPickItemKind.Separator },
     ...all.map((r, i) => {
-      const d = describeRoute(r, tokens);
+      const d = describeRoute(r, tokens, checks[i]);
       return { label: `${i + 1}. ${d.label}`, detail: d.detail, route: r };
     }),
     { label: '', kind: vscode.QuickPickItemKind.Separator },
@@ -140,9 +152,10 @@ async function showRoutes(
     ignoreFocusOut: true,
   });
   if (!chosen) return;
+  const checkOf = (r: Route | undefined) => (r === best ? bestCheck : checks[all.indexOf(r as Route)]);
   const json = chosen.all
-    ? stringifyJsonExact({ best, routes: chosen.all }, 2)
-    : stringifyJsonExact(chosen.route, 2);
+    ? stringifyJsonExact({ best, best_check: bestCheck, routes: chosen.all, checks }, 2)
+    : stringifyJsonExact({ route: chosen.route, check: checkOf(chosen.route) }, 2);
   await vscode.env.clipboard.writeText(json);
   void vscode.window.showInformationMessage(
     chosen.all ? `DLMM: copied ${chosen.all.length} route(s) as JSON.` : 'DLMM: copied the route as JSON.',

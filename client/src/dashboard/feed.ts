@@ -7,6 +7,7 @@ import type { DlmmApi, Pool, Route, Status, Token } from '../../../core/api/type
 import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
 import type { Finding } from '../../../core/plan/diagnostics';
 import type { PreparedOperation } from '../../../core/plan/prepared';
+import { checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
 import type {
   BinEffect,
   EngineStatus,
@@ -320,16 +321,22 @@ export function buildPlanPreview(active: ActivePlan | undefined, poolIds: Readon
   };
 }
 
-function routeInfo(r: Route, slippage: number): RouteInfo {
+function routeInfo(r: Route, c: QuoteCheck, slippage: number): RouteInfo {
   const used = r.slippage_tolerance ?? slippage;
   const ppm = percentToPpm(String(used)) ?? percentToPpm(String(slippage)) ?? 0n;
-  const min = r.min_amount_out ?? minAfterSlippage(r.amount_out, ppm);
+  // Minimum received on the exact output (the figure the export bounds with).
+  const min = minAfterSlippage(c.amount_out, ppm);
   return {
-    amount_in: (r.amount_in ?? r.execution_path[0]?.amount_in ?? 0n).toString(),
-    amount_out: r.amount_out.toString(),
+    amount_in: c.amount_in.toString(),
+    amount_in_used: c.amount_in_used.toString(),
+    complete: c.complete,
+    verified: c.verified,
+    unverified_reason: c.unverified_reason ?? null,
+    engine_amount_out: c.engine_amount_out !== c.amount_out ? c.engine_amount_out.toString() : null,
+    amount_out: c.amount_out.toString(),
     min_received: min.toString(),
     slippage: used,
-    price_impact_bps: r.price_impact_bps ?? null,
+    price_impact_bps: c.price_impact_bps,
     bins_crossed: r.execution_path.reduce((n, h) => n + (h.bins?.length ?? 0), 0),
     input_decimals: r.input_token_decimals,
     output_decimals: r.output_token_decimals,
@@ -359,8 +366,13 @@ export async function readQuote(api: DlmmApi, p: QuoteParams): Promise<QuoteResu
     api.quoteMulti(req).catch(() => undefined),
     api.status().catch(() => undefined),
   ]);
-  const bestInfo = routeInfo(best, p.slippage);
-  const routes = multi && multi.length > 0 ? multi.map((r) => routeInfo(r, p.slippage)) : [bestInfo];
+  const amountIn = BigInt(p.amount_in);
+  const all = multi && multi.length > 0 ? multi : [best];
+  const [bestCheck, ...checks] = await Promise.all(
+    [best, ...all].map((r) => checkRouteLive(api, r, amountIn)),
+  );
+  const bestInfo = routeInfo(best, bestCheck as QuoteCheck, p.slippage);
+  const routes = all.map((r, i) => routeInfo(r, checks[i] as QuoteCheck, p.slippage));
   return { best: bestInfo, routes, state_height: status?.state_height ?? null };
 }
 

@@ -22,6 +22,9 @@ import { rateLimited } from './rate-limited';
 import { slippageUnit } from './slippage-unit';
 import { strictDriftRisk } from './strict-drift-risk';
 import { swapNoRoute } from './swap-no-route';
+import { swapPartialFill } from './swap-partial-fill';
+import { priceImpact } from './price-impact';
+import { quoteMismatch } from './quote-mismatch';
 import { tipLag } from './tip-lag';
 import { tipUnknown } from './tip-unknown';
 import { tokenUnknown } from './token-unknown';
@@ -63,6 +66,9 @@ export const RULES: readonly Rule[] = [
   minDlpUnprotected,
   tokenUnknown,
   swapNoRoute,
+  swapPartialFill,
+  priceImpact,
+  quoteMismatch,
   apiUnreachable,
   rateLimited,
   unexpectedResponse,

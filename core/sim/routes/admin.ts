@@ -24,6 +24,8 @@ const StateBody = z.strictObject({
   bump_height: z.number().int().min(0).max(1_000_000).optional(),
   /** Replace the inventory faults. */
   inventory_faults: z.array(FaultBody).optional(),
+  /** Quotes report amount_out skewed by this many bps against the exact walk (0: honest). */
+  quote_skew_bps: z.number().int().min(-10_000).max(10_000).optional(),
 });
 
 const ShiftBody = z.strictObject({ bins: z.number().int().min(-1000).max(1000) });
@@ -39,6 +41,7 @@ function stateOf(engine: SimEngine): Record<string, unknown> {
     ...s,
     chain_tip: engine.chainTip,
     inventory_faults: engine.faults,
+    quote_skew_bps: engine.quoteSkewBps,
     pools: engine.pools().map((p) => ({ pool_id: p.id, pool_alias: p.alias, active_bin: p.activeBinId })),
   };
 }
@@ -59,6 +62,10 @@ export function registerAdmin(router: Router, engine: SimEngine, onReset: () => 
     engine.setStatus(patch);
     if (body.bump_height) engine.bumpHeight(body.bump_height);
     if (body.inventory_faults) engine.setFaults(body.inventory_faults);
+    if (body.quote_skew_bps !== undefined) {
+      engine.quoteSkewBps = body.quote_skew_bps;
+      engine.revision++;
+    }
     return { body: stateOf(engine) };
   });
   router.add('POST', `${P}/pools/:pool/shift`, async (c) => {

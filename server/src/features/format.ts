@@ -4,6 +4,7 @@
  */
 import type { Route, Token } from '../../../core/api/types';
 import { formatUnits } from '../../../core/dlmm/bins';
+import { fillWords, type QuoteCheck } from '../../../core/quote/exact';
 
 /** `amount` in base units as "1.5 sBTC (150000000)" when the token is known, else the raw integer. */
 export function formatAmount(
@@ -23,23 +24,51 @@ export function symbolOf(contract: string, tokens: readonly Token[]): string {
   );
 }
 
-/** One line per route: "0.001 sBTC -> 76.06 USDCx via dlmm_1 (min 75.3, impact 12 bps)". */
-export function describeRoute(route: Route, tokens: readonly Token[]): { label: string; detail: string } {
+/**
+ * One line per route: "0.001 sBTC -> 76.06 USDCx via dlmm_1 (min 75.3, impact 12 bps)". With the exact
+ * check (core/quote/exact.ts) the label uses the input actually used and the exact output; a partial fill
+ * says so in the label ("PARTIAL: 0.86 of 1000 sBTC -> …, output for the used part"), and a disagreement
+ * with the engine names both figures in the detail.
+ */
+export function describeRoute(
+  route: Route,
+  tokens: readonly Token[],
+  check?: QuoteCheck,
+): { label: string; detail: string; lines: string[] } {
   const first = route.execution_path[0];
   const last = route.execution_path[route.execution_path.length - 1];
   const input = first?.input_token ?? '';
   const output = last?.output_token ?? '';
   const inTok = { symbol: symbolOf(input, tokens), decimals: route.input_token_decimals };
   const outTok = { symbol: symbolOf(output, tokens), decimals: route.output_token_decimals };
-  const amountIn = route.amount_in ?? first?.amount_in ?? 0n;
-  const label = `${formatAmount(amountIn, inTok, false)} → ${formatAmount(route.amount_out, outTok, false)}`;
+  const amountIn = check?.amount_in ?? route.amount_in ?? first?.amount_in ?? 0n;
+  const amountOut = check?.amount_out ?? route.amount_out;
+  const label =
+    check && !check.complete
+      ? `PARTIAL: ${formatAmount(check.amount_in_used, inTok, false)} of ${formatAmount(amountIn, inTok, false)} → ${formatAmount(amountOut, outTok, false)} (output for the used part)`
+      : `${formatAmount(amountIn, inTok, false)} → ${formatAmount(amountOut, outTok, false)}`;
   const hops = route.execution_path.map((h) => h.pool_id).join(' → ');
   const parts = [`via ${hops || 'no hop'}`];
-  if (route.min_amount_out !== undefined)
+  if (check) {
+    if (check.complete) parts.push('fills the whole amount');
+    if (!check.verified) parts.push(`not recomputed (${check.unverified_reason})`);
+    else if (check.mismatch)
+      parts.push(
+        `engine says ${formatAmount(check.engine_amount_out, outTok, false)}, exact ${formatAmount(check.amount_out, outTok, false)}`,
+      );
+    else parts.push('exact check agrees');
+  } else if (route.min_amount_out !== undefined)
     parts.push(
       `min ${formatAmount(route.min_amount_out, outTok, false)} at ${route.slippage_tolerance}% slippage`,
     );
-  if (route.price_impact_bps !== undefined && route.price_impact_bps !== null)
-    parts.push(`impact ${route.price_impact_bps} bps`);
-  return { label, detail: parts.join(', ') };
+  const impact = check ? check.price_impact_bps : route.price_impact_bps;
+  if (impact !== undefined && impact !== null) parts.push(`impact ${impact} bps`);
+  const lines = check
+    ? fillWords(
+        check,
+        (v) => formatAmount(v, inTok),
+        (v) => formatAmount(v, outTok),
+      )
+    : [];
+  return { label, detail: parts.join(', '), lines };
 }

@@ -297,7 +297,7 @@ function swapSection(
   if (sw.error || !sw.route)
     return [head, `no quote: ${sw.error?.message ?? 'the engine returned no route'}`].join('\n\n');
   const route = sw.route;
-  const d = describeRoute(route, tokens);
+  const d = describeRoute(route, tokens, sw.check);
   const slippage =
     typeof raw.slippage_tolerance === 'number'
       ? raw.slippage_tolerance
@@ -307,11 +307,14 @@ function swapSection(
     symbol: tokens.find((t) => t.contract_address === raw.output_token)?.symbol ?? '',
     decimals: route.output_token_decimals,
   };
-  const min = route.min_amount_out ?? minReceivedFor(route.amount_out, ppm);
+  const min = sw.check?.verified
+    ? minReceivedFor(sw.check.amount_out, ppm)
+    : (route.min_amount_out ?? minReceivedFor(route.amount_out, ppm));
   return [
     head,
     `quote: ${d.label}`,
     d.detail,
-    `min received at ${slippage}%: ${formatAmount(min, outTok)}`,
+    ...d.lines,
+    `min received at ${slippage}%: ${formatAmount(min, outTok)}${sw.check && !sw.check.complete ? ' (for the used part only)' : ''}`,
   ].join('\n\n');
 }
