@@ -11,9 +11,7 @@ export function amountWords(live: LiveData | undefined, contract: string, amount
 }
 
 /** Each swap operation with a checked quote, and its index. */
-export function checkedSwaps(
-  ctx: RuleContext,
-): {
+export function checkedSwaps(ctx: RuleContext): {
   index: number;
   op: Extract<RuleContext['plan']['operations'][number], { op: 'swap' }>;
   q: LiveSwap & { check: NonNullable<LiveSwap['check']> };
