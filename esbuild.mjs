@@ -14,10 +14,24 @@ const common = {
 };
 
 const entries = [
-  { in: 'client/src/extension.ts', out: 'dist/client.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+  {
+    in: 'client/src/extension.ts',
+    out: 'dist/client.js',
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+  },
   { in: 'server/src/main.ts', out: 'dist/server.js', platform: 'node', format: 'cjs' },
   { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs' },
   { in: 'webview/src/main.ts', out: 'dist/webview.js', platform: 'browser', format: 'iife' },
+  // The wallet page's script: read by `dlmm wallet` and the editor, inlined into the page with its nonce.
+  {
+    in: 'webview/src/wallet/page.ts',
+    out: 'dist/wallet-page.js',
+    platform: 'browser',
+    format: 'iife',
+    sourcemap: false,
+  },
 ];
 
 const builds = entries
@@ -31,6 +45,7 @@ const builds = entries
       format: e.format,
       target: e.platform === 'node' ? 'node20' : 'chrome114',
       external: e.external ?? [],
+      ...(e.sourcemap === false ? { sourcemap: false } : {}),
     }),
   );
 

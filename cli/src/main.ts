@@ -6,8 +6,9 @@ import { run as exportCmd } from './commands/export';
 import { run as status } from './commands/status';
 import { run as sim } from './commands/sim';
 import { run as lsp } from './commands/lsp';
+import { run as wallet } from './commands/wallet';
 
-const COMMANDS: Record<string, Command> = { check, quote, export: exportCmd, status, sim, lsp };
+const COMMANDS: Record<string, Command> = { check, quote, export: exportCmd, wallet, status, sim, lsp };
 
 const USAGE = `usage: dlmm <command> [options]
 
@@ -15,6 +16,7 @@ commands:
   check [PATH ...] [--format text|json|sarif] [--max-tip-lag N] [--offline]
   quote --in TOKEN --out TOKEN --amount N [--multi] [--slippage P] [--format text|json]
   export PLAN [--op ID] --format tx-hex|wallet-request|summary|json [--public-key HEX --nonce N --fee N] [--out FILE]
+  wallet PLAN [--op ID] [--port N] [--no-open]   (serves a one-time page for your own wallet to sign)
   status [--format text|json]
   sim [--host 127.0.0.1] [--port N] [--world FILE]
   lsp --stdio

@@ -5,8 +5,6 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { analyzePlan } from '../../../core/plan/analyze';
-import { buildTransactions } from '../../../core/tx/build';
 import {
   EXPORT_FORMATS,
   formatJson,
@@ -18,10 +16,8 @@ import {
 } from '../../../core/tx/formats';
 import { hasApiConfigured, parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
+import { checkAndBuild } from '../exportPlan';
 import { loadRouterOverrides } from '../routers';
-
-/** Findings that mean the live data was not there to build from (exit 2, as for `check`). */
-const LIVE_UNAVAILABLE = new Set(['api-unreachable', 'rate-limited']);
 
 const OWN = {
   op: { type: 'string' },
@@ -50,26 +46,20 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 2;
   }
   return withApi(common, io, async (api) => {
-    const analysis = await analyzePlan(text, { api, fileName: path });
-    const unavailable = analysis.findings.filter((f) => LIVE_UNAVAILABLE.has(f.code));
-    if (unavailable.length > 0) {
-      // Never build from partial live data: bounds and post-conditions would rest on what was not read.
-      for (const f of unavailable) io.err(`dlmm export: ${f.severity} ${f.code}: ${f.message}\n`);
-      io.err('dlmm export: not exported: live data was unavailable; rerun when the service answers\n');
-      return 2;
-    }
-    const outcome = await buildTransactions(analysis, {
+    const checked = await checkAndBuild(
       api,
-      ...(routers ? { routers } : {}),
-      ...(typeof values.op === 'string' ? { opId: values.op } : {}),
-      ...(signing ? { publicKey: signing.publicKey, nonce: signing.nonce, fee: signing.fee } : {}),
-    });
-    if (!outcome.ok) {
-      io.err(`dlmm export: not exported (${outcome.error.code}): ${outcome.error.message}\n`);
-      return 1;
-    }
-    for (const f of outcome.findings) io.err(`dlmm export: ${f.severity} ${f.code}: ${f.message}\n`);
-    const txs = outcome.transactions;
+      text,
+      path,
+      {
+        ...(routers ? { routers } : {}),
+        ...(typeof values.op === 'string' ? { opId: values.op } : {}),
+        ...(signing ? { signing } : {}),
+      },
+      io,
+      'dlmm export',
+    );
+    if (!checked.ok) return checked.exitCode;
+    const txs = checked.transactions;
     const body =
       format === 'tx-hex'
         ? await formatTxHex(txs, signing!)

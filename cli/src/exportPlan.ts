@@ -1,0 +1,51 @@
+/**
+ * The export's check-then-build step, shared by `dlmm export` and `dlmm wallet`: the plan is analyzed
+ * against live data; unavailable live data (exit 2) and a plan with errors or an export refusal (exit 1)
+ * are reported on stderr; otherwise the unsigned transactions come back with the export's own findings
+ * already printed.
+ */
+import type { DlmmApi } from '../../core/api/types';
+import { analyzePlan } from '../../core/plan/analyze';
+import { buildTransactions } from '../../core/tx/build';
+import type { SigningParams } from '../../core/tx/formats';
+import type { RouterOverrides } from '../../core/tx/routers';
+import type { BuiltTransaction } from '../../core/tx/types';
+import type { CliIO } from './io';
+
+/** Findings that mean the live data was not there to build from (exit 2, as for `check`). */
+const LIVE_UNAVAILABLE = new Set(['api-unreachable', 'rate-limited']);
+
+export type CheckedExport =
+  { ok: true; transactions: BuiltTransaction[]; sender: string | undefined } | { ok: false; exitCode: 1 | 2 };
+
+/** Analyzes `text` live and builds its transactions; `command` prefixes the messages ("dlmm export"). */
+export async function checkAndBuild(
+  api: DlmmApi,
+  text: string,
+  path: string,
+  opts: { opId?: string; signing?: SigningParams; routers?: RouterOverrides },
+  io: CliIO,
+  command: string,
+): Promise<CheckedExport> {
+  const analysis = await analyzePlan(text, { api, fileName: path });
+  const unavailable = analysis.findings.filter((f) => LIVE_UNAVAILABLE.has(f.code));
+  if (unavailable.length > 0) {
+    // Never build from partial live data: bounds and post-conditions would rest on what was not read.
+    for (const f of unavailable) io.err(`${command}: ${f.severity} ${f.code}: ${f.message}\n`);
+    io.err(`${command}: not exported: live data was unavailable; rerun when the service answers\n`);
+    return { ok: false, exitCode: 2 };
+  }
+  const signing = opts.signing;
+  const outcome = await buildTransactions(analysis, {
+    api,
+    ...(opts.routers ? { routers: opts.routers } : {}),
+    ...(opts.opId !== undefined ? { opId: opts.opId } : {}),
+    ...(signing ? { publicKey: signing.publicKey, nonce: signing.nonce, fee: signing.fee } : {}),
+  });
+  if (!outcome.ok) {
+    io.err(`${command}: not exported (${outcome.error.code}): ${outcome.error.message}\n`);
+    return { ok: false, exitCode: 1 };
+  }
+  for (const f of outcome.findings) io.err(`${command}: ${f.severity} ${f.code}: ${f.message}\n`);
+  return { ok: true, transactions: outcome.transactions, sender: analysis.plan?.sender };
+}

@@ -1,0 +1,121 @@
+/**
+ * The one-time wallet page as a string: strict CSP with a per-page nonce, no remote resource, the summary
+ * as `dlmm export --format summary` prints it, the requests as JSON data, and our own small script (the
+ * browser half lives in webview/src/wallet/page.ts and is bundled to dist/wallet-page.js; the face hands
+ * its text in). No DOM here: this only writes text.
+ */
+import type { Network } from '../tx/routers';
+
+/** The SIP-030 request the page sends for one transaction in the wallet-picks-nonce mode. */
+export interface CallContractRequest {
+  method: 'stx_callContract';
+  params: {
+    contract: string;
+    functionName: string;
+    functionArgs: string[];
+    postConditions: string[];
+    postConditionMode: 'deny' | 'allow';
+    network: Network;
+    /** The plan's sender: a wallet on another account answers -32001 instead of signing. */
+    address: string;
+  };
+}
+
+/** Everything the page script reads (embedded as JSON in the page). */
+export interface WalletPageData {
+  sender: string;
+  network: Network;
+  /** Plan file name, for the title (no directories). */
+  plan: string;
+  transactions: { label: string; request: CallContractRequest }[];
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+/** JSON safe inside a <script type="application/json"> element (no `<`, no line separators). */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The Content-Security-Policy of the page. The header carries `frame-ancestors 'none'` too; the page's own
+ * <meta> copy leaves it out (browsers ignore it there and say so).
+ */
+export function pageCsp(nonce: string, where: 'header' | 'meta' = 'header'): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    ...(where === 'header' ? ["frame-ancestors 'none'"] : []),
+  ].join('; ');
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:980px;padding:16px 24px;color:#1b1b1b;background:#fafafa}
+h1{font-size:20px;margin:8px 0}h2{font-size:16px;margin:18px 0 6px}
+pre{background:#fff;border:1px solid #ddd;padding:10px;overflow:auto;max-height:45vh;font-size:12px}
+.note{color:#555}.err{color:#a40000;font-weight:600}.ok{color:#0a6b20;font-weight:600}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top;font-size:13px}
+td.answer{font-family:ui-monospace,monospace;word-break:break-all}
+fieldset{border:1px solid #ccc;margin:10px 0;padding:8px 12px}label{display:block;margin:3px 0}
+input[type=text]{width:14em}button{font-size:14px;padding:5px 14px;margin:4px 8px 4px 0}
+`;
+
+/** The page's HTML: summary, transaction table, wallet picker, and the script with its nonce. */
+export function walletPageHtml(data: WalletPageData, summary: string, script: string, nonce: string): string {
+  const rows = data.transactions
+    .map(
+      (t, i) =>
+        `<tr data-index="${i}"><td>#${i + 1}</td><td>${escapeHtml(t.label)}</td><td>${escapeHtml(t.request.params.functionName)}</td><td class="state" data-testid="state-${i}">not sent</td><td class="answer" data-testid="answer-${i}"></td></tr>`,
+    )
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(pageCsp(nonce, 'meta'))}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>DLMM: send ${data.transactions.length} transaction(s) to your wallet</title>
+<style nonce="${nonce}">${STYLE}</style>
+</head><body>
+<h1>Send ${data.transactions.length} transaction(s) from ${escapeHtml(data.plan)} to your wallet</h1>
+<p class="note">Sender <code>${escapeHtml(data.sender)}</code> on ${escapeHtml(data.network)}. This page was served once by dlmm-studio on your own machine; it holds no key and broadcasts nothing itself. Your wallet shows each transaction, and you sign or reject it there.</p>
+<h2>What you are about to sign</h2>
+<pre data-testid="summary">${escapeHtml(summary)}</pre>
+<h2>Transactions, in order</h2>
+<table><thead><tr><th></th><th>operation</th><th>function</th><th>state</th><th>answer</th></tr></thead><tbody>${rows}</tbody></table>
+<h2>Wallet</h2>
+<div id="wallets" data-testid="wallets"><p class="note">Looking for Stacks wallets in this browser…</p></div>
+<div id="controls" hidden>
+<fieldset><legend>How to send</legend>
+<label><input type="radio" name="mode" value="call" checked data-testid="mode-call"> Let the wallet pick nonce and fee (stx_callContract; works with Ledger)</label>
+<label><input type="radio" name="mode" value="sign" data-testid="mode-sign"> Exact nonces: sign the unsigned transactions built here (stx_signTransaction)</label>
+<div id="exact" hidden>
+<label>First nonce <input type="text" id="nonce" inputmode="numeric" data-testid="nonce"></label>
+<label>Fee per transaction (micro-STX) <input type="text" id="fee" inputmode="numeric" data-testid="fee"></label>
+<label><input type="checkbox" id="broadcast" checked data-testid="broadcast"> Wallet broadcasts after signing (otherwise you get the signed transactions back)</label>
+</div>
+</fieldset>
+<button id="send" data-testid="send">Send to wallet</button>
+</div>
+<p><button id="finish" data-testid="finish">Finish</button> <span class="note">ends this session: the link stops working and the answers so far are kept.</span></p>
+<p id="status" data-testid="status" role="status"></p>
+<script type="application/json" id="dlmm-data">${jsonForScript(data)}</script>
+<script nonce="${nonce}">${script.replace(/<\/script/gi, '<\\/script')}</script>
+</body></html>
+`;
+}
