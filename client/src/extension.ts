@@ -28,6 +28,7 @@ import { showEngineStatus } from './commands/showStatus';
 import { startSimulatorCommand } from './commands/startSimulator';
 import { requireApi, type CommandDeps } from './commands/common';
 import { registerExportCommands } from './export/index';
+import { registerWalletCommand } from './wallet/index';
 import { registerDashboard } from './dashboard/index';
 import { ClientEngine } from './engine';
 import { affectsDlmm, readConfig } from './settings';
@@ -121,14 +122,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     (await import('./commands/openExample')).openExamplePlan(context.extensionUri, ensureSimulator),
   );
   // One export command (client/src/export): whole plan, the operation under the cursor, or a lens's op.
+  const exportCommands = registerExportCommands(context, {
+    getApi: () => requireApi(deps),
+    getMaxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
+    log,
+  });
+  context.subscriptions.push(exportCommands);
+  registered.push(ClientCommands.exportTransaction, 'dlmm.exportSwap'); // EXPORT_SWAP_COMMAND
+  // Send to Wallet (client/src/wallet): the same check and build, then a one-time page for the user's wallet.
   context.subscriptions.push(
-    registerExportCommands(context, {
+    registerWalletCommand({
       getApi: () => requireApi(deps),
       getMaxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
+      previewSource: (uri) => exportCommands.previewSource(uri),
       log,
     }),
   );
-  registered.push(ClientCommands.exportTransaction, 'dlmm.exportSwap'); // EXPORT_SWAP_COMMAND
+  registered.push(ClientCommands.sendToWallet);
 
   context.subscriptions.push(
     registerDashboard(context, {

@@ -54,6 +54,7 @@ export const ClientCommands = {
   newPlan: 'dlmm.newPlan',
   openExample: 'dlmm.openExamplePlan',
   exportTransaction: 'dlmm.exportUnsigned',
+  sendToWallet: 'dlmm.sendToWallet',
   showDashboard: 'dlmm.openDashboard',
 } as const;
 

@@ -14,7 +14,7 @@ import type { ExportFormat, SigningParams } from '../../../core/tx/formats';
 import type { RouterOverrides } from '../../../core/tx/routers';
 import type { ExportOutcome } from '../../../core/tx/types';
 import { parseExportArgs } from './args';
-import type { ActivePlan, ExportDeps } from './index';
+import type { ActivePlan, ExportDeps, PreviewSource } from './index';
 import {
   normalizePublicKey,
   parseUnsignedInteger,
@@ -31,7 +31,7 @@ import { operationAtOffset } from './target';
 export interface ExportCommandContext extends ExportDeps {
   /** globalState: holds only public keys, per sender. */
   store: KeyValueStore;
-  showPreview(name: string, markdown: string): Promise<void>;
+  showPreview(name: string, markdown: string, source?: PreviewSource): Promise<void>;
 }
 
 interface FormatItem extends vscode.QuickPickItem {
@@ -58,7 +58,7 @@ const FORMAT_ITEMS: FormatItem[] = [
   { label: 'json', format: 'json', description: 'everything, with the Clarity arguments in readable form' },
 ];
 
-const baseName = (uri: vscode.Uri) => posix.basename(uri.path) || 'plan.dlmm.yaml';
+export const baseName = (uri: vscode.Uri) => posix.basename(uri.path) || 'plan.dlmm.yaml';
 
 /** Runs the export; every failure ends in a message, never a thrown error. */
 export async function exportUnsigned(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
@@ -128,7 +128,10 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
     `${name}${opId === undefined ? '' : ` — operation ${opId}`}: ${txs.length} unsigned transaction(s)`,
   );
   const written = await writeNextToPlan(plan.uri, fileName, rendered.body);
-  await ctx.showPreview(exportFileName(name, opId, 'summary'), rendered.summaryMarkdown);
+  await ctx.showPreview(exportFileName(name, opId, 'summary'), rendered.summaryMarkdown, {
+    uri: plan.uri.toString(),
+    ...(opId !== undefined ? { opId } : {}),
+  });
   if (!written) {
     // An untitled plan has no folder: show the result instead of writing it.
     const doc = await vscode.workspace.openTextDocument({
@@ -138,13 +141,22 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
     await vscode.window.showTextDocument(doc, { preview: false });
   }
   const notes = outcome.findings.length > 0 ? ` (${outcome.findings.length} note(s) in the DLMM output)` : '';
-  const actions = written ? ['Open File', 'Copy wallet request'] : ['Copy wallet request'];
+  const actions = written
+    ? ['Open File', 'Copy wallet request', 'Send to Wallet']
+    : ['Copy wallet request', 'Send to Wallet'];
   const choice = await vscode.window.showInformationMessage(
     `DLMM: ${txs.length} unsigned transaction(s) ${written ? `written to ${fileName}` : 'exported'}${notes}. Nothing was signed or sent.`,
     ...actions,
   );
   if (choice === 'Open File' && written) {
     await vscode.window.showTextDocument(written, { preview: false });
+  } else if (choice === 'Send to Wallet') {
+    // The same plan and scope, handed to the user's own wallet through a one-time page (client/src/wallet).
+    await vscode.commands.executeCommand(
+      'dlmm.sendToWallet',
+      plan.uri.toString(),
+      ...(opId !== undefined ? [opId] : []),
+    );
   } else if (choice === 'Copy wallet request') {
     await vscode.env.clipboard.writeText(rendered.walletRequest);
     void vscode.window.showInformationMessage(
@@ -154,7 +166,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
 }
 
 /** The plan to export: the given URI (its open text wins over the disk), else the active plan. */
-async function resolvePlan(ctx: ExportDeps, uri: string | undefined): Promise<ActivePlan | undefined> {
+export async function resolvePlan(ctx: ExportDeps, uri: string | undefined): Promise<ActivePlan | undefined> {
   if (uri !== undefined) {
     let parsed: vscode.Uri;
     try {
@@ -178,7 +190,11 @@ async function resolvePlan(ctx: ExportDeps, uri: string | undefined): Promise<Ac
 }
 
 /** With the cursor in one of several operations: that operation or the whole plan (null = cancelled). */
-async function pickScope(text: string, name: string, offset: number): Promise<string | undefined | null> {
+export async function pickScope(
+  text: string,
+  name: string,
+  offset: number,
+): Promise<string | undefined | null> {
   const op = operationAtOffset(text, name, offset);
   if (!op || op.count < 2) return undefined;
   const items: (vscode.QuickPickItem & { opId: string | undefined })[] = [
@@ -192,7 +208,7 @@ async function pickScope(text: string, name: string, offset: number): Promise<st
   return pick ? pick.opId : null;
 }
 
-function build(
+export function build(
   analysis: Analysis,
   api: DlmmApi,
   opId: string | undefined,
@@ -210,7 +226,7 @@ function build(
 }
 
 /** True when core/tx built the transactions; otherwise shows the refusal (findings listed) and is false. */
-function accepted(
+export function accepted(
   outcome: ExportOutcome,
   text: string,
   name: string,
@@ -267,7 +283,7 @@ async function writeNextToPlan(
   return target;
 }
 
-function progress<T>(title: string, f: () => Promise<T>): Promise<T> {
+export function progress<T>(title: string, f: () => Promise<T>): Promise<T> {
   return Promise.resolve(
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => f()),
   );

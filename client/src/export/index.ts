@@ -34,20 +34,29 @@ export interface ExportDeps {
   log?(line: string): void;
 }
 
+/** The plan and operation a preview was exported from (for its "Send to Wallet" title button). */
+export interface PreviewSource {
+  uri: string;
+  opId?: string;
+}
+
 /** Registers `dlmm.exportUnsigned`, `dlmm.exportSwap` and the preview provider; dispose to unregister. */
 export function registerExportCommands(
   context: vscode.ExtensionContext,
   deps: ExportDeps,
-): vscode.Disposable {
+): vscode.Disposable & { previewSource(uri: vscode.Uri): PreviewSource | undefined } {
   const previews = new Map<string, string>();
+  const sources = new Map<string, PreviewSource>();
   const changed = new vscode.EventEmitter<vscode.Uri>();
   const provider: vscode.TextDocumentContentProvider = {
     onDidChange: changed.event,
     provideTextDocumentContent: (uri) => previews.get(uri.path) ?? '',
   };
-  const showPreview = async (name: string, markdown: string): Promise<void> => {
+  const showPreview = async (name: string, markdown: string, source?: PreviewSource): Promise<void> => {
     const uri = vscode.Uri.from({ scheme: EXPORT_PREVIEW_SCHEME, path: `/${name}` });
     previews.set(uri.path, markdown);
+    if (source) sources.set(uri.path, source);
+    else sources.delete(uri.path);
     changed.fire(uri);
     // The `.md` path makes it a markdown document (read-only: the provider owns the text).
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -57,7 +66,7 @@ export function registerExportCommands(
       preview: true,
     });
   };
-  return vscode.Disposable.from(
+  const disposable = vscode.Disposable.from(
     changed,
     vscode.workspace.registerTextDocumentContentProvider(EXPORT_PREVIEW_SCHEME, provider),
     vscode.commands.registerCommand(EXPORT_UNSIGNED_COMMAND, async (...args: unknown[]) => {
@@ -69,4 +78,8 @@ export function registerExportCommands(
       await exportSwap(deps, args);
     }),
   );
+  return Object.assign(disposable, {
+    previewSource: (uri: vscode.Uri) =>
+      uri.scheme === EXPORT_PREVIEW_SCHEME ? sources.get(uri.path) : undefined,
+  });
 }

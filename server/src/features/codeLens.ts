@@ -1,5 +1,6 @@
 /**
- * Code lenses per operation: "Quote" on swaps, "Export unsigned transaction" and "Show in dashboard" —
+ * Code lenses per operation: "Quote" on swaps, "Export unsigned transaction", "Send to wallet" and "Show in
+ * dashboard" —
  * each only when the client said the command exists (a missing command gets no lens, never a dead one).
  */
 import type { CodeLens } from 'vscode-languageserver';
@@ -48,6 +49,14 @@ export function codeLenses(
       lenses.push({
         range,
         command: { title, command: ClientCommands.exportTransaction, arguments: [args] },
+      });
+    }
+    if (commands.has(ClientCommands.sendToWallet)) {
+      const args: OperationLensArgs = { uri: doc.uri, operation };
+      const title = hasErrors ? 'Send to wallet (fix errors first)' : 'Send to wallet';
+      lenses.push({
+        range,
+        command: { title, command: ClientCommands.sendToWallet, arguments: [args] },
       });
     }
     if (commands.has(ClientCommands.showDashboard)) {

@@ -37,6 +37,7 @@ describe('client settings', () => {
     assert.equal(titles.get('dlmm.setApiKey'), 'DLMM: Set API Key');
     assert.equal(titles.get('dlmm.startSimulator'), 'DLMM: Start Simulator');
     assert.equal(titles.get('dlmm.newPlan'), 'DLMM: New Plan');
+    assert.equal(titles.get('dlmm.sendToWallet'), 'DLMM: Send to Wallet');
   });
 
   const table: {

@@ -1,0 +1,159 @@
+/**
+ * `dlmm.sendToWallet`: the plan (whole, a lens's operation, or the one under the cursor) is checked live and
+ * built exactly as the export does (a plan with errors is refused), then a one-time page is served on
+ * 127.0.0.1 by core/wallet and opened in the system browser through `asExternalUri` + `openExternal`, so
+ * remote and code-server setups reach it through their forwarding. The page hands each transaction to the
+ * user's own SIP-030 wallet; every answer is printed in the "DLMM Wallet" output as it arrives, and at the
+ * end the answers are written beside the plan and opened. Nothing is signed or sent by the extension.
+ */
+import { posix } from 'node:path';
+import * as vscode from 'vscode';
+import { isApiError } from '../../../core/api/errors';
+import { analyzePlan } from '../../../core/plan/analyze';
+import { walletAnswersFileName } from '../../../core/tx/naming';
+import { allAnswered, answerLine, answersDocument } from '../../../core/wallet/answers';
+import { loadWalletPageScript } from '../../../core/wallet/script';
+import { startWalletSession, type WalletSession } from '../../../core/wallet/session';
+import { parseExportArgs, type ExportTarget } from '../export/args';
+import { accepted, baseName, build, pickScope, progress, resolvePlan } from '../export/command';
+import { routersForExport } from '../export/routers';
+import type { WalletDeps } from './index';
+
+export interface WalletCommandContext extends WalletDeps {
+  output: vscode.OutputChannel;
+  sessions: Set<{ close(): Promise<unknown> }>;
+}
+
+/** Runs the command; every failure ends in a message, never a thrown error. */
+export async function sendToWallet(ctx: WalletCommandContext, args: readonly unknown[]): Promise<void> {
+  try {
+    await run(ctx, args);
+  } catch (e) {
+    const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
+    ctx.log?.(`send to wallet failed: ${why}`);
+    void vscode.window.showErrorMessage(`DLMM: send to wallet failed: ${why}`);
+  }
+}
+
+/** The target: a lens/command argument, an export preview's source, or the active plan. */
+function targetOf(ctx: WalletCommandContext, args: readonly unknown[]): ExportTarget {
+  const first = args[0];
+  if (first instanceof vscode.Uri && ctx.previewSource) {
+    const src = ctx.previewSource(first);
+    if (src) return src;
+  }
+  return parseExportArgs(args);
+}
+
+async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise<void> {
+  const target = targetOf(ctx, args);
+  const plan = await resolvePlan(ctx, target.uri);
+  if (!plan) {
+    void vscode.window.showWarningMessage(
+      'DLMM: open a plan file (*.dlmm.yaml, *.dlmm.yml or *.dlmm.json) to send its transactions to your wallet.',
+    );
+    return;
+  }
+  const name = baseName(plan.uri);
+  let opId = target.opId;
+  if (opId === undefined && target.uri === undefined && plan.cursorOffset !== undefined) {
+    const scope = await pickScope(plan.text, name, plan.cursorOffset);
+    if (scope === null) return;
+    opId = scope;
+  }
+  const api = await ctx.getApi();
+  if (!api) return;
+  const analysis = await progress('DLMM: checking the plan against live data…', () =>
+    analyzePlan(plan.text, {
+      api,
+      fileName: name,
+      ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
+    }),
+  );
+  const outcome = await build(analysis, api, opId, routersForExport(plan.uri, ctx.log));
+  if (!accepted(outcome, plan.text, name)) return;
+  const sender = analysis.plan?.sender;
+  if (!sender) {
+    void vscode.window.showErrorMessage(
+      "DLMM: the plan names no sender; add `sender:` (the wallet's account is checked against it).",
+    );
+    return;
+  }
+  const txs = outcome.transactions;
+  for (const f of outcome.findings)
+    ctx.log?.(`send to wallet ${name}: ${f.severity} ${f.code}: ${f.message}`);
+
+  const out = ctx.output;
+  const s: WalletSession = await startWalletSession({
+    transactions: txs,
+    sender,
+    plan: name,
+    script: await loadWalletPageScript(),
+    onAnswer: (a, labels) => out.appendLine(answerLine(a, labels)),
+  });
+  ctx.sessions.add(s);
+  try {
+    const external = await vscode.env.asExternalUri(vscode.Uri.parse(s.url, true));
+    out.appendLine(
+      `${name}${opId === undefined ? '' : ` operation ${opId}`}: ${txs.length} transaction(s) for ${sender}; open ${external.toString(true)}`,
+    );
+    const opened = await vscode.env.openExternal(external);
+    if (!opened) {
+      out.show(true);
+      void vscode.window.showWarningMessage(
+        'DLMM: no browser was opened; open the address shown in the "DLMM Wallet" output in the browser where your wallet is.',
+      );
+    }
+    const ended = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `DLMM: ${txs.length} transaction(s) wait for your wallet in the browser page; approve or reject them there`,
+        cancellable: true,
+      },
+      (_p, token) => {
+        token.onCancellationRequested(() => void s.close());
+        return s.done;
+      },
+    );
+    const answers = ended.answers;
+    if (answers.length === 0) {
+      void vscode.window.showInformationMessage(
+        `DLMM: the wallet page ${ended.end === 'timeout' ? 'timed out' : 'was closed'} without an answer; nothing was signed.`,
+      );
+      return;
+    }
+    const doc = answersDocument({
+      plan: name,
+      sender,
+      network: txs[0]!.network,
+      labels: s.labels,
+      answers,
+      ended: ended.end,
+    });
+    const body = JSON.stringify(doc, null, 2) + '\n';
+    const fileName = walletAnswersFileName(name, opId);
+    let shown: vscode.TextDocument;
+    if (plan.uri.scheme === 'untitled') {
+      shown = await vscode.workspace.openTextDocument({ content: body, language: 'json' });
+    } else {
+      const file = plan.uri.with({
+        path: posix.join(posix.dirname(plan.uri.path), fileName),
+        query: '',
+        fragment: '',
+      });
+      await vscode.workspace.fs.writeFile(file, Buffer.from(body, 'utf8'));
+      shown = await vscode.workspace.openTextDocument(file);
+    }
+    await vscode.window.showTextDocument(shown, { preview: false });
+    const last = answerLine(answers[answers.length - 1]!, s.labels);
+    const complete = allAnswered(answers, txs.length);
+    const message = complete
+      ? `DLMM: the wallet answered all ${txs.length} transaction(s); answers in ${fileName}. Last: ${last}`
+      : `DLMM: not every transaction was signed; answers in ${fileName}. Last: ${last}`;
+    if (complete) void vscode.window.showInformationMessage(message);
+    else void vscode.window.showWarningMessage(message);
+  } finally {
+    ctx.sessions.delete(s);
+    await s.close();
+  }
+}
