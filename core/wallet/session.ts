@@ -35,7 +35,7 @@ export interface WalletSessionOptions {
   /** Session lifetime in ms (15 minutes by default). */
   timeoutMs?: number;
   /** Called for every answer as it arrives (in arrival order). */
-  onAnswer?: (answer: WalletAnswer) => void;
+  onAnswer?: (answer: WalletAnswer, labels: readonly AnswerLabel[]) => void;
 }
 
 export type SessionEnd = 'done' | 'timeout' | 'closed';
@@ -147,7 +147,7 @@ export async function startWalletSession(opts: WalletSessionOptions): Promise<Wa
         return;
       }
       answers.push(parsed.data);
-      opts.onAnswer?.(parsed.data);
+      opts.onAnswer?.(parsed.data, labels);
       send(res, 200, 'application/json', '{"ok":true}');
       return;
     }

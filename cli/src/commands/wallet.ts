@@ -68,7 +68,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         plan: basename(path),
         script,
         ...(port !== undefined ? { port } : {}),
-        onAnswer: (a) => io.out(`${answerLine(a, session!.labels)}\n`),
+        onAnswer: (a, labels) => io.out(`${answerLine(a, labels)}\n`),
       });
     } catch (e) {
       const code = (e as { code?: unknown }).code;

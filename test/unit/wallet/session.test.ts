@@ -92,7 +92,7 @@ describe('wallet session server', () => {
       sender: USER,
       plan: 'p.dlmm.yaml',
       script: '',
-      onAnswer: (a) => seen.push(answerLine(a, s!.labels)),
+      onAnswer: (a, labels) => seen.push(answerLine(a, labels)),
     });
     assert.equal((await http(s.url + 'answer', 'POST', 'not json')).status, 400);
     assert.equal(
