@@ -64,10 +64,11 @@ export function parseCommand<O extends OptionSpecs>(
     );
   }
   let parsed;
+  const options = { ...COMMON_OPTIONS, ...own };
   try {
     parsed = parseArgs({
-      args,
-      options: { ...COMMON_OPTIONS, ...own },
+      args: joinNegativeValues(args, options),
+      options,
       allowPositionals: opts.positionals ?? false,
       strict: true,
     });
@@ -83,12 +84,35 @@ export function parseCommand<O extends OptionSpecs>(
   };
   if (common.api !== undefined && common.sim)
     throw new UsageError('give either --api URL or --sim, not both');
-  if (common.api !== undefined) parseUrl(common.api, '--api');
+  if (common.api !== undefined) parseApiBase(common.api, '--api');
   return {
     common,
     values: v as Record<keyof O, string | boolean | undefined>,
     positionals: parsed.positionals,
   };
+}
+
+/**
+ * `--amount -5` as `--amount=-5`: node's parser reads a value that starts with '-' as an option ("argument is
+ * ambiguous"), so a negative number would never reach the option's own check and its clear message.
+ */
+export function joinNegativeValues(args: readonly string[], options: OptionSpecs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const next = args[i + 1];
+    const name = a.startsWith('--') && !a.includes('=') ? a.slice(2) : undefined;
+    if (
+      name !== undefined &&
+      options[name]?.type === 'string' &&
+      next !== undefined &&
+      /^-\.?\d/.test(next)
+    ) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 /** The --format value among `allowed` (default `fallback`). */
@@ -102,6 +126,7 @@ export function parseFormat<F extends string>(common: CommonOptions, allowed: re
 
 /** A non-negative integer option (e.g. --max-tip-lag, --nonce); exact digits only. */
 export function parseNonNegativeInt(value: string, name: string): bigint {
+  if (/^-\.?\d/.test(value.trim())) throw new UsageError(`${name} must not be negative, got '${value}'`);
   if (!/^\d+$/.test(value.trim()))
     throw new UsageError(`${name} expects a non-negative integer, got '${value}'`);
   return BigInt(value.trim());
@@ -146,7 +171,7 @@ export function resolveRemoteOptions(common: CommonOptions, io: CliIO): ApiClien
       'no service configured: pass --api URL (ending in /api), set DLMM_API_URL, or use --sim',
     );
   }
-  parseUrl(baseUrl, common.api ? '--api' : 'DLMM_API_URL');
+  parseApiBase(baseUrl, common.api ? '--api' : 'DLMM_API_URL');
   const inventoryUrl = io.env.DLMM_INVENTORY_URL || undefined;
   const nodeUrl = io.env.DLMM_NODE_URL || undefined;
   if (inventoryUrl) parseUrl(inventoryUrl, 'DLMM_INVENTORY_URL');
@@ -192,7 +217,11 @@ export function describeApiError(e: ApiError): string {
   return `${e.message} [${e.code}]`;
 }
 
-function parseUrl(text: string, name: string): URL {
+/**
+ * A service base: an http(s) URL whose path ends in /api (the interface's paths hang below it). A bare
+ * `http://host:port` is the usual slip: say what is missing.
+ */
+export function parseUrl(text: string, name: string): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -201,6 +230,18 @@ function parseUrl(text: string, name: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`${name} expects an http(s) URL, got protocol '${url.protocol}'`);
+  }
+  return url;
+}
+
+/** A service base (--api, DLMM_API_URL): an http(s) URL ending in /api. */
+export function parseApiBase(text: string, name: string): URL {
+  const url = parseUrl(text, name);
+  if (!/\/api\/?$/.test(url.pathname)) {
+    const suggestion = `${url.origin}${url.pathname.replace(/\/+$/, '')}/api`;
+    throw new UsageError(
+      `${name} must be the service base ending in /api (the interface's paths sit below it), got '${text}'; did you mean ${suggestion}?`,
+    );
   }
   return url;
 }

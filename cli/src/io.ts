@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+
 /** The terminal edge: results to stdout, progress to stderr (SPEC section 3). Injectable for tests. */
 export interface CliIO {
   out(text: string): void;
@@ -6,9 +9,21 @@ export interface CliIO {
   cwd: string;
 }
 
+/**
+ * Control characters (other than newline and tab) as visible escapes, so that text from a file or an argument
+ * cannot move the cursor, clear the screen or retitle the terminal. JSON output is unchanged by it (JSON
+ * already escapes them).
+ */
+export function escapeForTerminal(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) =>
+    c === '\r' ? '\\r' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 export const processIO: CliIO = {
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
+  out: (t) => process.stdout.write(escapeForTerminal(t)),
+  err: (t) => process.stderr.write(escapeForTerminal(t)),
   env: process.env,
   cwd: process.cwd(),
 };
@@ -22,3 +37,33 @@ export class UsageError extends Error {
 }
 
 export type Command = (args: string[], io: CliIO) => Promise<number>;
+
+/** Why a file could not be read or written, in words (the same in every command). */
+export function fileProblem(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file (ENOENT)';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${code})`;
+    case 'EISDIR':
+      return 'is a folder, not a file (EISDIR)';
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder (ENOTDIR)';
+    default:
+      return typeof code === 'string' ? `cannot be read (${code})` : 'cannot be read';
+  }
+}
+
+/**
+ * Reads a text file named on the command line; any failure is a UsageError (exit 2) that reads the same in
+ * every command: `<what> <path>: <why>`.
+ */
+export async function readTextFile(path: string, cwd: string, what: string): Promise<string> {
+  try {
+    return await readFile(resolve(cwd, path), 'utf8');
+  } catch (e) {
+    throw new UsageError(`${what} ${path}: ${fileProblem(e)}`);
+  }
+}

@@ -1,4 +1,7 @@
-/** `dlmm` entry: chooses the subcommand; each lives in commands/<name>.ts with `run(args, io)`. */
+/**
+ * `dlmm` entry: chooses the subcommand; each lives in commands/<name>.ts with `run(args, io)` and has its
+ * help entry in help.ts (`dlmm <command> --help` is answered here, before the command parses anything).
+ */
 import { processIO, UsageError, type CliIO, type Command } from './io';
 import { run as check } from './commands/check';
 import { run as quote } from './commands/quote';
@@ -7,35 +10,35 @@ import { run as status } from './commands/status';
 import { run as sim } from './commands/sim';
 import { run as lsp } from './commands/lsp';
 import { run as wallet } from './commands/wallet';
+import { commandHelpText, helpKey, topLevelHelp, wantsHelp } from './help';
 
-const COMMANDS: Record<string, Command> = { check, quote, export: exportCmd, wallet, status, sim, lsp };
-
-const USAGE = `usage: dlmm <command> [options]
-
-commands:
-  check [PATH ...] [--format text|json|sarif] [--max-tip-lag N] [--offline]
-  quote --in TOKEN --out TOKEN --amount N [--multi] [--slippage P] [--format text|json]
-  export PLAN [--op ID] --format tx-hex|wallet-request|summary|json [--public-key HEX --nonce N --fee N] [--out FILE]
-  wallet PLAN [--op ID] [--port N] [--no-open]   (serves a one-time page for your own wallet to sign)
-  status [--format text|json]
-  sim [--host 127.0.0.1] [--port N] [--world FILE]
-  lsp --stdio
-
-common options: --api URL  --sim  --api-key-env NAME  --format FMT
-environment: DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL, DLMM_NODE_URL,
-  DLMM_ROUTERS (JSON file of router contracts per network, for export and sim apply)
-`;
+/** Every command; each has an entry in HELP (help.ts). */
+export const COMMANDS: Record<string, Command> = {
+  check,
+  quote,
+  export: exportCmd,
+  wallet,
+  status,
+  sim,
+  lsp,
+};
 
 /** Runs the CLI with argv (without node and script) and returns the exit status. */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [name, ...rest] = argv;
   if (!name) {
     // No command is a usage error: the usage goes to stderr, stdout stays for results.
-    io.err(USAGE);
+    io.err(topLevelHelp());
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    io.out(USAGE);
+    // `dlmm help check` is `dlmm check --help`.
+    const key = helpKey(rest);
+    if (rest.length > 0 && key === undefined) {
+      io.err(`dlmm: unknown command '${rest.join(' ')}'\n\n${topLevelHelp()}`);
+      return 2;
+    }
+    io.out(key === undefined ? topLevelHelp() : commandHelpText(key));
     return 0;
   }
   if (name === '--version') {
@@ -44,14 +47,18 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   }
   const cmd = COMMANDS[name];
   if (!cmd) {
-    io.err(`dlmm: unknown command '${name}'\n\n${USAGE}`);
+    io.err(`dlmm: unknown command '${name}'\n\n${topLevelHelp()}`);
     return 2;
+  }
+  if (wantsHelp(rest)) {
+    io.out(commandHelpText(helpKey(argv) ?? name));
+    return 0;
   }
   try {
     return await cmd(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`dlmm ${name}: ${e.message}\n`);
+      io.err(`dlmm ${name}: ${e.message}\n(see: dlmm ${helpKey(argv) ?? name} --help)\n`);
       return 2;
     }
     io.err(`dlmm ${name}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

@@ -3,11 +3,9 @@
  * and versions (core/tx/routerConfig.ts); partial entries merge over the mainnet defaults. An environment
  * variable rather than a flag keeps SPEC's flag list as it is.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { parseRouterSettings, type RouterSettings } from '../../core/tx/routerConfig';
 import type { RouterOverrides } from '../../core/tx/routers';
-import { UsageError, type CliIO } from './io';
+import { readTextFile, UsageError, type CliIO } from './io';
 
 export const ROUTERS_ENV = 'DLMM_ROUTERS';
 
@@ -22,15 +20,7 @@ export async function loadRouterSettings(
 ): Promise<{ settings: RouterSettings; overrides: RouterOverrides } | undefined> {
   const file = io.env[ROUTERS_ENV]?.trim();
   if (!file) return undefined;
-  let text: string;
-  try {
-    text = await readFile(resolve(io.cwd, file), 'utf8');
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    throw new UsageError(
-      `${ROUTERS_ENV}=${file}: cannot read the router configuration file${typeof code === 'string' ? ` (${code})` : ''}`,
-    );
-  }
+  const text = await readTextFile(file, io.cwd, `router configuration file (${ROUTERS_ENV})`);
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;

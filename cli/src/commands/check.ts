@@ -4,7 +4,7 @@
  * so 120 plans on one pool take a handful of requests. Results on stdout, progress on stderr.
  * Exit: 0 no error finding; 1 an error finding; 2 usage error, or live data unavailable without --offline.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/plan/analyze';
 import type { DlmmApi } from '../../../core/api/types';
@@ -12,21 +12,20 @@ import { toJsonReport, toTextReport, type CheckedFile } from '../../../core/plan
 import { createLiveSession } from '../../../core/plan/live';
 import { toSarif } from '../../../core/plan/sarif';
 import { parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
-import { UsageError, type CliIO } from '../io';
+import { fileProblem, readTextFile, UsageError, type CliIO } from '../io';
 
-const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
+export const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist']);
 /** Live findings that mean the data was not there to check against. */
 const LIVE_UNAVAILABLE = new Set(['api-unreachable', 'rate-limited']);
 const CONCURRENCY = 8;
 
+/** The options of `dlmm check` besides the shared ones (listed in help.ts). */
+export const OPTIONS = { 'max-tip-lag': { type: 'string' }, offline: { type: 'boolean' } } as const;
+
 /** Runs `dlmm check`. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { common, values, positionals } = parseCommand(
-    args,
-    { 'max-tip-lag': { type: 'string' }, offline: { type: 'boolean' } },
-    { positionals: true },
-  );
+  const { common, values, positionals } = parseCommand(args, OPTIONS, { positionals: true });
   const format = parseFormat(common, ['text', 'json', 'sarif'] as const, 'text');
   const maxTipLagText = values['max-tip-lag'];
   const maxTipLag =
@@ -86,15 +85,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 }
 
 /** A plan file's text; a file that cannot be read (permissions, I/O) is a usage error, never a stack trace. */
-async function readPlanFile(file: string, cwd: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    throw new UsageError(
-      `${displayPath(file, cwd)}: cannot be read${typeof code === 'string' ? ` (${code})` : ''}; check that it is a readable file`,
-    );
-  }
+function readPlanFile(file: string, cwd: string): Promise<string> {
+  return readTextFile(displayPath(file, cwd), cwd, 'plan file');
+}
+
+/** The message for an explicit path that is not named like a plan file (e.g. `dlmm check README.md`). */
+export function notAPlanFile(path: string): string {
+  return `${path} is not a plan file: plan files are named *.dlmm.yaml, *.dlmm.yml or *.dlmm.json (rename it, or give a folder to check every plan file in it)`;
 }
 
 /** Plan files named by `paths` (files as given, folders walked), sorted, without duplicates. */
@@ -105,10 +102,13 @@ async function collectFiles(paths: string[], cwd: string): Promise<string[]> {
     let st;
     try {
       st = await stat(abs);
-    } catch {
-      throw new UsageError(`${p}: no such file or folder`);
+    } catch (e) {
+      throw new UsageError(
+        `plan file ${p}: ${fileProblem(e).replace('no such file', 'no such file or folder')}`,
+      );
     }
     if (st.isDirectory()) await walk(abs, found, 0);
+    else if (!PLAN_FILE.test(abs)) throw new UsageError(notAPlanFile(p));
     else found.add(abs);
   }
   return [...found].sort();

@@ -3,7 +3,7 @@
  * [--out FILE]`: unsigned payloads only (SPEC section 4). The plan is analyzed against live data first; a plan
  * with any error-severity finding is not exported and the findings are listed on stderr (exit 1).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   EXPORT_FORMATS,
@@ -15,11 +15,12 @@ import {
   type SigningParams,
 } from '../../../core/tx/formats';
 import { hasApiConfigured, parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
-import { UsageError, type CliIO } from '../io';
+import { fileProblem, readTextFile, UsageError, type CliIO } from '../io';
 import { checkAndBuild } from '../exportPlan';
+import { notAPlanFile, PLAN_FILE } from './check';
 import { loadRouterOverrides } from '../routers';
 
-const OWN = {
+export const OPTIONS = {
   op: { type: 'string' },
   'public-key': { type: 'string' },
   nonce: { type: 'string' },
@@ -29,7 +30,7 @@ const OWN = {
 
 /** Runs `dlmm export`. Exit: 0 exported; 1 the plan has errors or cannot be exported; 2 usage / live data. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { common, values, positionals } = parseCommand(args, OWN, { positionals: true });
+  const { common, values, positionals } = parseCommand(args, OPTIONS, { positionals: true });
   if (positionals.length !== 1) throw new UsageError('export takes exactly one PLAN file');
   const format = parseFormat<ExportFormat>(common, EXPORT_FORMATS, 'summary');
   const signing = signingParams(values, format);
@@ -37,14 +38,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     throw new UsageError('export reads live pool state: pass --api URL, set DLMM_API_URL, or use --sim');
   }
   const routers = await loadRouterOverrides(io);
-  const path = resolve(io.cwd, positionals[0]!);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    io.err(`dlmm export: cannot read ${positionals[0]}: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 2;
-  }
+  const planArg = positionals[0]!;
+  if (!PLAN_FILE.test(planArg)) throw new UsageError(notAPlanFile(planArg));
+  const path = resolve(io.cwd, planArg);
+  const text = await readTextFile(planArg, io.cwd, 'plan file');
   return withApi(common, io, async (api) => {
     const checked = await checkAndBuild(
       api,
@@ -72,9 +69,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       try {
         await writeFile(resolve(io.cwd, values.out), body, 'utf8');
       } catch (e) {
-        const code = (e as { code?: unknown }).code;
         io.err(
-          `dlmm export: cannot write --out ${values.out}${typeof code === 'string' ? ` (${code})` : ''}; nothing was written\n`,
+          `dlmm export: --out file ${values.out}: ${fileProblem(e).replace('cannot be read', 'cannot be written')}; nothing was written\n`,
         );
         return 2;
       }

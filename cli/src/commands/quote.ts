@@ -4,8 +4,8 @@
  * parsed exactly; prints the best route (every route with --multi) with the minimum received at the
  * slippage. Every route is recomputed exactly from the bins read (core/quote/exact.ts): the input used,
  * whether it fills the whole amount, and any disagreement with the engine's figure are printed.
- * Exit 0 with a route that fills the whole amount, 1 when there is none, only a partial fill, or a token
- * is unknown; 2 on usage or read errors.
+ * Exit 0 with a route that fills the whole amount, 1 when there is none or only a partial fill; 2 on usage
+ * errors (an unknown token included, like a bad amount) or read errors.
  */
 import { isApiError } from '../../../core/api/errors';
 import { stringifyJsonExact } from '../../../core/api/json';
@@ -17,7 +17,7 @@ import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
 
-const OPTIONS = {
+export const OPTIONS = {
   in: { type: 'string' },
   out: { type: 'string' },
   amount: { type: 'string' },
@@ -45,6 +45,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const inText = requireOption(values.in, '--in TOKEN (contract id or symbol)');
   const outText = requireOption(values.out, '--out TOKEN (contract id or symbol)');
   const amountText = requireOption(values.amount, '--amount N (in units of the input token, e.g. 0.5)');
+  if (amountText.startsWith('-'))
+    throw new UsageError(
+      `--amount must be positive (an amount of the input token to sell), got '${amountText}'`,
+    );
   const slippageText = typeof values.slippage === 'string' ? values.slippage.trim() : DEFAULT_SLIPPAGE;
   const slippagePpm = percentToPpm(slippageText);
   if (slippagePpm === undefined || slippagePpm > PPM_SCALE) {
@@ -63,10 +67,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const tokens = await api.tokens();
     const tokenIn = resolveToken(tokens, inText, '--in');
     const tokenOut = resolveToken(tokens, outText, '--out');
-    if (typeof tokenIn === 'string' || typeof tokenOut === 'string') {
-      io.err(`dlmm quote: ${typeof tokenIn === 'string' ? tokenIn : tokenOut}\n`);
-      return 1;
-    }
+    // A token the engine does not list is a bad argument value (exit 2), like a bad amount.
+    if (typeof tokenIn === 'string') throw new UsageError(tokenIn);
+    if (typeof tokenOut === 'string') throw new UsageError(tokenOut);
     if (tokenIn.contract_address === tokenOut.contract_address) {
       throw new UsageError('--in and --out name the same token');
     }

@@ -4,12 +4,11 @@
  * `dlmm sim apply TX_HEX|--file F [--api URL]`: dry-runs a serialized transaction on a running simulator
  * (POST {api}/admin/apply) and prints the result as JSON; exit 0 when it applied, 1 when it reverted.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { startSimulator } from '../../../core/sim/server';
 import { WorldError, defaultWorld, loadWorld, type World } from '../../../core/sim/world';
-import { UsageError, type CliIO } from '../io';
+import { joinNegativeValues, parseApiBase } from '../common';
+import { readTextFile, UsageError, type CliIO } from '../io';
 import { loadRouterSettings } from '../routers';
 
 /** Port `dlmm sim` listens on without --port (0 = any free port). */
@@ -18,7 +17,12 @@ const DEFAULT_API = `http://127.0.0.1:${DEFAULT_SIM_PORT}/api`;
 
 function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>, positionals: boolean) {
   try {
-    return parseArgs({ args, options, allowPositionals: positionals, strict: true });
+    return parseArgs({
+      args: joinNegativeValues(args, options),
+      options,
+      allowPositionals: positionals,
+      strict: true,
+    });
   } catch (e) {
     throw new UsageError(e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e));
   }
@@ -26,14 +30,7 @@ function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>,
 
 /** Reads and validates a world file; WorldError messages already name the file and each problem. */
 async function readWorld(file: string, io: CliIO): Promise<World> {
-  const path = resolve(io.cwd, file);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read world file ${file}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  return loadWorld(text, file);
+  return loadWorld(await readTextFile(file, io.cwd, 'world file'), file);
 }
 
 /** Resolves when the process gets SIGINT or SIGTERM. */
@@ -51,28 +48,32 @@ function untilSignal(): Promise<string> {
   });
 }
 
+/**
+ * `dlmm sim` options. The shared flags too (docs/cli.md): --sim is what this command is; --format only picks
+ * text|json for the stderr notes (the listening line on stdout never changes); --api-key-env NAME adds that
+ * key to the keys the engine accepts with the raised limit (the key itself is never an argument); --api is
+ * refused with a pointer to `sim apply`.
+ */
+export const SERVE_OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  world: { type: 'string' },
+  sim: { type: 'boolean' },
+  format: { type: 'string' },
+  'api-key-env': { type: 'string' },
+  api: { type: 'string' },
+} as const;
+
+/** `dlmm sim apply` options. */
+export const APPLY_OPTIONS = { file: { type: 'string' }, api: { type: 'string' } } as const;
+
 /** Serves until `stop` resolves (a signal in the CLI; anything in tests). */
 export async function serve(
   args: string[],
   io: CliIO,
   stop: () => Promise<unknown> = untilSignal,
 ): Promise<number> {
-  const { values } = parse(
-    args,
-    {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      world: { type: 'string' },
-      // The common flags (SPEC section 3): --sim is what this command is; --format only picks text|json for
-      // stderr notes (the listening line on stdout never changes); --api-key-env NAME adds that key to the
-      // keys the engine accepts with the raised limit (the key itself is never an argument).
-      sim: { type: 'boolean' },
-      format: { type: 'string' },
-      'api-key-env': { type: 'string' },
-      api: { type: 'string' },
-    },
-    false,
-  );
+  const { values } = parse(args, SERVE_OPTIONS, false);
   if (values.api !== undefined)
     throw new UsageError(
       '--api names an engine to use; `dlmm sim` serves one (use it with `dlmm sim apply`)',
@@ -129,24 +130,34 @@ export async function serve(
   io.out(`dlmm sim listening on ${sim.url}\n`);
   if (format === 'json')
     io.err(JSON.stringify({ url: sim.url, inventory_url: sim.inventoryUrl, node_url: sim.nodeUrl }) + '\n');
-  else io.err(`inventory: ${sim.inventoryUrl}\nnode proxy: ${sim.nodeUrl}\nstop with Ctrl-C\n`);
+  else io.err(simEnvText(sim) + 'stop with Ctrl-C\n');
   await stop();
   await sim.close();
   return 0;
 }
 
+/**
+ * The environment lines that point the other commands (and `dlmm lsp`) at this simulator: with them,
+ * `dlmm check --api URL` reads positions from the simulator's inventory and shares from its node proxy,
+ * exactly as `--sim` does.
+ */
+export function simEnvText(sim: { url: string; inventoryUrl: string; nodeUrl: string }): string {
+  return (
+    'to use it from another shell (check, quote, export, status, lsp), copy:\n' +
+    `  export DLMM_API_URL=${sim.url}\n` +
+    `  export DLMM_INVENTORY_URL=${sim.inventoryUrl}\n` +
+    `  export DLMM_NODE_URL=${sim.nodeUrl}\n`
+  );
+}
+
 /** `dlmm sim apply`: posts the transaction to a running simulator's admin endpoint. */
 export async function apply(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(args, { file: { type: 'string' }, api: { type: 'string' } }, true);
+  const { values, positionals } = parse(args, APPLY_OPTIONS, true);
   if (positionals.length > 1) throw new UsageError('give one transaction (hex) or --file F');
   let hex = positionals[0];
   if (values.file !== undefined) {
     if (hex !== undefined) throw new UsageError('give either TX_HEX or --file F, not both');
-    try {
-      hex = (await readFile(resolve(io.cwd, values.file as string), 'utf8')).trim().split(/\s+/)[0];
-    } catch (e) {
-      throw new UsageError(`cannot read ${values.file}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    hex = (await readTextFile(values.file as string, io.cwd, 'transaction file')).trim().split(/\s+/)[0];
   }
   if (!hex)
     throw new UsageError(
@@ -156,7 +167,9 @@ export async function apply(args: string[], io: CliIO): Promise<number> {
     throw new UsageError('the transaction must be hex (optionally 0x-prefixed)');
   // DLMM_ROUTERS (validated here) travels with the transaction: the simulator cannot read our environment.
   const routers = (await loadRouterSettings(io))?.settings;
-  const api = ((values.api as string | undefined) ?? io.env.DLMM_API_URL ?? DEFAULT_API).replace(/\/+$/, '');
+  const apiText = (values.api as string | undefined) ?? io.env.DLMM_API_URL ?? DEFAULT_API;
+  parseApiBase(apiText, values.api !== undefined ? '--api' : 'DLMM_API_URL');
+  const api = apiText.replace(/\/+$/, '');
   let res: Response;
   try {
     res = await fetch(`${api}/admin/apply`, {

@@ -16,9 +16,12 @@ export interface StatusReport {
   problems: string[];
 }
 
+/** `dlmm status` has only the shared options. */
+export const OPTIONS = {} as const;
+
 /** Runs `dlmm status`. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { common } = parseCommand(args, {});
+  const { common } = parseCommand(args, OPTIONS);
   const format = parseFormat(common, ['text', 'json'] as const, 'text');
   return withApi(common, io, async (api) => {
     const [quote, app, status] = await Promise.all([api.quoteReady(), api.appReady(), api.status()]);

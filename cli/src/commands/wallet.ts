@@ -6,7 +6,7 @@
  * `<stem>.<all|op-ID>.wallet-answers.json`. Nothing is signed or broadcast by this tool.
  */
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { allAnswered, answerLine, answersDocument } from '../../../core/wallet/answers';
 import { loadWalletPageScript } from '../../../core/wallet/script';
@@ -14,10 +14,11 @@ import { DEFAULT_SESSION_MS, startWalletSession } from '../../../core/wallet/ses
 import { walletAnswersFileName } from '../../../core/tx/naming';
 import { hasApiConfigured, parseCommand, withApi } from '../common';
 import { checkAndBuild } from '../exportPlan';
-import { UsageError, type CliIO } from '../io';
+import { readTextFile, UsageError, type CliIO } from '../io';
+import { notAPlanFile, PLAN_FILE } from './check';
 import { loadRouterOverrides } from '../routers';
 
-const OWN = {
+export const OPTIONS = {
   op: { type: 'string' },
   port: { type: 'string' },
   'no-open': { type: 'boolean' },
@@ -25,7 +26,7 @@ const OWN = {
 
 /** Runs `dlmm wallet`. Exit: 0 every transaction answered; 1 refused, rejected or unfinished; 2 usage / live data. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { common, values, positionals } = parseCommand(args, OWN, { positionals: true });
+  const { common, values, positionals } = parseCommand(args, OPTIONS, { positionals: true });
   if (positionals.length !== 1) throw new UsageError('wallet takes exactly one PLAN file');
   if (common.format !== undefined)
     throw new UsageError('wallet takes no --format (the page shows the summary)');
@@ -34,14 +35,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     throw new UsageError('wallet reads live pool state: pass --api URL, set DLMM_API_URL, or use --sim');
   }
   const routers = await loadRouterOverrides(io);
-  const path = resolve(io.cwd, positionals[0]!);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    io.err(`dlmm wallet: cannot read ${positionals[0]}: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 2;
-  }
+  const planArg = positionals[0]!;
+  if (!PLAN_FILE.test(planArg)) throw new UsageError(notAPlanFile(planArg));
+  const path = resolve(io.cwd, planArg);
+  const text = await readTextFile(planArg, io.cwd, 'plan file');
   const opId = typeof values.op === 'string' ? values.op : undefined;
   return withApi(common, io, async (api) => {
     const checked = await checkAndBuild(

@@ -1,6 +1,6 @@
 /** `dlmm check` end to end (in-process, real simulator over loopback): formats, exit codes, golden outputs. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../cli/src/main';
@@ -141,12 +141,16 @@ describe('dlmm check', function () {
   });
 
   it('exit 2 with a clear message, never a stack trace, for a plan that cannot be read', async function () {
-    // /proc/self/mem stats as a file but every read fails (EIO), even for root, where chmod 000 would not.
+    // /proc/self/mem stats as a file but every read fails (EIO), even for root, where chmod 000 would not;
+    // a link named like a plan file points at it.
     if (!existsSync('/proc/self/mem')) this.skip();
-    const r = await dlmm(['--offline', '/proc/self/mem']);
+    const dir = mkdtempSync(join(tmpdir(), 'dlmm-unreadable-'));
+    symlinkSync('/proc/self/mem', join(dir, 'mem.dlmm.yaml'));
+    const r = await dlmm(['--offline', join(dir, 'mem.dlmm.yaml')]);
+    rmSync(dir, { recursive: true, force: true });
     assert.equal(r.code, 2);
     assert.equal(r.out, '');
-    assert.match(r.err, /\/proc\/self\/mem: cannot be read \(EIO\)/);
+    assert.match(r.err, /plan file .*mem\.dlmm\.yaml: cannot be read \(EIO\)/);
     assert.doesNotMatch(r.err, /internal error|\n\s+at /);
   });
 

@@ -225,9 +225,9 @@ describe('dlmm quote', function () {
     assert.match(huge.err, /above uint128 \(340282366920938463463374607431768211455\)/);
   });
 
-  it('unknown token: exit 1 naming the known ones; missing options: exit 2', async () => {
+  it('unknown token: exit 2 (a bad argument, like a bad amount) naming the known ones; missing options: exit 2', async () => {
     const r = await dlmm(['quote', '--api', s.url, '--in', 'DOGE', '--out', 'USDCx', '--amount', '1']);
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 2);
     assert.match(r.err, /'DOGE' is not a token.*sBTC/);
     const missing = await dlmm(['quote', '--api', s.url, '--in', 'sBTC', '--out', 'USDCx']);
     assert.equal(missing.code, 2);

@@ -93,7 +93,7 @@ describe('dlmm export (embedded simulator over HTTP)', function () {
     );
     assert.equal(code, 2);
     assert.equal(io.stdout, '');
-    assert.match(io.stderr, /cannot write --out \. \(EISDIR\); nothing was written/);
+    assert.match(io.stderr, /--out file \.: is a folder, not a file \(EISDIR\); nothing was written/);
     assert.doesNotMatch(io.stderr, /internal error|\n\s+at /);
   });
 

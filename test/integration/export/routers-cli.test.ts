@@ -110,7 +110,10 @@ describe('DLMM_ROUTERS (dlmm export / dlmm sim apply)', function () {
     assert.match(bad.stderr, /DLMM_ROUTERS=bad\.json: invalid router configuration: testnet\.swap_router: /);
     const missing = captureIO(dir, { DLMM_ROUTERS: 'nowhere.json' });
     assert.equal(await main(['export', 'testnet.dlmm.yaml', '--sim', '--format', 'summary'], missing), 2);
-    assert.match(missing.stderr, /DLMM_ROUTERS=nowhere\.json: cannot read .*\(ENOENT\)/);
+    assert.match(
+      missing.stderr,
+      /router configuration file \(DLMM_ROUTERS\) nowhere\.json: no such file \(ENOENT\)/,
+    );
   });
 
   it('the dry-run applies the testnet transaction only with the routers in the request', async () => {

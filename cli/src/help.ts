@@ -1,0 +1,269 @@
+/**
+ * The help of every `dlmm` command, in one table. `dlmm --help` prints one line per entry (sub-commands such
+ * as `sim apply` included) and the exit codes; `dlmm <command> [sub] --help` prints the entry itself.
+ *
+ * Adding a command: add its entry to HELP (key = the words typed after `dlmm`, e.g. 'plan add'), register its
+ * `run` in COMMANDS (main.ts), and describe it in docs/cli.md. test/unit/cli/help.test.ts checks that every
+ * command has help, that every option a command accepts is listed, and that docs/cli.md names every entry.
+ */
+
+export interface OptionHelp {
+  /** The flag with its value placeholder, e.g. '--format FMT' or '--multi'. */
+  flag: string;
+  /** What it does; say the default here ("default: text"). */
+  text: string;
+  /** True when the command cannot run without it (shown without brackets in the usage line). */
+  required?: boolean;
+}
+
+export interface CommandHelp {
+  /** One line for the top-level list. */
+  summary: string;
+  /** Usage lines after `dlmm <words> `, e.g. '[PATH ...] [options]'. */
+  usage: string[];
+  /** A few sentences on what the command does. */
+  description?: string;
+  options: OptionHelp[];
+  /** True when the command takes the shared --api / --sim / --api-key-env options. */
+  common?: boolean;
+  /** What each exit status means for this command (the meanings follow EXIT_CODES). */
+  exit: { 0: string; 1?: string; 2: string };
+}
+
+/** Exit statuses, the same across commands. */
+export const EXIT_CODES = {
+  ok: 0,
+  /** Error findings, or a refusal (nothing exported, no route, an engine not usable, a reverted dry-run). */
+  findings: 1,
+  /** Usage error (bad flag, bad value, unreadable file), or the live data needed was unavailable. */
+  usage: 2,
+} as const;
+
+export const EXIT_CODES_TEXT = `exit codes (the same for every command):
+  0  success; for check, no error finding
+  1  error findings, or a refusal (plan not exported, no route, engine not usable, dry-run reverted)
+  2  usage error (unknown option, bad value, unreadable file) or the live data needed was unavailable
+`;
+
+export const COMMON_OPTIONS_HELP: OptionHelp[] = [
+  { flag: '--api URL', text: 'service base URL, ending in /api (default: $DLMM_API_URL)' },
+  { flag: '--sim', text: 'start the embedded simulated engine in-process and use it' },
+  {
+    flag: '--api-key-env NAME',
+    text: 'read the X-API-Key from environment variable NAME (default: $DLMM_API_KEY); keys are never arguments',
+  },
+];
+
+export const HELP: Record<string, CommandHelp> = {
+  check: {
+    summary: 'check plan files against the plan rules and live pool state',
+    usage: ['[PATH ...] [--format text|json|sarif] [--max-tip-lag N] [--offline]'],
+    description:
+      'PATH is a plan file (*.dlmm.yaml, *.dlmm.yml, *.dlmm.json) or a folder (every plan file below it; ' +
+      'default: the current folder). Findings go to stdout, progress to stderr.',
+    options: [
+      { flag: '--format text|json|sarif', text: 'output format (default: text)' },
+      {
+        flag: '--max-tip-lag N',
+        text: "blocks of tip lag accepted; overrides each plan's policy.max_tip_lag",
+      },
+      { flag: '--offline', text: 'run only the rules that need no live data (no --api / --sim)' },
+    ],
+    common: true,
+    exit: {
+      0: 'no error finding',
+      1: 'at least one error finding',
+      2: 'usage error, or live data unavailable without --offline',
+    },
+  },
+  quote: {
+    summary: 'quote a swap: best route, amount out, price impact, minimum received',
+    usage: ['--in TOKEN --out TOKEN --amount N [--multi] [--slippage P] [--format text|json]'],
+    description:
+      'TOKEN is a contract id or a symbol the quote engine lists. N is in units of the input token ' +
+      '(0.5 means half a token), parsed exactly.',
+    options: [
+      { flag: '--in TOKEN', text: 'token to sell', required: true },
+      { flag: '--out TOKEN', text: 'token to buy', required: true },
+      { flag: '--amount N', text: 'amount of the input token, greater than 0', required: true },
+      { flag: '--multi', text: 'print every route the engine offers, best first' },
+      { flag: '--slippage P', text: 'slippage tolerance in percent, 1 means 1% (default: 1)' },
+      { flag: '--format text|json', text: 'output format (default: text)' },
+    ],
+    common: true,
+    exit: {
+      0: 'a route was found',
+      1: 'no route',
+      2: 'usage error (an unknown token included), or the service could not be read',
+    },
+  },
+  export: {
+    summary: 'export a plan as unsigned transactions (nothing is signed or broadcast)',
+    usage: [
+      'PLAN [--op ID] [--format tx-hex|wallet-request|summary|json]',
+      '     [--public-key HEX --nonce N --fee N] [--out FILE]',
+    ],
+    description:
+      'The plan is checked against live data first; a plan with an error finding is not exported. ' +
+      'tx-hex needs --public-key, --nonce and --fee (no network lookups are made).',
+    options: [
+      { flag: '--op ID', text: 'export only the operation with this id (or index)' },
+      { flag: '--format tx-hex|wallet-request|summary|json', text: 'payload format (default: summary)' },
+      { flag: '--public-key HEX', text: 'the signer public key (33 or 65 bytes in hex)' },
+      { flag: '--nonce N', text: 'nonce of the first transaction; the next ones count up' },
+      { flag: '--fee N', text: 'fee per transaction in micro-STX' },
+      { flag: '--out FILE', text: 'write the payload to FILE instead of stdout' },
+    ],
+    common: true,
+    exit: {
+      0: 'exported',
+      1: 'refused: the plan has error findings or cannot be exported',
+      2: 'usage error, unreadable plan, or live data unavailable',
+    },
+  },
+  wallet: {
+    summary: 'send a checked plan to your own wallet through a one-time local page',
+    usage: ['PLAN [--op ID] [--port N] [--no-open]'],
+    description:
+      'The plan is checked live as for export (a plan with errors is refused). A page on 127.0.0.1 hands each ' +
+      'transaction to your SIP-030 wallet; its answers print here and are written beside the plan. Nothing is ' +
+      'signed or broadcast by this tool. See docs/wallet.md.',
+    options: [
+      { flag: '--op ID', text: 'send only the operation with this id (or index)' },
+      { flag: '--port N', text: 'serve the page on this port (default: any free port)' },
+      { flag: '--no-open', text: 'print the URL only; do not open the browser' },
+    ],
+    common: true,
+    exit: {
+      0: 'every transaction answered by the wallet',
+      1: 'refused (the plan has errors), rejected in the wallet, or unfinished',
+      2: 'usage error, unreadable plan, or live data unavailable',
+    },
+  },
+  status: {
+    summary: 'show whether the engine is ready: readiness, state height, tip lag',
+    usage: ['[--format text|json]'],
+    options: [{ flag: '--format text|json', text: 'output format (default: text)' }],
+    common: true,
+    exit: {
+      0: 'ready and caught up (tip lag 0)',
+      1: 'not ready, lagging, or tip lag unknown',
+      2: 'usage error, or the service could not be read',
+    },
+  },
+  sim: {
+    summary: 'serve the simulated engine on loopback until stopped',
+    usage: ['[--host 127.0.0.1] [--port N] [--world FILE] [--api-key-env NAME] [--format text|json]'],
+    description:
+      'Prints `dlmm sim listening on http://HOST:PORT/api` on stdout, then on stderr the environment lines ' +
+      'that point the other commands at it. Stop with Ctrl-C.',
+    options: [
+      { flag: '--host HOST', text: 'address to listen on (default: 127.0.0.1)' },
+      { flag: '--port N', text: 'port, 0 for any free port (default: 8787)' },
+      { flag: '--world FILE', text: 'world file to serve (default: the shipped world; see docs/world.md)' },
+      {
+        flag: '--api-key-env NAME',
+        text: 'also accept the key in variable NAME, with the raised rate limit',
+      },
+      { flag: '--format text|json', text: 'form of the notes on stderr (default: text)' },
+    ],
+    exit: { 0: 'stopped by a signal', 2: 'usage error, bad world file, or the port is taken' },
+  },
+  'sim apply': {
+    summary: 'dry-run a serialized transaction on a running simulator',
+    usage: ['(TX_HEX | --file FILE) [--api URL]'],
+    description:
+      'Posts the transaction (e.g. from `dlmm export --format tx-hex`) to the simulator and prints its ' +
+      'answer as JSON. Nothing changes on any chain.',
+    options: [
+      { flag: '--file FILE', text: 'read the transaction hex from FILE (first word)' },
+      {
+        flag: '--api URL',
+        text: 'the simulator, ending in /api (default: $DLMM_API_URL, else http://127.0.0.1:8787/api)',
+      },
+    ],
+    exit: {
+      0: 'the transaction applied',
+      1: 'the transaction reverted',
+      2: 'usage error, or no simulator answered',
+    },
+  },
+  lsp: {
+    summary: 'run the language server on stdio, for any editor',
+    usage: ['--stdio'],
+    description:
+      'Settings come from the client (workspace/configuration, section dlmm) or else from DLMM_API_URL, ' +
+      'DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL.',
+    options: [
+      { flag: '--stdio', text: 'talk JSON-RPC on stdin/stdout (the only transport offered)', required: true },
+    ],
+    exit: { 0: 'the client ended the session', 2: 'usage error' },
+  },
+};
+
+/** The help entry for argv after `dlmm` ('sim apply ...' finds 'sim apply', 'sim --port 1' finds 'sim'). */
+export function helpKey(argv: readonly string[]): string | undefined {
+  const [name, sub] = argv;
+  if (name === undefined) return undefined;
+  if (sub !== undefined && !sub.startsWith('-') && HELP[`${name} ${sub}`]) return `${name} ${sub}`;
+  return HELP[name] ? name : undefined;
+}
+
+/** True when argv asks for help (`--help` or `-h` before a `--`). */
+export function wantsHelp(args: readonly string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
+}
+
+function optionLines(options: OptionHelp[]): string[] {
+  const width = Math.max(...options.map((o) => o.flag.length)) + 2;
+  return options.map((o) => `  ${o.flag.padEnd(width)}${o.text}${o.required ? ' (required)' : ''}`);
+}
+
+/** `dlmm <key> --help`. */
+export function commandHelpText(key: string): string {
+  const h = HELP[key];
+  if (!h) throw new Error(`no help for '${key}'`);
+  const lines: string[] = [];
+  h.usage.forEach((u, i) => lines.push(`${i === 0 ? 'usage:' : '      '} dlmm ${key} ${u}`));
+  lines.push('', h.summary + '.');
+  if (h.description) lines.push(h.description);
+  if (h.options.length) lines.push('', 'options:', ...optionLines(h.options));
+  if (h.common) lines.push('', 'service options (optional):', ...optionLines(COMMON_OPTIONS_HELP));
+  lines.push('', 'exit codes:');
+  for (const code of [0, 1, 2] as const) {
+    const text = h.exit[code];
+    if (text) lines.push(`  ${code}  ${text}`);
+  }
+  lines.push('', `more: docs/cli.md`);
+  return lines.join('\n') + '\n';
+}
+
+/** `dlmm --help`: one line per command, the shared options, the environment and the exit codes. */
+export function topLevelHelp(): string {
+  const keys = Object.keys(HELP);
+  const width = Math.max(...keys.map((k) => k.length)) + 2;
+  return [
+    'usage: dlmm <command> [options]',
+    '       dlmm <command> --help   (the options of one command)',
+    '',
+    'commands:',
+    ...keys.map((k) => `  ${k.padEnd(width)}${HELP[k]!.summary}`),
+    '',
+    'service options (check, quote, export, status; optional):',
+    ...optionLines(COMMON_OPTIONS_HELP),
+    '',
+    'environment:',
+    '  DLMM_API_URL        service base URL ending in /api (instead of --api)',
+    '  DLMM_API_KEY        X-API-Key for the service (never for the inventory or node hosts)',
+    '  DLMM_INVENTORY_URL  market-maker inventory base (positions for withdraw/move)',
+    '  DLMM_NODE_URL       Stacks node base (bin shares via read-only calls)',
+    '  DLMM_ROUTERS        JSON file of router contracts per network (export, sim apply)',
+    '',
+    EXIT_CODES_TEXT.trimEnd(),
+    '',
+  ].join('\n');
+}
