@@ -92,8 +92,8 @@ export const HELP: Record<string, CommandHelp> = {
     ],
     common: true,
     exit: {
-      0: 'a route was found',
-      1: 'no route',
+      0: 'a route that fills the whole amount',
+      1: 'no route, or only a partial fill',
       2: 'usage error (an unknown token included), or the service could not be read',
     },
   },
