@@ -93,7 +93,7 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
   });
   ctx.sessions.add(s);
   try {
-    const external = await vscode.env.asExternalUri(vscode.Uri.parse(s.url, true));
+    const external = await externalUrl(s.url);
     out.appendLine(
       `${name}${opId === undefined ? '' : ` operation ${opId}`}: ${txs.length} transaction(s) for ${sender}; open ${external.toString(true)}`,
     );
@@ -156,4 +156,15 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
     ctx.sessions.delete(s);
     await s.close();
   }
+}
+
+/**
+ * The page's address as the user's browser reaches it. `asExternalUri` maps the loopback origin (in
+ * code-server to its `/proxy/PORT/` forwarding, which does not keep the path), so the origin is mapped and
+ * the token path appended to whatever base it gives.
+ */
+async function externalUrl(url: string): Promise<vscode.Uri> {
+  const local = vscode.Uri.parse(url, true);
+  const base = await vscode.env.asExternalUri(local.with({ path: '/', query: '', fragment: '' }));
+  return base.with({ path: posix.join(base.path || '/', local.path) });
 }
