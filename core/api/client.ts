@@ -162,8 +162,16 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     return cache.currentHeight;
   };
 
-  const readiness = async (path: string): Promise<Readiness> => {
+  /**
+   * A readiness check: shared by every caller in flight and cached under the applied state height like any
+   * read (a readiness change moves the status the engine watch polls, which clears the cache).
+   */
+  const readiness = (path: string): Promise<Readiness> => {
     const req: HttpRequest = { ...service('GET', path), isAnswer: (s) => s === 503 };
+    return cachedRead(`ready ${req.url}`, () => readinessOnce(req));
+  };
+
+  const readinessOnce = async (req: HttpRequest): Promise<Readiness> => {
     const res = await transport.send(req);
     const body = tryParse(res.text);
     if (res.status === 503) return { ready: false, detail: errorDetail(body, res.text) };
@@ -183,27 +191,26 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       ...(req.slippage_tolerance !== undefined ? { slippage_tolerance: req.slippage_tolerance } : {}),
     });
 
-  /** POSTs a quote; a 4xx saying there is no route becomes no-route. */
+  /**
+   * POSTs a quote; a 4xx saying there is no route becomes no-route. Quote v2 answers from the state at the
+   * applied height, so a quote is cached under that height like any read (a no-route is not cached).
+   */
   const postQuote = async (path: string, req: QuoteRequest): Promise<unknown> => {
     const r = service('POST', path, quoteBody(req));
-    return inflight.run(
-      `${r.method} ${r.url} ${r.body}`,
-      async () => {
-        try {
-          return await fetchJson(r);
-        } catch (e) {
-          if (
-            e instanceof ApiError &&
-            e.code === 'http-error' &&
-            /no (route|path)/i.test(e.context.detail ?? '')
-          ) {
-            throw noRoute(r, req, e.context.detail);
-          }
-          throw e;
+    return cachedRead(`${r.method} ${r.url} ${r.body}`, async () => {
+      try {
+        return await fetchJson(r);
+      } catch (e) {
+        if (
+          e instanceof ApiError &&
+          e.code === 'http-error' &&
+          /no (route|path)/i.test(e.context.detail ?? '')
+        ) {
+          throw noRoute(r, req, e.context.detail);
         }
-      },
-      joined,
-    );
+        throw e;
+      }
+    });
   };
 
   const api: DlmmApi = {

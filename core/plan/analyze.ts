@@ -21,6 +21,8 @@ export interface AnalyzeOptions {
   fileName?: string;
   /** Shares reads across analyses (one `dlmm check` run, one editor refresh). */
   session?: LiveSession;
+  /** The parse of this very text when the caller already has it (the editor's offline pass): not redone. */
+  parsed?: ParsedPlan;
 }
 
 export interface Analysis {
@@ -52,7 +54,7 @@ export function analyzeOffline(
 /** The full analysis: offline rules, then live data through `opts.api` and the live rules. */
 export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Promise<Analysis> {
   if (opts.offline || !opts.api) return analyzeOffline(text, opts);
-  const parsed = safeParse(text, opts.fileName);
+  const parsed = opts.parsed ?? safeParse(text, opts.fileName);
   const analysis = emptyAnalysis(text, parsed);
   const plan = parsed.plan;
   if (!plan) return analysis;

@@ -279,8 +279,7 @@ async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSess
         `node:${principal}:${id}`,
         `POST {node}/v2/contracts/call-read/${principal}/get-bin-balances`,
         async () => {
-          const arg = serializeCV(Cl.uint(toUnsignedBinId(id)));
-          const res = await api.callReadOnly(principal, 'get-bin-balances', [arg]);
+          const res = await api.callReadOnly(principal, 'get-bin-balances', [binIdArg(id)]);
           return decodeBinShares(res.okay ? res.result : undefined);
         },
       );
@@ -293,9 +292,35 @@ async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSess
   );
 }
 
+/** The serialized `uint` argument of a signed bin id (unsigned on the wire), computed once per id. */
+const binIdArgs = new Map<number, string>();
+function binIdArg(signedBinId: number): string {
+  let arg = binIdArgs.get(signedBinId);
+  if (arg === undefined) {
+    arg = serializeCV(Cl.uint(toUnsignedBinId(signedBinId)));
+    binIdArgs.set(signedBinId, arg);
+  }
+  return arg;
+}
+
+/**
+ * Decoded answers by their hex text (decoding is a pure function of it): the editor analyses many plans
+ * over the same bins at the same height, and each analysis would otherwise decode the same answers again.
+ */
+const decoded = new Map<string, bigint | undefined>();
+const MAX_DECODED = 4096;
+
 /** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
 export function decodeBinShares(hex: string | undefined): bigint | undefined {
   if (!hex) return undefined;
+  if (decoded.has(hex)) return decoded.get(hex);
+  const value = decodeBinSharesOnce(hex);
+  if (decoded.size >= MAX_DECODED) decoded.clear();
+  decoded.set(hex, value);
+  return value;
+}
+
+function decodeBinSharesOnce(hex: string): bigint | undefined {
   try {
     const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
       type: string;

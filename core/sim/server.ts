@@ -36,7 +36,18 @@ export interface RunningSimulator {
   /** Node read-only proxy root (…/node); POST {nodeUrl}/v2/contracts/call-read/… */
   nodeUrl: string;
   engine: SimEngine;
+  /** Requests received so far, by limit class, and how many were answered 429 (tests count them). */
+  requests(): SimRequestCounts;
   close(): Promise<void>;
+}
+
+export interface SimRequestCounts {
+  /** Quote and app interfaces (the inventory is not rate limited and not counted). */
+  service: number;
+  /** The node read-only proxy. */
+  node: number;
+  /** Answered 429 (any class). */
+  rateLimited: number;
 }
 
 /** Which limit a path falls under: the service (per second), the node proxy (per minute), or none. */
@@ -108,9 +119,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   });
 
   /** Applies the rate limit for the path; throws 401/429 as HttpError. Returns headers to add. */
+  const counts: SimRequestCounts = { service: 0, node: 0, rateLimited: 0 };
   const limit = (req: IncomingMessage, path: string): Record<string, string> => {
     const cls = limitClass(path);
     if (!cls) return {};
+    counts[cls]++;
     const header = req.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
     let decision: LimitDecision;
@@ -133,6 +146,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     }
     const headers = rateHeaders(decision);
     if (!decision.allowed) {
+      counts.rateLimited++;
       throw new HttpError(
         429,
         {
@@ -221,6 +235,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     inventoryUrl: `${origin}/api/mm/v1`,
     nodeUrl: `${origin}/node`,
     engine,
+    requests: () => ({ ...counts }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -7,6 +7,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DlmmApi } from '../../core/api/types';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../core/plan/analyze';
+import { createLiveSession, type LiveSession } from '../../core/plan/live';
 import type { ServerSettings } from './protocol';
 
 export interface AnalysisResult {
@@ -44,6 +45,20 @@ interface DocState {
 }
 
 const SLOW_READ_MS = 800;
+/**
+ * Live analyses that overlap in time (150 plans opened at once, a state change revalidating every open
+ * document) share one live session per client: each status, readiness, pool, bin list and node read is
+ * made and decoded once for all of them. A session serves only analyses that start within this many ms
+ * of its first one, and is dropped when none of them is running, so a later analysis reads afresh (the
+ * client's cache still serves it under the same applied state height).
+ */
+const SHARED_SESSION_MS = 1000;
+
+interface SharedSession {
+  session: LiveSession;
+  born: number;
+  users: number;
+}
 
 function fileNameOf(uri: string): string {
   const path = uri.replace(/^[a-z]+:\/\//i, '');
@@ -52,6 +67,7 @@ function fileNameOf(uri: string): string {
 
 export class PlanService {
   private readonly docs = new Map<string, DocState>();
+  private readonly sessions = new Map<DlmmApi, SharedSession>();
   private debounceMs: number;
 
   constructor(private readonly deps: PlanServiceDeps) {
@@ -97,6 +113,17 @@ export class PlanService {
     this.docs.delete(uri);
   }
 
+  /** Whether the document is open in the service. */
+  isOpen(uri: string): boolean {
+    return this.docs.has(uri);
+  }
+
+  /** Whether this very version of the document is already being (or was) analysed: nothing new to do. */
+  tracks(doc: TextDocument): boolean {
+    const state = this.docs.get(doc.uri);
+    return state !== undefined && state.doc.version === doc.version && state.running?.version === doc.version;
+  }
+
   /** URIs of the open plan documents. */
   openUris(): string[] {
     return [...this.docs.keys()];
@@ -104,7 +131,28 @@ export class PlanService {
 
   /** Re-analyse every open document now (engine state or settings changed). */
   revalidateAll(): void {
+    // Reads shared so far belong to the old state or settings.
+    this.sessions.clear();
     for (const state of this.docs.values()) this.update(state.doc, true);
+  }
+
+  /** Joins the live session of the analyses running against `api`, or starts one. */
+  private joinSession(api: DlmmApi): { session: LiveSession; leave: () => void } {
+    const now = Date.now();
+    let shared = this.sessions.get(api);
+    if (!shared || now - shared.born > SHARED_SESSION_MS) {
+      shared = { session: createLiveSession(), born: now, users: 0 };
+      this.sessions.set(api, shared);
+    }
+    const joined = shared;
+    joined.users++;
+    return {
+      session: joined.session,
+      leave: () => {
+        joined.users--;
+        if (joined.users === 0 && this.sessions.get(api) === joined) this.sessions.delete(api);
+      },
+    };
   }
 
   /**
@@ -169,9 +217,12 @@ export class PlanService {
       slowShown = true;
       this.deps.slowRead?.(uri, false);
     }, SLOW_READ_MS);
+    const shared = this.joinSession(api);
     try {
-      const live = await analyzePlan(doc.getText(), {
+      const live = await analyzePlan(analysis.text, {
         api,
+        session: shared.session,
+        parsed: analysis.parsed,
         fileName: fileNameOf(uri),
         ...(settings.maxTipLag !== undefined && settings.maxTipLag !== null
           ? { maxTipLag: settings.maxTipLag }
@@ -187,6 +238,7 @@ export class PlanService {
       this.deps.log(`live analysis failed for ${uri}: ${errorText(e)}`);
       return offline;
     } finally {
+      shared.leave();
       clearTimeout(slow);
       if (slowShown) this.deps.slowRead?.(uri, true);
     }

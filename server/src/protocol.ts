@@ -42,6 +42,8 @@ export const InitializationOptionsSchema = z.object({
   debounceMs: z.number().int().min(0).max(5000).optional(),
   /** Engine status poll interval while plan files are open, ms. */
   statusPollMs: z.number().int().min(200).max(600_000).optional(),
+  /** Send `dlmm/analysis` after each publish (tests and benches wait for the live one). */
+  analysisEvents: z.boolean().optional(),
 });
 export type InitializationOptions = z.infer<typeof InitializationOptionsSchema>;
 
@@ -102,6 +104,14 @@ export const EngineStatusRequest = new RequestType0<EngineStatusParams, void>('d
  * the server's environment; it is never logged, echoed or put in settings. `null` clears it.
  */
 export const SetApiKeyNotification = new NotificationType<{ apiKey: string | null }>('dlmm/setApiKey');
+
+/**
+ * server -> client, only when the client asked with `analysisEvents` at initialize: the diagnostics of
+ * `version` just published came from an offline (`live: false`) or a live analysis.
+ */
+export const AnalysisNotification = new NotificationType<{ uri: string; version: number; live: boolean }>(
+  'dlmm/analysis',
+);
 
 /** server -> client: a slow live read started / finished (the client shows a progress notification). */
 export const ProgressNotification = new NotificationType<{ id: string; title: string; done: boolean }>(

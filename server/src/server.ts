@@ -25,6 +25,7 @@ import { inlayHints } from './features/inlayHints';
 import { documentSymbols } from './features/symbols';
 import { PlanService, type AnalysisResult } from './planService';
 import {
+  AnalysisNotification,
   EngineStatusNotification,
   EngineStatusRequest,
   InitializationOptionsSchema,
@@ -102,6 +103,12 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       version: doc.version,
       diagnostics: toDiagnostics(doc, result.analysis.findings),
     });
+    if (init.analysisEvents)
+      void connection.sendNotification(AnalysisNotification, {
+        uri,
+        version: doc.version,
+        live: result.live,
+      });
     if (result.live) refreshViews();
   }
 
@@ -187,8 +194,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   });
   documents.onDidChangeContent((e) => {
     if (!isPlanFile(e.document.uri)) return;
-    // onDidOpen already ran the first analysis; later changes are debounced.
-    if (service.openUris().includes(e.document.uri)) service.update(e.document);
+    // TextDocuments fires this on open too, right after onDidOpen started the first analysis of the same
+    // version: only a new version is analysed (after the debounce).
+    if (service.isOpen(e.document.uri) && !service.tracks(e.document)) service.update(e.document);
   });
   documents.onDidClose((e) => {
     if (!isPlanFile(e.document.uri)) return;

@@ -1,10 +1,16 @@
 /**
  * `npm run bench`: runs every test/bench/*.bench.ts (or those named on the command line) and prints figures
- * with their budgets. Budgets are reported, never asserted (timing asserts do not belong in tests).
+ * with their budgets, and for compared figures the peer's figure and the ratio. Budgets are reported, never
+ * asserted (timing asserts do not belong in tests): the run exits non-zero only when a figure could not be
+ * measured (a bench threw, or a value or its peer is not a number).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchFn, BenchRow } from './types';
+
+function fmt(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toFixed(3);
+}
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
@@ -14,6 +20,7 @@ async function main(): Promise<void> {
     .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
     .sort();
   let over = 0;
+  let unmeasured = 0;
   for (const f of files) {
     const mod = (await import(join(dir, f))) as { bench?: BenchFn };
     if (!mod.bench) continue;
@@ -23,21 +30,27 @@ async function main(): Promise<void> {
       rows = await mod.bench();
     } catch (e) {
       process.stdout.write(`  failed: ${e instanceof Error ? e.message : String(e)}\n`);
-      over++;
+      unmeasured++;
       continue;
     }
     for (const r of rows) {
-      const mark = r.ok === undefined ? ' ' : r.ok ? '✓' : '✗';
-      if (r.ok === false) over++;
-      const v = Number.isInteger(r.value) ? String(r.value) : r.value.toFixed(3);
+      const measured = Number.isFinite(r.value) && (r.peer === undefined || Number.isFinite(r.peer.value));
+      if (!measured) unmeasured++;
+      const mark = !measured ? '?' : r.ok === undefined ? ' ' : r.ok ? '✓' : '✗';
+      if (measured && r.ok === false) over++;
+      const peer = r.peer
+        ? `  peer ${r.peer.name} ${fmt(r.peer.value)} ${r.unit}, ratio ${(r.value / r.peer.value).toFixed(2)}x`
+        : '';
       process.stdout.write(
-        `  ${mark} ${r.name.padEnd(58)} ${v.padStart(12)} ${r.unit.padEnd(8)} ${r.budget ? 'budget ' + r.budget : ''}\n`,
+        `  ${mark} ${r.name.padEnd(58)} ${fmt(r.value).padStart(12)} ${r.unit.padEnd(8)} ${r.budget ? 'budget ' + r.budget : ''}${peer}\n`,
       );
     }
   }
   process.stdout.write(
-    `\n${over === 0 ? 'all figures within budget' : `${over} figure(s) over budget or failed`}\n`,
+    `\n${over === 0 ? 'all measured figures within budget' : `${over} figure(s) over budget`}` +
+      `${unmeasured === 0 ? '' : `; ${unmeasured} figure(s) could not be measured`}\n`,
   );
+  if (unmeasured > 0) process.exitCode = 1;
 }
 
 main().catch((e) => {

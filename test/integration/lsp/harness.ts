@@ -29,6 +29,13 @@ export interface LspSession {
   latest(uri: string): PublishDiagnosticsParams | undefined;
   /** How many times diagnostics of `version` were published for `uri` (offline, then live: 2). */
   publishCount(uri: string, version: number): number;
+  /**
+   * The `dlmm/analysis` events for `uri`/`version` so far (`live` of each publish, in order); only sent
+   * when the session was started with `initializationOptions.analysisEvents: true`.
+   */
+  analyses(uri: string, version: number): boolean[];
+  /** Resolves when a live analysis of `version` was published for `uri` (needs `analysisEvents`). */
+  live(uri: string, version: number, timeoutMs?: number): Promise<void>;
   open(uri: string, text: string, languageId?: string): void;
   change(uri: string, text: string): number;
   close(): Promise<void>;
@@ -80,6 +87,18 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
       }
     }
   });
+  const analysisLog = new Map<string, boolean[]>();
+  const liveWaiters = new Map<string, (() => void)[]>();
+  conn.onNotification('dlmm/analysis', (p: { uri: string; version: number; live: boolean }) => {
+    const key = `${p.uri}#${p.version}`;
+    const log = analysisLog.get(key) ?? [];
+    log.push(p.live);
+    analysisLog.set(key, log);
+    if (p.live) {
+      for (const w of liveWaiters.get(key) ?? []) w();
+      liveWaiters.delete(key);
+    }
+  });
   conn.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
     params.items.map((i) => (opts.configuration ? (opts.configuration(i.section) ?? null) : null)),
   );
@@ -107,6 +126,20 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
     stderr: () => err,
     latest: (uri) => published.get(uri),
     publishCount: (uri, version) => counts.get(`${uri}#${version}`) ?? 0,
+    analyses: (uri, version) => [...(analysisLog.get(`${uri}#${version}`) ?? [])],
+    live(uri, version, timeoutMs = 15_000) {
+      const key = `${uri}#${version}`;
+      if (analysisLog.get(key)?.includes(true)) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no live analysis of ${uri} v${version} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const list = liveWaiters.get(key) ?? [];
+        list.push(() => (clearTimeout(timer), resolve()));
+        liveWaiters.set(key, list);
+      });
+    },
     diagnostics(uri, pred = () => true, timeoutMs = 10_000) {
       const have = published.get(uri);
       if (have && pred(have.diagnostics, have.version)) return Promise.resolve(have.diagnostics);

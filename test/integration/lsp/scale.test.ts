@@ -1,0 +1,56 @@
+/**
+ * Many plans open at once, over real JSON-RPC against the simulated engine: each open is analysed once
+ * (offline publish, then the live one; no second run of the same version), and the live reads of all the
+ * documents are shared (status, readiness, pools and bins read once, not once per document).
+ */
+import assert from 'node:assert/strict';
+import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
+import { scalePlan } from '../../bench/lspScale.bench';
+import { startLsp, type LspSession } from './harness';
+
+const PLANS = 30;
+
+describe('language server with many plans open (simulated engine)', function () {
+  this.timeout(60_000);
+  let sim: RunningSimulator;
+  let lsp: LspSession;
+
+  before(async () => {
+    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    lsp = await startLsp({
+      env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
+      // Debounce 0: a second analysis of the opened version would run at once and show in the events.
+      initializationOptions: { debounceMs: 0, statusPollMs: 600_000, analysisEvents: true },
+    });
+  });
+
+  after(async () => {
+    await lsp?.close();
+    await sim?.close();
+  });
+
+  it('analyses each opened plan once and shares the live reads across documents', async () => {
+    const uris = Array.from({ length: PLANS }, (_, i) => `file:///work/many/plan-${i}.dlmm.yaml`);
+    const before = sim.requests();
+    await Promise.all(
+      uris.map((uri, i) => {
+        lsp.open(uri, scalePlan(i));
+        return lsp.live(uri, 1, 30_000);
+      }),
+    );
+    for (const uri of uris) {
+      // The live publish is the last of its version: a second run would have added an offline publish
+      // before its own live one ([false, false, true]) and thrown the first run's live result away.
+      assert.deepEqual(lsp.analyses(uri, 1), [false, true], uri);
+    }
+    const after = sim.requests();
+    // Per document the analysis needs status, two readiness checks, tokens, pools, the pool, its bins, the
+    // sender's positions and a quote: read per document that is at least 2 x PLANS requests. Shared, the
+    // three pools and five distinct swaps of these plans need far fewer than one request per document.
+    assert.ok(
+      after.service - before.service < PLANS,
+      `${after.service - before.service} service requests for ${PLANS} plans`,
+    );
+    assert.equal(after.rateLimited, before.rateLimited);
+  });
+});
