@@ -6,6 +6,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createApiClient } from '../../core/api/client';
+import { nodeCacheDir } from '../../core/api/nodeStore';
 import { isApiError, type ApiError } from '../../core/api/errors';
 import type { ApiClientOptions, DlmmApi } from '../../core/api/types';
 import { startSimulator, type RunningSimulator } from '../../core/sim/server';
@@ -197,6 +198,8 @@ export async function withApi(
   const options: ApiClientOptions = sim
     ? { baseUrl: sim.url, inventoryUrl: sim.inventoryUrl, nodeUrl: sim.nodeUrl, apiKey, ...extra }
     : { ...(remote as ApiClientOptions), ...extra };
+  const cacheDir = nodeCacheDir(io.env, options.nodeUrl);
+  if (cacheDir !== undefined) options.cacheDir ??= cacheDir;
   const api = createApiClient(options);
   try {
     return await fn(api, { source: sim ? 'sim' : 'api', baseUrl: options.baseUrl, sim });

@@ -23,7 +23,7 @@ export async function checkAndBuild(
   api: DlmmApi,
   text: string,
   path: string,
-  opts: { opId?: string; signing?: SigningParams; routers?: RouterOverrides },
+  opts: { opId?: string; signing?: SigningParams; routers?: RouterOverrides; allowUnprotected?: boolean },
   io: CliIO,
   command: string,
 ): Promise<CheckedExport> {
@@ -41,6 +41,7 @@ export async function checkAndBuild(
     ...(opts.routers ? { routers: opts.routers } : {}),
     ...(opts.opId !== undefined ? { opId: opts.opId } : {}),
     ...(signing ? { publicKey: signing.publicKey, nonce: signing.nonce, fee: signing.fee } : {}),
+    ...(opts.allowUnprotected ? { allowUnprotected: true } : {}),
   });
   if (!outcome.ok) {
     io.err(`${command}: not exported (${outcome.error.code}): ${outcome.error.message}\n`);

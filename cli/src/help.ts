@@ -101,7 +101,7 @@ export const HELP: Record<string, CommandHelp> = {
     summary: 'export a plan as unsigned transactions (nothing is signed or broadcast)',
     usage: [
       'PLAN [--op ID] [--format tx-hex|wallet-request|summary|json]',
-      '     [--public-key HEX --nonce N --fee N] [--out FILE]',
+      '     [--public-key HEX --nonce N --fee N] [--out FILE] [--allow-unprotected]',
     ],
     description:
       'The plan is checked against live data first; a plan with an error finding is not exported. ' +
@@ -113,6 +113,10 @@ export const HELP: Record<string, CommandHelp> = {
       { flag: '--nonce N', text: 'nonce of the first transaction; the next ones count up' },
       { flag: '--fee N', text: 'fee per transaction in micro-STX' },
       { flag: '--out FILE', text: 'write the payload to FILE instead of stdout' },
+      {
+        flag: '--allow-unprotected',
+        text: 'export an operation whose min-dlp cannot be computed (bin shares unknown) with min-dlp 1; without it such an operation is refused',
+      },
     ],
     common: true,
     exit: {
@@ -262,6 +266,7 @@ export function topLevelHelp(): string {
     '  DLMM_INVENTORY_URL  market-maker inventory base (positions for withdraw/move)',
     '  DLMM_NODE_URL       Stacks node base (bin shares via read-only calls)',
     '  DLMM_ROUTERS        JSON file of router contracts per network (export, sim apply)',
+    "  DLMM_CACHE_DIR      machine-wide cache of node bin reads (default: the user's cache folder; off: none)",
     '',
     EXIT_CODES_TEXT.trimEnd(),
     '',

@@ -18,6 +18,7 @@ import {
 } from './failures';
 import { parseJsonExact, stringifyJsonExact } from './json';
 import { createRateLimiter } from './limiter';
+import { BIN_FACT_FUNCTIONS, openNodeStore } from './nodeStore';
 import {
   BinListSchema,
   InventorySchema,
@@ -85,13 +86,45 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     },
     stats,
   );
-  // A small guard keeps loopback jitter from landing request N+1 inside the server's window.
+  // A small guard keeps loopback jitter from landing request N+1 inside the server's window. With a cache
+  // directory, the window also counts what other processes on the machine sent in the last second (the
+  // service limits per IP): back-to-back commands never burst past it together.
+  const pacing =
+    opts.cacheDir !== undefined
+      ? openNodeStore(opts.cacheDir, base, opts.log, { prefix: 'service', horizonMs: 2_000 })
+      : undefined;
   const serviceLimiter = createRateLimiter({
     limit: opts.serviceRatePerSecond,
     windowMs: 1_000,
     guardMs: 10,
+    ...(pacing
+      ? {
+          now: Date.now,
+          seed: pacing.recentRequests(1_010, Date.now()),
+          onAnswered: (at: number) => pacing.recordRequest(at),
+        }
+      : {}),
   });
-  const nodeLimiter = createRateLimiter({ limit: opts.nodeRatePerMinute, windowMs: 60_000, guardMs: 100 });
+  // Node facts and the node's pacing are shared machine-wide through the on-disk store (when configured):
+  // the limiter starts with the requests other processes made in the last minute, on the wall clock.
+  const nodeStore =
+    opts.cacheDir !== undefined && nodeBase !== undefined
+      ? openNodeStore(opts.cacheDir, nodeBase, opts.log)
+      : undefined;
+  const nodeWindowMs = 60_000;
+  const nodeGuardMs = 100;
+  const nodeLimiter = createRateLimiter({
+    limit: opts.nodeRatePerMinute,
+    windowMs: nodeWindowMs,
+    guardMs: nodeGuardMs,
+    now: Date.now,
+    ...(nodeStore
+      ? {
+          seed: nodeStore.recentRequests(nodeWindowMs + nodeGuardMs, Date.now()),
+          onAnswered: (at: number) => nodeStore.recordRequest(at),
+        }
+      : {}),
+  });
   const cache = new HeightCache();
   const inflight = new InFlight();
   let statusSnapshot: { value: Status; at: number } | undefined;
@@ -441,9 +474,30 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
         withKey: false,
         limiter: nodeLimiter,
       };
-      return cachedRead(`POST ${url} ${body}`, async () =>
-        validate(ReadOnlyResultSchema, await fetchJson(req), req.endpoint),
-      );
+      // A bin fact at the applied height is read once per machine: from the on-disk store when another
+      // command or process already read it at this height.
+      const fact =
+        nodeStore && BIN_FACT_FUNCTIONS.has(fn) ? `${contract} ${fn} ${args.join(',')}` : undefined;
+      return cachedRead(`POST ${url} ${body}`, async () => {
+        const height = fact !== undefined ? cache.currentHeight : undefined;
+        if (nodeStore && fact !== undefined && height !== undefined) {
+          const stored = nodeStore.get(height, fact);
+          if (stored) {
+            stats.cacheHits++;
+            return stored;
+          }
+        }
+        const value = validate(ReadOnlyResultSchema, await fetchJson(req), req.endpoint);
+        if (
+          nodeStore &&
+          fact !== undefined &&
+          height !== undefined &&
+          value.okay &&
+          cache.currentHeight === height
+        )
+          nodeStore.set(height, fact, value);
+        return value;
+      });
     },
 
     clearCache() {
@@ -453,7 +507,11 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
 
     stats: () => ({ ...stats }),
 
-    close: () => transport.close(),
+    close: () => {
+      nodeStore?.flush();
+      pacing?.flush();
+      return transport.close();
+    },
   };
 
   const readInventory = async (req: HttpRequest, pool: string) => {

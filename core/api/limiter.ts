@@ -16,6 +16,13 @@ export interface RateLimiterOptions {
   now?: () => number;
   /** Waits `ms`; injectable so unit tests can drive a fake clock. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Answer times (in `now`'s clock) of requests made before this limiter existed, e.g. by an earlier
+   * process on the machine: they count against the window like this limiter's own.
+   */
+  seed?: number[];
+  /** Called with the answer time of each request this limiter admitted (to pass on to the next process). */
+  onAnswered?: (at: number) => void;
 }
 
 /** Call when the request's answer has arrived (or it failed); calling again does nothing. */
@@ -38,7 +45,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const limit = Math.floor(opts.limit);
   const unlimited = !Number.isFinite(opts.limit) || limit <= 0;
   /** Answer times of finished requests still inside the window, oldest first. */
-  const finished: number[] = [];
+  const finished: number[] = [...(opts.seed ?? [])].sort((a, b) => a - b);
   const queue: Array<{ askedAt: number; admit: (release: Release) => void }> = [];
   let inFlight = 0;
   let timerPending = false;
@@ -50,7 +57,9 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       if (done) return;
       done = true;
       inFlight--;
-      finished.push(now());
+      const at = now();
+      finished.push(at);
+      opts.onAnswered?.(at);
       pump();
     };
   };

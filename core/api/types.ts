@@ -74,6 +74,11 @@ export interface ApiClientOptions {
   retryBaseMs?: number;
   /** Upper bound of any single retry wait in ms, Retry-After included (default 5000). */
   maxRetryDelayMs?: number;
+  /**
+   * Directory of the machine-wide node cache (core/api/nodeStore.ts): bin facts per applied state height
+   * and the node's request pacing, shared by every process. Absent: kept in this client only.
+   */
+  cacheDir?: string;
 }
 
 /** Counters for benchmarks and the "requests made" figures. */

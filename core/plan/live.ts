@@ -250,7 +250,7 @@ function safeHasNode(api: DlmmApi): boolean {
   }
 }
 
-/** Target bins of the plan's adds and moves on this pool, nearest the active bin first. */
+/** Target bins of the plan's adds and moves on this pool whose shares are unknown, nearest the active bin first. */
 function targetBins(lp: LivePool, plan: Plan): number[] {
   const active = lp.activeBinId ?? 0;
   const ids = new Set<number>();
@@ -263,8 +263,11 @@ function targetBins(lp: LivePool, plan: Plan): number[] {
       for (const m of op.moves)
         ids.add(op.mode === 'strict' ? (m.to_bin_id ?? NaN) : active + (m.active_bin_offset ?? NaN));
   }
+  // Bins whose total shares the list or the sender's positions already state need no node read.
+  const unknown = (id: number): boolean =>
+    (lp.binById.get(id)?.liquidity ?? null) === null && (lp.positionById.get(id)?.liquidity ?? null) === null;
   return [...ids]
-    .filter((id) => isSignedBinId(id) && lp.binById.has(id))
+    .filter((id) => isSignedBinId(id) && lp.binById.has(id) && unknown(id))
     .sort((a, b) => Math.abs(a - active) - Math.abs(b - active));
 }
 
@@ -391,12 +394,25 @@ async function readPool(
     lp.tokenY = live.tokens.find((t) => t.contract_address === p.token_y);
   }
 
+  // Positions first: shares they already state are never read again from the node.
+  await readPositions(lp, sender, api, s, live);
   if (lp.principal !== undefined && lp.activeBinId !== undefined && safeHasNode(api)) {
     await readBinShares(lp, plan, api, s);
   }
-  if (sender === undefined || lp.principal === undefined || !lp.pool) return lp;
+  return lp;
+}
+
+/** The sender's positions in the pool: the tip-pinned inventory when configured, else app v2. */
+async function readPositions(
+  lp: LivePool,
+  sender: string | undefined,
+  api: DlmmApi,
+  s: LiveSession,
+  live: LiveData,
+): Promise<void> {
+  if (sender === undefined || lp.principal === undefined || !lp.pool) return;
   const principal = lp.principal;
-  if (live.hasInventory && (await readInventory(lp, principal, sender, api, s))) return lp;
+  if (live.hasInventory && (await readInventory(lp, principal, sender, api, s))) return;
   const pos = await s.read(
     `positions:${principal}:${sender}`,
     `GET /app/v2/users/${sender}/positions/${principal}/bins`,
@@ -409,7 +425,6 @@ async function readPool(
       'app',
     );
   else lp.positionsError = pos.error;
-  return lp;
 }
 
 /** Tip-pinned positions from the market-maker inventory (unsigned ids -> signed here); false on failure. */

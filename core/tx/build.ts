@@ -54,6 +54,12 @@ export interface BuildOptions {
   maxPositionsPerTx?: number;
   /** Token records when the analysis has none (asset names, decimals). */
   tokens?: Token[];
+  /**
+   * Export operations whose min-dlp bound could not be computed (bin shares unknown after retries) with
+   * min-dlp 1 instead of refusing them (CLI --allow-unprotected, or the user's confirmation in the editor).
+   * The fallen-back bounds are then named in the findings and in the transactions' notes.
+   */
+  allowUnprotected?: boolean;
 }
 
 /** Builds the unsigned transactions of a checked plan, or says why it cannot. */
@@ -155,6 +161,7 @@ export async function buildTransactions(
 
   const ctx = makeContext(analysis, plan, plan.sender, routers, opts);
   const built: PartialTx[][] = [];
+  let seen = 0;
   for (const op of ops) {
     let txs: PartialTx[] | ExportError;
     try {
@@ -164,6 +171,26 @@ export async function buildTransactions(
       txs = exportError('amount-exceeds-post-condition', `operation '${op.id}': ${e.message}`);
     }
     if (isExportError(txs)) return { ok: false, error: txs };
+    const fellBack = unprotectedBins(ctx, op.id, seen);
+    seen = ctx.unprotected.length;
+    if (fellBack.length > 0) {
+      const bins = fellBack.join(', ');
+      if (!opts.allowUnprotected) {
+        return {
+          ok: false,
+          error: exportError(
+            'bounds-unknown',
+            `operation '${op.id}': the min-dlp bound of bin(s) ${bins} could not be computed (bin shares unknown: no node proxy configured, or its reads failed after retries), so the operation is not exported rather than sent with min-dlp 1. Configure a node proxy (DLMM_NODE_URL / dlmm.nodeUrl) or retry later; to export anyway with min-dlp 1 for these bins, pass --allow-unprotected (command line) or confirm in the editor.`,
+            ctx.findings.filter((f) => f.code === 'min-dlp-unprotected' && f.operation === op.id),
+          ),
+        };
+      }
+      for (const tx of txs)
+        tx.notes = [
+          ...tx.notes,
+          `min-dlp fell back to 1 (unprotected, allowed by the user) for bin(s) ${bins}: the minted shares are not bounded`,
+        ];
+    }
     built.push(txs);
   }
   const transactions: BuiltTransaction[] = [];
@@ -182,6 +209,18 @@ export async function buildTransactions(
   const known = new Set(analysis.findings.map((f) => `${f.code}|${f.offset}|${f.operation ?? ''}`));
   const added = ctx.findings.filter((f) => !known.has(`${f.code}|${f.offset}|${f.operation ?? ''}`));
   return { ok: true, transactions, findings: added };
+}
+
+/** Bins of `opId` whose min-dlp fell back to 1, among those recorded since index `from`. */
+function unprotectedBins(ctx: BuildContext, opId: string, from: number): number[] {
+  return [
+    ...new Set(
+      ctx.unprotected
+        .slice(from)
+        .filter((u) => u.operation === opId)
+        .map((u) => u.bin),
+    ),
+  ];
 }
 
 function makeContext(
@@ -218,5 +257,6 @@ function makeContext(
     tokens: analysis.live?.tokens ?? opts.tokens ?? [],
     rangeOf: (path) => analysis.parsed?.rangeOf(path) ?? { offset: 0, length: 0 },
     findings: [],
+    unprotected: [],
   };
 }

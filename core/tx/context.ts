@@ -27,6 +27,8 @@ export interface BuildContext {
   rangeOf(path: (string | number)[]): { offset: number; length: number };
   /** Findings the export adds (min-dlp-unprotected). */
   findings: Finding[];
+  /** Bins whose min-dlp fell back to 1 (shares unknown), by operation id: refused unless allowed. */
+  unprotected: { operation: string; bin: number }[];
 }
 
 /** The exporter's token record for a contract: asset name from /quotes/v2/tokens, STX wrapper -> ustx. */

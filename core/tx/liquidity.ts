@@ -124,6 +124,7 @@ function reportUnprotected(
   binId: number,
 ): void {
   const r = ctx.rangeOf(path);
+  ctx.unprotected.push({ operation: op.id, bin: binId });
   ctx.findings.push({
     code: 'min-dlp-unprotected',
     severity: 'warning',

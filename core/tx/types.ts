@@ -81,7 +81,8 @@ export type ExportErrorCode =
   | 'bad-public-key'
   | 'public-key-mismatch'
   | 'nothing-to-export'
-  | 'amount-exceeds-post-condition';
+  | 'amount-exceeds-post-condition'
+  | 'bounds-unknown';
 
 /** An export refusal: a value with a code, the user-facing message and the findings behind it. */
 export interface ExportError {

@@ -15,6 +15,8 @@ export class ApiPool {
     private readonly create: ApiFactory,
     apiKey: string | undefined,
     private readonly log: (line: string) => void,
+    /** The machine-wide node cache directory for a node URL (core/api/nodeStore.ts), if any. */
+    private readonly cacheDirFor: (nodeUrl: string | undefined) => string | undefined = () => undefined,
   ) {
     this.apiKey = apiKey || undefined;
   }
@@ -25,12 +27,14 @@ export class ApiPool {
     const key = [settings.apiUrl, settings.inventoryUrl ?? '', settings.nodeUrl ?? ''].join('\n');
     let api = this.clients.get(key);
     if (!api) {
+      const cacheDir = this.cacheDirFor(settings.nodeUrl);
       api = this.create({
         baseUrl: settings.apiUrl,
         inventoryUrl: settings.inventoryUrl,
         nodeUrl: settings.nodeUrl,
         apiKey: this.apiKey,
         log: this.log,
+        ...(cacheDir !== undefined ? { cacheDir } : {}),
       });
       this.clients.set(key, api);
     }

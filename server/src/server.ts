@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createApiClient } from '../../core/api/client';
+import { nodeCacheDir } from '../../core/api/nodeStore';
 import { ApiPool, type ApiFactory } from './apiPool';
 import { EngineWatch, readEngineStatus } from './engineWatch';
 import { codeActions } from './features/codeActions';
@@ -56,7 +57,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   let canRefreshInlays = false;
   const log = (line: string) => connection.console.log(line);
 
-  const apis = new ApiPool(options.createApi ?? createApiClient, options.env.DLMM_API_KEY, log);
+  const apis = new ApiPool(options.createApi ?? createApiClient, options.env.DLMM_API_KEY, log, (nodeUrl) =>
+    nodeCacheDir(options.env, nodeUrl),
+  );
   const envSettings = settingsFromEnv(options.env);
   let settings = new SettingsStore(undefined, envSettings, (m) => connection.console.warn(m));
 

@@ -1,7 +1,9 @@
 /**
  * `dlmm export PLAN [--op ID] --format tx-hex|wallet-request|summary|json [--public-key HEX --nonce N --fee N]
- * [--out FILE]`: unsigned payloads only (SPEC section 4). The plan is analyzed against live data first; a plan
- * with any error-severity finding is not exported and the findings are listed on stderr (exit 1).
+ * [--out FILE] [--allow-unprotected]`: unsigned payloads only (SPEC section 4). The plan is analyzed against
+ * live data first; a plan with any error-severity finding is not exported and the findings are listed on
+ * stderr (exit 1). An operation whose min-dlp bound cannot be computed is refused (exit 1) unless
+ * --allow-unprotected is given; the summary then names the bounds that fell back.
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -26,6 +28,7 @@ export const OPTIONS = {
   nonce: { type: 'string' },
   fee: { type: 'string' },
   out: { type: 'string' },
+  'allow-unprotected': { type: 'boolean' },
 } as const;
 
 /** Runs `dlmm export`. Exit: 0 exported; 1 the plan has errors or cannot be exported; 2 usage / live data. */
@@ -51,6 +54,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         ...(routers ? { routers } : {}),
         ...(typeof values.op === 'string' ? { opId: values.op } : {}),
         ...(signing ? { signing } : {}),
+        ...(values['allow-unprotected'] === true ? { allowUnprotected: true } : {}),
       },
       io,
       'dlmm export',

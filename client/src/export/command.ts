@@ -105,7 +105,10 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
     }),
   );
   const routers = routersForExport(plan.uri, ctx.log);
-  let outcome = await build(analysis, api, opId, routers);
+  const first = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
+  if (!first) return;
+  const allowUnprotected = first.allowUnprotected;
+  let outcome = first.outcome;
   if (!accepted(outcome, plan.text, name)) return;
 
   let signing: SigningParams | undefined;
@@ -113,7 +116,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
     signing = await askSigning(ctx.store, analysis);
     if (!signing) return;
     // Built again with the key so core/tx checks it against the sender and numbers the nonces.
-    outcome = await build(analysis, api, opId, routers, signing);
+    outcome = await build(analysis, api, opId, routers, signing, allowUnprotected);
     if (!accepted(outcome, plan.text, name)) return;
     if (analysis.plan?.sender) await rememberPublicKey(ctx.store, analysis.plan.sender, signing.publicKey);
   }
@@ -208,12 +211,36 @@ export async function pickScope(
   return pick ? pick.opId : null;
 }
 
+/**
+ * Builds; when a min-dlp bound cannot be computed (bounds-unknown), asks the user before building again
+ * with min-dlp 1 for those bins: protection is never weakened silently. Undefined when the user declines.
+ */
+export async function buildConfirmingUnprotected(
+  analysis: Analysis,
+  api: DlmmApi,
+  opId: string | undefined,
+  routers: RouterOverrides | undefined,
+  name: string,
+): Promise<{ outcome: ExportOutcome; allowUnprotected: boolean } | undefined> {
+  const outcome = await build(analysis, api, opId, routers);
+  if (outcome.ok || outcome.error.code !== 'bounds-unknown') return { outcome, allowUnprotected: false };
+  const proceed = 'Export with min-dlp 1';
+  const choice = await vscode.window.showWarningMessage(
+    `DLMM: ${name}: ${outcome.error.message}`,
+    { modal: true },
+    proceed,
+  );
+  if (choice !== proceed) return undefined;
+  return { outcome: await build(analysis, api, opId, routers, undefined, true), allowUnprotected: true };
+}
+
 export function build(
   analysis: Analysis,
   api: DlmmApi,
   opId: string | undefined,
   routers: RouterOverrides | undefined,
   signing?: SigningParams,
+  allowUnprotected = false,
 ) {
   return progress('DLMM: building unsigned transactions…', () =>
     buildTransactions(analysis, {
@@ -221,6 +248,7 @@ export function build(
       ...(opId !== undefined ? { opId } : {}),
       ...(routers ? { routers } : {}),
       ...(signing ?? {}),
+      ...(allowUnprotected ? { allowUnprotected } : {}),
     }),
   );
 }

@@ -15,7 +15,14 @@ import { allAnswered, answerLine, answersDocument } from '../../../core/wallet/a
 import { loadWalletPageScript } from '../../../core/wallet/script';
 import { startWalletSession, type WalletSession } from '../../../core/wallet/session';
 import { parseExportArgs, type ExportTarget } from '../export/args';
-import { accepted, baseName, build, pickScope, progress, resolvePlan } from '../export/command';
+import {
+  accepted,
+  baseName,
+  buildConfirmingUnprotected,
+  pickScope,
+  progress,
+  resolvePlan,
+} from '../export/command';
 import { routersForExport } from '../export/routers';
 import type { WalletDeps } from './index';
 
@@ -70,7 +77,15 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
       ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
     }),
   );
-  const outcome = await build(analysis, api, opId, routersForExport(plan.uri, ctx.log));
+  const built = await buildConfirmingUnprotected(
+    analysis,
+    api,
+    opId,
+    routersForExport(plan.uri, ctx.log),
+    name,
+  );
+  if (!built) return;
+  const outcome = built.outcome;
   if (!accepted(outcome, plan.text, name)) return;
   const sender = analysis.plan?.sender;
   if (!sender) {

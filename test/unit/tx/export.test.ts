@@ -362,13 +362,27 @@ describe('tx export: build, serialize, decode, dry-run', () => {
     assert.match(r.ok ? '' : r.error.message, /wrong-token-side \(operation 0\): bin 138/);
   });
 
-  it('falls back to min-dlp 1 with min-dlp-unprotected when shares are unknown', async () => {
+  it('refuses an operation whose min-dlp cannot be computed, naming the bins', async () => {
     const engine = testEngine();
     const op = strictAdd(engine) as Extract<PreparedOperation, { op: 'add' }>;
     for (const i of op.items) delete i.bin_shares_known;
     const r = await buildTransactions(analysisOf(engine, [op]), {});
+    assert.equal(r.ok, false);
+    assert.equal(r.ok ? '' : r.error.code, 'bounds-unknown');
+    const bins = op.items.map((i) => i.bin_id).join(', ');
+    assert.match(r.ok ? '' : r.error.message, new RegExp(`operation '${op.id}'.*bin\\(s\\) ${bins}`));
+    assert.match(r.ok ? '' : r.error.message, /--allow-unprotected/);
+    assert.equal(r.ok ? 0 : r.error.findings.filter((f) => f.code === 'min-dlp-unprotected').length, 2);
+  });
+
+  it('falls back to min-dlp 1 only when allowed, and says so in the findings and notes', async () => {
+    const engine = testEngine();
+    const op = strictAdd(engine) as Extract<PreparedOperation, { op: 'add' }>;
+    for (const i of op.items) delete i.bin_shares_known;
+    const r = await buildTransactions(analysisOf(engine, [op]), { allowUnprotected: true });
     assert.ok(r.ok);
     assert.equal(r.findings.filter((f) => f.code === 'min-dlp-unprotected').length, 2);
+    assert.ok(r.transactions[0]!.notes.some((n) => /min-dlp fell back to 1/.test(n)));
     const list = r.transactions[0]!.functionArgs[0] as {
       value: { value: Record<string, { value: bigint }> }[];
     };
