@@ -147,6 +147,8 @@ export function openNodeStore(
   };
   let seen = mtime();
   let data = readShape(file);
+  /** Request times recorded here and not yet written (times are whole ms: equal ones are distinct requests). */
+  let pending: number[] = [];
   let dirty = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let warned = false;
@@ -172,7 +174,7 @@ export function openNodeStore(
         if (disk.height === height) {
           if (data.height !== height) data = { ...data, height, entries: {} };
           data.entries = { ...disk.entries, ...data.entries };
-          data.requests = [...new Set([...disk.requests, ...data.requests])];
+          data.requests = disk.requests;
           v = data.entries[key];
         }
       }
@@ -188,10 +190,12 @@ export function openNodeStore(
       schedule();
     },
     recentRequests(windowMs, now) {
-      return data.requests.filter((t) => t > now - windowMs && t <= now).sort((a, b) => a - b);
+      return [...data.requests, ...pending]
+        .filter((t) => t > now - windowMs && t <= now)
+        .sort((a, b) => a - b);
     },
     recordRequest(at) {
-      data.requests.push(at);
+      pending.push(at);
       schedule();
     },
     flush() {
@@ -206,10 +210,10 @@ export function openNodeStore(
       merged.height = heights.length > 0 ? Math.max(...heights) : null;
       if (disk.height === merged.height) Object.assign(merged.entries, disk.entries);
       if (data.height === merged.height) Object.assign(merged.entries, data.entries);
+      // The file already holds every request written so far (ours included): add only the pending ones.
       const horizon = Date.now() - horizonMs;
-      merged.requests = [...new Set([...disk.requests, ...data.requests])]
-        .filter((t) => t > horizon)
-        .sort((a, b) => a - b);
+      merged.requests = [...disk.requests, ...pending].filter((t) => t > horizon).sort((a, b) => a - b);
+      pending = [];
       data = merged;
       try {
         mkdirSync(dir, { recursive: true });
