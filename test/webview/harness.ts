@@ -87,6 +87,8 @@ export interface DashboardPage {
   received: unknown[];
   reveals: { uri: string; offset: number; length: number }[];
   exports: QuoteParams[];
+  /** Quote panel "Send to wallet" clicks (the swap plan then goes to Send to Wallet). */
+  wallets: QuoteParams[];
   lastPool: string | undefined;
   /** Page errors and CSP violations seen so far. */
   problems(): Promise<string[]>;
@@ -143,6 +145,7 @@ export async function openDashboard(browser: Browser, opts: HostOptions): Promis
     received: [],
     reveals: [],
     exports: [],
+    wallets: [],
     lastPool: undefined,
     async problems() {
       const csp = await page
@@ -172,8 +175,9 @@ export async function openDashboard(browser: Browser, opts: HostOptions): Promis
     lastPool: { get: () => handle.lastPool, set: (id) => (handle.lastPool = id) },
     exportSwap: {
       available: async () => opts.exportAvailable ?? false,
-      run: async (p) => {
-        handle.exports.push(p);
+      run: async (p, then) => {
+        if (then === 'wallet') handle.wallets.push(p);
+        else handle.exports.push(p);
       },
     },
   });

@@ -263,7 +263,12 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
     offset: z.number().int().min(0),
     length: z.number().int().min(0),
   }),
-  z.object({ type: z.literal('exportSwap'), params: QuoteParamsSchema }),
+  // `then: 'wallet'`: the swap plan goes to Send to Wallet instead of the export formats.
+  z.object({
+    type: z.literal('exportSwap'),
+    params: QuoteParamsSchema,
+    then: z.enum(['export', 'wallet']).optional(),
+  }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

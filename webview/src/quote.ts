@@ -13,6 +13,7 @@ export class QuotePanel {
   private readonly slippage: HTMLInputElement;
   private readonly result: HTMLElement;
   private readonly exportButton: HTMLButtonElement;
+  private readonly walletButton: HTMLButtonElement;
   private tokens: TokenInfo[] = [];
   private lastParams: QuoteParams | undefined;
   /** The last quote fills the whole amount (a partial fill offers no export). */
@@ -52,6 +53,17 @@ export class QuotePanel {
       { type: 'button', 'data-testid': 'quote-export', hidden: true, onclick: () => this.exportSwap() },
       'Export swap…',
     );
+    this.walletButton = h(
+      'button',
+      {
+        type: 'button',
+        'data-testid': 'quote-wallet',
+        hidden: true,
+        title: 'Write the swap plan, check it, and hand it to your own wallet through a one-time local page',
+        onclick: () => this.exportSwap('wallet'),
+      },
+      'Send to wallet…',
+    );
     const form = h(
       'form',
       { className: 'quote-form', 'data-testid': 'quote-form' },
@@ -68,6 +80,7 @@ export class QuotePanel {
         { className: 'quote-actions' },
         h('button', { type: 'submit', 'data-testid': 'quote-submit' }, 'Quote'),
         this.exportButton,
+        this.walletButton,
       ),
     );
     form.addEventListener('submit', (e) => {
@@ -84,7 +97,7 @@ export class QuotePanel {
   }
 
   setExportAvailable(on: boolean): void {
-    this.exportButton.hidden = !on || !this.lastParams || !this.lastComplete;
+    this.setActionsHidden(!on || !this.lastParams || !this.lastComplete);
     this.exportAllowed = on;
   }
   private exportAllowed = false;
@@ -156,12 +169,12 @@ export class QuotePanel {
       this.lastParams = p;
       this.lastComplete = q.best.complete;
       // A partial fill is never exported (the export refuses it too): no button for it.
-      this.exportButton.hidden = !this.exportAllowed || !q.best.complete;
+      this.setActionsHidden(!this.exportAllowed || !q.best.complete);
       this.show(q, p);
     } catch (e) {
       if (seq !== this.seq) return;
       this.lastParams = undefined;
-      this.exportButton.hidden = true;
+      this.setActionsHidden(true);
       setChildren(
         this.result,
         this.renderError(e, () => void this.run()),
@@ -267,7 +280,18 @@ export class QuotePanel {
     );
   }
 
-  private exportSwap(): void {
-    if (this.lastParams) this.client.send({ type: 'exportSwap', params: this.lastParams });
+  /** Export and Send to wallet share one condition: a complete quote and the command available. */
+  private setActionsHidden(hidden: boolean): void {
+    this.exportButton.hidden = hidden;
+    this.walletButton.hidden = hidden;
+  }
+
+  private exportSwap(then: 'export' | 'wallet' = 'export'): void {
+    if (this.lastParams)
+      this.client.send({
+        type: 'exportSwap',
+        params: this.lastParams,
+        ...(then === 'wallet' ? { then } : {}),
+      });
   }
 }

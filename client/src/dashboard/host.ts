@@ -35,7 +35,11 @@ export interface DashboardHostDeps {
   revealRange(uri: string, offset: number, length: number): Promise<void>;
   /** Last pool shown (the host's memento). */
   lastPool: { get(): string | undefined; set(poolId: string): unknown };
-  exportSwap: { available(): Promise<boolean>; run(params: QuoteParams): Promise<void> };
+  /** The swap export; `then: 'wallet'` hands the swap plan to Send to Wallet instead. */
+  exportSwap: {
+    available(): Promise<boolean>;
+    run(params: QuoteParams, then?: 'export' | 'wallet'): Promise<void>;
+  };
   log?(line: string): void;
   /** Clock for the prefetch freshness (tests). */
   now?(): number;
@@ -212,7 +216,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
             });
             return;
           }
-          await deps.exportSwap.run(msg.params).catch((e: unknown) =>
+          await deps.exportSwap.run(msg.params, msg.then ?? 'export').catch((e: unknown) =>
             deps.post({
               type: 'notice',
               level: 'error',

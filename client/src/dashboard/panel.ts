@@ -98,13 +98,17 @@ export class DashboardPanel implements vscode.Disposable {
       },
       exportSwap: {
         available: async () => (await vscode.commands.getCommands(true)).includes(EXPORT_SWAP_COMMAND),
-        run: async (params: QuoteParams) => {
-          await vscode.commands.executeCommand(EXPORT_SWAP_COMMAND, {
-            input_token: params.input_token,
-            output_token: params.output_token,
-            amount_in: params.amount_in,
-            slippage_tolerance: params.slippage,
-          });
+        run: async (params: QuoteParams, then?: 'export' | 'wallet') => {
+          await vscode.commands.executeCommand(
+            EXPORT_SWAP_COMMAND,
+            {
+              input_token: params.input_token,
+              output_token: params.output_token,
+              amount_in: params.amount_in,
+              slippage_tolerance: params.slippage,
+            },
+            ...(then === 'wallet' ? [{ then: 'wallet' }] : []),
+          );
         },
       },
       log: deps.log,

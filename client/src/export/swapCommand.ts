@@ -1,7 +1,8 @@
 /**
  * `dlmm.exportSwap` (the dashboard's "Export swap"): writes the quoted swap as a one-operation plan into the
- * workspace (or an untitled document without one), opens it, and hands it to `dlmm.exportUnsigned`, so the
- * swap goes through the same live checks, refusals and formats as any plan. Nothing is signed or sent.
+ * workspace (or an untitled document without one), opens it, and hands it to `dlmm.exportUnsigned` (or, with
+ * a second argument `{then: 'wallet'}`, the quote panel's "Send to wallet", to `dlmm.sendToWallet`), so the
+ * swap goes through the same live checks and refusals as any plan. Nothing is signed or sent here.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../../../core/api/errors';
@@ -75,7 +76,12 @@ async function run(ctx: ExportSwapContext, args: readonly unknown[]): Promise<vo
     void vscode.window.showInformationMessage(
       `DLMM: no folder is open, so the swap plan is an untitled document: save it as *.dlmm.yaml to keep it.`,
     );
-  await vscode.commands.executeCommand(EXPORT_UNSIGNED_COMMAND, uri.toString());
+  const toWallet =
+    typeof args[1] === 'object' && args[1] !== null && (args[1] as { then?: unknown }).then === 'wallet';
+  await vscode.commands.executeCommand(
+    toWallet ? 'dlmm.sendToWallet' : EXPORT_UNSIGNED_COMMAND,
+    uri.toString(),
+  );
 }
 
 /** The `dlmm.dashboard.sender` setting, else the principal the user types (undefined = cancelled). */

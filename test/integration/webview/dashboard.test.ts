@@ -259,6 +259,7 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
     assert.equal(await page.inputValue('[data-testid=quote-in]'), pool.token_x);
     assert.equal(await page.inputValue('[data-testid=quote-out]'), pool.token_y);
     assert.equal(await page.isHidden('[data-testid=quote-export]'), true, 'no export button before a quote');
+    assert.equal(await page.isHidden('[data-testid=quote-wallet]'), true, 'no wallet button before a quote');
     await page.fill('[data-testid=quote-amount]', '0.001');
     await page.press('[data-testid=quote-amount]', 'Enter');
     await page.waitForSelector('[data-testid=quote-best]', { timeout: 8000 });
@@ -292,6 +293,11 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
       amount_in: amountIn.toString(),
       slippage: 1,
     });
+    // "Send to wallet" hands the same swap to the host, marked for the wallet (and not as an export).
+    await page.click('[data-testid=quote-wallet]');
+    const sent = await until(() => dash!.wallets[0], 'an exportSwap message for the wallet');
+    assert.deepEqual(sent, exported);
+    assert.equal(dash.exports.length, 1);
 
     // A bad amount is refused in the form with what is accepted.
     await page.fill('[data-testid=quote-amount]', '0.123456789123');
