@@ -6,6 +6,7 @@ import type { DlmmApi } from '../api/types';
 import type { Finding, Severity } from './diagnostics';
 import { createLiveSession, readLive, type LiveData, type LiveSession } from './live';
 import { parsePlan, type ParsedPlan } from './parse';
+import { partialPlan, type PartialPlan } from './partial';
 import { prepareOperations } from './prepare';
 import type { PreparedOperation } from './prepared';
 import { RULES, type Rule, type RuleContext } from './rules/index';
@@ -28,6 +29,10 @@ export interface AnalyzeOptions {
 export interface Analysis {
   text: string;
   parsed: ParsedPlan;
+  /**
+   * The plan when it passed its schema. Undefined when it did not, even if its valid operations were checked
+   * (core/plan/partial.ts): `prepared` then holds those operations, with their index in the document.
+   */
   plan: Plan | undefined;
   /** Sorted by offset, then severity. */
   findings: Finding[];
@@ -45,10 +50,11 @@ export function analyzeOffline(
 ): Analysis {
   const parsed = safeParse(text, opts.fileName);
   const analysis = emptyAnalysis(text, parsed);
-  if (!parsed.plan) return analysis;
-  analysis.prepared = safePrepare(parsed.plan, undefined, parsed, analysis.internalErrors);
-  runRules(analysis, parsed.plan, undefined, opts.maxTipLag);
-  return finish(analysis);
+  const target = checkable(analysis);
+  if (!target) return analysis;
+  analysis.prepared = safePrepare(target.plan, undefined, target.parsed, analysis.internalErrors);
+  runRules(analysis, target, undefined, opts.maxTipLag);
+  return finish(analysis, target);
 }
 
 /** The full analysis: offline rules, then live data through `opts.api` and the live rules. */
@@ -56,16 +62,50 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
   if (opts.offline || !opts.api) return analyzeOffline(text, opts);
   const parsed = opts.parsed ?? safeParse(text, opts.fileName);
   const analysis = emptyAnalysis(text, parsed);
-  const plan = parsed.plan;
-  if (!plan) return analysis;
+  const target = checkable(analysis);
+  if (!target) return analysis;
+  const plan = target.plan;
   try {
     analysis.live = await readLive(plan, opts.api, { session: opts.session ?? createLiveSession() });
   } catch (e) {
     analysis.internalErrors.push(`live: ${e instanceof Error ? e.message : String(e)}`);
   }
-  analysis.prepared = safePrepare(plan, analysis.live, parsed, analysis.internalErrors);
-  runRules(analysis, plan, analysis.live, opts.maxTipLag);
-  return finish(analysis);
+  analysis.prepared = safePrepare(plan, analysis.live, target.parsed, analysis.internalErrors);
+  runRules(analysis, target, analysis.live, opts.maxTipLag);
+  return finish(analysis, target);
+}
+
+/** What the rules check: the plan, or the valid operations of a plan that failed its schema. */
+interface Checkable {
+  plan: Plan;
+  /** The parsed document, indexed like `plan`. */
+  parsed: ParsedPlan;
+  /** Present for a partial plan: the source index of each of its operations. */
+  sourceIndex?: number[];
+  policyValid: boolean;
+}
+
+function checkable(analysis: Analysis): Checkable | undefined {
+  const parsed = analysis.parsed;
+  if (parsed.plan) return { plan: parsed.plan, parsed, policyValid: true };
+  const partial = safePartial(parsed, analysis.internalErrors);
+  if (!partial) return undefined;
+  analysis.findings.push(...partial.findings);
+  return {
+    plan: partial.plan,
+    parsed: partial.view,
+    sourceIndex: partial.sourceIndex,
+    policyValid: partial.policyValid,
+  };
+}
+
+function safePartial(parsed: ParsedPlan, errors: string[]): PartialPlan | undefined {
+  try {
+    return partialPlan(parsed);
+  } catch (e) {
+    errors.push(`partial: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
 }
 
 function safeParse(text: string, fileName: string | undefined): ParsedPlan {
@@ -101,14 +141,18 @@ function safePrepare(
   }
 }
 
+/** Rules about the policy block: they wait for a valid policy (a partial plan's may have failed). */
+const POLICY_RULES = new Set(['tip-lag', 'tip-unknown']);
+
 function runRules(
   analysis: Analysis,
-  plan: Plan,
+  target: Checkable,
   live: LiveData | undefined,
   maxTipLag: number | undefined,
 ): void {
+  const plan = target.plan;
   const ctx: RuleContext = {
-    parsed: analysis.parsed,
+    parsed: target.parsed,
     plan,
     live,
     prepared: analysis.prepared,
@@ -116,6 +160,7 @@ function runRules(
   };
   for (const rule of RULES) {
     if (rule.needsLive && !live) continue;
+    if (!target.policyValid && POLICY_RULES.has(rule.code) && maxTipLag === undefined) continue;
     analysis.findings.push(...runRule(rule, ctx, analysis.internalErrors));
   }
 }
@@ -131,7 +176,11 @@ function runRule(rule: Rule, ctx: RuleContext, errors: string[]): Finding[] {
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
-function finish(analysis: Analysis): Analysis {
+function finish(analysis: Analysis, target?: Checkable): Analysis {
+  // A partial plan's prepared operations go out with their index in the document, as faces expect.
+  const sourceIndex = target?.sourceIndex;
+  if (sourceIndex)
+    analysis.prepared = analysis.prepared.map((p) => ({ ...p, index: sourceIndex[p.index] ?? p.index }));
   const seen = new Set<string>();
   analysis.findings = analysis.findings
     .filter((f) => {

@@ -147,11 +147,7 @@ export function parsePlan(text: string, opts: ParseOptions = {}): ParsedPlan {
   const result = PlanSchema.safeParse(value);
   if (result.success) {
     parsed.plan = result.data;
-    findings.push(
-      ...senderFindings(parsed, result.data),
-      ...modeFindings(parsed, result.data),
-      ...idFindings(parsed, result.data),
-    );
+    findings.push(...planFindings(parsed, result.data));
   } else {
     // One value can fail two checks that read the same way (e.g. a float beyond 2^53): say it once.
     const seen = new Set<string>();
@@ -199,6 +195,14 @@ function locateIssue(parsed: ParsedPlan, path: PlanPath, missing: boolean): Sour
     if (r) return typeof last === 'string' ? r : firstLine(parsed.text, r);
   }
   return { offset: 0, length: 0 };
+}
+
+/**
+ * The schema findings of a plan that passed the zod schema: `sender` where withdraw/move need it, the mode's
+ * bin addressing, unique ids. Also run on the valid operations of a partly valid plan (core/plan/partial.ts).
+ */
+export function planFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
+  return [...senderFindings(parsed, plan), ...modeFindings(parsed, plan), ...idFindings(parsed, plan)];
 }
 
 /** Withdraw and move read the signer's positions: `sender` is required when the plan has one. */
