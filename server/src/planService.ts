@@ -6,8 +6,10 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DlmmApi } from '../../core/api/types';
+import type { Finding } from '../../core/plan/diagnostics';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../core/plan/analyze';
 import { createLiveSession, type LiveSession } from '../../core/plan/live';
+import { carriedLiveFindings, lastLive, type LastLive } from './carry';
 import type { ServerSettings } from './protocol';
 
 export interface AnalysisResult {
@@ -42,6 +44,8 @@ interface DocState {
   running?: { version: number; done: Promise<AnalysisResult | undefined> };
   /** Resolves a debounced `running` that has not started yet (called when superseded). */
   release?: (r: AnalysisResult | undefined) => void;
+  /** The last live analysis, whose findings stay shown for untouched operations until the next one. */
+  lastLive?: LastLive;
 }
 
 const SLOW_READ_MS = 800;
@@ -209,8 +213,22 @@ export class PlanService {
     }
     const offline: AnalysisResult = { version, analysis, live: false, settings, api };
     state.latest = offline;
-    this.deps.publish(uri, offline);
-    if (!api) return offline;
+    if (!api) {
+      state.lastLive = undefined;
+      this.deps.publish(uri, offline);
+      return offline;
+    }
+    // Mid-edit, the live findings of untouched operations stay until this version's live analysis arrives.
+    const carried = carriedLiveFindings(state.lastLive, analysis);
+    this.deps.publish(
+      uri,
+      carried.length === 0
+        ? offline
+        : {
+            ...offline,
+            analysis: { ...analysis, findings: sortFindings([...analysis.findings, ...carried]) },
+          },
+    );
 
     let slowShown = false;
     const slow = setTimeout(() => {
@@ -231,11 +249,14 @@ export class PlanService {
       if (!current()) return undefined;
       const result: AnalysisResult = { version, analysis: live, live: true, settings, api };
       state.latest = result;
+      state.lastLive = lastLive(live, analysis);
       this.deps.publish(uri, result);
       return result;
     } catch (e) {
       // analyzePlan reports unreachable data as findings; a throw here is a defect, shown in the log.
       this.deps.log(`live analysis failed for ${uri}: ${errorText(e)}`);
+      state.lastLive = undefined;
+      if (current()) this.deps.publish(uri, offline);
       return offline;
     } finally {
       shared.leave();
@@ -243,6 +264,18 @@ export class PlanService {
       if (slowShown) this.deps.slowRead?.(uri, true);
     }
   }
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** The analysis order: by offset, then severity, then code. */
+function sortFindings(findings: Finding[]): Finding[] {
+  return findings.sort(
+    (a, b) =>
+      a.offset - b.offset ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.code.localeCompare(b.code),
+  );
 }
 
 function delay(ms: number): Promise<void> {
