@@ -1,6 +1,6 @@
 // One build script, one entry per runtime (STYLE.md): extension client, language server, CLI, webview.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -13,6 +13,22 @@ const common = {
   legalComments: 'none',
 };
 
+// The CLI is split per command: dist/cli.js holds only the dispatcher and the help table, and loads
+// dist/cli-<name>.js when a command runs (cli/src/main.ts requires './commands/<name>' lazily; this plugin
+// points those requires at the command bundles), so `dlmm --version` and `--help` load almost nothing.
+const CLI_COMMANDS = readdirSync('cli/src/commands')
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -3));
+const cliCommandsExternal = {
+  name: 'cli-commands-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/commands\/[a-z-]+$/ }, (args) => {
+      if (!args.importer.replace(/\\/g, '/').endsWith('cli/src/main.ts')) return undefined;
+      return { path: `./cli-${args.path.slice('./commands/'.length)}.js`, external: true };
+    });
+  },
+};
+
 const entries = [
   {
     in: 'client/src/extension.ts',
@@ -22,7 +38,13 @@ const entries = [
     external: ['vscode'],
   },
   { in: 'server/src/main.ts', out: 'dist/server.js', platform: 'node', format: 'cjs' },
-  { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs' },
+  { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', plugins: [cliCommandsExternal] },
+  ...CLI_COMMANDS.map((name) => ({
+    in: `cli/src/commands/${name}.ts`,
+    out: `dist/cli-${name}.js`,
+    platform: 'node',
+    format: 'cjs',
+  })),
   { in: 'webview/src/main.ts', out: 'dist/webview.js', platform: 'browser', format: 'iife' },
   // The wallet page's script: read by `dlmm wallet` and the editor, inlined into the page with its nonce.
   {
@@ -45,6 +67,7 @@ const builds = entries
       format: e.format,
       target: e.platform === 'node' ? 'node20' : 'chrome114',
       external: e.external ?? [],
+      plugins: e.plugins ?? [],
       ...(e.sourcemap === false ? { sourcemap: false } : {}),
     }),
   );

@@ -3,25 +3,29 @@
  * help entry in help.ts (`dlmm <command> --help` is answered here, before the command parses anything).
  */
 import { processIO, UsageError, type CliIO, type Command } from './io';
-import { run as check } from './commands/check';
-import { run as quote } from './commands/quote';
-import { run as exportCmd } from './commands/export';
-import { run as status } from './commands/status';
-import { run as sim } from './commands/sim';
-import { run as lsp } from './commands/lsp';
-import { run as wallet } from './commands/wallet';
 import { commandHelpText, helpKey, topLevelHelp, wantsHelp } from './help';
 
+/**
+ * A command whose module is loaded on first use, so `dlmm --version`, `--help` and each command load only
+ * what they need (esbuild.mjs bundles every command into its own file, dist/cli-<name>.js).
+ */
+const lazy =
+  (load: () => { run: Command }): Command =>
+  (args, io) =>
+    load().run(args, io);
+
+/* eslint-disable @typescript-eslint/no-require-imports -- the lazy loads are the point (see `lazy`) */
 /** Every command; each has an entry in HELP (help.ts). */
 export const COMMANDS: Record<string, Command> = {
-  check,
-  quote,
-  export: exportCmd,
-  wallet,
-  status,
-  sim,
-  lsp,
+  check: lazy(() => require('./commands/check') as typeof import('./commands/check')),
+  quote: lazy(() => require('./commands/quote') as typeof import('./commands/quote')),
+  export: lazy(() => require('./commands/export') as typeof import('./commands/export')),
+  wallet: lazy(() => require('./commands/wallet') as typeof import('./commands/wallet')),
+  status: lazy(() => require('./commands/status') as typeof import('./commands/status')),
+  sim: lazy(() => require('./commands/sim') as typeof import('./commands/sim')),
+  lsp: lazy(() => require('./commands/lsp') as typeof import('./commands/lsp')),
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Runs the CLI with argv (without node and script) and returns the exit status. */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
