@@ -13,21 +13,44 @@ const common = {
   legalComments: 'none',
 };
 
-// The CLI is split per command: dist/cli.js holds only the dispatcher and the help table, and loads
-// dist/cli-<name>.js when a command runs (cli/src/main.ts requires './commands/<name>' lazily; this plugin
-// points those requires at the command bundles), so `dlmm --version` and `--help` load almost nothing.
+// The CLI is split: dist/cli.js holds only the dispatcher and the help table and loads dist/cli-<name>.js
+// when a command runs; a command loads the HTTP client and the simulator (dist/lazy-*.js) only when it
+// reads the service. In the sources these are plain `require()` calls (cli/src/main.ts, cli/src/common.ts);
+// this plugin points such requires at the separate bundles, so `dlmm --version` loads almost nothing and
+// `dlmm check --offline` no HTTP stack. Static imports are bundled as usual.
 const CLI_COMMANDS = readdirSync('cli/src/commands')
   .filter((f) => f.endsWith('.ts'))
   .map((f) => f.slice(0, -3));
-const cliCommandsExternal = {
-  name: 'cli-commands-external',
+const LAZY_MODULES = {
+  'core/api/client.ts': 'lazy-api-client',
+  'core/sim/server.ts': 'lazy-sim-server',
+  'core/plan/binShareCodec.ts': 'lazy-bin-share-codec',
+};
+const here = process.cwd().replace(/\\/g, '/');
+const cliLazyRequires = {
+  name: 'cli-lazy-requires',
   setup(build) {
-    build.onResolve({ filter: /^\.\/commands\/[a-z-]+$/ }, (args) => {
-      if (!args.importer.replace(/\\/g, '/').endsWith('cli/src/main.ts')) return undefined;
-      return { path: `./cli-${args.path.slice('./commands/'.length)}.js`, external: true };
+    build.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind !== 'require-call') return undefined;
+      const command = /^\.\/commands\/([a-z-]+)$/.exec(args.path);
+      if (command && args.importer.replace(/\\/g, '/').endsWith('cli/src/main.ts'))
+        return { path: `./cli-${command[1]}.js`, external: true };
+      const target = `${args.resolveDir.replace(/\\/g, '/')}/${args.path}.ts`;
+      for (const [file, out] of Object.entries(LAZY_MODULES))
+        if (normalize(target) === normalize(`${here}/${file}`))
+          return { path: `./${out}.js`, external: true };
+      return undefined;
     });
   },
 };
+function normalize(p) {
+  const parts = [];
+  for (const seg of p.split('/')) {
+    if (seg === '..') parts.pop();
+    else if (seg !== '.' && seg !== '') parts.push(seg);
+  }
+  return parts.join('/');
+}
 
 const entries = [
   {
@@ -38,10 +61,17 @@ const entries = [
     external: ['vscode'],
   },
   { in: 'server/src/main.ts', out: 'dist/server.js', platform: 'node', format: 'cjs' },
-  { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', plugins: [cliCommandsExternal] },
+  { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', plugins: [cliLazyRequires] },
   ...CLI_COMMANDS.map((name) => ({
     in: `cli/src/commands/${name}.ts`,
     out: `dist/cli-${name}.js`,
+    platform: 'node',
+    format: 'cjs',
+    plugins: [cliLazyRequires],
+  })),
+  ...Object.entries(LAZY_MODULES).map(([file, out]) => ({
+    in: file,
+    out: `dist/${out}.js`,
     platform: 'node',
     format: 'cjs',
   })),

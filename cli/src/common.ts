@@ -5,11 +5,10 @@
  * Keys are read from the environment only: never from argv, never printed.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { createApiClient } from '../../core/api/client';
 import { nodeCacheDir } from '../../core/api/nodeStore';
 import { isApiError, type ApiError } from '../../core/api/errors';
 import type { ApiClientOptions, DlmmApi } from '../../core/api/types';
-import { startSimulator, type RunningSimulator } from '../../core/sim/server';
+import type { RunningSimulator } from '../../core/sim/server';
 import { UsageError, type CliIO } from './io';
 
 type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
@@ -180,6 +179,13 @@ export function resolveRemoteOptions(common: CommonOptions, io: CliIO): ApiClien
   return { baseUrl, inventoryUrl, nodeUrl, apiKey: resolveApiKey(common, io) };
 }
 
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (esbuild.mjs bundles each apart) */
+/** The HTTP client (undici): loaded only by commands that read the service, so `check --offline` never does. */
+const loadClient = () => require('../../core/api/client') as typeof import('../../core/api/client');
+/** The embedded simulator: loaded only for --sim. */
+const loadSimulator = () => require('../../core/sim/server') as typeof import('../../core/sim/server');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 /**
  * Runs `fn` with an API client for the configured service. With --sim the embedded simulator is started
  * in-process on a free loopback port (its inventory and node URLs are used) and stopped afterwards.
@@ -193,14 +199,14 @@ export async function withApi(
 ): Promise<number> {
   const apiKey = resolveApiKey(common, io);
   const remote = common.sim ? undefined : resolveRemoteOptions(common, io);
-  const sim = common.sim ? await startSimulator({ host: '127.0.0.1', port: 0 }) : undefined;
+  const sim = common.sim ? await loadSimulator().startSimulator({ host: '127.0.0.1', port: 0 }) : undefined;
   if (sim) io.err(`dlmm: using the embedded simulator at ${sim.url}\n`);
   const options: ApiClientOptions = sim
     ? { baseUrl: sim.url, inventoryUrl: sim.inventoryUrl, nodeUrl: sim.nodeUrl, apiKey, ...extra }
     : { ...(remote as ApiClientOptions), ...extra };
   const cacheDir = nodeCacheDir(io.env, options.nodeUrl);
   if (cacheDir !== undefined) options.cacheDir ??= cacheDir;
-  const api = createApiClient(options);
+  const api = loadClient().createApiClient(options);
   try {
     return await fn(api, { source: sim ? 'sim' : 'api', baseUrl: options.baseUrl, sim });
   } catch (e) {

@@ -7,8 +7,7 @@
 import { isApiError, type ApiErrorCode, type InventoryFault } from '../api/errors';
 import { PoolSchema } from '../api/schemas';
 import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
-import { deserializeCV, serializeCV, Cl } from '@stacks/transactions';
-import { toSignedBinId, toUnsignedBinId, isSignedBinId } from '../dlmm/bins';
+import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
 import type { Plan, PlanOperation } from './schema';
 import { POOL_ALIAS } from './schema';
 import { checkRoute, poolLookup, type QuoteCheck } from '../quote/exact';
@@ -282,7 +281,7 @@ async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSess
         `node:${principal}:${id}`,
         `POST {node}/v2/contracts/call-read/${principal}/get-bin-balances`,
         async () => {
-          const res = await api.callReadOnly(principal, 'get-bin-balances', [binIdArg(id)]);
+          const res = await api.callReadOnly(principal, 'get-bin-balances', [codec().binIdArg(id)]);
           return decodeBinShares(res.okay ? res.result : undefined);
         },
       );
@@ -295,49 +294,16 @@ async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSess
   );
 }
 
-/** The serialized `uint` argument of a signed bin id (unsigned on the wire), computed once per id. */
-const binIdArgs = new Map<number, string>();
-function binIdArg(signedBinId: number): string {
-  let arg = binIdArgs.get(signedBinId);
-  if (arg === undefined) {
-    arg = serializeCV(Cl.uint(toUnsignedBinId(signedBinId)));
-    binIdArgs.set(signedBinId, arg);
-  }
-  return arg;
-}
-
 /**
- * Decoded answers by their hex text (decoding is a pure function of it): the editor analyses many plans
- * over the same bins at the same height, and each analysis would otherwise decode the same answers again.
+ * The Clarity codec of node bin reads, loaded when the first node read happens: an offline check never
+ * loads the Clarity library (the CLI bundles it apart, esbuild.mjs).
  */
-const decoded = new Map<string, bigint | undefined>();
-const MAX_DECODED = 4096;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const codec = () => require('./binShareCodec') as typeof import('./binShareCodec');
 
 /** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
 export function decodeBinShares(hex: string | undefined): bigint | undefined {
-  if (!hex) return undefined;
-  if (decoded.has(hex)) return decoded.get(hex);
-  const value = decodeBinSharesOnce(hex);
-  if (decoded.size >= MAX_DECODED) decoded.clear();
-  decoded.set(hex, value);
-  return value;
-}
-
-function decodeBinSharesOnce(hex: string): bigint | undefined {
-  try {
-    const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
-      type: string;
-      value: unknown;
-    };
-    const inner = (cv.type === 'ok' ? cv.value : cv) as {
-      type: string;
-      value: Record<string, { type: string; value: unknown }>;
-    };
-    const shares = inner.type === 'tuple' ? inner.value['bin-shares'] : undefined;
-    return shares && shares.type === 'uint' ? BigInt(shares.value as string | bigint) : undefined;
-  } catch {
-    return undefined;
-  }
+  return codec().decodeBinShares(hex);
 }
 
 function safeHasInventory(api: DlmmApi): boolean {

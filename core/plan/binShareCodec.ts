@@ -1,0 +1,52 @@
+/**
+ * The Clarity side of node bin reads: the `uint` argument of a bin id (unsigned on the wire) and the
+ * decoding of `get-bin-balances` answers. Kept apart from live.ts so an offline analysis never loads the
+ * Clarity library.
+ */
+import { Cl, deserializeCV, serializeCV } from '@stacks/transactions';
+import { toUnsignedBinId } from '../dlmm/bins';
+
+/** The serialized `uint` argument of a signed bin id (unsigned on the wire), computed once per id. */
+const binIdArgs = new Map<number, string>();
+export function binIdArg(signedBinId: number): string {
+  let arg = binIdArgs.get(signedBinId);
+  if (arg === undefined) {
+    arg = serializeCV(Cl.uint(toUnsignedBinId(signedBinId)));
+    binIdArgs.set(signedBinId, arg);
+  }
+  return arg;
+}
+
+/**
+ * Decoded answers by their hex text (decoding is a pure function of it): the editor analyses many plans
+ * over the same bins at the same height, and each analysis would otherwise decode the same answers again.
+ */
+const decoded = new Map<string, bigint | undefined>();
+const MAX_DECODED = 4096;
+
+/** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
+export function decodeBinShares(hex: string | undefined): bigint | undefined {
+  if (!hex) return undefined;
+  if (decoded.has(hex)) return decoded.get(hex);
+  const value = decodeBinSharesOnce(hex);
+  if (decoded.size >= MAX_DECODED) decoded.clear();
+  decoded.set(hex, value);
+  return value;
+}
+
+function decodeBinSharesOnce(hex: string): bigint | undefined {
+  try {
+    const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
+      type: string;
+      value: unknown;
+    };
+    const inner = (cv.type === 'ok' ? cv.value : cv) as {
+      type: string;
+      value: Record<string, { type: string; value: unknown }>;
+    };
+    const shares = inner.type === 'tuple' ? inner.value['bin-shares'] : undefined;
+    return shares && shares.type === 'uint' ? BigInt(shares.value as string | bigint) : undefined;
+  } catch {
+    return undefined;
+  }
+}
