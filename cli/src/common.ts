@@ -1,5 +1,5 @@
 /**
- * Options every `dlmm` command shares (SPEC section 3): --api URL, --sim, --api-key-env NAME, --format,
+ * Options every `dlmm` command shares (docs/cli.md): --api URL, --sim, --api-key-env NAME, --format,
  * with the environment defaults DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL, DLMM_NODE_URL; and
  * `withApi`, which builds the API client (starting the embedded simulator for --sim) around a command.
  * Keys are read from the environment only: never from argv, never printed.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
-/** The terminal edge: results to stdout, progress to stderr (SPEC section 3). Injectable for tests. */
+/** The terminal edge: results to stdout, progress to stderr (docs/cli.md). Injectable for tests. */
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;

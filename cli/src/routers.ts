@@ -1,7 +1,7 @@
 /**
  * DLMM_ROUTERS: the path of a JSON file `{ "testnet": {...}, "mainnet": {...} }` with router contract ids
  * and versions (core/tx/routerConfig.ts); partial entries merge over the mainnet defaults. An environment
- * variable rather than a flag keeps SPEC's flag list as it is.
+ * variable rather than a flag keeps the documented flag list (docs/cli.md) as it is.
  */
 import { parseRouterSettings, type RouterSettings } from '../../core/tx/routerConfig';
 import type { RouterOverrides } from '../../core/tx/routers';

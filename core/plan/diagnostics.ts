@@ -1,12 +1,12 @@
 /**
- * Diagnostic codes and findings (SPEC.md section 2). The same codes reach the editor, `dlmm check` and SARIF.
+ * Diagnostic codes and findings (docs/diagnostics.md). The same codes reach the editor, `dlmm check` and SARIF.
  * Findings keep {offset, length} from the parser's nodes; line/character is computed once, at the edge
  * (core/plan/lineIndex.ts), as yaml-language-server does.
  */
 
 export type Severity = 'error' | 'warning' | 'info';
 
-/** Every code of SPEC section 2, with its default severity. `[strict, simple]` where two are listed. */
+/** Every code of docs/diagnostics.md, with its default severity. `[strict, simple]` where two are listed. */
 export const DIAGNOSTIC_CODES = {
   syntax: 'error',
   schema: 'error',
@@ -48,7 +48,7 @@ export const DIAGNOSTIC_CODES = {
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
 
-/** Default severity of a code; `strict` picks the stricter one where SPEC lists two. */
+/** Default severity of a code; `strict` picks the stricter one where docs/diagnostics.md lists two. */
 export function defaultSeverity(code: DiagnosticCode, strict = true): Severity {
   const s = DIAGNOSTIC_CODES[code];
   return typeof s === 'string' ? s : strict ? s[0] : s[1];

@@ -1,5 +1,5 @@
 /**
- * Report formats of `dlmm check` (SPEC section 3): compiler-style text and the one-document JSON.
+ * Report formats of `dlmm check` (docs/cli.md): compiler-style text and the one-document JSON.
  * Offsets become zero-based line/character here, once, at the edge (LineIndex).
  */
 import type { Analysis } from './analyze';

@@ -1,6 +1,6 @@
 /**
  * The published JSON Schema of plan files, generated from the same zod schema the analyzer uses
- * (SPEC section 1: never hand-written twice). Input side of the schema: amounts are integer-or-digit-string,
+ * (docs/plan-format.md: never hand-written twice). Input side of the schema: amounts are integer-or-digit-string,
  * bigint (the parser's representation) never leaks into the published document.
  */
 import * as z from 'zod';

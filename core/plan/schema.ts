@@ -1,5 +1,5 @@
 /**
- * The plan file schema (SPEC.md section 1): one zod schema, used by the analyzer and turned into the
+ * The plan file schema (docs/plan-format.md): one zod schema, used by the analyzer and turned into the
  * shipped JSON Schema (scripts/gen-schema.ts). Input comes from the `yaml` parser with integers as
  * bigint, so amounts never pass through a JS float. Unknown fields are schema errors (strict objects).
  */

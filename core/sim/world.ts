@@ -37,7 +37,8 @@ const zContractPrincipal = z
     /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127}$/,
     'expected a contract principal ADDR.name',
   );
-const zPercent = z.union([z.number(), z.string()]).transform((v, ctx) => {
+// YAML integers arrive as bigint (`share_percent: 30`): percentToPpm reads their decimal text exactly.
+const zPercent = z.union([z.bigint(), z.number(), z.string()]).transform((v, ctx) => {
   const ppm = percentToPpm(v);
   if (ppm === undefined || ppm > 1_000_000n) {
     ctx.addIssue({ code: 'custom', message: 'expected a percent between 0 and 100 with at most 4 decimals' });
@@ -159,7 +160,11 @@ const HistorySchema = z.strictObject({
 });
 
 export const WorldSchema = z.strictObject({
-  version: z.literal(1).default(1),
+  // YAML integers arrive as bigint: `version: 1` in a world file is 1n.
+  version: z
+    .union([z.literal(1), z.literal(1n)])
+    .default(1)
+    .transform(() => 1 as const),
   name: z.string().optional(),
   /** Seed of the deterministic generators (price history). */
   seed: zSmallInt.default(1),

@@ -1,5 +1,5 @@
 /**
- * `buildTransactions`: a checked plan's prepared operations -> unsigned router calls (SPEC section 4).
+ * `buildTransactions`: a checked plan's prepared operations -> unsigned router calls (docs/export-formats.md).
  * The product never holds keys and never broadcasts: the result is data for a wallet to sign.
  *
  * Invariants: a plan with any error-severity finding is refused (the findings are returned); calls are

@@ -1,5 +1,5 @@
 /**
- * Export formats (SPEC section 4): tx-hex (serialized unsigned transactions, one per line), wallet-request
+ * Export formats (docs/export-formats.md): tx-hex (serialized unsigned transactions, one per line), wallet-request
  * (SIP-030 `stx_callContract` requests), summary (for a person, summary.ts) and json (everything, with the
  * Clarity arguments in readable form). Hex is always without `0x`. No network access: the unsigned
  * transaction is built with the given public key, nonce and fee.

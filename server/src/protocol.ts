@@ -7,7 +7,7 @@
 import { NotificationType, RequestType0 } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 
-/** Files the server analyses (SPEC section 1: a compound suffix, so unrelated YAML is never caught). */
+/** Files the server analyses (docs/plan-format.md: a compound suffix, so unrelated YAML is never caught). */
 export const PLAN_FILE_GLOB = '**/*.dlmm.{yaml,yml,json}';
 const PLAN_SUFFIX = /\.dlmm\.(ya?ml|json)$/i;
 

@@ -40,7 +40,7 @@ export async function dlmm(args: string[], timeoutMs = 60_000): Promise<{ stdout
   }
 }
 
-/** One diagnostic of `dlmm check --format json` (SPEC section 3). */
+/** One diagnostic of `dlmm check --format json` (docs/cli.md). */
 export interface CliDiagnostic {
   code: string;
   severity: 'error' | 'warning' | 'info' | 'hint';

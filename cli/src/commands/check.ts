@@ -1,5 +1,5 @@
 /**
- * `dlmm check [PATH ...] [--format text|json|sarif] [--max-tip-lag N] [--offline]` (SPEC section 3).
+ * `dlmm check [PATH ...] [--format text|json|sarif] [--max-tip-lag N] [--offline]` (docs/cli.md).
  * Files and folders (every *.dlmm.yaml|yml|json below); one API client and one live session for all files,
  * so 120 plans on one pool take a handful of requests. Results on stdout, progress on stderr.
  * Exit: 0 no error finding; 1 an error finding; 2 usage error, or live data unavailable without --offline.

@@ -1,6 +1,6 @@
 /**
  * `dlmm export PLAN [--op ID] --format tx-hex|wallet-request|summary|json [--public-key HEX --nonce N --fee N]
- * [--out FILE] [--allow-unprotected]`: unsigned payloads only (SPEC section 4). The plan is analyzed against
+ * [--out FILE] [--allow-unprotected]`: unsigned payloads only (docs/export-formats.md). The plan is analyzed against
  * live data first; a plan with any error-severity finding is not exported and the findings are listed on
  * stderr (exit 1). An operation whose min-dlp bound cannot be computed is refused (exit 1) unless
  * --allow-unprotected is given; the summary then names the bounds that fell back.

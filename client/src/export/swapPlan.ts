@@ -1,6 +1,6 @@
 /**
  * `dlmm.exportSwap` (the dashboard's "Export swap"): its arguments, read with zod, and the one-swap plan
- * (SPEC section 1) it writes, so the export goes through the same checks and formats as any plan. Amounts
+ * (docs/plan-format.md) it writes, so the export goes through the same checks and formats as any plan. Amounts
  * stay decimal strings (never a JS number). Pure: no vscode, unit-tested.
  */
 import * as z from 'zod';

@@ -32,7 +32,7 @@ export interface FindingAt {
   path: PlanPath;
   /** Point at the key instead of the value (e.g. a list's name). */
   key?: boolean;
-  /** Severity choice where SPEC lists two; default: strict. */
+  /** Severity choice where docs/diagnostics.md lists two; default: strict. */
   strict?: boolean;
   severity?: Severity;
   fixes?: QuickFix[];

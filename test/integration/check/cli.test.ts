@@ -44,7 +44,7 @@ describe('dlmm check', function () {
     golden('examples.txt', r.out);
   });
 
-  it('JSON: exactly one document as SPEC section 3 shows (golden)', async () => {
+  it('JSON: exactly one document as docs/cli.md shows (golden)', async () => {
     const r = await dlmm(['--sim', '--format', 'json', 'examples']);
     assert.equal(r.code, 1);
     const doc = JSON.parse(r.out) as {
