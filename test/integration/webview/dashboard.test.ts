@@ -344,6 +344,10 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
     assert.equal(dash.lastPool, second.pool_id);
     await dash.close();
     dash = await openDashboard(browser, { api });
+    // The fresh page reports the pool it picked (the first listed) through selectPool; wait for that, or the
+    // late report would overwrite the memento set below (a race seen on a loaded machine).
+    const d = dash;
+    await until(() => d.lastPool, 'the new page to report its pool');
     dash.lastPool = second.pool_id;
     await dash.page.reload();
     await ladderSummary(dash.page, (x) => x.active === second.active_bin);
