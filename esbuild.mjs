@@ -60,7 +60,7 @@ const entries = [
     format: 'cjs',
     external: ['vscode'],
   },
-  { in: 'server/src/main.ts', out: 'dist/server.js', platform: 'node', format: 'cjs' },
+  { in: 'server/src/main.ts', out: 'dist/server.js', platform: 'node', format: 'cjs', plugins: [cliLazyRequires] },
   { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', plugins: [cliLazyRequires] },
   ...CLI_COMMANDS.map((name) => ({
     in: `cli/src/commands/${name}.ts`,

@@ -5,7 +5,6 @@
  * a 503 or an unknown tip is never read as an empty book or as caught up. Never throws.
  */
 import { isApiError, type ApiErrorCode, type InventoryFault } from '../api/errors';
-import { PoolSchema } from '../api/schemas';
 import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
 import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
 import type { Plan, PlanOperation } from './schema';
@@ -294,6 +293,10 @@ async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSess
   );
 }
 
+/** The service's zod schemas, built on first use (an offline check never builds them). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const apiSchemas = () => require('../api/schemas') as typeof import('../api/schemas');
+
 /**
  * The Clarity codec of node bin reads, loaded when the first node read happens: an offline check never
  * loads the Clarity library (the CLI bundles it apart, esbuild.mjs).
@@ -449,7 +452,7 @@ async function readPoolV1(
     if (record.pool_contract && !POOL_ALIAS.test(record.pool_contract)) lp.principal = record.pool_contract;
     // A v1 record carrying every PoolSchema field is used as the pool (flags, fees, tokens, preparation);
     // a thinner one still gives its flags through `v1Pool` (flag rules skip a flag it does not carry).
-    const full = PoolSchema.safeParse(record);
+    const full = apiSchemas().PoolSchema.safeParse(record);
     if (full.success) lp.pool = full.data;
     if (record.active_bin !== undefined) lp.activeBinId ??= record.active_bin;
     const tokens = live.v1Tokens ?? [];

@@ -13,7 +13,6 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { createApiClient } from '../../core/api/client';
 import { nodeCacheDir } from '../../core/api/nodeStore';
 import { ApiPool, type ApiFactory } from './apiPool';
 import { EngineWatch, readEngineStatus } from './engineWatch';
@@ -44,6 +43,14 @@ export interface ServerOptions {
   createApi?: ApiFactory;
 }
 
+/**
+ * The HTTP client (undici) is loaded when the first document needs live data, not at start: `initialize`
+ * answers without it (esbuild.mjs bundles it apart).
+ */
+const loadApiClient: ApiFactory = (opts) =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('../../core/api/client') as typeof import('../../core/api/client')).createApiClient(opts);
+
 const DEFAULT_DEBOUNCE_MS = 150;
 const DEFAULT_STATUS_POLL_MS = 5000;
 
@@ -57,7 +64,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   let canRefreshInlays = false;
   const log = (line: string) => connection.console.log(line);
 
-  const apis = new ApiPool(options.createApi ?? createApiClient, options.env.DLMM_API_KEY, log, (nodeUrl) =>
+  const apis = new ApiPool(options.createApi ?? loadApiClient, options.env.DLMM_API_KEY, log, (nodeUrl) =>
     nodeCacheDir(options.env, nodeUrl),
   );
   const envSettings = settingsFromEnv(options.env);
