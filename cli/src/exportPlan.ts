@@ -27,7 +27,11 @@ export async function checkAndBuild(
   io: CliIO,
   command: string,
 ): Promise<CheckedExport> {
-  const analysis = await analyzePlan(text, { api, fileName: path });
+  const analysis = await analyzePlan(text, {
+    api,
+    fileName: path,
+    ...(opts.routers ? { routers: opts.routers } : {}),
+  });
   const unavailable = analysis.findings.filter((f) => LIVE_UNAVAILABLE.has(f.code));
   if (unavailable.length > 0) {
     // Never build from partial live data: bounds and post-conditions would rest on what was not read.

@@ -4,7 +4,9 @@
  */
 import type { DlmmApi } from '../api/types';
 import type { Finding, Severity } from './diagnostics';
+import { executePlan, type PlanExecution } from './execute';
 import { createLiveSession, readLive, type LiveData, type LiveSession } from './live';
+import type { RouterOverrides } from '../tx/routers';
 import { parsePlan, type ParsedPlan } from './parse';
 import { partialPlan, type PartialPlan } from './partial';
 import { prepareOperations } from './prepare';
@@ -24,6 +26,10 @@ export interface AnalyzeOptions {
   session?: LiveSession;
   /** The parse of this very text when the caller already has it (the editor's offline pass): not redone. */
   parsed?: ParsedPlan;
+  /** Router contracts per network for executing the plan (the export's configuration). */
+  routers?: RouterOverrides;
+  /** Clock in ms (v-1-2 deadlines of the executed transactions). */
+  now?: () => number;
 }
 
 export interface Analysis {
@@ -41,6 +47,8 @@ export interface Analysis {
   live: LiveData | undefined;
   /** Rules that threw (a bug, never bad input): kept out of findings, visible to tests and logs. */
   internalErrors: string[];
+  /** The plan's transactions executed on the state read (live analyses with a sender). */
+  execution?: PlanExecution;
 }
 
 /** Parse + offline rules, synchronously (keystroke speed). */
@@ -72,6 +80,24 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
   }
   analysis.prepared = safePrepare(plan, analysis.live, target.parsed, analysis.internalErrors);
   runRules(analysis, target, analysis.live, opts.maxTipLag);
+  // The plan's transactions executed on the state read; a plan that failed its schema is red already and
+  // its valid operations alone are not the plan, so it is not executed.
+  if (analysis.live && !target.sourceIndex) {
+    try {
+      const ex = await executePlan(
+        target.parsed,
+        target.plan,
+        analysis.live,
+        analysis.prepared,
+        analysis.findings,
+        opts,
+      );
+      analysis.findings.push(...ex.findings);
+      if (ex.execution) analysis.execution = ex.execution;
+    } catch (e) {
+      analysis.internalErrors.push(`execute: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   return finish(analysis, target);
 }
 

@@ -44,6 +44,9 @@ export const DIAGNOSTIC_CODES = {
   'api-unreachable': 'warning',
   'rate-limited': 'warning',
   'unexpected-response': 'error',
+  // Executing the plan's exact transactions on the state read (core/plan/execute.ts).
+  'would-revert': 'error',
+  'execution-unchecked': 'warning',
 } as const satisfies Record<string, Severity | readonly [Severity, Severity]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -94,6 +94,11 @@ export interface LiveData {
   byPool: Map<string, LivePool>;
   /** By operation index. */
   swaps: Map<number, LiveSwap>;
+  /**
+   * Pools the swaps' routes go through that no liquidity operation names, by the hop's pool id: read (pool
+   * record and bins) so the plan's swaps can be executed on the state read.
+   */
+  routePools: Map<string, LivePool>;
   hasInventory: boolean;
   /** Whether positions were read (a sender and at least one liquidity op). */
   positionsRead: boolean;
@@ -154,6 +159,7 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
     generation: plan.api,
     byPool: new Map(),
     swaps: new Map(),
+    routePools: new Map(),
     hasInventory: safeHasInventory(api),
     positionsRead: false,
   };
@@ -214,6 +220,7 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
       live.swaps.set(index, { route: r.value, check: await checkSwap(r.value, op.amount_in, api, s, live) });
     }),
   );
+  await readRoutePools(plan, api, s, live);
   return live;
 }
 
@@ -238,6 +245,25 @@ async function checkSwap(
   if (!check.verified && live.poolsError)
     check.unverified_reason = `${check.unverified_reason} (${live.poolsError.endpoint}: ${live.poolsError.message})`;
   return check;
+}
+
+/** Reads the pools the quoted routes go through (record and bins, no positions), once per pool. */
+async function readRoutePools(plan: Plan, api: DlmmApi, s: LiveSession, live: LiveData): Promise<void> {
+  const known = new Set<string>();
+  for (const lp of live.byPool.values()) {
+    known.add(lp.written);
+    if (lp.principal) known.add(lp.principal);
+    if (lp.alias) known.add(lp.alias);
+  }
+  const ids = new Set<string>();
+  for (const sw of live.swaps.values())
+    for (const hop of sw.route?.execution_path ?? []) if (!known.has(hop.pool_id)) ids.add(hop.pool_id);
+  const noPositions: Plan = { ...plan, operations: [] };
+  await Promise.all(
+    [...ids].map(async (id) =>
+      live.routePools.set(id, await readPool(id, noPositions, undefined, api, s, live)),
+    ),
+  );
 }
 
 function safeHasNode(api: DlmmApi): boolean {

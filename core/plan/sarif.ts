@@ -42,6 +42,8 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   'api-unreachable': 'Live data could not be read',
   'rate-limited': "The service kept answering 429 after the client's retries",
   'unexpected-response': 'A response failed its schema',
+  'would-revert': "Executing the plan's exact transactions on the state read reverts",
+  'execution-unchecked': "The plan's transactions could not be executed on the state read",
 };
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {

@@ -162,7 +162,7 @@ const HistorySchema = z.strictObject({
 export const WorldSchema = z.strictObject({
   // YAML integers arrive as bigint: `version: 1` in a world file is 1n.
   version: z
-    .union([z.literal(1), z.literal(1n)])
+    .union([z.literal(1), z.literal(1n)], { error: 'expected version 1' })
     .default(1)
     .transform(() => 1 as const),
   name: z.string().optional(),

@@ -11,10 +11,14 @@ import { Cl, getAddressFromPublicKey, type ClarityValue } from '@stacks/transact
 import type { DlmmApi, Token } from '../api/types';
 import { MAX_POSITIONS_PER_CALL } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
+import { chainStateFromLive } from '../plan/chainState';
 import type { Finding } from '../plan/diagnostics';
+import { poolResolver } from '../plan/resolve';
+import type { LiveData } from '../plan/live';
 import type { PreparedOperation } from '../plan/prepared';
 import type { Plan } from '../plan/schema';
-import { exportError, isExportError, type BuildContext, type PartialTx } from './context';
+import { executeCall, type MemoryChainState } from '../chain/index';
+import { chainCallOf, exportError, isExportError, type BuildContext, type PartialTx } from './context';
 import { PostConditionRangeError } from './postConditions';
 import { buildLiquidityOp } from './liquidity';
 import { routerConfigFor, type Network, type RouterConfig } from './routers';
@@ -31,7 +35,7 @@ export interface ExportableAnalysis {
   findings: Finding[];
   prepared: PreparedOperation[];
   parsed?: { rangeOf(path: readonly (string | number)[]): { offset: number; length: number } | undefined };
-  live?: { tokens?: Token[] };
+  live?: { tokens?: Token[] } | LiveData;
 }
 
 export interface BuildOptions {
@@ -60,6 +64,16 @@ export interface BuildOptions {
    * The fallen-back bounds are then named in the findings and in the transactions' notes.
    */
   allowUnprotected?: boolean;
+  /**
+   * The state read, as the chain model (core/plan/chainState.ts). Given: bounds come from it, computed
+   * sequentially within a transaction and across operations, and each built transaction is executed on it
+   * in order (`execution` on each transaction). The state is changed: pass a copy.
+   */
+  state?: MemoryChainState;
+  /** Contract principal of a pool id or alias, from what was read. */
+  resolvePool?: (id: string) => string | undefined;
+  /** The analyzer's own build: existing findings do not stop it and no swap parameters are requested. */
+  forCheck?: boolean;
 }
 
 /** Builds the unsigned transactions of a checked plan, or says why it cannot. */
@@ -68,7 +82,7 @@ export async function buildTransactions(
   opts: BuildOptions = {},
 ): Promise<ExportOutcome> {
   const plan = analysis.plan;
-  const errors = analysis.findings.filter((f) => f.severity === 'error');
+  const errors = opts.forCheck ? [] : analysis.findings.filter((f) => f.severity === 'error');
   if (!plan) {
     return {
       ok: false,
@@ -159,7 +173,18 @@ export async function buildTransactions(
       ),
     };
 
-  const ctx = makeContext(analysis, plan, plan.sender, routers, opts);
+  // The state read, as the chain model: bounds come from it sequentially and every transaction is
+  // executed on it (a copy), exactly as `check` did.
+  const live = analysis.live && 'byPool' in analysis.live ? analysis.live : undefined;
+  const withState: BuildOptions =
+    opts.state || !live
+      ? opts
+      : {
+          ...opts,
+          state: chainStateFromLive(live, plan.sender),
+          resolvePool: opts.resolvePool ?? poolResolver(live),
+        };
+  const ctx = makeContext(analysis, plan, plan.sender, routers, withState);
   const built: PartialTx[][] = [];
   let seen = 0;
   for (const op of ops) {
@@ -191,6 +216,7 @@ export async function buildTransactions(
           `min-dlp fell back to 1 (unprotected, allowed by the user) for bin(s) ${bins}: the minted shares are not bounded`,
         ];
     }
+    if (ctx.state) for (const tx of txs) executeOn(ctx, tx, op);
     built.push(txs);
   }
   const transactions: BuiltTransaction[] = [];
@@ -221,6 +247,29 @@ function unprotectedBins(ctx: BuildContext, opId: string, from: number): number[
         .map((u) => u.bin),
     ),
   ];
+}
+
+/** Pools each operation touches, for "depends on an operation that could not be executed". */
+function poolsOf(ctx: BuildContext, op: PreparedOperation): string[] {
+  if (op.op !== 'swap') return [op.pool.pool_id];
+  return (op.swap.route?.execution_path ?? []).map((h) => ctx.resolvePool?.(h.pool_id) ?? h.pool_id);
+}
+
+/** Executes a built transaction on the context's state (after the ones before it). */
+function executeOn(ctx: BuildContext, tx: PartialTx, op: PreparedOperation): void {
+  const state = ctx.state as MemoryChainState;
+  const pools = poolsOf(ctx, op);
+  const blocked = pools.map((p) => ctx.unknownPools.get(p)).find((v) => v !== undefined);
+  if (blocked !== undefined) {
+    tx.execution = {
+      status: 'unknown',
+      detail: `it runs on ${blocked.pool} after operation '${blocked.opId}', which could not be executed (${blocked.detail})`,
+    };
+    return;
+  }
+  tx.execution = executeCall(state, chainCallOf(tx, ctx.sender), { routers: ctx.routers, now: ctx.now });
+  if (tx.execution.status === 'unknown')
+    for (const p of pools) ctx.unknownPools.set(p, { pool: p, opId: op.id, detail: tx.execution.detail });
 }
 
 function makeContext(
@@ -258,5 +307,10 @@ function makeContext(
     rangeOf: (path) => analysis.parsed?.rangeOf(path) ?? { offset: 0, length: 0 },
     findings: [],
     unprotected: [],
+    state: opts.state,
+    ...(opts.resolvePool ? { resolvePool: opts.resolvePool } : {}),
+    skipSwapParams: opts.forCheck ?? false,
+    now,
+    unknownPools: new Map(),
   };
 }

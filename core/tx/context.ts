@@ -6,6 +6,7 @@ import type { DlmmApi } from '../api/types';
 import { describePostCondition, STX_INFO } from './postConditions';
 import type { RouterConfig, Network } from './routers';
 import type { BinShareReader } from './shares';
+import type { MemoryChainState } from '../chain/index';
 import type { BuiltTransaction, ExportError, TokenInfo } from './types';
 
 export interface BuildContext {
@@ -29,6 +30,19 @@ export interface BuildContext {
   findings: Finding[];
   /** Bins whose min-dlp fell back to 1 (shares unknown), by operation id: refused unless allowed. */
   unprotected: { operation: string; bin: number }[];
+  /**
+   * The state read, as the chain model: bounds are computed on it item after item and operation after
+   * operation, and every built transaction is executed on it in order.
+   */
+  state: MemoryChainState | undefined;
+  /** Contract principal of a pool id or alias from what was read (no request). */
+  resolvePool?: (id: string) => string | undefined;
+  /** Do not ask the engine for swap parameters (the analyzer's own build). */
+  skipSwapParams: boolean;
+  /** Clock in ms (deadlines). */
+  now: () => number;
+  /** Pools whose state is unknown after an operation that could not be executed. */
+  unknownPools: Map<string, { pool: string; opId: string; detail: string }>;
 }
 
 /** The exporter's token record for a contract: asset name from /quotes/v2/tokens, STX wrapper -> ustx. */
@@ -133,3 +147,21 @@ export function chunkItems<T>(
 }
 
 export type PartialTx = Omit<BuiltTransaction, 'part' | 'parts' | 'nonce'>;
+
+/** What to execute on the chain model for a built transaction. */
+export function chainCallOf(
+  tx: Pick<
+    BuiltTransaction,
+    'contract' | 'functionName' | 'functionArgs' | 'postConditions' | 'postConditionMode'
+  >,
+  sender: string,
+) {
+  return {
+    contract: tx.contract,
+    functionName: tx.functionName,
+    args: tx.functionArgs,
+    postConditions: tx.postConditions,
+    deny: tx.postConditionMode === 'deny',
+    sender,
+  };
+}

@@ -11,6 +11,18 @@ import type {
   PreparedWithdrawItem,
   PoolSnapshot,
 } from '../plan/prepared';
+import {
+  addToPool,
+  binOf,
+  moveInPool,
+  restorePool,
+  snapshotPool,
+  UnknownState,
+  withdrawFromPool,
+  type ChainPool,
+} from '../chain/index';
+import { MAX_UINT128 } from '../dlmm/bins';
+import { sharesToAmounts } from '../dlmm/math';
 import { addBounds, poolFees, withdrawMinimums, type AddBounds } from './bounds';
 import {
   chunkItems,
@@ -135,7 +147,66 @@ function reportUnprotected(
   });
 }
 
-/** Bounds of each item that adds to a bin (add items, and the to-bin side of moves), exact core math. */
+/** The pool's state in the chain model, when the build has one. */
+function chainPool(ctx: BuildContext, op: LiquidityOp): ChainPool | undefined {
+  return ctx.state?.pool(op.pool.pool_id);
+}
+
+/**
+ * Bin shares the state lacks (the analysis reads at most MAX_NODE_BIN_READS bins per pool) from the node
+ * proxy, memoized per export; what is read becomes part of the state, so execution uses it too.
+ */
+async function fillShares(ctx: BuildContext, cp: ChainPool, bins: number[]): Promise<void> {
+  const unknown = cp.unknownShares;
+  if (!unknown || !ctx.api) return;
+  const missing = [...new Set(bins)].filter((id) => unknown.has(id));
+  const reads = await Promise.all(missing.map((id) => ctx.shares.read(cp.id, id)));
+  missing.forEach((id, i) => {
+    const r = reads[i];
+    const b = cp.bins.get(id);
+    if (!r || !b) return;
+    cp.bins.set(id, { ...b, reserve_x: r.reserve_x, reserve_y: r.reserve_y, shares: r.shares });
+    unknown.delete(id);
+  });
+}
+
+/** Runs `f` on the pool and puts the pool back as it was (scratch execution for sequential bounds). */
+function scratch<T>(pool: ChainPool, f: () => T): T {
+  const snap = snapshotPool(pool);
+  try {
+    return f();
+  } finally {
+    restorePool(pool, snap);
+  }
+}
+
+/** A bin of the chain pool for bounds: shares undefined where the state does not know them. */
+function stateBin(pool: ChainPool, binId: number) {
+  try {
+    const b = binOf(pool, binId);
+    return { ...b, shares: pool.unknownShares?.has(binId) ? undefined : (b.shares as bigint | undefined) };
+  } catch (e) {
+    if (e instanceof UnknownState) return undefined;
+    throw e;
+  }
+}
+
+const NO_CAP = { minDlp: 1n, maxFeeX: MAX_UINT128, maxFeeY: MAX_UINT128 };
+
+/** Ignores a scratch call that needs state that was not read (the bound falls back; execution says so). */
+function tryScratch(f: () => void): void {
+  try {
+    f();
+  } catch (e) {
+    if (!(e instanceof UnknownState)) throw e;
+  }
+}
+
+/**
+ * Bounds of each item that adds to a bin (add items, and the to-bin side of moves), exact core math. With a
+ * chain state, each item's bound is computed on the state the items before it leave (a second move into the
+ * same bin mints against the shares the first one minted), and the active bin is the state's.
+ */
 async function boundAddingItems<
   I extends {
     index: number;
@@ -151,14 +222,59 @@ async function boundAddingItems<
   op: LiquidityOp,
   t: PoolParts,
   items: I[],
-  target: (item: I) => number,
+  target: (item: I, active: number) => number,
   listKey: 'bins' | 'moves',
 ): Promise<{ item: I; b: AddBounds }[]> {
   const fees = poolFees(op.pool.pool);
-  const active = op.pool.active_bin_id;
+  const cp = chainPool(ctx, op);
   const rows: { item: I; b: AddBounds }[] = [];
+  if (cp) {
+    await fillShares(
+      ctx,
+      cp,
+      items.map((i) => target(i, cp.activeBinId)),
+    );
+    scratch(cp, () => {
+      for (const item of items) {
+        const active = cp.activeBinId;
+        const binId = target(item, active);
+        const bin = stateBin(cp, binId) ?? {
+          price: item.bin_price,
+          reserve_x: item.reserve_x,
+          reserve_y: item.reserve_y,
+          shares: undefined,
+        };
+        let x = item.x_amount;
+        let y = item.y_amount;
+        const move = item as unknown as Partial<PreparedMoveItem>;
+        if (listKey === 'moves' && move.from_bin_id !== undefined) {
+          const from = stateBin(cp, move.from_bin_id);
+          if (from?.shares !== undefined)
+            ({ x, y } = sharesToAmounts({ ...from, shares: from.shares }, move.amount as bigint));
+        }
+        const b = addBounds({
+          bin,
+          x,
+          y,
+          binId,
+          activeBinId: active,
+          fees,
+          slippagePpm: ctx.slippagePpm,
+          mode: op.mode,
+        });
+        if (!b.protectedDlp) reportUnprotected(ctx, op, ['operations', op.index, listKey, item.index], binId);
+        rows.push({ item, b });
+        tryScratch(() => {
+          if (listKey === 'bins') addToPool(cp, ctx.sender, binId, x, y, NO_CAP);
+          else moveInPool(cp, ctx.sender, move.from_bin_id as number, binId, move.amount as bigint, NO_CAP);
+        });
+      }
+    });
+    return rows;
+  }
+  const active = op.pool.active_bin_id;
   for (const item of items) {
-    const binId = target(item);
+    const binId = target(item, active);
     const bin = await knownBin(ctx, t.pool, binId, item);
     const b = addBounds({
       bin: { price: item.bin_price, ...bin },
@@ -176,17 +292,33 @@ async function boundAddingItems<
   return rows;
 }
 
+/** Target of an add or move item on a state whose active bin is `active`: absolute (strict) or offset (simple). */
+function targetOf(op: LiquidityOp, absolute: number, offset: number | undefined, active: number): number {
+  if (op.mode === 'strict') return absolute;
+  return active + (offset ?? absolute - op.pool.active_bin_id);
+}
+
 async function buildAdd(
   ctx: BuildContext,
   op: LiquidityOp,
   t: PoolParts,
   items: PreparedAddItem[],
 ): Promise<PartialTx[]> {
-  const active = op.pool.active_bin_id;
-  const rows = await boundAddingItems(ctx, op, t, items, (i) => i.bin_id, 'bins');
+  const readActive = op.pool.active_bin_id;
+  const active = chainPool(ctx, op)?.activeBinId ?? readActive;
+  const rows = await boundAddingItems(
+    ctx,
+    op,
+    t,
+    items,
+    (i, a) => targetOf(op, i.bin_id, i.active_bin_offset, a),
+    'bins',
+  );
   const strict = op.mode === 'strict';
+  // Every bin the transaction mints into: the first mint creates the position NFT, every later mint in the
+  // same transaction (or a bin the sender once emptied) burns and re-mints it, a send in deny mode.
   const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 2, (r) =>
-    strict && r.item.has_ever_added_to_bin ? [r.item.bin_id] : [],
+    strict ? [r.item.bin_id] : [],
   );
   return chunks.map((chunk) => {
     const totalX = sum(chunk, (r) => r.item.x_amount);
@@ -195,11 +327,8 @@ async function buildAdd(
     if (totalX > 0n) pcs.push(fungibleCondition(ctx.sender, 'lte', totalX, t.tx));
     if (totalY > 0n) pcs.push(fungibleCondition(ctx.sender, 'lte', totalY, t.ty));
     if (strict) {
-      for (const bin of new Set(
-        chunk.filter((r) => r.item.has_ever_added_to_bin).map((r) => r.item.bin_id),
-      )) {
+      for (const bin of new Set(chunk.map((r) => r.item.bin_id)))
         pcs.push(positionNftCondition(ctx.sender, t.pool, bin));
-      }
     }
     let call: { args: ClarityValue[]; names: string[] };
     let fn: string;
@@ -224,7 +353,7 @@ async function buildAdd(
       fn = 'add-relative-liquidity-same-multi';
       const list = chunk.map(({ item, b }) =>
         Cl.tuple({
-          'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.bin_id - active),
+          'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.bin_id - readActive),
           'x-amount': Cl.uint(item.x_amount),
           'y-amount': Cl.uint(item.y_amount),
           'min-dlp': Cl.uint(b.minDlp),
@@ -250,7 +379,7 @@ async function buildAdd(
     const positionRows: PositionRow[] = chunk.map(({ item, b }) => ({
       label: strict
         ? `bin ${item.bin_id}`
-        : `offset ${item.active_bin_offset ?? item.bin_id - active} (bin ${item.bin_id} at active ${active})`,
+        : `offset ${item.active_bin_offset ?? item.bin_id - readActive} (bin ${active + (item.active_bin_offset ?? item.bin_id - readActive)} at active ${active})`,
       amounts: [
         { label: 'x', amount: item.x_amount, token: t.tx },
         { label: 'y', amount: item.y_amount, token: t.ty },
@@ -269,6 +398,7 @@ async function buildAdd(
       argNames: call.names,
       postConditions: pcs,
       postConditionWords: words(pcs, [t.tx, t.ty]),
+      itemIndexes: chunk.map((r) => r.item.index),
       rows: positionRows,
       totals: [
         { label: 'total x', amount: totalX, token: t.tx },
@@ -286,11 +416,30 @@ async function buildWithdraw(
   items: PreparedWithdrawItem[],
 ): Promise<PartialTx[]> {
   const strict = op.mode === 'strict';
-  const active = op.pool.active_bin_id;
-  const rows = items.map((item) => ({
-    item,
-    m: withdrawMinimums(item.x_amount, item.y_amount, ctx.slippagePpm),
-  }));
+  const readActive = op.pool.active_bin_id;
+  const cp = chainPool(ctx, op);
+  const active = cp?.activeBinId ?? readActive;
+  // With a chain state: what each withdrawal gives on the state the operations and items before it leave.
+  const expected = (item: PreparedWithdrawItem): { x: bigint; y: bigint } => {
+    if (!cp) return { x: item.x_amount, y: item.y_amount };
+    const bin = cp.activeBinId + (item.active_bin_offset ?? item.bin_id - readActive);
+    const id = strict ? item.bin_id : bin;
+    const b = stateBin(cp, id);
+    if (b?.shares === undefined) return { x: item.x_amount, y: item.y_amount };
+    const got = sharesToAmounts({ ...b, shares: b.shares }, item.amount);
+    if (got.x + got.y > 0n)
+      tryScratch(() => void withdrawFromPool(cp, ctx.sender, id, item.amount, got.x, got.y));
+    return got;
+  };
+  const compute = () =>
+    items.map((item) => {
+      const e = expected(item);
+      return {
+        item: { ...item, x_amount: e.x, y_amount: e.y },
+        m: withdrawMinimums(e.x, e.y, ctx.slippagePpm),
+      };
+    });
+  const rows = cp ? scratch(cp, compute) : compute();
   const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 3, (r) =>
     strict ? [r.item.bin_id] : [],
   );
@@ -322,7 +471,7 @@ async function buildWithdraw(
             'pool-trait': t.traits['pool-trait'],
             'x-token-trait': t.traits['x-token-trait'],
             'y-token-trait': t.traits['y-token-trait'],
-            'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.bin_id - active),
+            'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.bin_id - readActive),
             amount: Cl.uint(item.amount),
             'min-x-amount': Cl.uint(m.minX),
             'min-y-amount': Cl.uint(m.minY),
@@ -340,7 +489,7 @@ async function buildWithdraw(
       rows: chunk.map((r) => ({
         label: strict
           ? `bin ${r.item.bin_id}`
-          : `offset ${r.item.active_bin_offset ?? r.item.bin_id - active} (bin ${r.item.bin_id} at active ${active})`,
+          : `offset ${r.item.active_bin_offset ?? r.item.bin_id - readActive} (bin ${active + (r.item.active_bin_offset ?? r.item.bin_id - readActive)} at active ${active})`,
         amounts: [
           { label: `shares (${pctText(r)})`, amount: r.item.amount },
           { label: 'expected x', amount: r.item.x_amount, token: t.tx },
@@ -380,22 +529,28 @@ async function buildMove(
   items: PreparedMoveItem[],
 ): Promise<PartialTx[]> {
   const strict = op.mode === 'strict';
-  const active = op.pool.active_bin_id;
-  const rows = await boundAddingItems(ctx, op, t, items, (i) => i.to_bin_id, 'moves');
+  const readActive = op.pool.active_bin_id;
+  const active = chainPool(ctx, op)?.activeBinId ?? readActive;
+  const rows = await boundAddingItems(
+    ctx,
+    op,
+    t,
+    items,
+    (i, a) => targetOf(op, i.to_bin_id, i.active_bin_offset, a),
+    'moves',
+  );
+  // Both NFTs of every move: the from bin's is re-tagged by the burn, the to bin's by the mint (the first
+  // mint creates it; a second move into the same bin, or a bin once emptied, burns and re-mints it).
   const nftBins = (c: typeof rows) => {
     const s = new Set<number>();
     for (const r of c) {
       s.add(r.item.from_bin_id);
-      if (r.item.has_ever_added_to_to_bin) s.add(r.item.to_bin_id);
+      s.add(r.item.to_bin_id);
     }
     return s;
   };
   const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 1, (r) =>
-    !strict
-      ? []
-      : r.item.has_ever_added_to_to_bin
-        ? [r.item.from_bin_id, r.item.to_bin_id]
-        : [r.item.from_bin_id],
+    !strict ? [] : [r.item.from_bin_id, r.item.to_bin_id],
   );
   return chunks.map((chunk) => {
     const shares = sum(chunk, (r) => r.item.amount);
@@ -420,7 +575,7 @@ async function buildMove(
             'x-token-trait': t.traits['x-token-trait'],
             'y-token-trait': t.traits['y-token-trait'],
             'from-bin-id': Cl.int(item.from_bin_id),
-            'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.to_bin_id - active),
+            'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.to_bin_id - readActive),
             amount: Cl.uint(item.amount),
             'min-dlp': Cl.uint(b.minDlp),
             'max-x-liquidity-fee': Cl.uint(b.maxFeeX),
@@ -434,10 +589,11 @@ async function buildMove(
       argNames: call.names,
       postConditions: pcs,
       postConditionWords: words(pcs, [t.tx, t.ty]),
+      itemIndexes: chunk.map((r) => r.item.index),
       rows: chunk.map(({ item, b }) => ({
         label: strict
           ? `${item.from_bin_id} -> ${item.to_bin_id}`
-          : `${item.from_bin_id} -> offset ${item.active_bin_offset ?? item.to_bin_id - active} (bin ${item.to_bin_id} at active ${active})`,
+          : `${item.from_bin_id} -> offset ${item.active_bin_offset ?? item.to_bin_id - readActive} (bin ${active + (item.active_bin_offset ?? item.to_bin_id - readActive)} at active ${active})`,
         amounts: [
           { label: 'shares', amount: item.amount },
           { label: 'x moved', amount: item.x_amount, token: t.tx },

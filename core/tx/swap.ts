@@ -1,8 +1,15 @@
 /**
  * Swap operations to swap-router calls from the engine's chosen route: one pool -> the simple-multi walk
  * (swap-x-for-y-simple-multi / swap-y-for-x-simple-multi); several pools -> swap-multi with one explicit
- * step per consumed bin and max-unfavorable-bins. Post-condition mode deny: the sender sends at most what
- * each step spends, each pool sends at least the minimum received.
+ * step per bin the walk crosses and max-unfavorable-bins. Post-condition mode deny: the sender sends at most
+ * what each step spends, each pool sends at least the minimum received.
+ *
+ * swap-multi runs each step in the pool's CURRENT active bin (expected-bin-id only feeds the unfavourable
+ * count) and a step cannot skip a bin: a bin the walk crosses without trading (it holds only the input
+ * token, or nothing) still takes one step, which swaps nothing, gives 0 and moves the active bin on. Such a
+ * step is written with amount 1 (the contract asserts amount > 0; at the quoted state it uses 0) and
+ * min-received 0. With the chain state (check, and exports after a check), the walk is recomputed on the
+ * state the plan's earlier operations leave, so bounds of a later swap reflect the earlier ones.
  */
 import { Cl, type ClarityValue, type PostCondition } from '@stacks/transactions';
 import { formatUnits } from '../dlmm/bins';
@@ -22,6 +29,8 @@ import {
   type PartialTx,
 } from './context';
 import { fungibleCondition } from './postConditions';
+import { quotePool } from '../chain/index';
+import type { SwapStep } from '../dlmm/math';
 import type { Bound, ExportError, PositionRow, TokenInfo } from './types';
 
 type SwapOp = Extract<PreparedOperation, { op: 'swap' }>;
@@ -29,6 +38,8 @@ type SwapOp = Extract<PreparedOperation, { op: 'swap' }>;
 /** Contract principal of a hop's pool (aliases resolved through the engine). */
 async function hopPool(ctx: BuildContext, hop: RouteHop): Promise<string | ExportError> {
   if (hop.pool_id.includes('.')) return hop.pool_id;
+  const known = ctx.resolvePool?.(hop.pool_id);
+  if (known?.includes('.')) return known;
   if (ctx.api) {
     try {
       const p = await ctx.api.pool(hop.pool_id);
@@ -80,14 +91,17 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
     hops.push({ hop, pool, tin, tout, tx: hop.x_for_y ? tin : tout, ty: hop.x_for_y ? tout : tin });
   }
   const notes: string[] = [];
-  // The output we bound with: the exact recomputation from the bins read when there is one (the engine's
-  // figure is shown beside it when they differ), else the engine's quote.
-  const quotedOut = check?.verified ? check.amount_out : route.amount_out;
   notes.push(...fillNotes(op, hops[0]!.tin, hops[hops.length - 1]!.tout));
-  const sp = await requestSwapParams(ctx, op);
+  const sp = ctx.skipSwapParams ? undefined : await requestSwapParams(ctx, op);
   if (sp) notes.push(sp);
   const first = hops[0]!;
   const last = hops[hops.length - 1]!;
+  // The output we bound with: the walk on the chain state (the state read after the plan's earlier
+  // operations) when there is one; else the exact recomputation from the bins read (the engine's figure is
+  // shown beside it when they differ); else the engine's quote.
+  const walked = walkOnState(ctx, hops, s.amount_in);
+  if (walked) notes.push("bounds from the walk on the state read (after the plan's earlier operations)");
+  const quotedOut = walked ? walked.amountOut : check?.verified ? check.amount_out : route.amount_out;
   const minOut = minReceivedFor(quotedOut, ppm);
   const tokens = uniqueTokens(hops.flatMap((h) => [h.tin, h.tout]));
   const base = {
@@ -126,7 +140,11 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
       amount: minOut,
       token: first.tout,
       basis: slippageBasis(
-        check?.verified ? 'exact output on the bins read' : 'quoted output',
+        walked
+          ? 'output of the walk on the state read'
+          : check?.verified
+            ? 'exact output on the bins read'
+            : 'quoted output',
         quotedOut,
         ppm,
       ),
@@ -162,7 +180,27 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
       },
     ];
   }
-  return buildSwapMulti(ctx, op, hops, ppm, base, notes, tokens);
+  return buildSwapMulti(ctx, op, hops, ppm, base, notes, tokens, walked?.steps);
+}
+
+/** The route walked on the chain state hop after hop (none when a hop's pool is not in the state). */
+function walkOnState(
+  ctx: BuildContext,
+  hops: { hop: RouteHop; pool: string }[],
+  amountIn: bigint,
+): { amountOut: bigint; steps: SwapStep[][] } | undefined {
+  if (!ctx.state) return undefined;
+  const pools = hops.map((h) => ctx.state!.pool(h.pool));
+  if (pools.some((p) => p === undefined)) return undefined;
+  let amount = amountIn;
+  const steps: SwapStep[][] = [];
+  for (const [i, h] of hops.entries()) {
+    if (amount <= 0n) return undefined;
+    const w = quotePool(pools[i]!, h.hop.x_for_y, amount);
+    steps.push(w.steps);
+    amount = w.amount_out;
+  }
+  return { amountOut: amount, steps };
 }
 
 /** The fill and exact-check lines of a swap's summary (input used, complete or not, engine vs exact). */
@@ -197,13 +235,14 @@ function buildSwapMulti(
   >,
   notes: string[],
   tokens: TokenInfo[],
+  walked: SwapStep[][] | undefined,
 ): PartialTx[] | ExportError {
   const steps: ClarityValue[] = [];
   const rows: PositionRow[] = [];
   const senderOut = new Map<string, { token: TokenInfo; amount: bigint }>();
   const poolOut = new Map<string, { pool: string; token: TokenInfo; amount: bigint }>();
-  for (const h of hops) {
-    const bins = h.hop.bins;
+  for (const [hi, h] of hops.entries()) {
+    const bins = walked?.[hi] ?? h.hop.bins;
     if (!bins || bins.length === 0) {
       return exportError(
         'swap-route-unsupported',
@@ -211,23 +250,25 @@ function buildSwapMulti(
       );
     }
     for (const b of bins) {
-      if (b.amount_in === 0n) continue;
-      const min = minReceivedFor(b.amount_out, ppm);
+      // A crossed bin that trades nothing still takes its step (see the file comment).
+      const pass = b.amount_in === 0n;
+      const amount = pass ? 1n : b.amount_in;
+      const min = pass ? 0n : minReceivedFor(b.amount_out, ppm);
       steps.push(
         Cl.tuple({
           'pool-trait': contractCV(h.pool),
           'x-token-trait': contractCV(h.tx.contract),
           'y-token-trait': contractCV(h.ty.contract),
           'expected-bin-id': Cl.int(b.bin_id),
-          amount: Cl.uint(b.amount_in),
+          amount: Cl.uint(amount),
           'min-received': Cl.uint(min),
           'x-for-y': Cl.bool(h.hop.x_for_y),
         }),
       );
       rows.push({
-        label: `${h.pool} bin ${b.bin_id} (${h.hop.x_for_y ? 'x for y' : 'y for x'})`,
+        label: `${h.pool} bin ${b.bin_id} (${h.hop.x_for_y ? 'x for y' : 'y for x'}${pass ? ', crossed: holds no output' : ''})`,
         amounts: [
-          { label: 'in', amount: b.amount_in, token: h.tin },
+          { label: 'in', amount, token: h.tin },
           { label: 'quoted out', amount: b.amount_out, token: h.tout },
         ],
         bounds: [
@@ -235,12 +276,14 @@ function buildSwapMulti(
             label: 'min-received',
             amount: min,
             token: h.tout,
-            basis: slippageBasis('quoted step output', b.amount_out, ppm),
+            basis: pass
+              ? 'a crossed bin without output: the step swaps nothing and moves the active bin'
+              : slippageBasis('quoted step output', b.amount_out, ppm),
           },
         ],
       });
       const so = senderOut.get(h.tin.contract) ?? { token: h.tin, amount: 0n };
-      so.amount += b.amount_in;
+      so.amount += amount;
       senderOut.set(h.tin.contract, so);
       const key = `${h.pool}|${h.tout.contract}`;
       const po = poolOut.get(key) ?? { pool: h.pool, token: h.tout, amount: 0n };

@@ -3,6 +3,7 @@
  * a serialized transaction, a person (summary) and a script (json) need. Amounts are bigint.
  */
 import type { ClarityValue, PostCondition } from '@stacks/transactions';
+import type { ExecResult } from '../chain/index';
 import type { Finding } from '../plan/diagnostics';
 import type { OpMode } from '../plan/prepared';
 import type { Network } from './routers';
@@ -66,6 +67,10 @@ export interface BuiltTransaction {
   deadline: bigint | null;
   /** Assigned when the caller gave a starting nonce: consecutive across the export. */
   nonce?: bigint;
+  /** Per list element: the index of the plan item it comes from (bins / moves list), when there is one. */
+  itemIndexes?: (number | undefined)[];
+  /** The transaction executed on the state read, after the ones before it (when a state was given). */
+  execution?: ExecResult;
 }
 
 export type ExportErrorCode =

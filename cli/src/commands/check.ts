@@ -4,6 +4,7 @@
  * so 120 plans on one pool take a handful of requests. Results on stdout, progress on stderr.
  * Exit: 0 no error finding; 1 an error finding; 2 usage error, or live data unavailable without --offline.
  */
+import { loadRouterOverrides } from '../routers';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/plan/analyze';
@@ -45,6 +46,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     `dlmm check: ${files.length} plan file${files.length === 1 ? '' : 's'}${offline ? ' (offline)' : ''}\n`,
   );
 
+  const routers = offline ? undefined : await loadRouterOverrides(io);
   const checkAll = async (api: DlmmApi | undefined): Promise<CheckedFile[]> => {
     const session = createLiveSession();
     const out: CheckedFile[] = new Array(files.length);
@@ -57,7 +59,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         const fileName = file;
         const opts = maxTipLag === undefined ? { fileName } : { fileName, maxTipLag };
         const analysis: Analysis = api
-          ? await analyzePlan(text, { ...opts, api, session })
+          ? await analyzePlan(text, { ...opts, api, session, ...(routers ? { routers } : {}) })
           : analyzeOffline(text, opts);
         out[i] = { path: displayPath(file, io.cwd), analysis };
       }

@@ -63,23 +63,31 @@ async function readBins(
   return { active: Number(body.active_bin_id), reserves };
 }
 
-function planText(active: number): string {
-  return `version: 1
-sender: ${USER}
-operations:
-  - id: strict-at-active
+/**
+ * A plan with one of two adds at the active bin. One plan each: `check` executes a plan's operations in
+ * order, and after an add of BIG_Y the next add's value x shares exceeds u128 (the chain would abort it).
+ */
+function planText(active: number, only: 'strict-at-active' | 'simple-at-active'): string {
+  const op =
+    only === 'strict-at-active'
+      ? `  - id: strict-at-active
     op: add
     mode: strict
     pool: ${POOL_SBTC_USDCX}
     bins:
       - { bin_id: ${active}, x_amount: ${SMALL_X}, y_amount: ${BIG_Y} }
-  - id: simple-at-active
+`
+      : `  - id: simple-at-active
     op: add
     mode: simple
     pool: ${POOL_SBTC_USDCX}
     bins:
       - { active_bin_offset: 0, x_amount: ${SMALL_X}, y_amount: ${BIG_Y} }
 `;
+  return `version: 1
+sender: ${USER}
+operations:
+${op}`;
 }
 
 describe('export -> POST /api/admin/apply (real HTTP, exact JSON)', function () {
@@ -125,7 +133,7 @@ describe('export -> POST /api/admin/apply (real HTTP, exact JSON)', function () 
 
   it('a strict add applies; the answer carries exact integers and the bins endpoint shows the new reserves', async () => {
     const before = await readBins(sim);
-    const hex = await exportHex(planText(before.active), 'strict-at-active', 0n);
+    const hex = await exportHex(planText(before.active, 'strict-at-active'), 'strict-at-active', 0n);
     const a = await http(`${sim.url}/admin/apply`, { tx_hex: hex });
     assert.equal(a.status, 200, a.text);
     const r = rec(a.json);
@@ -149,9 +157,8 @@ describe('export -> POST /api/admin/apply (real HTTP, exact JSON)', function () 
 
   it('after a 1-bin shift the strict add reverts (state unchanged) and the simple add confirms', async () => {
     const start = await readBins(sim);
-    const text = planText(start.active);
-    const strictHex = await exportHex(text, 'strict-at-active', 0n);
-    const simpleHex = await exportHex(text, 'simple-at-active', 1n);
+    const strictHex = await exportHex(planText(start.active, 'strict-at-active'), 'strict-at-active', 0n);
+    const simpleHex = await exportHex(planText(start.active, 'simple-at-active'), 'simple-at-active', 1n);
 
     const s = await http(`${sim.url}/admin/pools/${POOL_SBTC_USDCX}/shift`, { bins: 1 });
     assert.equal(s.status, 200, s.text);
@@ -182,7 +189,7 @@ describe('export -> POST /api/admin/apply (real HTTP, exact JSON)', function () 
 
   it("the editor's export pipeline renders the same tx hex as core and every format from one build", async () => {
     const start = await readBins(sim);
-    const text = planText(start.active);
+    const text = planText(start.active, 'strict-at-active');
     const hex = await exportHex(text, 'strict-at-active', 5n);
     const analysis = await analyzePlan(text, { api, fileName: 'apply.dlmm.yaml' });
     const signing = { publicKey: PUBLIC_KEY, nonce: 5n, fee: 1000n };

@@ -1,0 +1,80 @@
+/**
+ * The chain model's state built from what an analysis read (core/plan/live.ts): per pool the listed bins
+ * (reserves, prices), total shares where a trusted source gave them (node get-bin-balances, inventory, the
+ * position records), the sender's shares and position NFTs (every listed position bin), the active bin and
+ * the fees. Bins whose total shares no source gave are marked unknown: the executor then says the check
+ * could not run instead of guessing. A bin not in the list has no known price: executing into it is
+ * unknown too.
+ */
+import { MemoryChainState, UnknownState, type ChainPool } from '../chain/index';
+import type { BinBalances } from '../dlmm/math';
+import { poolFees } from '../tx/bounds';
+import type { LiveData, LivePool } from './live';
+
+/** Pools that a plan's swaps route through but that were not read: named in unknown results. */
+const NOT_READ = 'its bins were not read, so operations through it cannot be executed';
+
+/** A chain pool from a live pool; undefined when the pool, its principal or its active bin is unknown. */
+export function chainPoolFromLive(lp: LivePool, sender: string | undefined): ChainPool | undefined {
+  const p = lp.pool;
+  if (!p || lp.principal === undefined || lp.activeBinId === undefined || !lp.bins) return undefined;
+  const bins = new Map<number, BinBalances>();
+  const unknownShares = new Set<number>();
+  const prices = new Map<number, bigint>();
+  for (const b of lp.bins.bins) {
+    prices.set(b.bin_id, b.price);
+    const shares = b.liquidity ?? lp.binShares.get(b.bin_id) ?? lp.positionById.get(b.bin_id)?.liquidity;
+    if (shares === undefined || shares === null) unknownShares.add(b.bin_id);
+    bins.set(b.bin_id, {
+      price: b.price,
+      reserve_x: b.reserve_x,
+      reserve_y: b.reserve_y,
+      shares: shares ?? 0n,
+    });
+  }
+  const positions = new Map<string, Map<number, bigint>>();
+  if (sender !== undefined && lp.positions) {
+    const mine = new Map<number, bigint>();
+    for (const r of lp.positions) mine.set(r.bin_id, r.user_liquidity);
+    positions.set(sender, mine);
+  }
+  const principal = lp.principal;
+  const pool: ChainPool = {
+    id: principal,
+    tokenX: p.token_x,
+    tokenY: p.token_y,
+    fees: poolFees(p),
+    active: p.active,
+    activeBinId: lp.activeBinId,
+    priceOf: (binId) => {
+      const price = prices.get(binId);
+      if (price === undefined)
+        throw new UnknownState(
+          `pool ${principal}: bin ${binId} is not in the bin list, so its price is unknown`,
+        );
+      return price;
+    },
+    bins,
+    positions,
+    protocolFeesX: 0n,
+    protocolFeesY: 0n,
+  };
+  if (unknownShares.size > 0) pool.unknownShares = unknownShares;
+  return pool;
+}
+
+/** The state an analysis read, as one chain state (pools by principal; asset names from the token list). */
+export function chainStateFromLive(live: LiveData, sender: string | undefined): MemoryChainState {
+  const pools: ChainPool[] = [];
+  const seen = new Set<string>();
+  for (const lp of [...live.byPool.values(), ...live.routePools.values()]) {
+    const cp = chainPoolFromLive(lp, sender);
+    if (cp && !seen.has(cp.id)) {
+      seen.add(cp.id);
+      pools.push(cp);
+    }
+  }
+  const names = new Map<string, string>();
+  for (const t of live.tokens ?? []) if (t.asset_name) names.set(t.contract_address, t.asset_name);
+  return new MemoryChainState(pools, names, NOT_READ);
+}

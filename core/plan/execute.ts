@@ -1,0 +1,148 @@
+/**
+ * `check` executes the plan: after the per-item rules, the analysis builds the exact transactions the
+ * export would build (core/tx: same bounds, post-conditions and router version) and executes them in order
+ * with the chain model (core/chain) on a copy of the state it read, each operation on the state the ones
+ * before it leave. A revert is an error `would-revert` on the operation (and on the item when the failing
+ * list element comes from one), naming what the chain reports and the failure underneath; a transaction
+ * that needs state that was not read is a warning `execution-unchecked` saying which check could not run.
+ */
+import type { DlmmApi } from '../api/types';
+import type { ExecResult } from '../chain/index';
+import { buildTransactions } from '../tx/build';
+import { routerConfigFor, type RouterOverrides } from '../tx/routers';
+import type { BuiltTransaction } from '../tx/types';
+import { chainStateFromLive } from './chainState';
+import type { Finding } from './diagnostics';
+import type { LiveData } from './live';
+import type { ParsedPlan } from './parse';
+import type { PreparedOperation } from './prepared';
+import { finding, type RuleContext } from './rules/rule';
+import type { Plan } from './schema';
+import { poolResolver } from './resolve';
+
+export interface PlanExecution {
+  /** The transactions as the export builds them, each with its `execution` on the state read. */
+  transactions: BuiltTransaction[];
+}
+
+export interface ExecuteOptions {
+  /** Node reads of bin shares the analysis did not read (memoized per build). */
+  api?: DlmmApi;
+  routers?: RouterOverrides;
+  now?: () => number;
+}
+
+/** The chain's error in words: "ERR_NO_RESULT_DATA (u5001): list element 2 failed with ERR_… (u…): …". */
+export function revertWords(r: Extract<ExecResult, { status: 'reverted' }>): string {
+  const code = (c: number | undefined) => (c === undefined ? '' : ` u${c}`);
+  const head = `${r.error}${code(r.code)}`;
+  if (r.cause !== r.error)
+    return `${head}: list element ${(r.item ?? 0) + 1} failed with ${r.cause}${code(r.causeCode)}: ${r.detail}`;
+  return `${head}${r.item !== undefined ? ` (list element ${r.item + 1})` : ''}: ${r.detail}`;
+}
+
+/** What an executed transaction did, in words (hover, summary). */
+export function effectWords(r: ExecResult): string[] {
+  if (r.status !== 'ok') return [];
+  return r.effects.map((e) => {
+    switch (e.kind) {
+      case 'add':
+        return `bin ${e.bin}: mints ${e.minted} shares`;
+      case 'withdraw':
+        return `bin ${e.bin}: burns ${e.shares} shares for ${e.x} x and ${e.y} y`;
+      case 'move':
+        return `${e.from} -> ${e.to}: burns ${e.shares} shares, mints ${e.minted}`;
+      case 'swap':
+        return `${e.pool} from bin ${e.bin}: ${e.in} in, ${e.out} out`;
+    }
+  });
+}
+
+/** Builds and executes the plan's transactions; returns the findings and the executed transactions. */
+export async function executePlan(
+  parsed: ParsedPlan,
+  plan: Plan,
+  live: LiveData,
+  prepared: PreparedOperation[],
+  existing: readonly Finding[],
+  opts: ExecuteOptions = {},
+): Promise<{ findings: Finding[]; execution?: PlanExecution }> {
+  const ctx: RuleContext = { parsed, plan, live, prepared, maxTipLag: plan.policy.max_tip_lag };
+  const out: Finding[] = [];
+  const sender = plan.sender;
+  if (!sender || prepared.length === 0) return { findings: out };
+  const redOps = new Set(existing.filter((f) => f.severity === 'error').map((f) => f.operation));
+  if (!routerConfigFor(plan.network, opts.routers)) {
+    out.push(
+      finding(
+        ctx,
+        'execution-unchecked',
+        { path: ['network'] },
+        `the plan's transactions were not executed: no router contracts are configured for ${plan.network} (DLMM_ROUTERS or dlmm.routers), so whether they would revert is unknown`,
+      ),
+    );
+    return { findings: out };
+  }
+  const built = await buildTransactions(
+    { plan, findings: [], prepared, parsed, live },
+    {
+      state: chainStateFromLive(live, sender),
+      resolvePool: poolResolver(live),
+      forCheck: true,
+      ...(opts.api ? { api: opts.api } : {}),
+      // Unknown bin shares are execution-unchecked findings here, not a refusal of the whole build.
+      allowUnprotected: true,
+      ...(opts.routers ? { routers: opts.routers } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    },
+  );
+  if (!built.ok) {
+    // Reasons the export itself refuses (unknown token, missing route…) are other rules' findings when
+    // they are errors; otherwise say that execution could not run.
+    if (existing.some((f) => f.severity === 'error')) return { findings: out };
+    out.push(
+      finding(
+        ctx,
+        'execution-unchecked',
+        { path: ['operations'] },
+        `the plan's transactions could not be built, so they were not executed: ${built.error.message}`,
+      ),
+    );
+    return { findings: out };
+  }
+  const byIndex = new Map(plan.operations.map((op, i) => [i, op]));
+  for (const tx of built.transactions) {
+    const r = tx.execution;
+    if (!r || r.status === 'ok') continue;
+    const opId = parsed.operationId(tx.opIndex);
+    if (redOps.has(opId)) continue;
+    const op = byIndex.get(tx.opIndex);
+    const list = op?.op === 'add' ? 'bins' : op?.op === 'move' ? 'moves' : undefined;
+    const planItem = r.item !== undefined ? tx.itemIndexes?.[r.item] : undefined;
+    const path =
+      list !== undefined && planItem !== undefined
+        ? ['operations', tx.opIndex, list, planItem]
+        : ['operations', tx.opIndex, 'op'];
+    const part = tx.parts > 1 ? ` (transaction ${tx.part} of ${tx.parts})` : '';
+    if (r.status === 'reverted') {
+      out.push(
+        finding(
+          ctx,
+          'would-revert',
+          { op: tx.opIndex, path },
+          `${tx.functionName}${part} would revert on the state read: ${revertWords(r)}`,
+        ),
+      );
+    } else {
+      out.push(
+        finding(
+          ctx,
+          'execution-unchecked',
+          { op: tx.opIndex, path },
+          `${tx.functionName}${part} could not be executed on the state read, so whether it reverts is unknown: ${r.detail}`,
+        ),
+      );
+    }
+  }
+  return { findings: out, execution: { transactions: built.transactions } };
+}
