@@ -100,7 +100,8 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
   // operations) when there is one; else the exact recomputation from the bins read (the engine's figure is
   // shown beside it when they differ); else the engine's quote.
   const walked = walkOnState(ctx, hops, s.amount_in);
-  if (walked) notes.push("bounds from the walk on the state read (after the plan's earlier operations)");
+  if (walked && !(check?.verified && check.amount_out === walked.amountOut))
+    notes.push("bounds from the walk on the state the plan's earlier operations leave");
   const quotedOut = walked ? walked.amountOut : check?.verified ? check.amount_out : route.amount_out;
   const minOut = minReceivedFor(quotedOut, ppm);
   const tokens = uniqueTokens(hops.flatMap((h) => [h.tin, h.tout]));
@@ -140,8 +141,8 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
       amount: minOut,
       token: first.tout,
       basis: slippageBasis(
-        walked
-          ? 'output of the walk on the state read'
+        walked && !(check?.verified && check.amount_out === walked.amountOut)
+          ? "output of the walk on the state the plan's earlier operations leave"
           : check?.verified
             ? 'exact output on the bins read'
             : 'quoted output',
