@@ -257,7 +257,7 @@ export function topLevelHelp(): string {
     'commands:',
     ...keys.map((k) => `  ${k.padEnd(width)}${HELP[k]!.summary}`),
     '',
-    'service options (check, quote, export, status; optional):',
+    `service options (${keys.filter((k) => HELP[k]!.common).join(', ')}; optional):`,
     ...optionLines(COMMON_OPTIONS_HELP),
     '',
     'environment:',
