@@ -510,6 +510,15 @@ const SWAP: Record<string, Handler> = {
   },
 };
 
+/** The chain's error in words: "ERR_NO_RESULT_DATA (u5001): list element 2 failed with ERR_… (u…): …". */
+export function revertWords(r: Revert): string {
+  const code = (c: number | undefined) => (c === undefined ? '' : ` u${c}`);
+  const head = `${r.error}${code(r.code)}`;
+  if (r.cause !== r.error)
+    return `${head}: list element ${(r.item ?? 0) + 1} failed with ${r.cause}${code(r.causeCode)}: ${r.detail}`;
+  return `${head}${r.item !== undefined ? ` (list element ${r.item + 1})` : ''}: ${r.detail}`;
+}
+
 /** Stacks post-condition semantics over the recorded movements (sends and burns). */
 export function checkPostConditions(
   pcs: PostCondition[],

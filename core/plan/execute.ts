@@ -6,8 +6,9 @@
  * list element comes from one), naming what the chain reports and the failure underneath; a transaction
  * that needs state that was not read is a warning `execution-unchecked` saying which check could not run.
  */
-import type { DlmmApi } from '../api/types';
-import type { ExecResult } from '../chain/index';
+import { revertWords, type ExecResult } from '../chain/index';
+
+export { revertWords };
 import { buildTransactions } from '../tx/build';
 import { routerConfigFor, type RouterOverrides } from '../tx/routers';
 import type { BuiltTransaction } from '../tx/types';
@@ -26,19 +27,8 @@ export interface PlanExecution {
 }
 
 export interface ExecuteOptions {
-  /** Node reads of bin shares the analysis did not read (memoized per build). */
-  api?: DlmmApi;
   routers?: RouterOverrides;
   now?: () => number;
-}
-
-/** The chain's error in words: "ERR_NO_RESULT_DATA (u5001): list element 2 failed with ERR_… (u…): …". */
-export function revertWords(r: Extract<ExecResult, { status: 'reverted' }>): string {
-  const code = (c: number | undefined) => (c === undefined ? '' : ` u${c}`);
-  const head = `${r.error}${code(r.code)}`;
-  if (r.cause !== r.error)
-    return `${head}: list element ${(r.item ?? 0) + 1} failed with ${r.cause}${code(r.causeCode)}: ${r.detail}`;
-  return `${head}${r.item !== undefined ? ` (list element ${r.item + 1})` : ''}: ${r.detail}`;
 }
 
 /** What an executed transaction did, in words (hover, summary). */
@@ -89,7 +79,6 @@ export async function executePlan(
       state: chainStateFromLive(live, sender),
       resolvePool: poolResolver(live),
       forCheck: true,
-      ...(opts.api ? { api: opts.api } : {}),
       // Unknown bin shares are execution-unchecked findings here, not a refusal of the whole build.
       allowUnprotected: true,
       ...(opts.routers ? { routers: opts.routers } : {}),

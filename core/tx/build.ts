@@ -17,7 +17,7 @@ import { poolResolver } from '../plan/resolve';
 import type { LiveData } from '../plan/live';
 import type { PreparedOperation } from '../plan/prepared';
 import type { Plan } from '../plan/schema';
-import { executeCall, type MemoryChainState } from '../chain/index';
+import { executeCall, revertWords, type MemoryChainState } from '../chain/index';
 import { chainCallOf, exportError, isExportError, type BuildContext, type PartialTx } from './context';
 import { PostConditionRangeError } from './postConditions';
 import { buildLiquidityOp } from './liquidity';
@@ -216,7 +216,20 @@ export async function buildTransactions(
           `min-dlp fell back to 1 (unprotected, allowed by the user) for bin(s) ${bins}: the minted shares are not bounded`,
         ];
     }
-    if (ctx.state) for (const tx of txs) executeOn(ctx, tx, op);
+    if (ctx.state) {
+      for (const tx of txs) executeOn(ctx, tx, op);
+      // The export's own execution (it may know bin shares the check did not read) must pass too.
+      const reverted = txs.find((t) => t.execution?.status === 'reverted');
+      if (!opts.forCheck && reverted?.execution?.status === 'reverted') {
+        return {
+          ok: false,
+          error: exportError(
+            'would-revert',
+            `operation '${op.id}': ${reverted.functionName} would revert on the state read: ${revertWords(reverted.execution)}`,
+          ),
+        };
+      }
+    }
     built.push(txs);
   }
   const transactions: BuiltTransaction[] = [];

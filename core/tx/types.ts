@@ -87,6 +87,7 @@ export type ExportErrorCode =
   | 'public-key-mismatch'
   | 'nothing-to-export'
   | 'amount-exceeds-post-condition'
+  | 'would-revert'
   | 'bounds-unknown';
 
 /** An export refusal: a value with a code, the user-facing message and the findings behind it. */
