@@ -14,6 +14,7 @@ import { registerAppV2 } from './routes/appV2';
 import { registerInventory } from './routes/inventory';
 import { registerLegacyV1 } from './routes/legacyV1';
 import { registerNode } from './routes/node';
+import { registerCoreApi } from './routes/coreApi';
 import { registerQuoteV2 } from './routes/quoteV2';
 import { defaultWorld, type World } from './world';
 
@@ -35,6 +36,8 @@ export interface RunningSimulator {
   inventoryUrl: string;
   /** Node read-only proxy root (…/node); POST {nodeUrl}/v2/contracts/call-read/… */
   nodeUrl: string;
+  /** The core swap API (the client library's host): GET {coreUrl}/getAllTokensAndPools, /getAllRoutes. */
+  coreUrl: string;
   engine: SimEngine;
   /** Requests received so far, by limit class, and how many were answered 429 (tests count them). */
   requests(): SimRequestCounts;
@@ -53,7 +56,7 @@ export interface SimRequestCounts {
 /** Which limit a path falls under: the service (per second), the node proxy (per minute), or none. */
 function limitClass(path: string): 'service' | 'node' | undefined {
   if (path.startsWith('/api/quotes/') || path.startsWith('/api/app/')) return 'service';
-  if (path.startsWith('/node/')) return 'node';
+  if (path.startsWith('/node/') || path.startsWith('/core/')) return 'node';
   return undefined;
 }
 
@@ -113,6 +116,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   registerLegacyV1(router, engine);
   registerInventory(router, engine);
   registerNode(router, engine);
+  registerCoreApi(router, engine);
   registerAdmin(router, engine, () => {
     perSecond.reset();
     perMinute.reset();
@@ -234,6 +238,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     url: `${origin}/api`,
     inventoryUrl: `${origin}/api/mm/v1`,
     nodeUrl: `${origin}/node`,
+    coreUrl: `${origin}/core`,
     engine,
     requests: () => ({ ...counts }),
     close: () =>

@@ -129,7 +129,14 @@ export async function serve(
   }
   io.out(`dlmm sim listening on ${sim.url}\n`);
   if (format === 'json')
-    io.err(JSON.stringify({ url: sim.url, inventory_url: sim.inventoryUrl, node_url: sim.nodeUrl }) + '\n');
+    io.err(
+      JSON.stringify({
+        url: sim.url,
+        inventory_url: sim.inventoryUrl,
+        node_url: sim.nodeUrl,
+        core_api_url: sim.coreUrl,
+      }) + '\n',
+    );
   else io.err(simEnvText(sim) + 'stop with Ctrl-C\n');
   await stop();
   await sim.close();
@@ -141,12 +148,22 @@ export async function serve(
  * `dlmm check --api URL` reads positions from the simulator's inventory and shares from its node proxy,
  * exactly as `--sim` does.
  */
-export function simEnvText(sim: { url: string; inventoryUrl: string; nodeUrl: string }): string {
+export function simEnvText(sim: {
+  url: string;
+  inventoryUrl: string;
+  nodeUrl: string;
+  coreUrl?: string;
+}): string {
   return (
     'to use it from another shell (check, quote, export, status, lsp), copy:\n' +
     `  export DLMM_API_URL=${sim.url}\n` +
     `  export DLMM_INVENTORY_URL=${sim.inventoryUrl}\n` +
-    `  export DLMM_NODE_URL=${sim.nodeUrl}\n`
+    `  export DLMM_NODE_URL=${sim.nodeUrl}\n` +
+    (sim.coreUrl
+      ? `core api: ${sim.coreUrl} (tokens, routes, quote --source core), copy:\n` +
+        `  export BITFLOW_API_HOST=${sim.coreUrl}\n` +
+        `  export READONLY_CALL_API_HOST=${sim.nodeUrl}\n`
+      : '')
   );
 }
 

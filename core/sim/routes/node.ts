@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { BIN_ID_OFFSET, isUnsignedBinId } from '../../dlmm/bins';
 import type { SimEngine, SimPool } from '../engine';
 import { parseBody, type Reply, type Router } from '../http';
+import { quoteCall, SIM_QUOTE_CONTRACT } from './coreApi';
 
 const CallReadBody = z.looseObject({
   sender: z.string().min(1),
@@ -134,6 +135,10 @@ export function registerNode(router: Router, engine: SimEngine): void {
   router.add('POST', '/node/v2/contracts/call-read/:addr/:name/:fn', async (c) => {
     const body = parseBody(CallReadBody, await c.body(), 'read-only call');
     const contract = `${c.params.addr}.${c.params.name}`;
+    if (contract === SIM_QUOTE_CONTRACT) {
+      const qargs = decodeArgs(body.arguments);
+      return typeof qargs === 'string' ? refused(qargs) : quoteCall(engine, c.params.fn as string, qargs);
+    }
     const pool = engine.poolByPrincipal(contract);
     if (!pool)
       return refused(
