@@ -24,6 +24,8 @@ export const COMMANDS: Record<string, Command> = {
   status: lazy(() => require('./commands/status') as typeof import('./commands/status')),
   sim: lazy(() => require('./commands/sim') as typeof import('./commands/sim')),
   lsp: lazy(() => require('./commands/lsp') as typeof import('./commands/lsp')),
+  tokens: lazy(() => require('./commands/tokens') as typeof import('./commands/tokens')),
+  routes: lazy(() => require('./commands/routes') as typeof import('./commands/routes')),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

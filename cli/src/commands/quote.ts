@@ -12,7 +12,9 @@ import { stringifyJsonExact } from '../../../core/api/json';
 import type { DlmmApi, Pool, Route, Token } from '../../../core/api/types';
 import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
 import { minReceived } from '../../../core/dlmm/bounds';
-import { checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
+import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
+import type { CoreSwapClient } from '../../../core/api/coreSwap';
+import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
 import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
@@ -23,6 +25,8 @@ export const OPTIONS = {
   amount: { type: 'string' },
   multi: { type: 'boolean' },
   slippage: { type: 'string' },
+  source: { type: 'string' },
+  ...CORE_OPTIONS,
 } as const;
 
 const DEFAULT_SLIPPAGE = '1';
@@ -63,6 +67,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     );
   }
 
+  const source = typeof values.source === 'string' ? values.source : 'engine';
+  if (source !== 'engine' && source !== 'core')
+    throw new UsageError(
+      `--source expects engine (the quote engine) or core (the core swap API), got '${source}'`,
+    );
+  if (source === 'core') {
+    const ctx = { format, inText, outText, amountText, slippageText, slippagePpm };
+    return withCoreApi(common, values['core-api'] as string | undefined, io, (core, api) =>
+      quoteFromCore(core, api, io, ctx),
+    );
+  }
+
   return withApi(common, io, async (api) => {
     const tokens = await api.tokens();
     const tokenIn = resolveToken(tokens, inText, '--in');
@@ -96,20 +112,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     }
     const aliases = await poolAliases(api);
     const checks = await Promise.all(routes.map((r) => checkRouteLive(api, r, amountIn)));
-    // Complete routes first, then the larger exact output (a partial fill never outranks a full one).
-    const views = routes
-      .map((r, i) => viewOf(r, checks[i] as QuoteCheck, slippagePpm, aliases))
-      .sort((a, b) =>
-        a.check.complete !== b.check.complete
-          ? a.check.complete
-            ? -1
-            : 1
-          : b.amount_out > a.amount_out
-            ? 1
-            : b.amount_out < a.amount_out
-              ? -1
-              : 0,
-      );
+    const views = routes.map((r, i) => viewOf(r, checks[i] as QuoteCheck, slippagePpm, aliases));
+    sortViews(views);
     io.out(
       format === 'json'
         ? renderJson(tokenIn, tokenOut, amountIn, slippageText, views)
@@ -117,6 +121,114 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     );
     return views[0]?.check.complete ? 0 : 1;
   });
+}
+
+/**
+ * `--source core`: every route of the core swap API quoted through its read-only call (getQuoteForRoute),
+ * then recomputed exactly from the bins read through the quote engine when one is configured.
+ */
+async function quoteFromCore(
+  core: CoreSwapClient,
+  api: DlmmApi | undefined,
+  io: CliIO,
+  c: {
+    format: 'text' | 'json';
+    inText: string;
+    outText: string;
+    amountText: string;
+    slippageText: string;
+    slippagePpm: bigint;
+  },
+): Promise<number> {
+  const coreTokens = await core.getAvailableTokens();
+  const from = resolveCoreToken(coreTokens, c.inText, '--in');
+  const to = resolveCoreToken(coreTokens, c.outText, '--out');
+  if (from.tokenId === to.tokenId) throw new UsageError('--in and --out name the same token');
+  if (!from.contract || !to.contract)
+    throw new UsageError('the core swap API gives no contract for this token');
+  const asToken = (t: typeof from): Token => ({
+    contract_address: t.contract as string,
+    symbol: t.symbol,
+    decimals: t.decimals,
+    asset_name: t.assetName,
+  });
+  const tokenIn = asToken(from);
+  const tokenOut = asToken(to);
+  const amountIn = parseAmount(c.amountText, tokenIn);
+  const q = await core.getQuoteForRoute(from.tokenId, to.tokenId, amountIn);
+  const quoted = q.allRoutes.filter((r) => !r.error && r.amountOut > 0n);
+  for (const r of q.allRoutes.filter((x) => x.error))
+    io.err(`dlmm quote: route ${r.route.tokenPath.join(' -> ')} not quoted: ${r.error}
+`);
+  if (quoted.length === 0) {
+    io.err(`dlmm quote: the core swap API has no quoted route from ${from.symbol} to ${to.symbol}
+`);
+    if (c.format === 'json') io.out(renderJson(tokenIn, tokenOut, amountIn, c.slippageText, []));
+    return 1;
+  }
+  // The same Route shape as the engine's, so the exact check and the views are one code path.
+  const routes: Route[] = quoted.map((r) => {
+    const xForY = /x-for-y/.test(r.route.swapData.function);
+    const pool = String(r.route.swapData.parameters['pool-trait'] ?? '');
+    return {
+      execution_path: [
+        {
+          pool_id: pool,
+          input_token: tokenIn.contract_address,
+          output_token: tokenOut.contract_address,
+          x_for_y: xForY,
+          amount_in: r.amountInUsed ?? amountIn,
+          amount_out: r.amountOut,
+        },
+      ],
+      amount_in: amountIn,
+      amount_out: r.amountOut,
+      ...(r.amountInUsed !== undefined
+        ? { amount_in_used: r.amountInUsed, complete: r.amountInUsed >= amountIn }
+        : {}),
+      input_token_decimals: r.route.tokenXDecimals,
+      output_token_decimals: r.route.tokenYDecimals,
+      slippage_tolerance: Number(c.slippageText),
+    };
+  });
+  const checks = await Promise.all(
+    routes.map((r) =>
+      api
+        ? checkRouteLive(api, r, amountIn)
+        : Promise.resolve(checkRoute(r, amountIn, { pool: () => undefined, bins: () => undefined })),
+    ),
+  );
+  const views = routes.map((r, i) => viewOf(r, checks[i] as QuoteCheck, c.slippagePpm, new Map()));
+  sortViews(views);
+  io.out(
+    c.format === 'json'
+      ? renderJson(tokenIn, tokenOut, amountIn, c.slippageText, views)
+      : renderText(
+          coreTokens.map(asToken),
+          tokenIn,
+          tokenOut,
+          amountIn,
+          c.slippageText,
+          views,
+          'core swap API',
+        ),
+  );
+  return views[0]?.check.complete ? 0 : 1;
+}
+
+/** Complete routes first, then the larger exact output (a partial fill never outranks a full one). */
+function sortViews(views: RouteView[]): void {
+  views.sort((a, b) =>
+    a.check.complete !== b.check.complete
+      ? a.check.complete
+        ? -1
+        : 1
+      : b.amount_out > a.amount_out
+        ? 1
+        : b.amount_out < a.amount_out
+          ? -1
+          : 0,
+  );
 }
 
 /** A token by exact contract id, else by symbol (case-insensitive); a string is the reason it failed. */
@@ -212,6 +324,7 @@ function renderText(
   amountIn: bigint,
   slippage: string,
   views: RouteView[],
+  quoter = 'engine',
 ): string {
   const out = (v: bigint) => `${formatUnits(v, tokenOut.decimals)} ${tokenOut.symbol}`;
   const inp = (v: bigint) => `${formatUnits(v, tokenIn.decimals)} ${tokenIn.symbol}`;
@@ -241,9 +354,9 @@ function renderText(
       lines.push(`  exact check       not recomputed: ${c.unverified_reason}; engine figures shown`);
     else if (c.mismatch)
       lines.push(
-        `  exact check       DIFFERS: engine says ${out(c.engine_amount_out)}, the bins read give ${out(c.amount_out)} (shown above)`,
+        `  exact check       DIFFERS: ${quoter} says ${out(c.engine_amount_out)}, the bins read give ${out(c.amount_out)} (shown above)`,
       );
-    else lines.push('  exact check       agrees with the engine (recomputed from the bins read)');
+    else lines.push(`  exact check       agrees with the ${quoter} (recomputed from the bins read)`);
     lines.push(`  price impact      ${impactText(v.price_impact_bps)}`);
     lines.push(
       `  bins crossed      ${v.bins_crossed === null ? 'unknown' : `${v.bins_crossed} (${v.bins_used} bin(s) used)`}`,

@@ -1,0 +1,84 @@
+/**
+ * The core swap API for the CLI: with --sim, the embedded simulator's core API and node proxy; otherwise
+ * `--core-api URL` or BITFLOW_API_HOST, the read-only host from READONLY_CALL_API_HOST (else DLMM_NODE_URL),
+ * keys only from the environment (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY), never argv.
+ */
+import { isApiError } from '../../core/api/errors';
+import { createCoreSwapClient, type CoreSwapClient, type CoreToken } from '../../core/api/coreSwap';
+import type { DlmmApi } from '../../core/api/types';
+import { describeApiError, hasApiConfigured, withApi, type CommonOptions } from './common';
+import { UsageError, type CliIO } from './io';
+
+export const CORE_OPTIONS = { 'core-api': { type: 'string' } } as const;
+
+/** Runs `fn` with a core swap API client (and the quote engine client when one is configured). */
+export async function withCoreApi(
+  common: CommonOptions,
+  coreFlag: string | undefined,
+  io: CliIO,
+  fn: (core: CoreSwapClient, api: DlmmApi | undefined) => Promise<number>,
+): Promise<number> {
+  const run = async (hosts: { apiHost?: string; readOnlyHost?: string }, api?: DlmmApi) => {
+    let core: CoreSwapClient;
+    try {
+      core = createCoreSwapClient(hosts, io.env);
+    } catch (e) {
+      throw new UsageError(
+        `${e instanceof Error ? e.message : String(e)}; give --core-api URL (or BITFLOW_API_HOST) and READONLY_CALL_API_HOST, or use --sim`,
+      );
+    }
+    try {
+      return await fn(core, api);
+    } catch (e) {
+      if (isApiError(e)) {
+        io.err(`dlmm: ${describeApiError(e)}\n`);
+        return 2;
+      }
+      throw e;
+    } finally {
+      const s = core.stats();
+      io.err(`dlmm: core swap API and node: ${s.requests} request(s)\n`);
+      await core.close();
+    }
+  };
+  const nodeFallback = io.env.READONLY_CALL_API_HOST ? undefined : io.env.DLMM_NODE_URL || undefined;
+  if (common.sim || hasApiConfigured(common, io)) {
+    return withApi(common, io, (api, ctx) =>
+      run(
+        ctx.sim
+          ? { apiHost: ctx.sim.coreUrl, readOnlyHost: ctx.sim.nodeUrl }
+          : {
+              ...(coreFlag ? { apiHost: coreFlag } : {}),
+              ...(nodeFallback ? { readOnlyHost: nodeFallback } : {}),
+            },
+        api,
+      ),
+    );
+  }
+  return run({
+    ...(coreFlag ? { apiHost: coreFlag } : {}),
+    ...(nodeFallback ? { readOnlyHost: nodeFallback } : {}),
+  });
+}
+
+/** A core token by library id, symbol (case-insensitive) or contract. */
+export function resolveCoreToken(tokens: CoreToken[], text: string, flag: string): CoreToken {
+  const exact = tokens.find((t) => t.tokenId === text || t.contract === text);
+  if (exact) return exact;
+  const bySymbol = tokens.filter((t) => t.symbol.toLowerCase() === text.toLowerCase());
+  if (bySymbol.length === 1) return bySymbol[0] as CoreToken;
+  if (bySymbol.length > 1)
+    throw new UsageError(`${flag} '${text}' matches ${bySymbol.length} tokens; give the token id`);
+  throw new UsageError(
+    `${flag} '${text}' is not a token of the core swap API (known: ${tokens.map((t) => `${t.symbol} (${t.tokenId})`).join(', ') || 'none'})`,
+  );
+}
+
+/** Service text for a terminal: control characters (C0, DEL, C1) shown as \xNN, never interpreted. */
+export function escapeTerminal(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
