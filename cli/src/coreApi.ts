@@ -76,9 +76,11 @@ export function resolveCoreToken(tokens: CoreToken[], text: string, flag: string
 
 /** Service text for a terminal: control characters (C0, DEL, C1) shown as \xNN, never interpreted. */
 export function escapeTerminal(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  );
+  let out = '';
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    const control = (c < 0x20 && c !== 0x0a && c !== 0x09) || (c >= 0x7f && c <= 0x9f);
+    out += control ? `\\x${c.toString(16).padStart(2, '0')}` : ch;
+  }
+  return out;
 }
