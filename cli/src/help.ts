@@ -78,10 +78,14 @@ export const HELP: Record<string, CommandHelp> = {
   },
   quote: {
     summary: 'quote a swap: best route, amount out, price impact, minimum received',
-    usage: ['--in TOKEN --out TOKEN --amount N [--multi] [--slippage P] [--format text|json]'],
+    usage: [
+      '--in TOKEN --out TOKEN --amount N [--multi] [--slippage P] [--format text|json]',
+      '      [--source engine|core] [--core-api URL]',
+    ],
     description:
       'TOKEN is a contract id or a symbol the quote engine lists. N is in units of the input token ' +
-      '(0.5 means half a token), parsed exactly.',
+      '(0.5 means half a token), parsed exactly. Every route is recomputed exactly from the bins read: the ' +
+      'input used and a partial fill are stated.',
     options: [
       { flag: '--in TOKEN', text: 'token to sell', required: true },
       { flag: '--out TOKEN', text: 'token to buy', required: true },
@@ -89,6 +93,11 @@ export const HELP: Record<string, CommandHelp> = {
       { flag: '--multi', text: 'print every route the engine offers, best first' },
       { flag: '--slippage P', text: 'slippage tolerance in percent, 1 means 1% (default: 1)' },
       { flag: '--format text|json', text: 'output format (default: text)' },
+      {
+        flag: '--source engine|core',
+        text: 'quote with the quote engine, or the core swap API (TOKEN may then be a library id) (default: engine)',
+      },
+      { flag: '--core-api URL', text: 'core swap API host for --source core (default: $BITFLOW_API_HOST)' },
     ],
     common: true,
     exit: {
@@ -142,6 +151,38 @@ export const HELP: Record<string, CommandHelp> = {
       0: 'every transaction answered by the wallet',
       1: 'refused (the plan has errors), rejected in the wallet, or unfinished',
       2: 'usage error, unreadable plan, or live data unavailable',
+    },
+  },
+  tokens: {
+    summary: 'list the tokens of the core swap API (the client library operations)',
+    usage: ['[--core-api URL] [--format text|json]'],
+    description:
+      'getAvailableTokens: library id, symbol, decimals, contract. The core swap API host comes from ' +
+      '--core-api or BITFLOW_API_HOST (with --sim: the embedded simulator). The request count goes to stderr.',
+    options: [
+      { flag: '--core-api URL', text: 'core swap API host (default: $BITFLOW_API_HOST)' },
+      { flag: '--format text|json', text: 'output format (default: text)' },
+    ],
+    common: true,
+    exit: { 0: 'listed', 2: 'usage error, no core swap API configured, or it could not be read' },
+  },
+  routes: {
+    summary: 'list what a token can be swapped into, and the routes (core swap API)',
+    usage: ['--in TOKEN [--out TOKEN] [--core-api URL] [--format text|json]'],
+    description:
+      'getAllPossibleTokenY, or getAllPossibleTokenYRoutes with --out. TOKEN is a library id (token-sbtc), ' +
+      'a symbol or a contract. The request count goes to stderr.',
+    options: [
+      { flag: '--in TOKEN', text: 'token to sell', required: true },
+      { flag: '--out TOKEN', text: 'only the routes to this token' },
+      { flag: '--core-api URL', text: 'core swap API host (default: $BITFLOW_API_HOST)' },
+      { flag: '--format text|json', text: 'output format (default: text)' },
+    ],
+    common: true,
+    exit: {
+      0: 'listed',
+      1: 'no route to --out',
+      2: 'usage error (an unknown token included), or the core swap API could not be read',
     },
   },
   status: {
@@ -267,6 +308,9 @@ export function topLevelHelp(): string {
     '  DLMM_NODE_URL       Stacks node base (bin shares via read-only calls)',
     '  DLMM_ROUTERS        JSON file of router contracts per network (export, sim apply)',
     "  DLMM_CACHE_DIR      machine-wide cache of node bin reads (default: the user's cache folder; off: none)",
+    '  BITFLOW_API_HOST, BITFLOW_API_KEY, BITFLOW_PROVIDER_ADDRESS, READONLY_CALL_API_HOST,',
+    '  READONLY_CALL_API_KEY, KEEPER_API_HOST, KEEPER_API_KEY',
+    '                      the core swap API (tokens, routes, quote --source core); see docs/core-api.md',
     '',
     EXIT_CODES_TEXT.trimEnd(),
     '',

@@ -9,7 +9,7 @@ import { parseCommand, parseFormat, requireOption } from '../common';
 import { CORE_OPTIONS, escapeTerminal, resolveCoreToken, withCoreApi } from '../coreApi';
 import type { CliIO } from '../io';
 
-const OPTIONS = { ...CORE_OPTIONS, in: { type: 'string' }, out: { type: 'string' } } as const;
+export const OPTIONS = { ...CORE_OPTIONS, in: { type: 'string' }, out: { type: 'string' } } as const;
 
 function routeJson(r: CoreRoute): Record<string, unknown> {
   return {

@@ -7,8 +7,10 @@ import { parseCommand, parseFormat } from '../common';
 import { CORE_OPTIONS, escapeTerminal, withCoreApi } from '../coreApi';
 import type { CliIO } from '../io';
 
+export const OPTIONS = CORE_OPTIONS;
+
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { common, values } = parseCommand(args, CORE_OPTIONS);
+  const { common, values } = parseCommand(args, OPTIONS);
   const format = parseFormat(common, ['text', 'json'] as const, 'text');
   return withCoreApi(common, values['core-api'] as string | undefined, io, async (core) => {
     const tokens = await core.getAvailableTokens();

@@ -12,6 +12,8 @@ import { OPTIONS as QUOTE } from '../../../cli/src/commands/quote';
 import { APPLY_OPTIONS, SERVE_OPTIONS } from '../../../cli/src/commands/sim';
 import { OPTIONS as STATUS } from '../../../cli/src/commands/status';
 import { OPTIONS as WALLET } from '../../../cli/src/commands/wallet';
+import { OPTIONS as TOKENS } from '../../../cli/src/commands/tokens';
+import { OPTIONS as ROUTES } from '../../../cli/src/commands/routes';
 import { COMMON_OPTIONS_HELP, HELP, topLevelHelp } from '../../../cli/src/help';
 import type { CliIO } from '../../../cli/src/io';
 import { COMMANDS, main } from '../../../cli/src/main';
@@ -26,6 +28,8 @@ const ACCEPTED: Record<string, object> = {
   export: EXPORT,
   status: STATUS,
   wallet: WALLET,
+  tokens: TOKENS,
+  routes: ROUTES,
   sim: SERVE_OPTIONS,
   'sim apply': APPLY_OPTIONS,
   lsp: { stdio: { type: 'boolean' } },
