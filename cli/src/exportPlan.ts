@@ -10,7 +10,22 @@ import { buildTransactions } from '../../core/tx/build';
 import type { SigningParams } from '../../core/tx/formats';
 import type { RouterOverrides } from '../../core/tx/routers';
 import type { BuiltTransaction } from '../../core/tx/types';
-import type { CliIO } from './io';
+import { zPrincipal } from '../../core/api/schemas';
+import { UsageError, type CliIO } from './io';
+
+/**
+ * The attribution address for swaps from BITFLOW_PROVIDER_ADDRESS (the client library's variable), validated
+ * as a principal; an operation's own `provider` wins. No revenue sharing runs from attribution.
+ */
+export function providerFromEnv(io: CliIO): string | undefined {
+  const v = io.env.BITFLOW_PROVIDER_ADDRESS?.trim();
+  if (!v) return undefined;
+  if (!zPrincipal.safeParse(v).success)
+    throw new UsageError(
+      `BITFLOW_PROVIDER_ADDRESS is not a principal (expected SP…, SM… or ADDR.contract-name); unset it or fix it`,
+    );
+  return v;
+}
 
 /** Findings that mean the live data was not there to build from (exit 2, as for `check`). */
 const LIVE_UNAVAILABLE = new Set(['api-unreachable', 'rate-limited']);
@@ -40,8 +55,10 @@ export async function checkAndBuild(
     return { ok: false, exitCode: 2 };
   }
   const signing = opts.signing;
+  const provider = providerFromEnv(io);
   const outcome = await buildTransactions(analysis, {
     api,
+    ...(provider ? { provider } : {}),
     ...(opts.routers ? { routers: opts.routers } : {}),
     ...(opts.opId !== undefined ? { opId: opts.opId } : {}),
     ...(signing ? { publicKey: signing.publicKey, nonce: signing.nonce, fee: signing.fee } : {}),

@@ -30,6 +30,16 @@ const zOptionalSender = z
   )
   .default('');
 
+/** A principal (standard or contract) or an empty string (none set): the swap attribution address. */
+const zOptionalProvider = z
+  .string()
+  .trim()
+  .refine(
+    (s) => s === '' || /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/.test(s),
+    'expected a principal (SP…, or ADDR.contract-name) or an empty string',
+  )
+  .default('');
+
 const zOptionalUrl = z
   .string()
   .trim()
@@ -49,6 +59,8 @@ export const DlmmConfigSchema = z.object({
   dashboard: z.object({ sender: zOptionalSender }).default({ sender: '' }),
   /** Router contracts per network for exports (merged over the mainnet defaults; testnet has none). */
   routers: RouterSettingsSchema.default({}),
+  /** Attribution address sent as `provider` with exported swaps (no revenue sharing runs from it). */
+  provider: zOptionalProvider,
 });
 export type DlmmConfig = z.infer<typeof DlmmConfigSchema>;
 
@@ -62,6 +74,7 @@ export const SETTING_KEYS = [
   'slippageTolerance',
   'dashboard.sender',
   'routers',
+  'provider',
 ] as const;
 
 /** Parses raw values read from the editor; bad values fall back to defaults with a message each. */
@@ -76,6 +89,7 @@ export function parseConfig(raw: Record<string, unknown>): { config: DlmmConfig;
     slippageTolerance: raw.slippageTolerance,
     dashboard: { sender: raw['dashboard.sender'] },
     routers: raw.routers,
+    provider: raw.provider,
   };
   for (const [k, v] of Object.entries(input)) if (v === undefined) delete input[k];
   if ((input.policy as { maxTipLag?: unknown }).maxTipLag === undefined) delete input.policy;

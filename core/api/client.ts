@@ -366,6 +366,11 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       return validate(SwapParamsSchema, await fetchJson(r), r.endpoint);
     },
 
+    async aggSwap(req) {
+      const r = service('POST', '/quotes/v2/agg/swap', stringifyJsonExact(req));
+      return validate(SwapParamsSchema, await fetchJson(r), r.endpoint);
+    },
+
     appPool(poolId) {
       const req = service('GET', `/app/v2/pools/${enc(poolId)}`);
       return cachedRead(req.url, async () => {

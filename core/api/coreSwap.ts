@@ -27,7 +27,7 @@ import { parseJsonExact, stringifyJsonExact } from './json';
 import { createRateLimiter, type RateLimiter } from './limiter';
 import { zInt, zPrincipal } from './schemas';
 import { Transport, type HttpRequest } from './transport';
-import type { ApiStats } from './types';
+import type { ApiStats, Route } from './types';
 import { validate } from './validate';
 
 // ---- configuration ---------------------------------------------------------------------------------
@@ -461,6 +461,40 @@ export function createCoreSwapClient(
     },
   };
   return client;
+}
+
+/**
+ * A core route's quote in the quote engine's Route shape (one hop through the route's pool), so the exact
+ * check (core/quote/exact.ts) and every quote view handle both sources alike. `slippagePercent`: percent.
+ */
+export function coreQuoteToRoute(
+  q: RouteQuote,
+  inputContract: string,
+  outputContract: string,
+  slippagePercent: number,
+): Route {
+  const xForY = /x-for-y/.test(q.route.swapData.function);
+  const pool = String(q.route.swapData.parameters['pool-trait'] ?? '');
+  return {
+    execution_path: [
+      {
+        pool_id: pool,
+        input_token: inputContract,
+        output_token: outputContract,
+        x_for_y: xForY,
+        amount_in: q.amountInUsed ?? q.amountIn,
+        amount_out: q.amountOut,
+      },
+    ],
+    amount_in: q.amountIn,
+    amount_out: q.amountOut,
+    ...(q.amountInUsed !== undefined
+      ? { amount_in_used: q.amountInUsed, complete: q.amountInUsed >= q.amountIn }
+      : {}),
+    input_token_decimals: q.route.tokenXDecimals,
+    output_token_decimals: q.route.tokenYDecimals,
+    slippage_tolerance: slippagePercent,
+  };
 }
 
 const INPUT_KEYS = ['dx', 'dy', 'amount', 'amt-in', 'amt-in-max', 'x-amount', 'y-amount'];

@@ -108,6 +108,8 @@ export interface DlmmApi {
   quote(req: QuoteRequest): Promise<Route>;
   quoteMulti(req: QuoteRequest): Promise<Route[]>;
   swapParams(req: SwapParamsRequest): Promise<SwapParams>;
+  /** POST /quotes/v2/agg/swap (the aggregator's swap parameters; same body, `provider` accepted). */
+  aggSwap(req: SwapParamsRequest): Promise<SwapParams>;
   // app v2
   appReady(): Promise<Readiness>;
   appPool(poolId: string): Promise<Record<string, unknown>>;

@@ -160,6 +160,7 @@ export function prepareSwap(op: SwapOp, plan: Plan, live: LiveData | undefined, 
     slippage_tolerance: op.slippage_tolerance ?? plan.policy.slippage_tolerance,
   };
   if (op.provider !== undefined) swap.provider = op.provider;
+  if (op.aggregator === true) swap.aggregator = true;
   const quoted = live?.swaps.get(index);
   if (quoted?.route) swap.route = quoted.route;
   if (quoted?.check) swap.check = quoted.check;

@@ -86,6 +86,8 @@ export interface PreparedSwap {
   /** Percent, as the quote engine takes it. */
   slippage_tolerance: number;
   provider?: string;
+  /** The plan asks for the aggregator's swap parameters (POST /quotes/v2/agg/swap). */
+  aggregator?: boolean;
   /** The engine's best route, when quoted. */
   route?: import('../api/types').Route;
   /** The route recomputed exactly from the bins read: input used, fill, output, disagreement. */

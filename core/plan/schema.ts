@@ -136,6 +136,8 @@ export const SwapOpSchema = z.strictObject({
     .string()
     .regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/, 'expected a principal')
     .optional(),
+  /** Ask the engine's aggregator (POST /quotes/v2/agg/swap) for the swap parameters, when it offers it. */
+  aggregator: z.boolean().optional(),
 });
 
 export const OperationSchema = z.discriminatedUnion('op', [

@@ -74,6 +74,11 @@ export interface BuildOptions {
   resolvePool?: (id: string) => string | undefined;
   /** The analyzer's own build: existing findings do not stop it and no swap parameters are requested. */
   forCheck?: boolean;
+  /**
+   * Attribution address (a principal) sent as `provider` on the swap-parameters request of swaps whose
+   * operation names none (dlmm.provider, BITFLOW_PROVIDER_ADDRESS). No revenue sharing runs from it.
+   */
+  provider?: string;
 }
 
 /** Builds the unsigned transactions of a checked plan, or says why it cannot. */
@@ -315,6 +320,7 @@ function makeContext(
     maxPositionsPerTx: Math.max(1, maxPositions),
     maxPostConditionsPerTx: Math.max(4, opts.maxPostConditions ?? LEDGER_MAX_POST_CONDITIONS),
     api: opts.api,
+    ...(opts.provider ? { provider: opts.provider } : {}),
     shares: new BinShareReader(opts.api),
     tokens: analysis.live?.tokens ?? opts.tokens ?? [],
     rangeOf: (path) => analysis.parsed?.rangeOf(path) ?? { offset: 0, length: 0 },

@@ -22,6 +22,8 @@ export interface BuildContext {
   maxPositionsPerTx: number;
   maxPostConditionsPerTx: number;
   api: DlmmApi | undefined;
+  /** Default attribution address for swaps (an operation's own `provider` wins). */
+  provider?: string;
   shares: BinShareReader;
   tokens: readonly Token[];
   /** Source range of a plan path, for findings the export adds. */

@@ -15,6 +15,7 @@ import { Cl, type ClarityValue, type PostCondition } from '@stacks/transactions'
 import { formatUnits } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
 import { fillWords } from '../quote/exact';
+import { isApiError } from '../api/errors';
 import type { PreparedOperation } from '../plan/prepared';
 import type { RouteHop } from '../api/schemas';
 import { minReceivedFor, slippageBasis } from './bounds';
@@ -92,8 +93,7 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
   }
   const notes: string[] = [];
   notes.push(...fillNotes(op, hops[0]!.tin, hops[hops.length - 1]!.tout));
-  const sp = ctx.skipSwapParams ? undefined : await requestSwapParams(ctx, op);
-  if (sp) notes.push(sp);
+  if (!ctx.skipSwapParams) notes.push(...(await requestSwapParams(ctx, op)));
   const first = hops[0]!;
   const last = hops[hops.length - 1]!;
   // The output we bound with: the walk on the chain state (the state read after the plan's earlier
@@ -331,26 +331,60 @@ function buildSwapMulti(
   ];
 }
 
-/** POST /quotes/v2/swap with the route (and provider attribution when given); a note for the summary. */
-async function requestSwapParams(ctx: BuildContext, op: SwapOp): Promise<string | undefined> {
+/** Why the aggregator was not used: it is not offered (404/405/501), so the plain swap endpoint is. */
+function notOffered(e: unknown): boolean {
+  const status = isApiError(e) ? e.context.status : undefined;
+  return status === 404 || status === 405 || status === 501;
+}
+
+/**
+ * The engine's swap parameters for the route: POST /quotes/v2/agg/swap when the operation asks for the
+ * aggregator (falling back to /quotes/v2/swap when the engine does not offer it), else /quotes/v2/swap;
+ * `provider` (the operation's, else the export's default) is sent for attribution. Lines for the summary.
+ */
+async function requestSwapParams(ctx: BuildContext, op: SwapOp): Promise<string[]> {
   const s = op.swap;
-  if (!ctx.api || !s.route)
-    return s.provider ? `provider ${s.provider} not sent: no engine configured` : undefined;
-  try {
-    const r = s.route;
-    const p = await ctx.api.swapParams({
-      execution_path: r.execution_path,
-      amount_in: s.amount_in,
-      amount_out: r.amount_out,
-      input_token: s.input_token,
-      output_token: s.output_token,
-      input_token_decimals: r.input_token_decimals,
-      output_token_decimals: r.output_token_decimals,
-      slippage_tolerance: s.slippage_tolerance,
-      ...(s.provider ? { provider: s.provider } : {}),
-    });
-    return `engine swap parameters: ${p.contract} ${p.function_name}${s.provider ? `, provider ${p.provider ?? s.provider} attributed` : ''}`;
-  } catch (e) {
-    return `engine swap parameters request failed (${e instanceof Error ? e.message : String(e)})${s.provider ? `: provider ${s.provider} not attributed` : ''}`;
+  const provider = s.provider ?? ctx.provider;
+  const attribution = provider
+    ? `provider ${provider} (attribution only: no revenue sharing runs from it)`
+    : undefined;
+  if (!ctx.api || !s.route) return provider ? [`${attribution} not sent: no engine configured`] : [];
+  const r = s.route;
+  const req = {
+    execution_path: r.execution_path,
+    amount_in: s.amount_in,
+    amount_out: r.amount_out,
+    input_token: s.input_token,
+    output_token: s.output_token,
+    input_token_decimals: r.input_token_decimals,
+    output_token_decimals: r.output_token_decimals,
+    slippage_tolerance: s.slippage_tolerance,
+    ...(provider ? { provider } : {}),
+  };
+  const lines: string[] = [];
+  const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+  if (s.aggregator) {
+    try {
+      const p = await ctx.api.aggSwap(req);
+      lines.push(`aggregator swap parameters (POST /quotes/v2/agg/swap): ${p.contract} ${p.function_name}`);
+      if (attribution) lines.push(`${attribution}, sent to /quotes/v2/agg/swap`);
+      return lines;
+    } catch (e) {
+      if (!notOffered(e)) {
+        lines.push(`aggregator swap parameters request failed (${errText(e)})`);
+        if (attribution) lines.push(`${attribution} not attributed`);
+        return lines;
+      }
+      lines.push('the engine does not offer the aggregator (POST /quotes/v2/agg/swap): /quotes/v2/swap used');
+    }
   }
+  try {
+    const p = await ctx.api.swapParams(req);
+    lines.push(`engine swap parameters (POST /quotes/v2/swap): ${p.contract} ${p.function_name}`);
+    if (attribution) lines.push(`${attribution}, sent to /quotes/v2/swap`);
+  } catch (e) {
+    lines.push(`engine swap parameters request failed (${errText(e)})`);
+    if (attribution) lines.push(`${attribution} not attributed`);
+  }
+  return lines;
 }

@@ -13,7 +13,7 @@ import type { DlmmApi, Pool, Route, Token } from '../../../core/api/types';
 import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
 import { minReceived } from '../../../core/dlmm/bounds';
 import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
-import type { CoreSwapClient } from '../../../core/api/coreSwap';
+import { coreQuoteToRoute, type CoreSwapClient } from '../../../core/api/coreSwap';
 import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
 import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
@@ -167,30 +167,9 @@ async function quoteFromCore(
     return 1;
   }
   // The same Route shape as the engine's, so the exact check and the views are one code path.
-  const routes: Route[] = quoted.map((r) => {
-    const xForY = /x-for-y/.test(r.route.swapData.function);
-    const pool = String(r.route.swapData.parameters['pool-trait'] ?? '');
-    return {
-      execution_path: [
-        {
-          pool_id: pool,
-          input_token: tokenIn.contract_address,
-          output_token: tokenOut.contract_address,
-          x_for_y: xForY,
-          amount_in: r.amountInUsed ?? amountIn,
-          amount_out: r.amountOut,
-        },
-      ],
-      amount_in: amountIn,
-      amount_out: r.amountOut,
-      ...(r.amountInUsed !== undefined
-        ? { amount_in_used: r.amountInUsed, complete: r.amountInUsed >= amountIn }
-        : {}),
-      input_token_decimals: r.route.tokenXDecimals,
-      output_token_decimals: r.route.tokenYDecimals,
-      slippage_tolerance: Number(c.slippageText),
-    };
-  });
+  const routes: Route[] = quoted.map((r) =>
+    coreQuoteToRoute(r, tokenIn.contract_address, tokenOut.contract_address, Number(c.slippageText)),
+  );
   const checks = await Promise.all(
     routes.map((r) =>
       api

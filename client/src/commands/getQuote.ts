@@ -8,6 +8,7 @@ import { stringifyJsonExact } from '../../../core/api/json';
 import type { DlmmApi, Route, Token } from '../../../core/api/types';
 import { formatUnits, parseUnits } from '../../../core/dlmm/bins';
 import { checkRouteLive } from '../../../core/quote/exact';
+import { coreQuoteToRoute, createCoreSwapClient, type CoreSwapClient } from '../../../core/api/coreSwap';
 import { describeRoute } from '../../../server/src/features/format';
 import { describeError, requireApi, withReadProgress, type CommandDeps } from './common';
 
@@ -46,8 +47,80 @@ export async function getQuote(deps: CommandDeps, args?: unknown): Promise<void>
     const picked = await pickRequest(tokens);
     if (!picked) return;
     ({ input, output, amount } = picked);
+    const source = await vscode.window.showQuickPick(
+      [
+        { label: 'Quote engine', description: 'POST /quotes/v2/quote (default)', id: 'engine' as const },
+        {
+          label: 'Core swap API',
+          description: "the client library's operations (getQuoteForRoute)",
+          id: 'core' as const,
+        },
+      ],
+      { title: 'DLMM Get Quote: quote with', ignoreFocusOut: true },
+    );
+    if (!source) return;
+    if (source.id === 'core') {
+      const routes = await coreRoutes(deps, { input, output, amount, slippage });
+      if (!routes) return;
+      await showRoutes(deps, api, tokens, { input, output, amount, slippage }, routes);
+      return;
+    }
   }
   await showRoutes(deps, api, tokens, { input, output, amount, slippage });
+}
+
+/**
+ * The core swap API's routes for the request, in the quote engine's Route shape: hosts from the simulator
+ * environment (its /core and /node), else BITFLOW_API_HOST and READONLY_CALL_API_HOST (or dlmm.nodeUrl)
+ * from the environment the editor runs in; keys only from the environment. Undefined after telling why.
+ */
+async function coreRoutes(
+  deps: CommandDeps,
+  req: { input: string; output: string; amount: bigint; slippage: number },
+): Promise<{ best: Route; all: Route[] } | undefined> {
+  const s = deps.engine.currentSettings;
+  const hosts: { apiHost?: string; readOnlyHost?: string } = {};
+  if (s.environment === 'simulator' && s.apiUrl) {
+    hosts.apiHost = s.apiUrl.replace(/\/api\/?$/, '/core');
+    if (s.nodeUrl) hosts.readOnlyHost = s.nodeUrl;
+  } else if (!process.env.READONLY_CALL_API_HOST && s.nodeUrl) hosts.readOnlyHost = s.nodeUrl;
+  let core: CoreSwapClient;
+  try {
+    core = createCoreSwapClient(hosts, process.env);
+  } catch (e) {
+    void vscode.window.showErrorMessage(
+      `DLMM: the core swap API is not configured (${describeError(e)}). Use the simulator environment, or set BITFLOW_API_HOST and READONLY_CALL_API_HOST in the environment VS Code starts with.`,
+    );
+    return undefined;
+  }
+  try {
+    const coreTokens = await core.getAvailableTokens();
+    const idOf = (c: string) => coreTokens.find((t) => t.contract === c)?.tokenId;
+    const x = idOf(req.input);
+    const y = idOf(req.output);
+    if (!x || !y) {
+      void vscode.window.showErrorMessage('DLMM: the core swap API does not list these tokens.');
+      return undefined;
+    }
+    const q = await withReadProgress('DLMM: quoting with the core swap API…', () =>
+      core.getQuoteForRoute(x, y, req.amount),
+    );
+    for (const r of q.allRoutes.filter((r) => r.error))
+      deps.log(`core route ${r.route.tokenPath.join(' -> ')} not quoted: ${r.error}`);
+    const all = q.allRoutes
+      .filter((r) => !r.error && r.amountOut > 0n)
+      .map((r) => coreQuoteToRoute(r, req.input, req.output, req.slippage));
+    if (!q.bestRoute || all.length === 0) {
+      void vscode.window.showErrorMessage('DLMM: the core swap API has no quoted route for this swap.');
+      return undefined;
+    }
+    return { best: coreQuoteToRoute(q.bestRoute, req.input, req.output, req.slippage), all };
+  } catch (e) {
+    void vscode.window.showErrorMessage(`DLMM: the core swap API could not be read: ${describeError(e)}`);
+    return undefined;
+  } finally {
+    await core.close();
+  }
 }
 
 async function pickRequest(
@@ -101,6 +174,7 @@ async function showRoutes(
   api: DlmmApi,
   tokens: Token[],
   req: { input: string; output: string; amount: bigint; slippage: number },
+  fromCore?: { best: Route; all: Route[] },
 ): Promise<void> {
   const body = {
     input_token: req.input,
@@ -112,9 +186,11 @@ async function showRoutes(
   let best: Route;
   let all: Route[] = [];
   try {
-    [best, all] = await withReadProgress('DLMM: quoting…', () =>
-      Promise.all([api.quote(body), api.quoteMulti(body).catch(() => [] as Route[])]),
-    );
+    [best, all] = fromCore
+      ? [fromCore.best, fromCore.all]
+      : await withReadProgress('DLMM: quoting…', () =>
+          Promise.all([api.quote(body), api.quoteMulti(body).catch(() => [] as Route[])]),
+        );
   } catch (e) {
     void vscode.window.showErrorMessage(`DLMM: no quote for this swap: ${describeError(e)}`);
     return;

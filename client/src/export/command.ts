@@ -26,6 +26,7 @@ import { exportFileName, isPlanPath } from './naming';
 import { renderExport } from './pipeline';
 import { describeRefusal } from './refusal';
 import { routersForExport } from './routers';
+import { readConfig } from '../settings';
 import { operationAtOffset } from './target';
 
 export interface ExportCommandContext extends ExportDeps {
@@ -242,9 +243,12 @@ export function build(
   signing?: SigningParams,
   allowUnprotected = false,
 ) {
+  // dlmm.provider: attribution for swaps whose operation names no provider (no revenue sharing runs from it).
+  const provider = readConfig(null).config.provider;
   return progress('DLMM: building unsigned transactions…', () =>
     buildTransactions(analysis, {
       api,
+      ...(provider ? { provider } : {}),
       ...(opId !== undefined ? { opId } : {}),
       ...(routers ? { routers } : {}),
       ...(signing ?? {}),
