@@ -180,25 +180,19 @@ export function poolLookup(pools: Pool[]): (id: string) => Pool | undefined {
  * them by state height) and checks `route`. Never throws: a failed read is an unverified check.
  */
 export async function checkRouteLive(api: DlmmApi, route: Route, amountIn: bigint): Promise<QuoteCheck> {
-  let pools: Pool[];
-  try {
-    pools = await api.pools();
-  } catch (e) {
-    return engineFallback(route, amountIn, `the pools list could not be read (${errText(e)})`);
-  }
-  const lookup = poolLookup(pools);
-  const lists = new Map<string, BinList | undefined>();
-  const ids = [...new Set(route.execution_path.map((h) => h.pool_id))].filter((id) => lookup(id));
-  await Promise.all(
-    ids.map(async (id) => {
-      try {
-        lists.set(id, await api.bins(id));
-      } catch {
-        lists.set(id, undefined);
-      }
-    }),
-  );
-  return checkRoute(route, amountIn, { pool: lookup, bins: (id) => lists.get(id) });
+  // The pools list and every hop's bin list are read at once (one round trip, not two).
+  const ids = [...new Set(route.execution_path.map((h) => h.pool_id))];
+  const [pools, ...lists] = await Promise.all([
+    api.pools().then(
+      (p) => p,
+      (e: unknown) => e,
+    ),
+    ...ids.map((id) => api.bins(id).catch(() => undefined)),
+  ]);
+  if (!Array.isArray(pools))
+    return engineFallback(route, amountIn, `the pools list could not be read (${errText(pools)})`);
+  const byId = new Map(ids.map((id, i) => [id, lists[i] as BinList | undefined]));
+  return checkRoute(route, amountIn, { pool: poolLookup(pools as Pool[]), bins: (id) => byId.get(id) });
 }
 
 function errText(e: unknown): string {
