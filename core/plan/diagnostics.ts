@@ -47,6 +47,7 @@ export const DIAGNOSTIC_CODES = {
   // Executing the plan's exact transactions on the state read (core/plan/execute.ts).
   'would-revert': 'error',
   'execution-unchecked': 'warning',
+  'invalid-distribution': 'error',
 } as const satisfies Record<string, Severity | readonly [Severity, Severity]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

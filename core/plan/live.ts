@@ -10,6 +10,7 @@ import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
 import type { Plan, PlanOperation } from './schema';
 import { POOL_ALIAS } from './schema';
 import { checkRoute, poolLookup, type QuoteCheck } from '../quote/exact';
+import { distributionRange } from './distribution';
 
 export interface LiveError {
   code: ApiErrorCode;
@@ -280,9 +281,12 @@ function targetBins(lp: LivePool, plan: Plan): number[] {
   const ids = new Set<number>();
   for (const op of plan.operations) {
     if (op.op === 'swap' || op.pool !== lp.written) continue;
-    if (op.op === 'add')
+    if (op.op === 'add') {
       for (const b of op.bins)
         ids.add(op.mode === 'strict' ? (b.bin_id ?? NaN) : active + (b.active_bin_offset ?? NaN));
+      const range = op.distribution && distributionRange(op.mode, op.distribution, active);
+      if (range) for (let b = Math.max(range.lo, -500); b <= Math.min(range.hi, 500); b++) ids.add(b);
+    }
     if (op.op === 'move')
       for (const m of op.moves)
         ids.add(op.mode === 'strict' ? (m.to_bin_id ?? NaN) : active + (m.active_bin_offset ?? NaN));

@@ -232,6 +232,12 @@ function modeFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
   };
   plan.operations.forEach((op, i) => {
     if (op.op !== 'add' && op.op !== 'move') return;
+    if (op.op === 'add' && op.bins.length === 0 && op.distribution === undefined)
+      schema(
+        i,
+        ['operations', i, 'op'],
+        `missing required field 'bins' or 'distribution'; an add lists its bins, or gives a shape over a range (distribution: {shape: spot|curve|bid-ask, from, to, x_amount, y_amount})`,
+      );
     const list = op.op === 'add' ? 'bins' : 'moves';
     const absolute = op.op === 'add' ? 'bin_id' : 'to_bin_id';
     const items: Array<{ active_bin_offset?: number; bin_id?: number; to_bin_id?: number }> =

@@ -15,6 +15,7 @@ import type {
 } from './prepared';
 import type { AddOp, MoveOp, Plan, SwapOp, WithdrawOp } from './schema';
 import type { LiveData, LivePool } from './live';
+import { expandDistribution, type DistributionResult } from './distribution';
 
 /** Target bin of an add item: bin_id (strict) or active_bin_id + active_bin_offset (simple). */
 export function addTarget(
@@ -64,30 +65,63 @@ export function prepareAddItems(op: AddOp, lp: LivePool, active: number): Prepar
   op.bins.forEach((item, index) => {
     const target = addTarget(op, item, active);
     if (target === undefined) return;
-    const bin = lp.binById.get(target);
-    if (!bin) return;
-    const position = lp.positionById.get(target);
-    const prepared: PreparedAddItem = {
-      index,
-      is_active_bin: target === active,
-      bin_id: target,
-      x_amount: item.x_amount,
-      y_amount: item.y_amount,
-      bin_price: bin.price,
-      reserve_x: bin.reserve_x,
-      reserve_y: bin.reserve_y,
-      // v2 list liquidity is null: treated as 0, never used for sizing.
-      bin_shares: bin.liquidity ?? 0n,
-      user_liquidity: position?.user_liquidity ?? 0n,
-      has_ever_added_to_bin: position !== undefined,
-    };
-    const known = bin.liquidity ?? lp.binShares.get(target) ?? position?.liquidity ?? undefined;
-    if (known !== undefined && known !== null) prepared.bin_shares_known = known;
+    const prepared = addItemAt(lp, active, target, item.x_amount, item.y_amount, index);
+    if (!prepared) return;
     if (op.mode === 'simple' && item.active_bin_offset !== undefined)
       prepared.active_bin_offset = item.active_bin_offset;
     out.push(prepared);
   });
   return out;
+}
+
+/** The distribution's expanded bins as prepared items (after the explicit ones), when it expanded. */
+export function prepareDistributionItems(
+  op: AddOp,
+  lp: LivePool,
+  active: number,
+  expansion: DistributionResult | undefined,
+): PreparedAddItem[] {
+  if (!expansion?.ok) return [];
+  const out: PreparedAddItem[] = [];
+  expansion.bins.forEach((b, index) => {
+    const prepared = addItemAt(lp, active, b.bin_id, b.x_amount, b.y_amount, index);
+    if (!prepared) return;
+    prepared.from_distribution = true;
+    if (op.mode === 'simple') prepared.active_bin_offset = b.bin_id - active;
+    out.push(prepared);
+  });
+  return out;
+}
+
+/** One add item on bin `target` (rule 1: the bin must be in the pool's list, else undefined). */
+function addItemAt(
+  lp: LivePool,
+  active: number,
+  target: number,
+  x: bigint,
+  y: bigint,
+  index: number,
+): PreparedAddItem | undefined {
+  const bin = lp.binById.get(target);
+  if (!bin) return undefined;
+  const position = lp.positionById.get(target);
+  const prepared: PreparedAddItem = {
+    index,
+    is_active_bin: target === active,
+    bin_id: target,
+    x_amount: x,
+    y_amount: y,
+    bin_price: bin.price,
+    reserve_x: bin.reserve_x,
+    reserve_y: bin.reserve_y,
+    // v2 list liquidity is null: treated as 0, never used for sizing.
+    bin_shares: bin.liquidity ?? 0n,
+    user_liquidity: position?.user_liquidity ?? 0n,
+    has_ever_added_to_bin: position !== undefined,
+  };
+  const known = bin.liquidity ?? lp.binShares.get(target) ?? position?.liquidity ?? undefined;
+  if (known !== undefined && known !== null) prepared.bin_shares_known = known;
+  return prepared;
 }
 
 /** Withdraw: every user bin with user_liquidity > 0 (optionally filtered), shares = floor(ul * p / 100). */
@@ -185,9 +219,14 @@ export function prepareOperations(
     const pool = snapshotOf(lp, live);
     if (!lp || !pool) return;
     const active = pool.active_bin_id;
-    if (op.op === 'add')
-      out.push({ id, index, op: 'add', mode: op.mode, pool, items: prepareAddItems(op, lp, active) });
-    else if (op.op === 'withdraw') {
+    if (op.op === 'add') {
+      const items = prepareAddItems(op, lp, active);
+      const expansion = expandDistribution(op, lp, active);
+      items.push(...prepareDistributionItems(op, lp, active, expansion));
+      const prepared: PreparedOperation = { id, index, op: 'add', mode: op.mode, pool, items };
+      if (expansion) prepared.distribution = expansion;
+      out.push(prepared);
+    } else if (op.op === 'withdraw') {
       if (!lp.positions) return;
       out.push({
         id,

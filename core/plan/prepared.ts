@@ -4,6 +4,7 @@
  * interface document (snake_case); amounts and shares are bigint; bin ids are signed (-500..500).
  */
 import type { Pool, Token } from '../api/types';
+import type { DistributionResult } from './distribution';
 
 export type OpMode = 'strict' | 'simple';
 
@@ -22,8 +23,10 @@ export interface PoolSnapshot {
 }
 
 export interface PreparedAddItem {
-  /** Index of the item in the plan's `bins` list (to find its source range). */
+  /** Index of the item in the plan's `bins` list, or in the expansion when `from_distribution`. */
   index: number;
+  /** Expanded from the op's `distribution` (its source range is the distribution). */
+  from_distribution?: true;
   is_active_bin: boolean;
   bin_id: number;
   x_amount: bigint;
@@ -102,7 +105,15 @@ interface PreparedBase {
 }
 
 export type PreparedOperation =
-  | (PreparedBase & { op: 'add'; mode: OpMode; pool: PoolSnapshot; items: PreparedAddItem[] })
+  | (PreparedBase & {
+      op: 'add';
+      mode: OpMode;
+      pool: PoolSnapshot;
+      /** Explicit items first, then the distribution's expansion (when it expanded). */
+      items: PreparedAddItem[];
+      /** The distribution's expansion or its problem, when the op has one. */
+      distribution?: DistributionResult;
+    })
   | (PreparedBase & { op: 'withdraw'; mode: OpMode; pool: PoolSnapshot; items: PreparedWithdrawItem[] })
   | (PreparedBase & { op: 'move'; mode: OpMode; pool: PoolSnapshot; items: PreparedMoveItem[] })
   | (PreparedBase & { op: 'swap'; swap: PreparedSwap });

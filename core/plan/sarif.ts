@@ -44,6 +44,8 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   'unexpected-response': 'A response failed its schema',
   'would-revert': "Executing the plan's exact transactions on the state read reverts",
   'execution-unchecked': "The plan's transactions could not be executed on the state read",
+  'invalid-distribution':
+    'A distribution that cannot be expanded: from > to, or a token total with no bin on its side of the active bin',
 };
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {

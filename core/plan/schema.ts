@@ -97,12 +97,32 @@ export const MoveItemSchema = z.strictObject({
   amount: zPlanAmount,
 });
 
+/** A shape over a range, expanded into bins at preparation (core/plan/distribution.ts). */
+export const DistributionSchema = z
+  .strictObject({
+    shape: z.enum(['spot', 'curve', 'bid-ask']).meta({
+      description:
+        'spot: equal value per bin on each side; curve: highest at the active bin, falling linearly to the edge; bid-ask: lowest at the active bin, rising linearly to the edge.',
+    }),
+    // Offsets from the active bin (simple) or absolute signed bin ids (strict), from <= to, inclusive.
+    from: zSmallInt,
+    to: zSmallInt,
+    x_amount: zPlanAmount,
+    y_amount: zPlanAmount,
+  })
+  .meta({
+    description:
+      'Liquidity shape over from..to: token X is spread over the bins above the active bin, token Y over the bins below; the active bin takes both in the ratio of its reserves.',
+  });
+
 export const AddOpSchema = z.strictObject({
   id: zOpId,
   op: z.literal('add'),
   mode: zMode,
   pool: zPoolRef,
-  bins: z.array(AddItemSchema).min(1),
+  // Absent when a distribution gives the bins (parse.ts asks for one of the two).
+  bins: z.array(AddItemSchema).min(1).default([]),
+  distribution: DistributionSchema.optional(),
 });
 
 export const WithdrawOpSchema = z.strictObject({
@@ -154,6 +174,8 @@ export const PolicySchema = z.strictObject({
   deadline_seconds: zSmallInt.pipe(z.number().int().positive()).nullable().default(null),
   /** Percent (2 means 2%): a swap whose price impact is above it gets a price-impact warning. */
   max_price_impact: zPercent.default(2),
+  /** out-of-range warns when the sender's liquidity in a pool is farther than this from the active bin. */
+  range_alert_bins: zSmallInt.pipe(z.number().int().min(0).max(1000)).default(5),
 });
 
 export const PlanSchema = z.strictObject({
@@ -168,6 +190,7 @@ export const PlanSchema = z.strictObject({
     active_bin_tolerance: 1,
     deadline_seconds: null,
     max_price_impact: 2,
+    range_alert_bins: 5,
   }),
   operations: z.array(OperationSchema).min(1),
 });
@@ -175,6 +198,7 @@ export const PlanSchema = z.strictObject({
 export type Plan = z.output<typeof PlanSchema>;
 export type PlanOperation = z.output<typeof OperationSchema>;
 export type AddOp = z.output<typeof AddOpSchema>;
+export type Distribution = z.output<typeof DistributionSchema>;
 export type WithdrawOp = z.output<typeof WithdrawOpSchema>;
 export type MoveOp = z.output<typeof MoveOpSchema>;
 export type SwapOp = z.output<typeof SwapOpSchema>;

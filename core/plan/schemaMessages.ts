@@ -7,6 +7,7 @@ import { MAX_UINT128 } from '../dlmm/bins';
 import {
   AddItemSchema,
   AddOpSchema,
+  DistributionSchema,
   MoveItemSchema,
   MoveOpSchema,
   PlanSchema,
@@ -56,6 +57,11 @@ export function expectationFor(path: Path): string | undefined {
   if (last === 'max_tip_lag') return 'an integer number of blocks >= 0';
   if (last === 'active_bin_tolerance') return 'an integer number of bins 0..1000';
   if (last === 'deadline_seconds') return 'a positive integer number of seconds, or null';
+  if (last === 'range_alert_bins') return 'an integer number of bins 0..1000';
+  if (last === 'shape') return 'spot, curve or bid-ask';
+  if ((last === 'from' || last === 'to') && parentKey === 'distribution')
+    return 'an integer: an offset from the active bin (simple) or a signed bin id -500..500 (strict)';
+  if (last === 'distribution') return 'a mapping {shape: spot|curve|bid-ask, from, to, x_amount, y_amount}';
   if (last === 'operations') return 'a non-empty list of operations';
   if (last === 'bins' && path.length === 3) return 'a non-empty list of bins';
   if (last === 'moves') return 'a non-empty list of moves';
@@ -74,6 +80,7 @@ export function acceptedKeys(path: Path, root: unknown): string[] {
     }
     if (path.length === 4 && path[2] === 'bins') return Object.keys(AddItemSchema.shape);
     if (path.length === 4 && path[2] === 'moves') return Object.keys(MoveItemSchema.shape);
+    if (path.length === 3 && path[2] === 'distribution') return Object.keys(DistributionSchema.shape);
   }
   return [];
 }

@@ -286,7 +286,13 @@ async function boundAddingItems<
       slippagePpm: ctx.slippagePpm,
       mode: op.mode,
     });
-    if (!b.protectedDlp) reportUnprotected(ctx, op, ['operations', op.index, listKey, item.index], binId);
+    if (!b.protectedDlp) {
+      // Items expanded from a distribution have no source of their own: the distribution is theirs.
+      const path = (item as { from_distribution?: true }).from_distribution
+        ? ['operations', op.index, 'distribution']
+        : ['operations', op.index, listKey, item.index];
+      reportUnprotected(ctx, op, path, binId);
+    }
     rows.push({ item, b });
   }
   return rows;

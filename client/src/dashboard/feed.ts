@@ -217,13 +217,15 @@ function previewItems(
   switch (op.op) {
     case 'add':
       return op.items.map((it) => {
-        const range = safeRange(a, ['operations', op.index, 'bins', it.index]);
+        const range = it.from_distribution
+          ? safeRange(a, ['operations', op.index, 'distribution'])
+          : safeRange(a, ['operations', op.index, 'bins', it.index]);
         const effects: BinEffect[] = [
           { bin_id: it.bin_id, dx: it.x_amount.toString(), dy: it.y_amount.toString() },
         ];
         return {
           kind: 'add',
-          label: `add bin ${it.bin_id}${it.active_bin_offset !== undefined ? ` (offset ${it.active_bin_offset})` : ''}`,
+          label: `add bin ${it.bin_id}${it.from_distribution ? ' (distribution)' : ''}${it.active_bin_offset !== undefined ? ` (offset ${it.active_bin_offset})` : ''}`,
           bin_id: it.bin_id,
           from_bin_id: null,
           active_bin_offset: it.active_bin_offset ?? null,

@@ -1,4 +1,5 @@
 import type { Finding } from '../diagnostics';
+import { listBins } from '../distribution';
 import { addTarget, moveTarget } from '../prepare';
 import { finding, type Rule } from './rule';
 import { inSigned } from './written';
@@ -16,6 +17,19 @@ export const binNotFound: Rule = {
       const active = lp.activeBinId;
       const ids = [...lp.binById.keys()];
       const span = ids.length ? `${Math.min(...ids)}..${Math.max(...ids)}` : 'none';
+      if (op.op === 'add') {
+        const p = ctx.prepared.find((x) => x.index === i);
+        const dist = p?.op === 'add' ? p.distribution : undefined;
+        if (dist && !dist.ok && dist.problem.kind === 'no-bins')
+          out.push(
+            finding(
+              ctx,
+              'bin-not-found',
+              { op: i, path: ['operations', i, 'distribution'], key: true },
+              `the distribution covers bins ${dist.lo}..${dist.hi}, but bins ${listBins(dist.problem.bins)} are not in the pool's bin list (${ids.length} bins, ${span}, active ${active}); narrow the range to listed bins`,
+            ),
+          );
+      }
       const items = op.op === 'add' ? op.bins : op.moves;
       items.forEach((item, j) => {
         const target =

@@ -1,3 +1,4 @@
+import { distributionRange } from '../distribution';
 import { addTarget, moveTarget } from '../prepare';
 import { finding, livePoolOf, type Rule } from './rule';
 import { inSigned, looksUnsigned, writtenBinIds } from './written';
@@ -15,6 +16,30 @@ export const binOutOfRange: Rule = {
         `bin id ${b.id} is outside the signed range -500..500`,
       ),
     );
+    ctx.plan.operations.forEach((op, i) => {
+      if (op.op !== 'add' || !op.distribution || op.distribution.from > op.distribution.to) return;
+      const d = op.distribution;
+      const active = livePoolOf(ctx, i)?.activeBinId;
+      const range = distributionRange(op.mode, d, active);
+      if (!range || (inSigned(range.lo) && inSigned(range.hi))) return;
+      const field = !inSigned(range.lo) ? 'from' : 'to';
+      const how =
+        op.mode === 'simple'
+          ? `offsets ${d.from}..${d.to} from the active bin ${active} resolve to bins ${range.lo}..${range.hi}`
+          : `bins ${range.lo}..${range.hi}`;
+      const ok =
+        op.mode === 'simple' && active !== undefined
+          ? `; accepted offsets here are ${-500 - active}..${500 - active}`
+          : '';
+      out.push(
+        finding(
+          ctx,
+          'bin-out-of-range',
+          { op: i, path: ['operations', i, 'distribution', field] },
+          `the distribution's ${how}, crossing the signed range -500..500${ok}`,
+        ),
+      );
+    });
     if (!ctx.live) return out;
     ctx.plan.operations.forEach((op, i) => {
       if ((op.op !== 'add' && op.op !== 'move') || op.mode !== 'simple') return;

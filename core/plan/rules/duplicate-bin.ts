@@ -26,6 +26,24 @@ export const duplicateBin: Rule = {
           ),
         );
       };
+      if (op.op === 'add') {
+        const p = ctx.prepared.find((x) => x.index === i);
+        if (p?.op === 'add' && p.distribution?.ok) {
+          const expanded = new Set(p.distribution.bins.map((b) => b.bin_id));
+          for (const it of p.items) {
+            if (it.from_distribution || !expanded.has(it.bin_id)) continue;
+            const field = op.mode === 'strict' ? 'bin_id' : 'active_bin_offset';
+            out.push(
+              finding(
+                ctx,
+                'duplicate-bin',
+                { op: i, path: ['operations', i, 'bins', it.index, field] },
+                `bin ${it.bin_id} is also in this operation's distribution (${p.distribution.lo}..${p.distribution.hi}); the two adds to it are separate positions in one call: drop the item or narrow the distribution`,
+              ),
+            );
+          }
+        }
+      }
       if (op.op === 'add')
         op.bins.forEach((b, j) => {
           if (b.bin_id !== undefined && op.mode === 'strict') {

@@ -8,6 +8,7 @@ import { binOutOfRange } from './bin-out-of-range';
 import { duplicateBin } from './duplicate-bin';
 import { engineNotReady } from './engine-not-ready';
 import { inventoryUnavailable } from './inventory-unavailable';
+import { invalidDistribution } from './invalid-distribution';
 import { minDlpUnprotected } from './min-dlp-unprotected';
 import { mixedGeneration } from './mixed-generation';
 import { moveDust } from './move-dust';
@@ -41,6 +42,7 @@ export const RULES: readonly Rule[] = [
   unsignedBinId,
   binOutOfRange,
   zeroAmount,
+  invalidDistribution,
   duplicateBin,
   tooManyPositions,
   moveSameBin,

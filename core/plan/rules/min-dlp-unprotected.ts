@@ -20,7 +20,15 @@ export const minDlpUnprotected: Rule = {
         finding(
           ctx,
           'min-dlp-unprotected',
-          { op: p.index, path: ['operations', p.index, 'bins'], key: true },
+          {
+            op: p.index,
+            path: [
+              'operations',
+              p.index,
+              ctx.parsed.rangeOf(['operations', p.index, 'bins']) ? 'bins' : 'distribution',
+            ],
+            key: true,
+          },
           `bin shares are unknown for ${unknown.length} of ${p.items.length} bins (${shown}): the v2 bin list has liquidity null and no node or inventory source gave them, so min-dlp falls back to 1 (no protection against a share-price change); configure DLMM_NODE_URL or an inventory source`,
         ),
       );

@@ -12,6 +12,16 @@ export const strictDriftRisk: Rule = {
       if ((op.op !== 'add' && op.op !== 'move') || op.mode !== 'strict') return;
       const active = ctx.live?.byPool.get(op.pool)?.activeBinId;
       if (active === undefined) return;
+      const d = op.op === 'add' ? op.distribution : undefined;
+      if (d && d.from <= active + 1 && d.to >= active - 1 && d.from <= d.to)
+        out.push(
+          finding(
+            ctx,
+            'strict-drift-risk',
+            { op: i, path: ['operations', i, 'distribution'], key: true },
+            `the distribution's bins ${d.from}..${d.to} reach the active bin ${active} or its neighbours: in strict mode a 1-bin shift before execution puts a token on the wrong side and reverts the whole transaction; mode: simple (from/to as offsets) would still apply`,
+          ),
+        );
       let fix: QuickFix | undefined | null = null;
       const list = op.op === 'add' ? 'bins' : 'moves';
       const field = op.op === 'add' ? 'bin_id' : 'to_bin_id';

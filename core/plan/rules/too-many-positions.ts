@@ -11,8 +11,14 @@ export const tooManyPositions: Rule = {
     ctx.plan.operations.forEach((op, i) => {
       let count = 0;
       let list = 'bins';
-      if (op.op === 'add') count = op.bins.length;
-      else if (op.op === 'move') [count, list] = [op.moves.length, 'moves'];
+      if (op.op === 'add') {
+        count = op.bins.length;
+        const p = ctx.prepared.find((x) => x.index === i);
+        if (p?.op === 'add' && p.distribution?.ok) {
+          count += p.distribution.bins.length;
+          list = 'distribution';
+        }
+      } else if (op.op === 'move') [count, list] = [op.moves.length, 'moves'];
       else if (op.op === 'withdraw') {
         const prepared = ctx.prepared.find((p) => p.index === i);
         count = prepared && prepared.op === 'withdraw' ? prepared.items.length : 0;
@@ -24,7 +30,7 @@ export const tooManyPositions: Rule = {
           ctx,
           'too-many-positions',
           { op: i, path, key: path.length === 3 && path[2] !== 'op' },
-          `this ${op.op} has ${count} positions; the router accepts at most ${MAX_POSITIONS_PER_CALL} per call: split it into several operations`,
+          `this ${op.op} has ${count} positions${list === 'distribution' ? ` (${count - (op.op === 'add' ? op.bins.length : 0)} from its distribution)` : ''}; the router accepts at most ${MAX_POSITIONS_PER_CALL} per call: split it into several operations`,
         ),
       );
     });

@@ -158,7 +158,10 @@ function addItemSection(
   planSlippage: number | undefined,
   result: AnalysisResult,
 ): string {
-  const item = prepared?.op === 'add' ? prepared.items.find((i) => i.index === itemIndex) : undefined;
+  const item =
+    prepared?.op === 'add'
+      ? prepared.items.find((i) => i.index === itemIndex && !i.from_distribution)
+      : undefined;
   const target =
     item?.bin_id ??
     toNumber(raw?.bin_id) ??
