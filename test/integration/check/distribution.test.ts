@@ -48,7 +48,10 @@ describe('distributions against the simulator (expand, check, export, dry-run)',
     it(`${shape} over -20..20: exact totals, placement, checks clean, exports and applies`, async () => {
       const x = 100_000_000n;
       const y = 76_000_000_000n;
-      const text = plan(dist(`shape: ${shape}, from: -20, to: 20, x_amount: ${x}, y_amount: ${y}`), `sender: ${USER}\n`);
+      const text = plan(
+        dist(`shape: ${shape}, from: -20, to: 20, x_amount: ${x}, y_amount: ${y}`),
+        `sender: ${USER}\n`,
+      );
       const a = await analyzePlan(text, { api, fileName: 'shape.dlmm.yaml' });
       assert.deepEqual(
         a.findings.filter((f) => f.severity !== 'info'),
@@ -83,7 +86,11 @@ describe('distributions against the simulator (expand, check, export, dry-run)',
         body: JSON.stringify({ tx_hex: hex[0] }),
       });
       const body = parseJsonExact(await res.text()) as { ok: boolean; error?: string; functionName?: string };
-      assert.equal(body.ok, true, JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
+      assert.equal(
+        body.ok,
+        true,
+        JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+      );
       assert.equal(body.functionName, 'add-relative-liquidity-same-multi');
       api.clearCache();
       await fetch(`${sim.url}/admin/reset`, { method: 'POST', body: '{}' });
@@ -91,7 +98,9 @@ describe('distributions against the simulator (expand, check, export, dry-run)',
 
   it('explicit bins besides a distribution: both prepared, an overlap is a duplicate-bin warning', async () => {
     const extra = `    bins:\n      - { active_bin_offset: 25, x_amount: 1000, y_amount: 0 }\n      - { active_bin_offset: 3, x_amount: 1000, y_amount: 0 }\n`;
-    const text = plan(dist('shape: spot, from: 0, to: 5, x_amount: 6000, y_amount: 0', 'simple', POOL1, extra));
+    const text = plan(
+      dist('shape: spot, from: 0, to: 5, x_amount: 6000, y_amount: 0', 'simple', POOL1, extra),
+    );
     const a = await analyzePlan(text, { api });
     assertFindings(a, [['duplicate-bin', 'warning', '3']], ['duplicate-bin']);
     const op = a.prepared[0];
@@ -103,51 +112,55 @@ describe('distributions against the simulator (expand, check, export, dry-run)',
     );
   });
 
-  const findingCases: Array<{ name: string; text: string; codes: string[]; expect: [string, string, string][] }> =
-    [
-      {
-        name: 'from > to (offline rule)',
-        text: plan(dist('shape: spot, from: 5, to: -5, x_amount: 1, y_amount: 1')),
-        codes: ['invalid-distribution'],
-        expect: [['invalid-distribution', 'error', '5']],
-      },
-      {
-        name: 'strict range crossing +500',
-        text: plan(dist('shape: curve, from: 450, to: 520, x_amount: 1, y_amount: 0', 'strict')),
-        codes: ['bin-out-of-range'],
-        expect: [['bin-out-of-range', 'error', '520']],
-      },
-      {
-        name: 'simple range crossing -500 from the active bin 139',
-        text: plan(dist('shape: curve, from: -700, to: 0, x_amount: 0, y_amount: 5', 'simple')),
-        codes: ['bin-out-of-range'],
-        expect: [['bin-out-of-range', 'error', '-700']],
-      },
-      {
-        name: 'bins outside the pool list',
-        text: plan(dist('shape: spot, from: 0, to: 40, x_amount: 1000, y_amount: 0')),
-        codes: ['bin-not-found'],
-        expect: [['bin-not-found', 'error', 'distribution']],
-      },
-      {
-        name: 'y_amount with no bin at or below the active bin',
-        text: plan(dist('shape: spot, from: 1, to: 4, x_amount: 1000, y_amount: 7')),
-        codes: ['invalid-distribution'],
-        expect: [['invalid-distribution', 'error', '7']],
-      },
-      {
-        name: 'both totals 0',
-        text: plan(dist('shape: spot, from: -4, to: 4, x_amount: 0, y_amount: 0')),
-        codes: ['zero-amount'],
-        expect: [['zero-amount', 'error', '0']],
-      },
-      {
-        name: 'strict distribution over the active bin',
-        text: plan(dist('shape: spot, from: 130, to: 150, x_amount: 10, y_amount: 10', 'strict')),
-        codes: ['strict-drift-risk'],
-        expect: [['strict-drift-risk', 'info', 'distribution']],
-      },
-    ];
+  const findingCases: Array<{
+    name: string;
+    text: string;
+    codes: string[];
+    expect: [string, string, string][];
+  }> = [
+    {
+      name: 'from > to (offline rule)',
+      text: plan(dist('shape: spot, from: 5, to: -5, x_amount: 1, y_amount: 1')),
+      codes: ['invalid-distribution'],
+      expect: [['invalid-distribution', 'error', '5']],
+    },
+    {
+      name: 'strict range crossing +500',
+      text: plan(dist('shape: curve, from: 450, to: 520, x_amount: 1, y_amount: 0', 'strict')),
+      codes: ['bin-out-of-range'],
+      expect: [['bin-out-of-range', 'error', '520']],
+    },
+    {
+      name: 'simple range crossing -500 from the active bin 139',
+      text: plan(dist('shape: curve, from: -700, to: 0, x_amount: 0, y_amount: 5', 'simple')),
+      codes: ['bin-out-of-range'],
+      expect: [['bin-out-of-range', 'error', '-700']],
+    },
+    {
+      name: 'bins outside the pool list',
+      text: plan(dist('shape: spot, from: 0, to: 40, x_amount: 1000, y_amount: 0')),
+      codes: ['bin-not-found'],
+      expect: [['bin-not-found', 'error', 'distribution']],
+    },
+    {
+      name: 'y_amount with no bin at or below the active bin',
+      text: plan(dist('shape: spot, from: 1, to: 4, x_amount: 1000, y_amount: 7')),
+      codes: ['invalid-distribution'],
+      expect: [['invalid-distribution', 'error', '7']],
+    },
+    {
+      name: 'both totals 0',
+      text: plan(dist('shape: spot, from: -4, to: 4, x_amount: 0, y_amount: 0')),
+      codes: ['zero-amount'],
+      expect: [['zero-amount', 'error', '0']],
+    },
+    {
+      name: 'strict distribution over the active bin',
+      text: plan(dist('shape: spot, from: 130, to: 150, x_amount: 10, y_amount: 10', 'strict')),
+      codes: ['strict-drift-risk'],
+      expect: [['strict-drift-risk', 'info', 'distribution']],
+    },
+  ];
   for (const c of findingCases)
     it(`finding on the distribution: ${c.name}`, async () => {
       const a = await analyzePlan(c.text, { api });
