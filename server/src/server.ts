@@ -159,7 +159,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
         textDocumentSync: TextDocumentSyncKind.Incremental,
         hoverProvider: true,
         completionProvider: { triggerCharacters: [':', ' ', '-', '.', '"'], resolveProvider: false },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
         codeLensProvider: { resolveProvider: false },
         documentSymbolProvider: true,
         inlayHintProvider: true,
@@ -233,7 +233,12 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   });
   connection.onCodeAction(async (p) => {
     const r = await resultFor(p.textDocument.uri);
-    return r ? codeActions(r.doc, p.context.diagnostics, r.result.analysis.findings, p.context.only) : null;
+    return r
+      ? codeActions(r.doc, p.context.diagnostics, r.result.analysis.findings, p.context.only, {
+          analysis: r.result.analysis,
+          range: p.range,
+        })
+      : null;
   });
   connection.onCodeLens(async (p) => {
     const r = await resultFor(p.textDocument.uri);

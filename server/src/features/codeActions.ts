@@ -5,7 +5,9 @@
  */
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Analysis } from '../../../core/plan/analyze';
 import type { Finding } from '../../../core/plan/diagnostics';
+import { expandIntoBinsFix } from '../../../core/plan/distributionEdits';
 import {
   DIAGNOSTIC_SOURCE,
   DiagnosticDataSchema,
@@ -30,21 +32,44 @@ function fixesFor(doc: TextDocument, d: Diagnostic, findings: readonly Finding[]
   return f?.fixes?.map((fix) => fixToData(doc, fix));
 }
 
-/** Code actions for the dlmm diagnostics in the request's context. */
+/** Refactors offered where the cursor is, whatever the diagnostics: "Expand into bins" on a distribution. */
+function refactors(doc: TextDocument, analysis: Analysis, range: Range): CodeAction[] {
+  const start = doc.offsetAt(range.start);
+  const end = doc.offsetAt(range.end);
+  const out: CodeAction[] = [];
+  for (const p of analysis.prepared) {
+    if (p.op !== 'add' || !p.distribution) continue;
+    const key = analysis.parsed.keyRangeOf(['operations', p.index, 'distribution']);
+    const value = analysis.parsed.rangeOf(['operations', p.index, 'distribution']);
+    if (!key || !value) continue;
+    if (end < key.offset || start > value.offset + value.length) continue;
+    const fix = expandIntoBinsFix(analysis.parsed, p);
+    if (!fix) continue;
+    const data = fixToData(doc, fix);
+    out.push({
+      title: fix.title,
+      kind: CodeActionKind.RefactorRewrite,
+      edit: { changes: { [doc.uri]: data.edits } },
+    });
+  }
+  return out;
+}
+
+const wants = (only: string[] | undefined, kind: string): boolean =>
+  !only || only.some((k) => k === kind || kind.startsWith(k + '.') || k === '');
+
+/** Code actions for the dlmm diagnostics in the request's context, and the refactors at its range. */
 export function codeActions(
   doc: TextDocument,
   diagnostics: readonly Diagnostic[],
   findings: readonly Finding[],
   only?: string[],
+  at?: { analysis: Analysis; range: Range },
 ): CodeAction[] {
-  if (
-    only &&
-    !only.some(
-      (k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(k + '.') || k === '',
-    )
-  )
-    return [];
-  const actions: CodeAction[] = [];
+  const extra =
+    at && wants(only, CodeActionKind.RefactorRewrite) ? refactors(doc, at.analysis, at.range) : [];
+  if (!wants(only, CodeActionKind.QuickFix)) return extra;
+  const actions: CodeAction[] = [...extra];
   for (const d of diagnostics) {
     if (d.source !== DIAGNOSTIC_SOURCE) continue;
     for (const fix of fixesFor(doc, d, findings) ?? []) {

@@ -13,6 +13,7 @@ import type { LiveData } from '../../../core/plan/live';
 import {
   AddItemSchema,
   AddOpSchema,
+  DistributionSchema,
   MoveItemSchema,
   MoveOpSchema,
   PlanSchema,
@@ -35,6 +36,7 @@ const KEYS = {
   swap: keysOf(SwapOpSchema.shape),
   addItem: keysOf(AddItemSchema.shape),
   moveItem: keysOf(MoveItemSchema.shape),
+  distribution: keysOf(DistributionSchema.shape),
 };
 const OP_KEYS_COMMON = ['id', 'op', 'mode', 'pool'];
 
@@ -49,6 +51,7 @@ const ENUMS: Record<string, string[]> = {
   api: ['v2', 'v1'],
   amm_strategy: ['best'],
   version: ['1'],
+  shape: ['spot', 'curve', 'bid-ask'],
 };
 
 interface Context {
@@ -232,7 +235,15 @@ function keyItems(
   } else {
     const kind = typeof op?.op === 'string' ? op.op : undefined;
     const itemLevel = ctx.inFlowMap || isDeeperThanOp(text, lineStart, indent, op);
-    if (itemLevel && kind === 'add') keys = KEYS.addItem;
+    const inDistribution =
+      kind === 'add' &&
+      (ctx.inFlowMap
+        ? /"?distribution"?\s*:\s*\{[^}]*$/.test(line)
+        : enclosingKeyOf(text, lineStart, indent) === 'distribution');
+    if (inDistribution) {
+      keys = KEYS.distribution;
+      present = distributionOf(op);
+    } else if (itemLevel && kind === 'add') keys = KEYS.addItem;
     else if (itemLevel && kind === 'move') keys = KEYS.moveItem;
     else {
       keys =
@@ -261,6 +272,25 @@ function keyItems(
         insertTextFormat: InsertTextFormat.PlainText,
       };
     });
+}
+
+/** The nearest key above with a strictly smaller indentation (the map the line's keys belong to). */
+function enclosingKeyOf(text: string, lineStart: number, indent: number): string | undefined {
+  let end = lineStart - 1;
+  for (let i = 0; i < 200 && end > 0; i++) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const m = /^(\s*)(?:-\s+)?"?([\w]+)"?\s*:/.exec(text.slice(start, end));
+    if (m && (m[1]?.length ?? 0) < indent) return m[2];
+    end = start - 1;
+  }
+  return undefined;
+}
+
+function distributionOf(op: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const d = op?.distribution;
+  return typeof d === 'object' && d !== null && !Array.isArray(d)
+    ? (d as Record<string, unknown>)
+    : undefined;
 }
 
 /** True when the line sits deeper than the operation's own keys (an item of bins/moves). */

@@ -40,6 +40,8 @@ export function hover(doc: TextDocument, result: AnalysisResult, offset: number)
   const kind = rawOp.op;
 
   if (rest[0] === 'pool') sections.push(poolSection(pool, rawOp.pool, live, result.live));
+  else if (kind === 'add' && rest[0] === 'distribution')
+    sections.push(distributionSection(prepared, pool, a.plan?.policy.slippage_tolerance, result));
   else if (kind === 'add' && rest[0] === 'bins' && typeof rest[1] === 'number') {
     const item = asOp((rawOp.bins as unknown[] | undefined)?.[rest[1]]);
     sections.push(addItemSection(prepared, rest[1], item, pool, a.plan?.policy.slippage_tolerance, result));
@@ -320,4 +322,78 @@ function swapSection(
     ...d.lines,
     `min received at ${slippage}%: ${formatAmount(min, outTok)}${sw.check && !sw.check.complete ? ' (for the used part only)' : ''}`,
   ].join('\n\n');
+}
+
+/** Rows shown in a distribution's hover; the rest is summarized (a Markdown table of 350 rows is unreadable). */
+const DISTRIBUTION_ROWS = 41;
+
+/** The expanded distribution: one row per bin (bin, price, x, y, expected shares) and the totals. */
+function distributionSection(
+  prepared: PreparedOperation | undefined,
+  pool: LivePool | undefined,
+  planSlippage: number | undefined,
+  result: AnalysisResult,
+): string {
+  if (prepared?.op !== 'add' || !prepared.distribution)
+    return `**Distribution**\n\n${noLive(result.live, 'expansion (needs the active bin and bin prices)')}`;
+  const d = prepared.distribution;
+  if (!d.ok)
+    return `**Distribution** ${d.lo !== undefined ? `bins ${d.lo}..${d.hi}` : ''}: not expanded (see the finding on it)`;
+  const tx = pool?.tokenX ?? prepared.pool.token_x;
+  const ty = pool?.tokenY ?? prepared.pool.token_y;
+  const items = prepared.items.filter((i) => i.from_distribution);
+  const { ppm } = slippagePpmOf(planSlippage, result.settings.slippageTolerance);
+  const fees = poolFees(prepared.pool.pool);
+  const active = prepared.pool.active_bin_id;
+  const price = (p: bigint): string => (tx && ty ? binPriceHuman(p, tx.decimals, ty.decimals) : p.toString());
+  const amount = (v: bigint, t: Token | undefined): string =>
+    v === 0n ? '0' : t ? formatAmount(v, t, false) : v.toString();
+  const rows: string[] = [];
+  let shown = items;
+  if (items.length > DISTRIBUTION_ROWS) {
+    // Keep the rows nearest the active bin.
+    shown = [...items]
+      .sort((a, b) => Math.abs(a.bin_id - active) - Math.abs(b.bin_id - active))
+      .slice(0, DISTRIBUTION_ROWS)
+      .sort((a, b) => a.bin_id - b.bin_id);
+  }
+  for (const it of shown) {
+    const b = addBounds({
+      bin: {
+        price: it.bin_price,
+        reserve_x: it.reserve_x,
+        reserve_y: it.reserve_y,
+        shares: it.bin_shares_known,
+      },
+      x: it.x_amount,
+      y: it.y_amount,
+      binId: it.bin_id,
+      activeBinId: active,
+      fees,
+      slippagePpm: ppm,
+      mode: prepared.mode,
+    });
+    const shares = b.revert ? `⚠ ${b.revert.split(':')[0]}` : (b.expectedDlp?.toString() ?? 'unknown');
+    const mark = it.bin_id === active ? ' (active)' : '';
+    rows.push(
+      `| ${it.bin_id}${mark} | ${price(it.bin_price)} | ${amount(it.x_amount, tx)} | ${amount(it.y_amount, ty)} | ${shares} |`,
+    );
+  }
+  const sumX = items.reduce((s, i) => s + i.x_amount, 0n);
+  const sumY = items.reduce((s, i) => s + i.y_amount, 0n);
+  const head = [
+    `**Distribution** bins ${d.lo}..${d.hi} · ${items.length} bins with liquidity${d.dropped.length ? `, ${d.dropped.length} rounded to nothing (dropped)` : ''}`,
+    `total ${formatAmount(sumX, tx)} + ${formatAmount(sumY, ty)} · active bin ${active}`,
+  ];
+  const priceHead = tx && ty ? `price (${ty.symbol}/${tx.symbol})` : 'price (raw)';
+  const table = [
+    `| bin | ${priceHead} | x${tx ? ` (${tx.symbol})` : ''} | y${ty ? ` (${ty.symbol})` : ''} | expected shares |`,
+    '|---:|---:|---:|---:|---:|',
+    ...rows,
+  ];
+  const more =
+    shown.length < items.length
+      ? `\n\n${items.length - shown.length} more bins farther from the active bin are not shown.`
+      : '';
+  return `${head.join('\n\n')}\n\n${table.join('\n')}${more}`;
 }
