@@ -48,6 +48,7 @@ export const DIAGNOSTIC_CODES = {
   'would-revert': 'error',
   'execution-unchecked': 'warning',
   'invalid-distribution': 'error',
+  'out-of-range': 'warning',
 } as const satisfies Record<string, Severity | readonly [Severity, Severity]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

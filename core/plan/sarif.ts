@@ -46,6 +46,8 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   'execution-unchecked': "The plan's transactions could not be executed on the state read",
   'invalid-distribution':
     'A distribution that cannot be expanded: from > to, or a token total with no bin on its side of the active bin',
+  'out-of-range':
+    "The sender's liquidity in a pool sits farther than policy.range_alert_bins from the active bin",
 };
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {

@@ -14,6 +14,7 @@ import { mixedGeneration } from './mixed-generation';
 import { moveDust } from './move-dust';
 import { moveSameBin } from './move-same-bin';
 import { noUserLiquidity } from './no-user-liquidity';
+import { outOfRange } from './out-of-range';
 import { poolInactive } from './pool-inactive';
 import { poolNotFound } from './pool-not-found';
 import { poolNotQuotable } from './pool-not-quotable';
@@ -61,6 +62,7 @@ export const RULES: readonly Rule[] = [
   binNotFound,
   wrongTokenSide,
   noUserLiquidity,
+  outOfRange,
   amountExceedsUserLiquidity,
   moveDust,
   withdrawNothing,

@@ -184,4 +184,68 @@ describe('distributions against the simulator (expand, check, export, dry-run)',
       await wide.close();
     }
   });
+
+  it('out-of-range after the active bin moved; "Re-centre liquidity" writes a move that checks clean and applies', async () => {
+    await fetch(`${sim.url}/admin/reset`, { method: 'POST', body: '{}' });
+    const shift = await fetch(`${sim.url}/admin/pools/${POOL_SBTC_USDCX}/shift`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ bins: 15 }),
+    });
+    assert.equal(shift.status, 200);
+    api.clearCache();
+    try {
+      const text = plan(
+        `  - id: trim\n    op: withdraw\n    pool: ${POOL1}\n    withdrawal_percentage: 10\n    bins: [136]\n`,
+        `sender: ${USER}\n`,
+      );
+      const a = await analyzePlan(text, { api });
+      assertFindings(a, [['out-of-range', 'warning', POOL1]], ['out-of-range']);
+      const f = a.findings.find((x) => x.code === 'out-of-range')!;
+      assert.match(
+        f.message,
+        /sits in bins 136\.\.141 \(6 bins\); the active bin 154 has moved 13 bins above your highest bin, beyond policy\.range_alert_bins \(5\)/,
+      );
+      assert.deepEqual(
+        f.fixes?.map((x) => x.title),
+        ['spot', 'curve', 'bid-ask'].map(
+          (s) => `Re-centre liquidity: move it as ${s} over ±6 bins around the active bin 154`,
+        ),
+      );
+      const edit = f.fixes![0]!.edits[0]!;
+      const fixed = text.slice(0, edit.offset) + edit.newText + text.slice(edit.offset + edit.length);
+      assert.match(fixed, /- id: recentre\n {4}op: move\n {4}mode: simple\n/);
+      const b = await analyzePlan(fixed, { api });
+      assert.deepEqual(
+        b.findings.filter((x) => x.severity !== 'info').map((x) => `${x.code}: ${x.message}`),
+        [],
+      );
+      const move = b.prepared.find((p) => p.id === 'recentre');
+      assert.ok(move?.op === 'move');
+      assert.equal(move.items.length, 6);
+      for (const it of move.items)
+        assert.ok(it.to_bin_id < 154 && it.to_bin_id >= 148 && it.x_amount === 0n && it.y_amount > 0n);
+      const signing = { publicKey: PUBLIC_KEY, nonce: 0n, fee: 1000n };
+      const built = await buildTransactions(b, { api, opId: 'recentre', ...signing });
+      assert.ok(built.ok, built.ok ? '' : built.error.message);
+      const hex = (await formatTxHex(built.transactions, signing)).trim().split('\n');
+      const res = await fetch(`${sim.url}/admin/apply`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tx_hex: hex[0] }),
+      });
+      const body = parseJsonExact(await res.text()) as { ok: boolean };
+      assert.equal(
+        body.ok,
+        true,
+        JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+      );
+      api.clearCache();
+      const c = await analyzePlan(text, { api });
+      assertFindings(c, [], ['out-of-range']);
+    } finally {
+      await fetch(`${sim.url}/admin/reset`, { method: 'POST', body: '{}' });
+      api.clearCache();
+    }
+  });
 });
