@@ -76,6 +76,75 @@ export const HELP: Record<string, CommandHelp> = {
       2: 'usage error, or live data unavailable without --offline',
     },
   },
+  plan: {
+    summary: 'write a plan file from intent: a liquidity shape, or a re-centring move',
+    usage: ['add ... | recentre ...'],
+    description:
+      'See `dlmm plan add --help` and `dlmm plan recentre --help`. Both read live data like `check`, write the ' +
+      'plan (to --out or stdout) and check it at once, findings on stderr.',
+    options: [],
+    exit: { 0: 'see the sub-commands', 2: 'no or an unknown sub-command' },
+  },
+  'plan add': {
+    summary: 'write an add operation spreading amounts over a range as spot, curve or bid-ask',
+    usage: [
+      '--pool P --shape spot|curve|bid-ask --range A..B [--x AMOUNT] [--y AMOUNT] [--sender S] [--mode simple|strict] [--out FILE] [--format yaml|json]',
+    ],
+    description:
+      "Amounts are human (decimals accepted: --x 1.5 --y 76000), converted exactly with the tokens' decimals; " +
+      'token X goes above the active bin, token Y below, the active bin takes both in its reserve ratio. ' +
+      'A..B are offsets from the active bin (simple) or signed bin ids (strict). See docs/distributions.md.',
+    options: [
+      { flag: '--pool P', text: 'pool contract principal or alias dlmm_<n>', required: true },
+      {
+        flag: '--shape spot|curve|bid-ask',
+        text: 'how the amounts are weighted over the bins',
+        required: true,
+      },
+      { flag: '--range A..B', text: 'bins A..B inclusive, e.g. -20..20', required: true },
+      { flag: '--x AMOUNT', text: 'total of token X, human units (default: 0)' },
+      { flag: '--y AMOUNT', text: 'total of token Y, human units (default: 0)' },
+      { flag: '--sender S', text: 'the signer principal written as the plan sender' },
+      {
+        flag: '--mode simple|strict',
+        text: 'simple: offsets from the active bin; strict: absolute ids (default: simple)',
+      },
+      { flag: '--out FILE', text: 'write the plan to FILE (default: stdout)' },
+      { flag: '--format yaml|json', text: 'plan file format (default: yaml)' },
+    ],
+    common: true,
+    exit: {
+      0: 'plan written; it has no error finding',
+      1: 'plan written; it has error findings (on stderr)',
+      2: 'usage error, or live data unavailable',
+    },
+  },
+  'plan recentre': {
+    summary: "write a move that re-centres the sender's liquidity in a shape around the active bin",
+    usage: ['--pool P --sender S --shape spot|curve|bid-ask --width N [--out FILE] [--format yaml|json]'],
+    description:
+      'Positions farther than N bins from the active bin move (simple mode, one transaction) into bins ' +
+      'active+1..active+N (token X) and active-N..active-1 (token Y), each target bin taking one source. ' +
+      'Positions within N bins stay.',
+    options: [
+      { flag: '--pool P', text: 'pool contract principal or alias dlmm_<n>', required: true },
+      { flag: '--sender S', text: 'the principal whose positions move', required: true },
+      {
+        flag: '--shape spot|curve|bid-ask',
+        text: 'how the liquidity is weighted over the target bins',
+        required: true,
+      },
+      { flag: '--width N', text: 'bins on each side of the active bin (1..500)', required: true },
+      { flag: '--out FILE', text: 'write the plan to FILE (default: stdout)' },
+      { flag: '--format yaml|json', text: 'plan file format (default: yaml)' },
+    ],
+    common: true,
+    exit: {
+      0: 'plan written (or nothing to move); no error finding',
+      1: 'plan written; it has error findings (on stderr)',
+      2: 'usage error, or live data (pool, positions) unavailable',
+    },
+  },
   quote: {
     summary: 'quote a swap: best route, amount out, price impact, minimum received',
     usage: [

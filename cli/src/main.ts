@@ -19,6 +19,7 @@ const lazy =
 export const COMMANDS: Record<string, Command> = {
   check: lazy(() => require('./commands/check') as typeof import('./commands/check')),
   quote: lazy(() => require('./commands/quote') as typeof import('./commands/quote')),
+  plan: lazy(() => require('./commands/plan') as typeof import('./commands/plan')),
   export: lazy(() => require('./commands/export') as typeof import('./commands/export')),
   wallet: lazy(() => require('./commands/wallet') as typeof import('./commands/wallet')),
   status: lazy(() => require('./commands/status') as typeof import('./commands/status')),

@@ -6,7 +6,7 @@
  * Side by side: a position above the active bin holds token X and moves to bins active+1..active+width, one
  * below holds token Y and moves to active-width..active-1 (the active bin itself is not a target: a one-token
  * move into it would pay the fee on the unbalanced part). Positions already within ±width, and the active bin,
- * stay where they are and their bins are not targets. A target bin takes exactly one source (a bin twice in
+ * stay where they are (their bins can still receive moved liquidity). A target bin takes exactly one source (a bin twice in
  * one operation is a duplicate): each source gets a contiguous group of target bins, sized by its token
  * amount (largest remainder, at least one each), and splits all its shares over the group by the shape's
  * weights (X side by value, as distributions do). So the whole position moves (nothing left behind), every
@@ -56,7 +56,6 @@ export function planRecentre(input: RecentreInput): RecentreResult {
   const kept: Array<{ bin_id: number; why: string }> = [];
   const xSources: Array<{ p: PositionRecord; amount: bigint }> = [];
   const ySources: Array<{ p: PositionRecord; amount: bigint }> = [];
-  const occupied = new Set<number>();
   for (const p of input.positions) {
     if (p.user_liquidity <= 0n) continue;
     if (Math.abs(p.bin_id - active) <= width) {
@@ -64,7 +63,6 @@ export function planRecentre(input: RecentreInput): RecentreResult {
         bin_id: p.bin_id,
         why: p.bin_id === active ? 'the active bin' : 'already within the range',
       });
-      occupied.add(p.bin_id);
       continue;
     }
     const { x, y } = yieldOf(p, p.user_liquidity);
@@ -87,12 +85,12 @@ export function planRecentre(input: RecentreInput): RecentreResult {
     const targets: number[] = [];
     for (let d = 1; d <= width; d++) {
       const b = side === 'x' ? active + d : active - d;
-      if (!occupied.has(b) && input.priceOf(b) !== undefined) targets.push(b);
+      if (input.priceOf(b) !== undefined) targets.push(b);
     }
     if (targets.length < sources.length)
       return {
         ok: false,
-        error: `${sources.length} bins of token ${side.toUpperCase()} need at least as many free listed bins ${side === 'x' ? 'above' : 'below'} the active bin ${active}, but width ${width} gives ${targets.length}; widen the range`,
+        error: `${sources.length} bins of token ${side.toUpperCase()} need at least as many listed bins ${side === 'x' ? 'above' : 'below'} the active bin ${active}, but width ${width} gives ${targets.length}; widen the range`,
       };
     // Sources nearest the active bin take the targets nearest it.
     sources.sort((a, b) => Math.abs(a.p.bin_id - active) - Math.abs(b.p.bin_id - active));

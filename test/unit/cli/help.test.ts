@@ -10,6 +10,7 @@ import { OPTIONS as CHECK } from '../../../cli/src/commands/check';
 import { OPTIONS as EXPORT } from '../../../cli/src/commands/export';
 import { OPTIONS as QUOTE } from '../../../cli/src/commands/quote';
 import { APPLY_OPTIONS, SERVE_OPTIONS } from '../../../cli/src/commands/sim';
+import { ADD_OPTIONS, OPTIONS as PLAN, RECENTRE_OPTIONS } from '../../../cli/src/commands/plan';
 import { OPTIONS as STATUS } from '../../../cli/src/commands/status';
 import { OPTIONS as WALLET } from '../../../cli/src/commands/wallet';
 import { OPTIONS as TOKENS } from '../../../cli/src/commands/tokens';
@@ -33,6 +34,9 @@ const ACCEPTED: Record<string, object> = {
   sim: SERVE_OPTIONS,
   'sim apply': APPLY_OPTIONS,
   lsp: { stdio: { type: 'boolean' } },
+  plan: PLAN,
+  'plan add': ADD_OPTIONS,
+  'plan recentre': RECENTRE_OPTIONS,
 };
 /** Accepted but deliberately not listed: `dlmm sim` takes --sim (it is one) and refuses --api with a hint; `wallet` refuses --format. */
 const UNLISTED: Record<string, string[]> = { sim: ['--sim', '--api'], wallet: ['--format'] };
