@@ -121,7 +121,7 @@ async function add(args: string[], io: CliIO): Promise<number> {
   if (values.x === undefined && values.y === undefined)
     throw new UsageError('give --x AMOUNT, --y AMOUNT or both');
   return withApi(common, io, async (api) => {
-    const live = await probe(api, pool, sender);
+    const live = await probe(api, pool, undefined);
     const x = typeof values.x === 'string' ? humanAmount(values.x, live.tokenX, '--x') : 0n;
     const y = typeof values.y === 'string' ? humanAmount(values.y, live.tokenY, '--y') : 0n;
     const text = render(format, sender, [

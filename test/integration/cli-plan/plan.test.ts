@@ -110,7 +110,7 @@ describe('dlmm plan (simulated engine)', function () {
       ],
       env,
     );
-    assert.equal(r.code, 0, r.err);
+    assert.equal(r.code, 1, 'written, with an error finding');
     const doc = JSON.parse(r.out) as {
       operations: Array<{ mode: string; distribution: Record<string, unknown> }>;
     };
