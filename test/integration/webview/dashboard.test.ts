@@ -173,6 +173,32 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
     await screenshot(page, 'ladder-tooltip');
   });
 
+  it('overlays a distribution: the expanded items, each bin before/after, revealing the distribution', async () => {
+    const text = `version: 1\nsender: ${DEFAULT_USER}\noperations:\n  - id: shape\n    op: add\n    mode: simple\n    pool: ${pool.pool_id}\n    distribution: { shape: bid-ask, from: -4, to: 4, x_amount: 4000000, y_amount: 3000000000 }\n`;
+    const analysis = await analyzePlan(text, { api: oracle, fileName: 'shape.dlmm.yaml' });
+    const prepared = analysis.prepared[0];
+    assert.ok(prepared?.op === 'add' && prepared.distribution?.ok);
+    const active: ActivePlan = { uri: 'file:///work/shape.dlmm.yaml', fileName: 'shape.dlmm.yaml', analysis };
+    dash = await openDashboard(browser, { api, activePlan: async () => active });
+    const { page } = dash;
+    const s = await ladderSummary(page, (x) => x.overlay.length > 0);
+    const expected = expectedEffects(analysis);
+    assert.equal(expected.size, prepared.items.length);
+    assert.deepEqual(
+      s.overlay.map((o) => [o.bin, o.dx, o.dy]),
+      [...expected.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([bin, e]) => [bin, e.dx.toString(), e.dy.toString()]),
+    );
+    const items = page.locator('[data-testid=plan-item]');
+    assert.equal(await items.count(), prepared.items.length);
+    await items.first().locator('button').first().click();
+    const reveal = await until(() => dash!.reveals[0], 'a revealRange message');
+    const range = analysis.parsed.rangeOf(['operations', 0, 'distribution'])!;
+    assert.deepEqual(reveal, { uri: active.uri, offset: range.offset, length: range.length });
+    await screenshot(page, 'plan-overlay-distribution');
+  });
+
   it('overlays the open plan, marks items with findings, and reveals an item in the editor', async () => {
     const text = planText(pool);
     const analysis = await analyzePlan(text, { api: oracle, fileName: 'preview.dlmm.yaml' });
