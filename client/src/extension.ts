@@ -117,6 +117,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     setApiKey(engine, (apiKey) => void client?.sendNotification(SetApiKeyNotification, { apiKey })),
   );
   register(ClientCommands.startSimulator, () => startSimulatorCommand(sim, useSimulator));
+  register(ClientCommands.recentreLiquidity, async () =>
+    (await import('./commands/recentre')).recentreLiquidity(),
+  );
   register(ClientCommands.newPlan, async () => (await import('./commands/newPlan')).newPlan(deps));
   register(ClientCommands.openExample, async () =>
     (await import('./commands/openExample')).openExamplePlan(context.extensionUri, ensureSimulator),

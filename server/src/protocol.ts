@@ -58,6 +58,7 @@ export const ClientCommands = {
   exportTransaction: 'dlmm.exportUnsigned',
   sendToWallet: 'dlmm.sendToWallet',
   showDashboard: 'dlmm.openDashboard',
+  recentreLiquidity: 'dlmm.recentreLiquidity',
 } as const;
 
 /** Arguments of the "Quote" lens: the swap operation as written (amount in base units, as a string). */

@@ -38,6 +38,7 @@ describe('client settings', () => {
     assert.equal(titles.get('dlmm.startSimulator'), 'DLMM: Start Simulator');
     assert.equal(titles.get('dlmm.newPlan'), 'DLMM: New Plan');
     assert.equal(titles.get('dlmm.sendToWallet'), 'DLMM: Send to Wallet');
+    assert.equal(titles.get('dlmm.recentreLiquidity'), 'DLMM: Re-centre Liquidity');
   });
 
   const table: {
