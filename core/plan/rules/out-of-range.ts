@@ -21,10 +21,11 @@ export const outOfRange: Rule = {
       const lp = ctx.live?.byPool.get(op.pool);
       const active = lp?.activeBinId;
       if (!lp?.positions || active === undefined) return;
-      const held = lp.positions.filter((p) => p.user_liquidity > 0n).map((p) => p.bin_id);
+      // What the sender holds once this plan's operations on the pool ran (none left: nothing to warn about).
+      const held = afterPlan(ctx, op.pool, lp);
       if (held.length === 0) return;
       const near = (b: number): boolean => Math.abs(b - active) <= alert;
-      if (afterPlan(ctx, op.pool, lp).some(near)) return;
+      if (held.some(near)) return;
       const lo = Math.min(...held);
       const hi = Math.max(...held);
       const nearest = held.reduce((m, b) => (Math.abs(b - active) < Math.abs(m - active) ? b : m));
@@ -69,7 +70,10 @@ function afterPlan(ctx: RuleContext, pool: string, lp: LivePool): number[] {
         if (it.x_amount + it.y_amount > 0n) held.set(it.to_bin_id, (held.get(it.to_bin_id) ?? 0n) + 1n);
       }
   }
-  return [...held].filter(([, v]) => v > 0n).map(([b]) => b);
+  return [...held]
+    .filter(([, v]) => v > 0n)
+    .map(([b]) => b)
+    .sort((a, b) => a - b);
 }
 
 /** One "Re-centre liquidity" fix per shape: a move operation appended to the plan (block YAML files). */
