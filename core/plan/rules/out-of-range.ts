@@ -100,10 +100,22 @@ function recentreFixes(
   const ids = new Set(ctx.plan.operations.map((_, k) => parsed.operationId(k)));
   let id = 'recentre';
   for (let k = 2; ids.has(id); k++) id = `recentre-${k}`;
+  // The move runs after the plan's own operations: it moves what they leave of each position.
+  const spent = new Map<number, bigint>();
+  for (const p of ctx.prepared) {
+    if (p.op === 'withdraw' && p.pool.written_id === pool)
+      for (const it of p.items) spent.set(it.bin_id, (spent.get(it.bin_id) ?? 0n) + it.amount);
+    if (p.op === 'move' && p.pool.written_id === pool)
+      for (const it of p.items) spent.set(it.from_bin_id, (spent.get(it.from_bin_id) ?? 0n) + it.amount);
+  }
+  const remaining = (lp.positions ?? []).map((p) => {
+    const left = p.user_liquidity - (spent.get(p.bin_id) ?? 0n);
+    return { ...p, user_liquidity: left > 0n ? left : 0n };
+  });
   const fixes: QuickFix[] = [];
   for (const shape of SHAPES) {
     const r = planRecentre({
-      positions: lp.positions ?? [],
+      positions: remaining,
       active,
       priceOf: (b) => lp.binById.get(b)?.price,
       shape,
