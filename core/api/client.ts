@@ -46,6 +46,7 @@ import {
   parseBody,
   poolNotFoundText,
   readList,
+  rejectDuplicateBins,
   validate,
 } from './validate';
 
@@ -209,10 +210,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     const body = tryParse(res.text);
     if (res.status === 503) return { ready: false, detail: errorDetail(body, res.text) };
     if (res.status < 200 || res.status >= 300) throw httpError(req, res, body);
-    if (body === undefined) return { ready: true }; // a plain-text "OK" is a pass
-    const ready = validate(ReadySchema, body, req.endpoint);
-    if (ready.ready === false) return { ready: false, detail: errorDetail(body, res.text) };
-    return { ready: true };
+    return readinessOf(body, res.text, req.endpoint, res.status);
   };
 
   const quoteBody = (req: QuoteRequest): string =>
@@ -316,9 +314,15 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
 
     bins(poolId) {
       const req = service('GET', `/quotes/v2/bins/${enc(poolId)}`);
-      return cachedRead(req.url, async () =>
-        validate(BinListSchema, await fetchJson(req, { pool: poolId, binsRead: true }), req.endpoint),
-      );
+      return cachedRead(req.url, async () => {
+        const list = validate(
+          BinListSchema,
+          await fetchJson(req, { pool: poolId, binsRead: true }),
+          req.endpoint,
+        );
+        rejectDuplicateBins(list.bins, req.endpoint, 'bins');
+        return list;
+      });
     },
 
     bin(poolId, signedBinId) {
@@ -404,21 +408,29 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
 
     userPositionBins(user, poolId) {
       const req = service('GET', `/app/v2/users/${enc(user)}/positions/${enc(poolId)}/bins`);
-      return cachedRead(req.url, async () =>
-        readList(
+      return cachedRead(req.url, async () => {
+        const list = readList(
           await fetchJson(req, { pool: poolId, binsRead: true }),
           ['bins'],
           PositionBinSchema,
           req.endpoint,
-        ),
-      );
+        );
+        rejectDuplicateBins(list, req.endpoint, 'bins');
+        return list;
+      });
     },
 
     v1Bins(poolId) {
       const req = service('GET', `/quotes/v1/bins/${enc(poolId)}`);
-      return cachedRead(req.url, async () =>
-        validate(BinListSchema, await fetchJson(req, { pool: poolId, binsRead: true }), req.endpoint),
-      );
+      return cachedRead(req.url, async () => {
+        const list = validate(
+          BinListSchema,
+          await fetchJson(req, { pool: poolId, binsRead: true }),
+          req.endpoint,
+        );
+        rejectDuplicateBins(list.bins, req.endpoint, 'bins');
+        return list;
+      });
     },
 
     v1Tokens() {
@@ -532,6 +544,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
         throw poolNotFound(req, pool, res, poolNotFoundText(parsed, res.text) ?? 'Pool not found');
       }
       const inventory = validate(InventorySchema, parsed, req.endpoint);
+      rejectDuplicateBins(inventory.bins, req.endpoint, 'bins');
       if (!inventory.clean) {
         // Only clean books are trusted: an unreconciled 200 is treated like RECONCILE_DIRTY, never as data.
         throw inventoryUnavailable(req, 'RECONCILE_DIRTY', 'the book answered with clean: false');
@@ -552,6 +565,39 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   };
 
   return api;
+}
+
+/** Status words a warmth gate may answer with (plain text, or `status` in a JSON body). */
+const READY_WORDS = /^(ok|ready|up|healthy|pass)$/i;
+
+/**
+ * A 2xx readiness answer: `ready: true`, a `status` word that means ready, or a plain-text "OK". Anything
+ * else (truncated JSON, an HTML page, `{}`, `{"status":"not ready"}`) is never read as ready: a known
+ * status that is not a ready word is not ready, and a body we cannot read is an unexpected response.
+ */
+function readinessOf(body: unknown, text: string, endpoint: string, status: number): Readiness {
+  if (body === undefined || typeof body === 'string') {
+    const t = (typeof body === 'string' ? body : text).trim();
+    if (READY_WORDS.test(t)) return { ready: true };
+    throw new ApiError(
+      'unexpected-response',
+      `${endpoint}: unexpected response, the readiness body is neither JSON with 'ready' nor a plain "OK" (found ${t === '' ? 'an empty body' : JSON.stringify(t.length > 40 ? t.slice(0, 40) + '…' : t)}); readiness is unknown.`,
+      { endpoint, status, field: 'ready' },
+    );
+  }
+  const ready = validate(ReadySchema, body, endpoint);
+  if (ready.ready === false) return { ready: false, detail: errorDetail(body, text) };
+  if (ready.ready === true) return { ready: true };
+  if (typeof ready.status === 'string') {
+    return READY_WORDS.test(ready.status.trim())
+      ? { ready: true }
+      : { ready: false, detail: errorDetail(body, text) };
+  }
+  throw new ApiError(
+    'unexpected-response',
+    `${endpoint}: unexpected response, field 'ready' is missing (and no 'status'); readiness is unknown.`,
+    { endpoint, status, field: 'ready' },
+  );
 }
 
 function tryParse(text: string): unknown {

@@ -67,6 +67,29 @@ export function readList<S extends z.ZodType>(
   );
 }
 
+/**
+ * Rejects a bin list in which one bin id appears twice: which entry is true cannot be known, so the list
+ * is not believed (never "the last one wins"). `field` names the list in the message ("bins").
+ */
+export function rejectDuplicateBins<T extends { bin_id: number }>(
+  bins: readonly T[],
+  endpoint: string,
+  field: string,
+): void {
+  const seen = new Map<number, number>();
+  bins.forEach((b, i) => {
+    const first = seen.get(b.bin_id);
+    if (first !== undefined) {
+      throw new ApiError(
+        'unexpected-response',
+        `${endpoint}: unexpected response, field '${field}.${i}.bin_id' repeats bin ${b.bin_id} (also at ${field}.${first}); a list with duplicate bins is not used.`,
+        { endpoint, field: `${field}.${i}.bin_id` },
+      );
+    }
+    seen.set(b.bin_id, i);
+  });
+}
+
 /** The text of a body's error/message fields when it says 'Pool not found'. */
 export function poolNotFoundText(body: unknown, rawText: string): string | undefined {
   if (isRecord(body)) {

@@ -13,6 +13,7 @@ import { prepareOperations } from './prepare';
 import type { PreparedOperation } from './prepared';
 import { RULES, type Rule, type RuleContext } from './rules/index';
 import type { Plan } from './schema';
+import { uncheckedOperationFindings } from './unchecked';
 
 export interface AnalyzeOptions {
   api?: DlmmApi;
@@ -189,6 +190,7 @@ function runRules(
     if (!target.policyValid && POLICY_RULES.has(rule.code) && maxTipLag === undefined) continue;
     analysis.findings.push(...runRule(rule, ctx, analysis.internalErrors));
   }
+  if (live) analysis.findings.push(...uncheckedOperationFindings(ctx, analysis.findings));
 }
 
 function runRule(rule: Rule, ctx: RuleContext, errors: string[]): Finding[] {

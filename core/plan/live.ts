@@ -35,6 +35,8 @@ export interface PositionRecord {
 export interface LivePool {
   /** The pool as written in the plan. */
   written: string;
+  /** The generation its reads used (the file's `api`). */
+  generation: 'v2' | 'v1';
   /** Contract principal (written, or resolved from the pool record / pools list). */
   principal?: string;
   alias?: string;
@@ -54,6 +56,8 @@ export interface LivePool {
   positionById: Map<number, PositionRecord>;
   positionsError?: LiveError;
   inventoryError?: LiveError;
+  /** The inventory's own tip_lag when positions came from it (null: tip unknown, never caught up). */
+  inventoryTipLag?: number | null;
   /** Total bin shares read from the node (get-bin-balances), by signed bin id. */
   binShares: Map<number, bigint>;
   binSharesError?: LiveError;
@@ -355,7 +359,13 @@ async function readPool(
   s: LiveSession,
   live: LiveData,
 ): Promise<LivePool> {
-  const lp: LivePool = { written: ref, binById: new Map(), positionById: new Map(), binShares: new Map() };
+  const lp: LivePool = {
+    written: ref,
+    generation: plan.api,
+    binById: new Map(),
+    positionById: new Map(),
+    binShares: new Map(),
+  };
   const isAlias = POOL_ALIAS.test(ref);
   if (isAlias) lp.alias = ref;
   else lp.principal = ref;
@@ -451,6 +461,7 @@ async function readInventory(
     reserve_y: b.reserve_y,
   }));
   setPositions(lp, records, 'inventory');
+  lp.inventoryTipLag = inv.value.tip_lag;
   delete lp.inventoryError;
   return true;
 }

@@ -14,6 +14,7 @@ import type {
   PreparedWithdrawItem,
 } from './prepared';
 import type { AddOp, MoveOp, Plan, SwapOp, WithdrawOp } from './schema';
+import type { Bin } from '../api/types';
 import type { LiveData, LivePool } from './live';
 import { expandDistribution, type DistributionResult } from './distribution';
 
@@ -43,6 +44,14 @@ export function moveTarget(
 export function shareOf(amount: bigint, reserve: bigint, liquidity: bigint | null): bigint {
   if (liquidity === null || liquidity <= 0n) return 0n;
   return (amount * reserve) / liquidity;
+}
+
+/**
+ * Bin shares from the bin list: only the legacy (v1) list carries them. On v2 the list's `liquidity` is
+ * always null by the interface document and never bin shares: a v2 server that sends one is not believed.
+ */
+export function listShares(lp: LivePool, bin: Bin): bigint | undefined {
+  return lp.generation === 'v1' ? (bin.liquidity ?? undefined) : undefined;
 }
 
 /** The pool snapshot a prepared op carries; undefined when the pool or its active bin is unknown. */
@@ -114,12 +123,11 @@ function addItemAt(
     bin_price: bin.price,
     reserve_x: bin.reserve_x,
     reserve_y: bin.reserve_y,
-    // v2 list liquidity is null: treated as 0, never used for sizing.
-    bin_shares: bin.liquidity ?? 0n,
+    bin_shares: listShares(lp, bin) ?? 0n,
     user_liquidity: position?.user_liquidity ?? 0n,
     has_ever_added_to_bin: position !== undefined,
   };
-  const known = bin.liquidity ?? lp.binShares.get(target) ?? position?.liquidity ?? undefined;
+  const known = listShares(lp, bin) ?? lp.binShares.get(target) ?? position?.liquidity ?? undefined;
   if (known !== undefined && known !== null) prepared.bin_shares_known = known;
   return prepared;
 }
@@ -170,12 +178,13 @@ export function prepareMoveItems(op: MoveOp, lp: LivePool, active: number): Prep
       bin_price: toBin.price,
       reserve_x: toBin.reserve_x,
       reserve_y: toBin.reserve_y,
-      bin_shares: toBin.liquidity ?? 0n,
+      bin_shares: listShares(lp, toBin) ?? 0n,
       is_active_bin: to === active,
       has_ever_added_to_from_bin: true,
       has_ever_added_to_to_bin: lp.positionById.has(to),
     };
-    const known = toBin.liquidity ?? lp.binShares.get(to) ?? lp.positionById.get(to)?.liquidity ?? undefined;
+    const known =
+      listShares(lp, toBin) ?? lp.binShares.get(to) ?? lp.positionById.get(to)?.liquidity ?? undefined;
     if (known !== undefined && known !== null) prepared.bin_shares_known = known;
     if (op.mode === 'simple' && item.active_bin_offset !== undefined)
       prepared.active_bin_offset = item.active_bin_offset;
@@ -219,7 +228,10 @@ export function prepareOperations(
     const pool = snapshotOf(lp, live);
     if (!lp || !pool) return;
     const active = pool.active_bin_id;
+    // An operation is prepared only from data that was read: no bin list (or no positions) -> not prepared,
+    // so it can never be exported with items silently missing.
     if (op.op === 'add') {
+      if (!lp.bins) return;
       const items = prepareAddItems(op, lp, active);
       const expansion = expandDistribution(op, lp, active);
       items.push(...prepareDistributionItems(op, lp, active, expansion));
@@ -237,7 +249,7 @@ export function prepareOperations(
         items: prepareWithdrawItems(op, lp, active),
       });
     } else {
-      if (!lp.positions) return;
+      if (!lp.positions || !lp.bins) return;
       out.push({ id, index, op: 'move', mode: op.mode, pool, items: prepareMoveItems(op, lp, active) });
     }
   });

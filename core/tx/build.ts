@@ -34,7 +34,10 @@ export interface ExportableAnalysis {
   plan: Plan | undefined;
   findings: Finding[];
   prepared: PreparedOperation[];
-  parsed?: { rangeOf(path: readonly (string | number)[]): { offset: number; length: number } | undefined };
+  parsed?: {
+    rangeOf(path: readonly (string | number)[]): { offset: number; length: number } | undefined;
+    operationId?(index: number): string;
+  };
   live?: { tokens?: Token[] } | LiveData;
 }
 
@@ -154,6 +157,33 @@ export async function buildTransactions(
         ),
       };
     }
+  }
+  const unavailable = analysis.findings.filter((f) => LIVE_UNAVAILABLE.has(f.code));
+  if (unavailable.length > 0) {
+    // Never build from partial live data: bounds and post-conditions would rest on what was not read.
+    return {
+      ok: false,
+      error: exportError(
+        'live-data-unavailable',
+        `live data was unavailable, so the plan was not fully checked and is not exported:\n${unavailable
+          .map(
+            (f) =>
+              `  ${f.code}${f.operation !== undefined ? ` (operation ${f.operation})` : ''}: ${f.message}`,
+          )
+          .join('\n')}`,
+        unavailable,
+      ),
+    };
+  }
+  const unchecked = uncheckedOperations(analysis, plan, opts.opId);
+  if (unchecked.length > 0) {
+    return {
+      ok: false,
+      error: exportError(
+        'operation-unchecked',
+        `operation${unchecked.length === 1 ? '' : 's'} ${unchecked.map((u) => `'${u}'`).join(', ')} could not be checked against live data, so nothing is exported (an operation that was not checked is never written, nor silently left out)`,
+      ),
+    };
   }
   let ops = analysis.prepared;
   if (opts.opId !== undefined) {
@@ -288,6 +318,23 @@ function executeOn(ctx: BuildContext, tx: PartialTx, op: PreparedOperation): voi
   tx.execution = executeCall(state, chainCallOf(tx, ctx.sender), { routers: ctx.routers, now: ctx.now });
   if (tx.execution.status === 'unknown')
     for (const p of pools) ctx.unknownPools.set(p, { pool: p, opId: op.id, detail: tx.execution.detail });
+}
+
+/** Findings that mean live data was not read: nothing is built on top of them. */
+const LIVE_UNAVAILABLE: ReadonlySet<string> = new Set(['api-unreachable', 'rate-limited']);
+
+/** Ids of the plan's operations (within `opId` when given) that have no prepared operation. */
+function uncheckedOperations(analysis: ExportableAnalysis, plan: Plan, opId: string | undefined): string[] {
+  const prepared = new Set(analysis.prepared.map((p) => p.index));
+  const idOf = (i: number): string =>
+    analysis.parsed?.operationId?.(i) ?? plan.operations[i]?.id ?? String(i);
+  const out: string[] = [];
+  plan.operations.forEach((_op, i) => {
+    const id = idOf(i);
+    if (opId !== undefined && id !== opId) return;
+    if (!prepared.has(i)) out.push(id);
+  });
+  return out;
 }
 
 function makeContext(

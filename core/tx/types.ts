@@ -76,6 +76,8 @@ export interface BuiltTransaction {
 export type ExportErrorCode =
   | 'plan-has-errors'
   | 'plan-unreadable'
+  | 'live-data-unavailable'
+  | 'operation-unchecked'
   | 'op-not-found'
   | 'sender-missing'
   | 'router-config-missing'

@@ -1,11 +1,13 @@
 import type { Finding } from '../diagnostics';
 import { finding, type Rule, type RuleContext } from './rule';
-import { transportFindings } from './transport';
+import { isQuoteVerdict, TRANSPORT_CODES, transportFindings } from './transport';
 
 /**
  * Live data could not be read (timeout, refused, DNS), or the service refused it with a status no other
  * rule explains (401 for a bad key, 403, 5xx): offline checks still ran, and nothing may pass silently.
- * A swap quote's own error answer is swap-no-route's.
+ * A swap quote's own verdict (no route, a 4xx refusal) is swap-no-route's; a 5xx from the quote is not.
+ * A withdraw/move whose positions were not read for any other reason (app v2 'Pool not found', a 404, v1
+ * without inventory) gets its own finding: it was not checked, and it is never silently dropped.
  */
 export const apiUnreachable: Rule = {
   code: 'api-unreachable',
@@ -14,9 +16,7 @@ export const apiUnreachable: Rule = {
     ...transportFindings(
       ctx,
       'api-unreachable',
-      (e) =>
-        e.code === 'unreachable' ||
-        (e.code === 'http-error' && !e.endpoint.startsWith('POST /quotes/v2/quote')),
+      (e) => e.code === 'unreachable' || (e.code === 'http-error' && !isQuoteVerdict(e)),
       (ep, msg) =>
         `live data could not be read: ${ep} failed (${msg}); only offline checks ran — check --api / DLMM_API_URL or run with --offline`,
     ),
@@ -29,7 +29,15 @@ function positionGapFindings(ctx: RuleContext): Finding[] {
   const out: Finding[] = [];
   ctx.plan.operations.forEach((op, i) => {
     if (op.op !== 'withdraw' && op.op !== 'move') return;
-    const gap = ctx.live?.byPool.get(op.pool)?.positionsGap;
+    const lp = ctx.live?.byPool.get(op.pool);
+    const e = lp?.positionsError;
+    // Transport failures have their own findings; the pool's own absence is pool-not-found's.
+    const poolMissing = [lp?.binsError, lp?.poolError].some((x) => x?.code === 'pool-not-found');
+    const gap =
+      lp?.positionsGap ??
+      (e && !TRANSPORT_CODES.has(e.code) && !poolMissing
+        ? `${e.endpoint} answered ${e.status !== undefined ? `HTTP ${e.status} ` : ''}(${e.message}), so the sender's positions are unknown`
+        : undefined);
     if (gap === undefined) return;
     out.push(
       finding(

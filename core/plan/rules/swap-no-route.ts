@@ -1,7 +1,6 @@
 import type { Finding } from '../diagnostics';
 import { finding, type Rule } from './rule';
-
-const TRANSPORT = new Set(['unreachable', 'rate-limited', 'unexpected-response']);
+import { isQuoteVerdict } from './transport';
 
 /** The engine returns no route for a swap (answered, but nothing to execute). */
 export const swapNoRoute: Rule = {
@@ -16,7 +15,7 @@ export const swapNoRoute: Rule = {
       if (!q) return;
       if (known && (!known.has(op.input_token) || !known.has(op.output_token))) return; // token-unknown says it
       let why: string | undefined;
-      if (q.error && !TRANSPORT.has(q.error.code)) why = `${q.error.endpoint} answered: ${q.error.message}`;
+      if (q.error && isQuoteVerdict(q.error)) why = `${q.error.endpoint} answered: ${q.error.message}`;
       else if (q.route && (q.route.execution_path.length === 0 || q.route.amount_out === 0n))
         why = q.route.execution_path.length === 0 ? 'the route has no hops' : 'the best route returns 0';
       if (!why) return;

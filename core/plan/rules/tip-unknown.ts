@@ -1,13 +1,22 @@
 import { finding, type Rule } from './rule';
 import { tipFindingAt } from './tip';
 
-/** status tip_lag null: the tip is unknown, which is never caught up. */
+/** status tip_lag null (or negative, which cannot be believed): the tip is unknown, never caught up. */
 export const tipUnknown: Rule = {
   code: 'tip-unknown',
   needsLive: true,
   run(ctx) {
     const s = ctx.live?.status;
-    if (!s || s.tip_lag !== null) return [];
+    if (!s || (s.tip_lag !== null && s.tip_lag >= 0)) return [];
+    if (s.tip_lag !== null)
+      return [
+        finding(
+          ctx,
+          'tip-unknown',
+          tipFindingAt(ctx),
+          `the engine reports tip_lag ${s.tip_lag} (state ${s.state_height ?? '?'}, tip ${s.chain_tip ?? '?'}): a negative distance to the tip is not believed, so the tip is unknown and never treated as caught up — retry when the engine reports a sound lag`,
+        ),
+      ];
     return [
       finding(
         ctx,

@@ -32,3 +32,22 @@ export function transportFindings(
       : finding(ctx, code, { path: [] }, message);
   });
 }
+
+/**
+ * The quote engine's own verdict on a swap (no route, or a 4xx refusal of the request), as opposed to a
+ * failure to get an answer: a 5xx, 401/403 (key) or a dead service is never reported as "no route".
+ */
+export function isQuoteVerdict(e: LiveError): boolean {
+  if (e.code === 'no-route') return true;
+  if (!e.endpoint.startsWith('POST /quotes/v2/quote') || e.code !== 'http-error') return false;
+  const s = e.status ?? 0;
+  return s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 429;
+}
+
+/** Codes the transport rules report (api-unreachable, rate-limited, unexpected-response). */
+export const TRANSPORT_CODES: ReadonlySet<string> = new Set([
+  'unreachable',
+  'http-error',
+  'rate-limited',
+  'unexpected-response',
+]);

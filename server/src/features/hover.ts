@@ -15,6 +15,7 @@ import {
 } from '../../../core/dlmm/bins';
 import { percentToPpm } from '../../../core/dlmm/percent';
 import type { LiveData, LivePool } from '../../../core/plan/live';
+import { listShares } from '../../../core/plan/prepare';
 import type { PreparedOperation } from '../../../core/plan/prepared';
 import { addBounds, minReceivedFor, poolFees } from '../../../core/tx/bounds';
 import type { AnalysisResult } from '../planService';
@@ -132,7 +133,9 @@ export function binSection(
     lines.push("not in the pool's bin list (no reserves)");
   }
   const position = pool.positionById.get(id);
-  const shares = position?.liquidity ?? bin?.liquidity ?? null;
+  // Never the list's liquidity (null on v2; not bin shares even when a server sends one).
+  const shares =
+    position?.liquidity ?? (bin ? listShares(pool, bin) : undefined) ?? pool.binShares.get(id) ?? null;
   lines.push(`bin shares: ${shares === null ? 'unknown (the v2 list gives none)' : shares.toString()}`);
   if (pool.positions) {
     const source =
