@@ -67,3 +67,16 @@ export async function readTextFile(path: string, cwd: string, what: string): Pro
     throw new UsageError(`${what} ${path}: ${fileProblem(e)}`);
   }
 }
+
+/** DLMM_API_KEY and the value of the variable --api-key-env names (argv is never a key: see common.ts). */
+export function configuredSecrets(env: CliIO['env'], argv: readonly string[]): string[] {
+  const out: string[] = [];
+  if (env.DLMM_API_KEY) out.push(env.DLMM_API_KEY);
+  argv.forEach((a, i) => {
+    const name =
+      a === '--api-key-env' ? argv[i + 1] : a.startsWith('--api-key-env=') ? a.slice(14) : undefined;
+    const v = name !== undefined ? env[name] : undefined;
+    if (v) out.push(v);
+  });
+  return out;
+}

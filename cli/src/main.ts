@@ -2,7 +2,8 @@
  * `dlmm` entry: chooses the subcommand; each lives in commands/<name>.ts with `run(args, io)` and has its
  * help entry in help.ts (`dlmm <command> --help` is answered here, before the command parses anything).
  */
-import { processIO, UsageError, type CliIO, type Command } from './io';
+import { safeText } from '../../core/text/safe';
+import { configuredSecrets, processIO, UsageError, type CliIO, type Command } from './io';
 import { commandHelpText, helpKey, topLevelHelp, wantsHelp } from './help';
 
 /**
@@ -31,7 +32,8 @@ export const COMMANDS: Record<string, Command> = {
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Runs the CLI with argv (without node and script) and returns the exit status. */
-export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+export async function main(argv: string[], rawIO: CliIO = processIO): Promise<number> {
+  const io = safeIO(rawIO, argv);
   const [name, ...rest] = argv;
   if (!name) {
     // No command is a usage error: the usage goes to stderr, stdout stays for results.
@@ -71,6 +73,21 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     io.err(`dlmm ${name}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     return 2;
   }
+}
+
+/**
+ * Everything the CLI prints goes through here: the configured keys (DLMM_API_KEY, the variable named by
+ * --api-key-env) are redacted wherever the text came from, and control characters are escaped, so neither a
+ * service body nor a plan value can put a key or a terminal escape sequence on the user's screen.
+ */
+function safeIO(io: CliIO, argv: readonly string[]): CliIO {
+  const secrets = configuredSecrets(io.env, argv);
+  return {
+    env: io.env,
+    cwd: io.cwd,
+    out: (t) => io.out(safeText(t, secrets)),
+    err: (t) => io.err(safeText(t, secrets)),
+  };
 }
 
 if (require.main === module) {

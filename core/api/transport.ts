@@ -3,6 +3,7 @@
  * retries (429 honouring Retry-After, 5xx, dropped keep-alive sockets) and typed errors for what never
  * produced an answer. Interpreting bodies is the client's job; this layer only moves bytes.
  */
+import { redactSecrets } from '../text/safe';
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { ApiError } from './errors';
 import type { ApiStats } from './types';
@@ -121,7 +122,8 @@ export class Transport {
         headersTimeout: this.opts.timeoutMs,
         bodyTimeout: this.opts.timeoutMs,
       });
-      const text = await res.body.text();
+      // A body that echoes our key (an error page quoting the request) never carries it further.
+      const text = redactSecrets(await res.body.text(), [this.opts.apiKey]);
       const retryAfter = res.headers['retry-after'];
       return {
         status: res.statusCode,

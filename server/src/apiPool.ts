@@ -41,6 +41,11 @@ export class ApiPool {
     return api;
   }
 
+  /** The configured secrets, for redaction of everything the server publishes. */
+  secrets(): string[] {
+    return this.apiKey ? [this.apiKey] : [];
+  }
+
   /** Every client in use. */
   all(): DlmmApi[] {
     return [...this.clients.values()];

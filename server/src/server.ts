@@ -3,6 +3,7 @@
  * feature functions (which only map core results to LSP). Started by server/src/main.ts (extension, IPC)
  * and by `dlmm lsp --stdio` (cli/src/commands/lsp.ts).
  */
+import { safeDeep } from '../../core/text/safe';
 import {
   CodeActionKind,
   CodeLensRefreshRequest,
@@ -67,6 +68,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   const apis = new ApiPool(options.createApi ?? loadApiClient, options.env.DLMM_API_KEY, log, (nodeUrl) =>
     nodeCacheDir(options.env, nodeUrl),
   );
+  /** What the server publishes for people: the configured key redacted, control characters escaped. */
+  const safe = <T>(value: T): T => safeDeep(value, apis.secrets());
   const envSettings = settingsFromEnv(options.env);
   let settings = new SettingsStore(undefined, envSettings, (m) => connection.console.warn(m));
 
@@ -96,7 +99,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       }
       return out;
     },
-    onStatus: (status) => void connection.sendNotification(EngineStatusNotification, status),
+    onStatus: (status) => void connection.sendNotification(EngineStatusNotification, safe(status)),
     onStateChange: (api) => {
       // The engine moved: cached pools, bins and positions belong to the old state.
       api.clearCache();
@@ -111,7 +114,11 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     void connection.sendDiagnostics({
       uri,
       version: doc.version,
-      diagnostics: toDiagnostics(doc, result.analysis.findings),
+      // Only the words: a fix's edit text in `data` is inserted as written.
+      diagnostics: toDiagnostics(doc, result.analysis.findings).map((d) => ({
+        ...d,
+        message: safe(d.message),
+      })),
     });
     if (init.analysisEvents)
       void connection.sendNotification(AnalysisNotification, {
@@ -225,7 +232,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
 
   connection.onHover(async (p) => {
     const r = await resultFor(p.textDocument.uri);
-    return r ? hover(r.doc, r.result, r.doc.offsetAt(p.position)) : null;
+    return r ? safe(hover(r.doc, r.result, r.doc.offsetAt(p.position))) : null;
   });
   connection.onCompletion(async (p) => {
     const r = await resultFor(p.textDocument.uri);
@@ -242,15 +249,25 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   });
   connection.onCodeLens(async (p) => {
     const r = await resultFor(p.textDocument.uri);
-    return r ? codeLenses(r.doc, r.result, new Set(init.commands)) : null;
+    return r
+      ? codeLenses(r.doc, r.result, new Set(init.commands)).map((l) =>
+          l.command ? { ...l, command: { ...l.command, title: safe(l.command.title) } } : l,
+        )
+      : null;
   });
   connection.onDocumentSymbol(async (p) => {
     const r = await resultFor(p.textDocument.uri);
-    return r ? documentSymbols(r.doc, r.result.analysis) : null;
+    return r ? safe(documentSymbols(r.doc, r.result.analysis)) : null;
   });
   connection.languages.inlayHint.on(async (p) => {
     const r = await resultFor(p.textDocument.uri);
-    return r ? inlayHints(r.doc, r.result, p.range) : null;
+    return r
+      ? inlayHints(r.doc, r.result, p.range).map((h) => ({
+          ...h,
+          label: safe(h.label),
+          ...(h.tooltip !== undefined ? { tooltip: safe(h.tooltip) } : {}),
+        }))
+      : null;
   });
 
   connection.onShutdown(() => {

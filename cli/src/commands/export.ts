@@ -17,10 +17,11 @@ import {
   type SigningParams,
 } from '../../../core/tx/formats';
 import { hasApiConfigured, parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
-import { fileProblem, readTextFile, UsageError, type CliIO } from '../io';
+import { configuredSecrets, fileProblem, readTextFile, UsageError, type CliIO } from '../io';
 import { checkAndBuild } from '../exportPlan';
 import { notAPlanFile, PLAN_FILE } from './check';
 import { loadRouterOverrides } from '../routers';
+import { safeText } from '../../../core/text/safe';
 
 export const OPTIONS = {
   op: { type: 'string' },
@@ -71,7 +72,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
             : formatSummary(txs);
     if (typeof values.out === 'string') {
       try {
-        await writeFile(resolve(io.cwd, values.out), body, 'utf8');
+        // The file gets what the terminal would: no key, no raw control character.
+        await writeFile(resolve(io.cwd, values.out), safeText(body, configuredSecrets(io.env, args)), 'utf8');
       } catch (e) {
         io.err(
           `dlmm export: --out file ${values.out}: ${fileProblem(e).replace('cannot be read', 'cannot be written')}; nothing was written\n`,

@@ -1,0 +1,61 @@
+/**
+ * Text we print or publish is made safe at the edge: configured secrets are redacted wherever they came
+ * from (a service body echoing the X-API-Key, a plan value), and control characters that a terminal would
+ * act on (ESC sequences that retitle the window or clear the screen, carriage returns, C1 controls, bidi
+ * overrides) are written as visible `\u001b`-style escapes. Pure functions, used by every face.
+ */
+
+/** What replaces a secret in any text we print. */
+export const REDACTED = '[redacted]';
+
+/** Secrets shorter than this are not searched for (they would garble ordinary words); keys are longer. */
+export const MIN_SECRET_LENGTH = 6;
+
+/** `text` with every occurrence of each secret (as written, JSON-escaped or URL-encoded) replaced. */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s === undefined || s.length < MIN_SECRET_LENGTH) continue;
+    for (const form of new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)])) {
+      if (out.includes(form)) out = out.split(form).join(REDACTED);
+    }
+  }
+  return out;
+}
+
+/**
+ * C0 controls except tab and newline, DEL, C1 controls, line/paragraph separators and the bidi
+ * embedding/override/isolate characters (which can make text read differently than it is).
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every unsafe control character written as a visible `\uXXXX` escape. */
+export function escapeControl(text: string): string {
+  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** True when `text` holds a character escapeControl would rewrite. */
+export function hasUnsafeControl(text: string): boolean {
+  UNSAFE.lastIndex = 0;
+  const found = UNSAFE.test(text);
+  UNSAFE.lastIndex = 0;
+  return found;
+}
+
+/** Redacts, then escapes: the one call an edge makes before printing or publishing text. */
+export function safeText(text: string, secrets: readonly (string | undefined)[]): string {
+  return escapeControl(redactSecrets(text, secrets));
+}
+
+/** A JSON-like value with safeText applied to every string in it (LSP results, status notifications). */
+export function safeDeep<T>(value: T, secrets: readonly (string | undefined)[]): T {
+  if (typeof value === 'string') return safeText(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => safeDeep(v, secrets)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = safeDeep(v, secrets);
+    return out as T;
+  }
+  return value;
+}
