@@ -63,7 +63,7 @@ export async function startHostile(): Promise<HostileService> {
   ): Promise<{ status: number; text: string; headers: Record<string, string> }> =>
     new Promise((resolve, reject) => {
       // The client's key is recorded in `seen`; the simulator gets its own accepted key instead.
-      const headers = { ...req.headers, host: simUrl.host };
+      const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: simUrl.host };
       if (headers['x-api-key'] !== undefined) headers['x-api-key'] = DEFAULT_SIM_API_KEY;
       const out = request(
         { host: simUrl.hostname, port: simUrl.port, method: req.method, path: req.url, headers },
