@@ -4,7 +4,19 @@
  * convert to line/character only at the edge). Bounded: size, nesting and alias expansion are limited so
  * hostile input is reported, never hangs. Never throws.
  */
-import { Alias, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
+import {
+  Alias,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import type { z } from 'zod';
 import { PlanSchema, type Plan } from './schema';
 import type { Finding } from './diagnostics';
@@ -468,10 +480,8 @@ function lightAt(
   let key: LightScalar | undefined;
   for (const seg of path) {
     if (node.kind === 'map') {
-      const name = String(seg);
-      let i = node.keys.length - 1;
-      while (i >= 0 && (node.keys[i] as LightScalar).value !== name) i--;
-      if (i < 0) return undefined;
+      const i = lightKeyIndex(node).get(String(seg));
+      if (i === undefined) return undefined;
       key = node.keys[i];
       node = node.values[i] as LightNode;
     } else if (node.kind === 'seq' && typeof seg === 'number') {
@@ -484,6 +494,37 @@ function lightAt(
   return { node, key };
 }
 
+/**
+ * Key -> index of a light map, built once per map: a lookup per path segment stays O(1), so a file with
+ * 100,000 unknown keys (each reported with its range) is linear, not quadratic. The last key wins, as
+ * the reader's own scan did.
+ */
+const lightKeyIndexes = new WeakMap<LightMap, Map<unknown, number>>();
+function lightKeyIndex(map: LightMap): Map<unknown, number> {
+  let index = lightKeyIndexes.get(map);
+  if (!index) {
+    index = new Map();
+    map.keys.forEach((k, i) => index!.set(k.value, i));
+    lightKeyIndexes.set(map, index);
+  }
+  return index;
+}
+
+/** Key text -> pair of a composed map, built once per map (first key wins, as `find` did). */
+const docKeyIndexes = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
+function docPair(node: YAMLMap<unknown, unknown>, seg: string | number): Pair<unknown, unknown> | undefined {
+  let index = docKeyIndexes.get(node);
+  if (!index) {
+    index = new Map();
+    for (const p of node.items) {
+      const k = isScalar(p.key) ? String(p.key.value) : typeof p.key === 'string' ? p.key : undefined;
+      if (k !== undefined && !index.has(k)) index.set(k, p);
+    }
+    docKeyIndexes.set(node, index);
+  }
+  return index.get(String(seg));
+}
+
 function nodeAt(
   doc: Document.Parsed | undefined,
   path: PlanPath,
@@ -494,9 +535,7 @@ function nodeAt(
   for (const seg of path) {
     if (isAlias(node)) node = node.resolve(doc);
     if (isMap(node)) {
-      const pair = node.items.find((p) =>
-        isScalar(p.key) ? String(p.key.value) === String(seg) : p.key === seg,
-      );
+      const pair = docPair(node, seg);
       if (!pair) return undefined;
       key = isScalar(pair.key) ? pair.key : null;
       node = pair.value;
