@@ -1,3 +1,4 @@
+import { inputFileProblem } from './planFile';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
@@ -61,6 +62,9 @@ export function fileProblem(e: unknown): string {
  * every command: `<what> <path>: <why>`.
  */
 export async function readTextFile(path: string, cwd: string, what: string): Promise<string> {
+  // Type and size before a byte is read: a FIFO would block forever, /dev/zero would fill memory.
+  const problem = await inputFileProblem(resolve(cwd, path));
+  if (problem !== undefined) throw new UsageError(`${what} ${path}: ${problem}`);
   try {
     return await readFile(resolve(cwd, path), 'utf8');
   } catch (e) {

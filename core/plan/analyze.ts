@@ -3,7 +3,7 @@
  * preparation -> live rules. Returns findings sorted by offset; never throws on bad input or a bad service.
  */
 import type { DlmmApi } from '../api/types';
-import type { Finding, Severity } from './diagnostics';
+import { MAX_FINDINGS_PER_FILE, MAX_MESSAGE_LENGTH, type Finding, type Severity } from './diagnostics';
 import { executePlan, type PlanExecution } from './execute';
 import { createLiveSession, readLive, type LiveData, type LiveSession } from './live';
 import type { RouterOverrides } from '../tx/routers';
@@ -210,7 +210,7 @@ function finish(analysis: Analysis, target?: Checkable): Analysis {
   if (sourceIndex)
     analysis.prepared = analysis.prepared.map((p) => ({ ...p, index: sourceIndex[p.index] ?? p.index }));
   const seen = new Set<string>();
-  analysis.findings = analysis.findings
+  const sorted = analysis.findings
     .filter((f) => {
       const key = `${f.code}|${f.offset}|${f.length}|${f.message}`;
       if (seen.has(key)) return false;
@@ -223,7 +223,37 @@ function finish(analysis: Analysis, target?: Checkable): Analysis {
         SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
         a.code.localeCompare(b.code),
     );
+  analysis.findings = capFindings(sorted).map(shortMessage);
   return analysis;
+}
+
+/**
+ * At most MAX_FINDINGS_PER_FILE findings, then one saying how many more (with the worst severity among
+ * them, so exit codes and export refusals stay what they were).
+ */
+export function capFindings(findings: Finding[]): Finding[] {
+  if (findings.length <= MAX_FINDINGS_PER_FILE + 1) return findings;
+  const kept = findings.slice(0, MAX_FINDINGS_PER_FILE);
+  const rest = findings.slice(MAX_FINDINGS_PER_FILE);
+  const counts = countBySeverity(rest);
+  const first = rest[0]!;
+  const worst: Severity = counts.errors > 0 ? 'error' : counts.warnings > 0 ? 'warning' : 'info';
+  kept.push({
+    code: rest.find((f) => f.severity === worst)?.code ?? first.code,
+    severity: worst,
+    message: `and ${rest.length} more findings not listed (${counts.errors} errors, ${counts.warnings} warnings, ${counts.infos} infos); fix the ones above and check again`,
+    offset: first.offset,
+    length: first.length,
+  });
+  return kept;
+}
+
+function shortMessage(f: Finding): Finding {
+  if (f.message.length <= MAX_MESSAGE_LENGTH) return f;
+  return {
+    ...f,
+    message: `${f.message.slice(0, MAX_MESSAGE_LENGTH - 40)}… (${f.message.length} characters in all)`,
+  };
 }
 
 /** Counts per severity (CLI summary, status bar). */

@@ -53,6 +53,12 @@ export const DIAGNOSTIC_CODES = {
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
 
+/** Findings listed per file; beyond it one finding says how many more there are (of the worst severity). */
+export const MAX_FINDINGS_PER_FILE = 1000;
+
+/** Longest finding message; longer ones (a value quoted from a hostile file) are cut with a note. */
+export const MAX_MESSAGE_LENGTH = 1000;
+
 /** Default severity of a code; `strict` picks the stricter one where docs/diagnostics.md lists two. */
 export function defaultSeverity(code: DiagnosticCode, strict = true): Severity {
   const s = DIAGNOSTIC_CODES[code];

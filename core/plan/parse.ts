@@ -10,6 +10,7 @@ import {
   isMap,
   isScalar,
   isSeq,
+  Lexer,
   parseDocument,
   visit,
   type Document,
@@ -19,7 +20,7 @@ import {
 } from 'yaml';
 import type { z } from 'zod';
 import { PlanSchema, type Plan } from './schema';
-import type { Finding } from './diagnostics';
+import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
 import { parseLightYaml, type LightMap, type LightNode, type LightScalar } from './lightYaml';
@@ -41,6 +42,10 @@ export interface ParseOptions {
 /** Limits that keep hostile input cheap (a 350-position plan is ~25 KB). */
 export const PARSE_LIMITS = {
   maxBytes: 4 * 1024 * 1024,
+  /** Longest digit run read (uint128 has 39 digits; converting millions of digits alone takes seconds). */
+  maxDigits: 1000,
+  /** Entries of one flow mapping read by the full parser (whose duplicate-key check is quadratic). */
+  maxMapEntries: 2000,
   maxFlowDepth: 64,
   maxIndent: 256,
   maxAliasCount: 100,
@@ -112,6 +117,13 @@ export function parsePlan(text: string, opts: ParseOptions = {}): ParsedPlan {
     value = light.value;
   } else {
     let doc: Document.Parsed;
+    // The composer recurses per flow level: measure the real nesting with yaml's own (iterative) lexer
+    // first, which knows quoting exactly (the cheap pre-scan can be misled by a quote in a plain scalar).
+    const flow = flowProblem(text, format);
+    if (flow !== undefined) {
+      syntax(flow.offset, 1, flow.message);
+      return makeParsed(text, format, undefined, undefined, undefined, findings);
+    }
     try {
       doc = composeDocument(text, format);
     } catch (e) {
@@ -162,11 +174,31 @@ export function parsePlan(text: string, opts: ParseOptions = {}): ParsedPlan {
     findings.push(...planFindings(parsed, result.data));
   } else {
     // One value can fail two checks that read the same way (e.g. a float beyond 2^53): say it once.
+    // At most MAX_FINDINGS_PER_FILE are built (60,000 bad bins must not cost seconds and hundreds of MB).
     const seen = new Set<string>();
-    for (const f of result.error.issues.flatMap((issue) => schemaFindings(parsed, issue))) {
-      const key = `${f.offset}:${f.length}:${f.message}`;
-      if (!seen.has(key)) findings.push(f);
-      seen.add(key);
+    const issues = result.error.issues;
+    let i = 0;
+    for (; i < issues.length && findings.length < MAX_FINDINGS_PER_FILE; i++) {
+      for (const f of schemaFindings(parsed, issues[i]!)) {
+        const key = `${f.offset}:${f.length}:${f.message}`;
+        if (!seen.has(key)) findings.push(f);
+        seen.add(key);
+      }
+    }
+    let more = 0;
+    for (; i < issues.length; i++) {
+      const issue = issues[i]!;
+      more += issue.code === 'unrecognized_keys' ? issue.keys.length : 1;
+    }
+    if (more > 0) {
+      const last = findings[findings.length - 1];
+      findings.push({
+        code: 'schema',
+        severity: 'error',
+        message: `and ${more} more schema problem${more === 1 ? '' : 's'} not listed; fix the ones above and check again`,
+        offset: last?.offset ?? 0,
+        length: last?.length ?? 0,
+      });
     }
   }
   return parsed;
@@ -178,7 +210,7 @@ function schemaFindings(parsed: ParsedPlan, issue: z.core.$ZodIssue): Finding[] 
     path[0] === 'operations' && typeof path[1] === 'number' ? parsed.operationId(path[1]) : undefined;
   const withOp = (f: Finding): Finding => (operation === undefined ? f : { ...f, operation });
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => {
+    return issue.keys.slice(0, MAX_FINDINGS_PER_FILE).map((key) => {
       const r = parsed.keyRangeOf([...path, key]) ?? parsed.rangeOf(path) ?? { offset: 0, length: 0 };
       return withOp({
         code: 'schema',
@@ -359,6 +391,15 @@ function checkLimits(
       length: 1,
       message: `the file contains a NUL byte at offset ${nul}: it is binary, not a YAML or JSON plan`,
     };
+  const digits = /\d{1001,}/.exec(text);
+  if (digits) {
+    const run = /^\d+/.exec(text.slice(digits.index))?.[0].length ?? PARSE_LIMITS.maxDigits;
+    return {
+      offset: digits.index,
+      length: run,
+      message: `a number of ${run} digits: plan values have at most 39 digits (uint128 is 340282366920938463463374607431768211455); the file is not read further`,
+    };
+  }
   if (format === 'json') return undefined; // the JSON checker bounds its own depth
   let depth = 0;
   let quote = '';
@@ -406,6 +447,38 @@ function checkLimits(
           message: `YAML: flow nesting deeper than ${PARSE_LIMITS.maxFlowDepth} levels is not accepted`,
         };
     } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return undefined;
+}
+
+/**
+ * Flow collections the composer cannot take cheaply, by yaml's lexer: nesting beyond the depth limit (the
+ * composer recurses per level), or a flow mapping with more entries than any plan object has (its
+ * duplicate-key check is quadratic: 100,000 keys would take minutes). Undefined when neither.
+ */
+function flowProblem(text: string, format: PlanFormat): { offset: number; message: string } | undefined {
+  if (!/[[{]/.test(text)) return undefined;
+  const lang = format === 'json' ? 'JSON' : 'YAML';
+  const open: Array<{ map: boolean; entries: number }> = [];
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '[' || token === '{') {
+      if (open.length >= PARSE_LIMITS.maxFlowDepth)
+        return {
+          offset,
+          message: `${lang}: flow nesting deeper than ${PARSE_LIMITS.maxFlowDepth} levels is not accepted`,
+        };
+      open.push({ map: token === '{', entries: 1 });
+    } else if (token === ']' || token === '}') open.pop();
+    else if (token === ',') {
+      const top = open[open.length - 1];
+      if (top?.map && ++top.entries > PARSE_LIMITS.maxMapEntries)
+        return {
+          offset,
+          message: `${lang}: a mapping with more than ${PARSE_LIMITS.maxMapEntries} entries is not read (plan objects have a handful of fields)`,
+        };
+    }
+    offset += token.length;
   }
   return undefined;
 }

@@ -94,15 +94,20 @@ export function valueAt(root: unknown, path: Path): unknown {
   return v;
 }
 
-/** A short rendering of a value as written. */
+/** Text longer than `max` characters as its start, an ellipsis and how much was left out. */
+export function shorten(text: string, max = 60): string {
+  return text.length <= max ? text : `${text.slice(0, max - 20)}… (${text.length} characters)`;
+}
+
+/** A short rendering of a value as written (numbers of any length stay short too). */
 export function renderValue(v: unknown): string {
   if (v === undefined) return 'nothing';
-  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'bigint') return shorten(v.toString());
   if (typeof v === 'string') return JSON.stringify(v.length > 60 ? v.slice(0, 57) + '...' : v);
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a mapping';
-  return String(v);
+  return shorten(String(v));
 }
 
 export function pathText(path: Path): string {
@@ -127,7 +132,7 @@ export function describeIssue(
   if (issue.code === 'unrecognized_keys' && unknownKey !== undefined) {
     const accepted = acceptedKeys(path, root).filter((k) => k !== '$schema');
     const where = path.length ? ` in ${pathText(path)}` : '';
-    return `unknown field '${unknownKey}'${where}; accepted fields: ${accepted.join(', ')}`;
+    return `unknown field '${shorten(unknownKey)}'${where}; accepted fields: ${accepted.join(', ')}`;
   }
   const value = valueAt(root, path);
   const expected = expectationFor(path);

@@ -1,0 +1,141 @@
+/**
+ * Hostile plan files: the real `dlmm check` (dist/cli.js in a child process) and the real language server,
+ * each with its heap capped at 300 MB, on files built to hang or blow up a parser. Bounds are generous on
+ * purpose (a minute per file): only a hang, a crash or a blow-up breaks them; figures belong to the bench.
+ */
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, startLsp, type LspSession } from '../lsp/harness';
+
+const HEAP = '--max-old-space-size=300';
+const HEAD = `version: 1
+sender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
+operations:
+  - op: add
+    pool: dlmm_1
+`;
+const BIN = '      - { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
+
+/** name -> file text (built once; the largest is 5 MB). */
+function hostileFiles(): Record<string, string> {
+  const keys: string[] = [];
+  for (let i = 0; i < 100_000; i++) keys.push(`    k${i}: 1\n`);
+  const json: Record<string, unknown> = {
+    op: 'add',
+    pool: 'dlmm_1',
+    bins: [{ bin_id: 1, x_amount: 1, y_amount: 0 }],
+  };
+  for (let i = 0; i < 100_000; i++) json[`k${i}`] = 1;
+  return {
+    'unknown-keys.dlmm.yaml': HEAD + '    bins:\n' + BIN + keys.join(''),
+    'unknown-keys.dlmm.json': JSON.stringify({ version: 1, operations: [json] }),
+    'million-digits.dlmm.yaml':
+      HEAD + `    bins:\n      - { bin_id: 1, x_amount: ${'9'.repeat(3_000_000)}, y_amount: 0 }\n`,
+    'invalid-bins.dlmm.yaml':
+      HEAD + '    bins:\n' + '      - { bin_id: 9999, x_amount: -1, y_amount: 0 }\n'.repeat(60_000),
+    'nesting-after-quote.dlmm.yaml': `version: 1\nnote: it 'is\noperations: ${'['.repeat(200_000)}\n`,
+    'five-megabytes.dlmm.yaml': HEAD + '    bins:\n' + BIN.repeat(Math.ceil((5 * 1024 * 1024) / BIN.length)),
+    'deep-block.dlmm.yaml':
+      HEAD + '    bins:\n' + Array.from({ length: 200 }, (_, i) => ' '.repeat(i + 6) + 'a:\n').join(''),
+  };
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function cli(args: string[], cwd: string): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [HEAP, join(ROOT, 'bin', 'dlmm.js'), ...args],
+      { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 55_000, env: { PATH: process.env.PATH } },
+      (err, stdout, stderr) => {
+        const code = err ? ((err as { code?: number | null }).code ?? null) : 0;
+        resolve({
+          code: typeof code === 'number' ? code : null,
+          stdout,
+          stderr,
+          ms: performance.now() - started,
+        });
+      },
+    );
+  });
+}
+
+describe('hostile files: no hang, no blow-up (CLI and language server, heap capped at 300 MB)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let files: Record<string, string>;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dlmm-hostile-'));
+    files = hostileFiles();
+    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  });
+  after(async () => rm(dir, { recursive: true, force: true }));
+
+  for (const name of Object.keys(hostileFiles())) {
+    it(`dlmm check ${name}: a short verdict`, async () => {
+      const r = await cli(['check', '--offline', '--format', 'json', name], dir);
+      assert.equal(r.code, 1, `exit ${r.code}\n${r.stderr.slice(0, 2000)}`);
+      assert.doesNotMatch(r.stderr, /internal error|Maximum call stack|heap out of memory/);
+      const report = JSON.parse(r.stdout) as { files: Array<{ diagnostics: Array<{ message: string }> }> };
+      const diags = report.files[0]!.diagnostics;
+      assert.ok(diags.length >= 1 && diags.length <= 1001, `${diags.length} findings`);
+      for (const d of diags)
+        assert.ok(d.message.length <= 1000, `a message of ${d.message.length} characters`);
+      console.log(`      ${name}: ${Math.round(r.ms)} ms, ${diags.length} findings (incl. process start)`);
+    });
+  }
+
+  it('dlmm check on a FIFO answers at once (exit 2) instead of blocking', async function () {
+    const fifo = join(dir, 'pipe.dlmm.yaml');
+    try {
+      execFileSync('mkfifo', [fifo]);
+    } catch {
+      this.skip(); // mkfifo is part of coreutils; without it there is no FIFO to test
+    }
+    const r = await cli(['check', '--offline', 'pipe.dlmm.yaml'], dir);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /FIFO/);
+  });
+
+  it('dlmm check on /dev/zero (behind a plan name) answers at once (exit 2) without reading it', async () => {
+    await symlink('/dev/zero', join(dir, 'zero.dlmm.yaml'));
+    const r = await cli(['check', '--offline', 'zero.dlmm.yaml'], dir);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /device/);
+  });
+
+  describe('language server', () => {
+    let lsp: LspSession;
+    before(async () => {
+      lsp = await startLsp({
+        command: { cmd: process.execPath, args: [HEAP, join(ROOT, 'bin', 'dlmm.js'), 'lsp', '--stdio'] },
+      });
+    });
+    after(async () => lsp.close());
+
+    it('publishes a bounded verdict for every hostile file and keeps answering', async () => {
+      for (const [name, text] of Object.entries(files)) {
+        const uri = pathToFileURL(join(dir, name)).href;
+        lsp.open(uri, text, name.endsWith('.json') ? 'json' : 'yaml');
+        const diags = await lsp.diagnostics(uri, (d) => d.length > 0, 60_000);
+        assert.ok(diags.length <= 1001, `${name}: ${diags.length} diagnostics`);
+        lsp.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+      }
+      const symbols = await lsp.conn.sendRequest('textDocument/documentSymbol', {
+        textDocument: { uri: pathToFileURL(join(dir, 'none.dlmm.yaml')).href },
+      });
+      assert.equal(symbols, null, 'still answering after all of them');
+    });
+  });
+});
