@@ -44,15 +44,16 @@ function keysOf(shape: Shape): string[] {
   return Object.keys(shape).filter((k) => k !== '$schema');
 }
 
-const ENUMS: Record<string, string[]> = {
-  op: ['add', 'withdraw', 'move', 'swap'],
-  mode: ['strict', 'simple'],
-  network: ['mainnet', 'testnet'],
-  api: ['v2', 'v1'],
-  amm_strategy: ['best'],
-  version: ['1'],
-  shape: ['spot', 'curve', 'bid-ask'],
-};
+/** A Map, not an object: a key named `__proto__`, `constructor` or `toString` is just a key. */
+const ENUMS = new Map<string, string[]>([
+  ['op', ['add', 'withdraw', 'move', 'swap']],
+  ['mode', ['strict', 'simple']],
+  ['network', ['mainnet', 'testnet']],
+  ['api', ['v2', 'v1']],
+  ['amm_strategy', ['best']],
+  ['version', ['1']],
+  ['shape', ['spot', 'curve', 'bid-ask']],
+]);
 
 interface Context {
   kind: 'key' | 'value' | 'list-item';
@@ -86,7 +87,8 @@ export async function completion(
 
   if (ctx.kind === 'key') return keyItems(doc, offset, ctx, op);
   const key = ctx.key ?? '';
-  if (ENUMS[key]) return ENUMS[key].map((v) => item(v, CompletionItemKind.EnumMember, ctx, { detail: key }));
+  const enumValues = ENUMS.get(key);
+  if (enumValues) return enumValues.map((v) => item(v, CompletionItemKind.EnumMember, ctx, { detail: key }));
   if (key === 'pool') return (await data.pools()).map((p) => poolItem(p, ctx, value));
   if (key === 'input_token' || key === 'output_token')
     return (await data.tokens()).map((t) => tokenItem(t, ctx));
