@@ -10,6 +10,7 @@ import { MemoryChainState, UnknownState, type ChainPool } from '../chain/index';
 import type { BinBalances } from '../dlmm/math';
 import { poolFees } from '../tx/bounds';
 import type { LiveData, LivePool } from './live';
+import { listShares } from './prepare';
 
 /** Pools that a plan's swaps route through but that were not read: named in unknown results. */
 const NOT_READ = 'its bins were not read, so operations through it cannot be executed';
@@ -23,7 +24,9 @@ export function chainPoolFromLive(lp: LivePool, sender: string | undefined): Cha
   const prices = new Map<number, bigint>();
   for (const b of lp.bins.bins) {
     prices.set(b.bin_id, b.price);
-    const shares = b.liquidity ?? lp.binShares.get(b.bin_id) ?? lp.positionById.get(b.bin_id)?.liquidity;
+    // The v2 list's liquidity is never bin shares (listShares: only the legacy list carries them).
+    const shares =
+      listShares(lp, b) ?? lp.binShares.get(b.bin_id) ?? lp.positionById.get(b.bin_id)?.liquidity;
     if (shares === undefined || shares === null) unknownShares.add(b.bin_id);
     bins.set(b.bin_id, {
       price: b.price,

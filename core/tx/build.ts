@@ -175,7 +175,8 @@ export async function buildTransactions(
       ),
     };
   }
-  const unchecked = uncheckedOperations(analysis, plan, opts.opId);
+  // The check's own execution (forCheck) runs what was prepared; the analysis reports what was not.
+  const unchecked = opts.forCheck ? [] : uncheckedOperations(analysis, plan, opts.opId);
   if (unchecked.length > 0) {
     return {
       ok: false,
