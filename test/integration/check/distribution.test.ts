@@ -14,7 +14,7 @@ import { parseWorld } from '../../../core/sim/world';
 import { buildTransactions } from '../../../core/tx/build';
 import { formatTxHex } from '../../../core/tx/formats';
 import { assertFindings, plan, POOL1 } from '../../unit/plan/helpers';
-import { startSimulator, type RunningSimulator } from './sim';
+import { clientFor, startSimulator, worldForUser, type RunningSimulator } from './sim';
 
 /** Not a secret: a fixed test key so the world's user can be the transaction's signer. */
 const PUBLIC_KEY = privateKeyToPublic('33'.repeat(32) + '01') as string;
@@ -29,15 +29,8 @@ describe('distributions against the simulator (expand, check, export, dry-run)',
   let api: DlmmApi;
 
   before(async () => {
-    const input = structuredClone(DEFAULT_WORLD_INPUT);
-    input.users = (input.users ?? []).map((u) => ({ ...u, address: USER }));
-    sim = await startSimulator({ port: 0, world: parseWorld(input, 'distribution-world') });
-    api = createApiClient({
-      baseUrl: sim.url,
-      nodeUrl: sim.nodeUrl,
-      inventoryUrl: sim.inventoryUrl,
-      apiKey: DEFAULT_SIM_API_KEY,
-    });
+    sim = await startSimulator({ port: 0, world: worldForUser(USER, 'distribution-world') });
+    api = clientFor(sim);
   });
   after(async () => {
     await api?.close?.();

@@ -9,15 +9,12 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
-import { createApiClient } from '../../../core/api/client';
 import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan } from '../../../core/plan/analyze';
 import { applyTransaction } from '../../../core/sim/apply';
-import { DEFAULT_SIM_API_KEY, DEFAULT_WORLD_INPUT } from '../../../core/sim/defaultWorld';
-import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { parseWorld } from '../../../core/sim/world';
 import { buildTransactions } from '../../../core/tx/build';
 import { txHexes } from '../../../core/tx/formats';
+import { clientFor, startSimulator, worldForUser, type RunningSimulator } from './sim';
 
 const PUBLIC_KEY = privateKeyToPublic('44'.repeat(32) + '01') as string;
 const USER = getAddressFromPublicKey(PUBLIC_KEY, 'mainnet');
@@ -83,15 +80,8 @@ describe('check executes the plan (property: would-revert iff the exported trans
   let api: DlmmApi;
 
   before(async () => {
-    const input = structuredClone(DEFAULT_WORLD_INPUT);
-    input.users = (input.users ?? []).map((u) => ({ ...u, address: USER }));
-    sim = await startSimulator({ port: 0, world: parseWorld(input, 'property-world') });
-    api = createApiClient({
-      baseUrl: sim.url,
-      nodeUrl: sim.nodeUrl,
-      inventoryUrl: sim.inventoryUrl,
-      apiKey: DEFAULT_SIM_API_KEY,
-    });
+    sim = await startSimulator({ port: 0, world: worldForUser(USER, 'property-world') });
+    api = clientFor(sim);
   });
   after(async () => {
     await api?.close?.();

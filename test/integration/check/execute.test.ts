@@ -6,16 +6,14 @@
  */
 import { strict as assert } from 'node:assert';
 import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
-import { createApiClient } from '../../../core/api/client';
 import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
-import { DEFAULT_SIM_API_KEY, DEFAULT_WORLD_INPUT } from '../../../core/sim/defaultWorld';
 import { applyTransaction } from '../../../core/sim/apply';
-import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { parseWorld } from '../../../core/sim/world';
 import { buildTransactions } from '../../../core/tx/build';
 import { txHexes } from '../../../core/tx/formats';
 import type { BuiltTransaction } from '../../../core/tx/types';
+import { DEFAULT_WORLD_INPUT } from '../../../core/sim/defaultWorld';
+import { clientFor, startSimulator, worldForUser, type RunningSimulator } from './sim';
 
 /** Not a secret: a fixed test key so the world's user can sign. */
 const PUBLIC_KEY = privateKeyToPublic('33'.repeat(32) + '01') as string;
@@ -26,10 +24,7 @@ const USDCX = 'SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx';
 type WorldInput = typeof DEFAULT_WORLD_INPUT;
 
 function world(edit: (w: WorldInput) => void = () => undefined) {
-  const input = structuredClone(DEFAULT_WORLD_INPUT);
-  input.users = (input.users ?? []).map((u) => ({ ...u, address: USER }));
-  edit(input);
-  return parseWorld(input, 'execute-world');
+  return worldForUser(USER, 'execute-world', edit);
 }
 
 describe('check executes the plan (issue 9 regressions)', function () {
@@ -41,12 +36,7 @@ describe('check executes the plan (issue 9 regressions)', function () {
     await api?.close?.();
     await sim?.close();
     sim = await startSimulator({ port: 0, world: w });
-    api = createApiClient({
-      baseUrl: sim.url,
-      nodeUrl: sim.nodeUrl,
-      inventoryUrl: sim.inventoryUrl,
-      apiKey: DEFAULT_SIM_API_KEY,
-    });
+    api = clientFor(sim);
   }
   after(async () => {
     await api?.close?.();

@@ -37,4 +37,16 @@ export function worldWithFlags(flags: Record<string, { active?: boolean; quotabl
   return parseWorld(input);
 }
 
+/** The default world with every user at `address` (a test signer), optionally edited, named `name`. */
+export function worldForUser(
+  address: string,
+  name: string,
+  edit: (input: typeof DEFAULT_WORLD_INPUT) => void = () => undefined,
+): World {
+  const input = structuredClone(DEFAULT_WORLD_INPUT);
+  input.users = (input.users ?? []).map((u) => ({ ...u, address }));
+  edit(input);
+  return parseWorld(input, name);
+}
+
 export { startSimulator, type RunningSimulator };

@@ -6,16 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
-import { createApiClient } from '../../../core/api/client';
 import { parseJsonExact } from '../../../core/api/json';
 import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan } from '../../../core/plan/analyze';
-import { DEFAULT_SIM_API_KEY, DEFAULT_WORLD_INPUT, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
-import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { parseWorld } from '../../../core/sim/world';
+import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
 import { buildTransactions } from '../../../core/tx/build';
 import { formatTxHex } from '../../../core/tx/formats';
 import { renderExport } from '../../../client/src/export/pipeline';
+import { clientFor, startSimulator, worldForUser, type RunningSimulator } from '../check/sim';
 
 /** Not a secret: a fixed test key so the world's user can be the transaction's signer. */
 const PUBLIC_KEY = privateKeyToPublic('22'.repeat(32) + '01') as string;
@@ -96,15 +94,8 @@ describe('export -> POST /api/admin/apply (real HTTP, exact JSON)', function () 
   let api: DlmmApi;
 
   before(async () => {
-    const input = structuredClone(DEFAULT_WORLD_INPUT);
-    input.users = (input.users ?? []).map((u) => ({ ...u, address: USER }));
-    sim = await startSimulator({ port: 0, world: parseWorld(input, 'export-apply-world') });
-    api = createApiClient({
-      baseUrl: sim.url,
-      nodeUrl: sim.nodeUrl,
-      inventoryUrl: sim.inventoryUrl,
-      apiKey: DEFAULT_SIM_API_KEY,
-    });
+    sim = await startSimulator({ port: 0, world: worldForUser(USER, 'export-apply-world') });
+    api = clientFor(sim);
   });
   after(async () => {
     await api?.close?.();
