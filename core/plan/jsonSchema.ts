@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { MAX_UINT128 } from '../dlmm/bins';
-import { PlanSchema, zPercent, zPlanAmount, zPlanBinId, zSmallInt } from './schema';
+import { PlanSchema, zPercent, zPlanAmount, zPlanBinId, zSlippage, zSmallInt } from './schema';
 
 export const PLAN_SCHEMA_ID = 'https://dlmm-studio.dev/schemas/dlmm-plan.schema.json';
 
@@ -44,6 +44,14 @@ export function planJsonSchema(): JsonSchema {
         replace({ ...INTEGER, description: 'Signed bin id (-500..500), the quote list domain.' });
       else if (s === zSmallInt) replace({ ...INTEGER });
       else if (s === zPercent) replace({ ...PERCENT });
+      else if (s === zSlippage)
+        replace({
+          description: 'Slippage tolerance in percent (1 means 1%), below 100. At most 4 decimals.',
+          anyOf: [
+            { type: 'number', minimum: 0, exclusiveMaximum: 100 },
+            { type: 'string', pattern: '^\\d{1,2}(\\.\\d{1,4})?$' },
+          ],
+        });
     },
   }) as JsonSchema;
   return clean({

@@ -80,8 +80,11 @@ export interface ParsedPlan {
 }
 
 /** Parses plan text (YAML or JSON by file name) into a ParsedPlan. Never throws. */
-export function parsePlan(text: string, opts: ParseOptions = {}): ParsedPlan {
+export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   const format: PlanFormat = opts.format ?? (/\.json$/i.test(opts.fileName ?? '') ? 'json' : 'yaml');
+  // A byte order mark opens many files saved on Windows; YAML skips it, JSON's grammar does not. Read it as
+  // a space so every offset (and so every range) stays that of the file as written.
+  const text = format === 'json' && input.charCodeAt(0) === 0xfeff ? ' ' + input.slice(1) : input;
   const findings: Finding[] = [];
   const syntax = (offset: number, length: number, message: string): void => {
     // The parser may point one past the end (unexpected end of input): keep ranges inside the text.
@@ -358,6 +361,9 @@ function firstLine(text: string, r: SourceRange): SourceRange {
 }
 
 function cleanYamlMessage(message: string, format: PlanFormat): string {
+  // The library's advice names its own API; say what it means for a plan file instead.
+  if (/multiple documents/i.test(message))
+    return `${format.toUpperCase()}: a plan file holds one document; remove the second one (after '---') or move it to its own file`;
   const first = (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
   return format === 'json' ? `JSON: ${first}` : `YAML: ${first}`;
 }
@@ -487,6 +493,9 @@ function composeDocument(text: string, format: PlanFormat): Document.Parsed {
   return parseDocument(text, {
     intAsBigInt: true,
     prettyErrors: false,
+    // yaml's own console warnings (e.g. about mapAsMap or several documents) never reach the user: what is
+    // wrong with a plan is a finding.
+    logLevel: 'error',
     uniqueKeys: true,
     keepSourceTokens: false,
     ...(format === 'json' ? { schema: 'json' as const } : {}),

@@ -57,6 +57,12 @@ export const zPercent = z.union([z.bigint(), z.number(), z.string()]).transform(
   return Number(typeof v === 'bigint' ? v : v);
 });
 
+/** A slippage tolerance in percent: 100 or more would let a bound fall to 0 (min out 0), so it is refused. */
+export const zSlippage = zPercent.refine(
+  (p) => p < 100,
+  'slippage_tolerance must be below 100 (percent: 1 means 1%); 100 or more would accept receiving nothing',
+);
+
 export const zPrincipalStandard = z
   .string()
   .regex(
@@ -151,7 +157,7 @@ export const SwapOpSchema = z.strictObject({
   output_token: zContractPrincipal,
   amount_in: zPlanAmount,
   amm_strategy: z.string().min(1).default('best'),
-  slippage_tolerance: zPercent.optional(),
+  slippage_tolerance: zSlippage.optional(),
   provider: z
     .string()
     .regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/, 'expected a principal')
@@ -169,7 +175,7 @@ export const OperationSchema = z.discriminatedUnion('op', [
 
 export const PolicySchema = z.strictObject({
   max_tip_lag: zSmallInt.pipe(z.number().int().min(0)).default(0),
-  slippage_tolerance: zPercent.default(1),
+  slippage_tolerance: zSlippage.default(1),
   active_bin_tolerance: zSmallInt.pipe(z.number().int().min(0).max(1000)).default(1),
   deadline_seconds: zSmallInt.pipe(z.number().int().positive()).nullable().default(null),
   /** Percent (2 means 2%): a swap whose price impact is above it gets a price-impact warning. */

@@ -43,6 +43,8 @@ export function expectationFor(path: Path): string | undefined {
   if (last === 'active_bin_offset') return 'an integer offset from the active bin (e.g. -1, 0, 2)';
   if (last === 'withdrawal_percentage')
     return 'a percent 0 < p <= 100 with at most 4 decimals (50 means 50%)';
+  if (last === 'slippage_tolerance')
+    return 'a percent 0 <= p < 100 with at most 4 decimals (1 means 1%); 100 or more would accept receiving nothing';
   if (typeof last === 'string' && PERCENT_FIELDS.has(last))
     return 'a percent with at most 4 decimals (1 means 1%)';
   if (last === 'version') return 'the integer 1';

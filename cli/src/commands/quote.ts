@@ -55,9 +55,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     );
   const slippageText = typeof values.slippage === 'string' ? values.slippage.trim() : DEFAULT_SLIPPAGE;
   const slippagePpm = percentToPpm(slippageText);
-  if (slippagePpm === undefined || slippagePpm > PPM_SCALE) {
+  if (slippagePpm === undefined || slippagePpm >= PPM_SCALE) {
     throw new UsageError(
-      `--slippage expects a percent between 0 and 100 (1 means 1%), got '${slippageText}'`,
+      `--slippage expects a percent from 0 to below 100 (1 means 1%; 100 would accept receiving nothing), got '${slippageText}'`,
     );
   }
   if (slippagePpm > 0n && (slippagePpm < 500n || slippagePpm > 500_000n)) {

@@ -8,13 +8,13 @@ import { MAX_UINT128 } from '../../../core/dlmm/bins';
 import { percentToPpm } from '../../../core/dlmm/percent';
 import { zContractPrincipal, zPrincipalStandard } from '../../../core/plan/schema';
 
-/** Slippage percent (number or decimal string, up to 4 fraction digits, 0..100) -> parts per million. */
+/** Slippage percent (number or decimal string, up to 4 fraction digits, 0 to below 100) -> parts per million. */
 const zSlippagePpm = z.union([z.number(), z.string()]).transform((v, ctx) => {
   const ppm = percentToPpm(v);
-  if (ppm === undefined || ppm > 1_000_000n) {
+  if (ppm === undefined || ppm >= 1_000_000n) {
     ctx.addIssue({
       code: 'custom',
-      message: `slippage_tolerance ${String(v)} is not a percent from 0 to 100 with at most 4 fraction digits`,
+      message: `slippage_tolerance ${String(v)} is not a percent from 0 to below 100 with at most 4 fraction digits (100 would accept receiving nothing)`,
     });
     return z.NEVER;
   }

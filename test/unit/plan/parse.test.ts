@@ -257,3 +257,59 @@ describe('plan parsing: syntax and schema findings', () => {
     assert.equal(idx.offsetAt({ line: 1, character: 3 }), 6);
   });
 });
+
+describe('plan parsing: small hostile inputs (issue 10)', () => {
+  const swap = (slippage: string): string =>
+    plan(
+      `  - { op: swap, input_token: ${SBTC}, output_token: ${USDCX}, amount_in: 5, slippage_tolerance: ${slippage} }\n`,
+    );
+
+  it('refuses a slippage tolerance of 100 or more, on the swap and in the policy', () => {
+    for (const v of ['100', '150', '"100.0"']) {
+      const a = analyzeOffline(swap(v));
+      assertFindings(a, [['schema', 'error', v]], ['schema']);
+      assert.match(a.findings[0]?.message ?? '', /below 100|< 100/);
+    }
+    const policy = analyzeOffline(
+      `version: 1\npolicy: { slippage_tolerance: 100 }\noperations:\n  - { op: swap, input_token: ${SBTC}, output_token: ${USDCX}, amount_in: 5 }\n`,
+    );
+    assertFindings(policy, [['schema', 'error', '100']], ['schema']);
+    assertFindings(analyzeOffline(swap('99.9999')), [], ['schema']);
+  });
+
+  it('reads a .dlmm.json that starts with a byte order mark, with ranges of the file as written', () => {
+    const body = JSON.stringify({
+      version: 1,
+      operations: [{ op: 'swap', input_token: SBTC, output_token: USDCX, amount_in: 5 }],
+    });
+    const text = '\uFEFF' + body;
+    const p = parsePlan(text, { fileName: 'a.dlmm.json' });
+    assert.deepEqual(p.findings, []);
+    assert.ok(p.plan);
+    const r = p.rangeOf(['operations', 0, 'amount_in']);
+    assert.equal(text.slice(r!.offset, r!.offset + r!.length), '5');
+  });
+
+  it("speaks of plan files, not of yaml's API, and prints nothing to the console", async () => {
+    const warnings: unknown[] = [];
+    const onWarning = (w: unknown): void => void warnings.push(w);
+    const origWarn = console.warn;
+    process.on('warning', onWarning);
+    console.warn = (...args: unknown[]) => void warnings.push(args);
+    try {
+      const multi = analyzeOffline('version: 1\noperations: []\n---\nversion: 1\n');
+      assert.equal(multi.findings[0]?.code, 'syntax');
+      assert.doesNotMatch(multi.findings[0]?.message ?? '', /parseAllDocuments/);
+      assert.match(multi.findings[0]?.message ?? '', /one document/);
+      analyzeOffline('version: 1\n? [a, b]\n: 1\noperations: []\n');
+      analyzeOffline('{"version": 1, "operations": [], {"a": 1}: 2}', { fileName: 'k.dlmm.json' });
+      analyzeOffline('version: 1\noperations:\n  - { [x]: 1 }\n');
+      // process warnings are emitted on a later tick
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      console.warn = origWarn;
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(warnings, []);
+  });
+});
