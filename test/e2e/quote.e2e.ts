@@ -27,6 +27,8 @@ describe('DLMM: Get Quote against the simulator', function () {
     await workbench.pickItem(cli.input_token.symbol, 60_000);
     await workbench.pickItem(cli.output_token.symbol);
     await workbench.answerInput(AMOUNT);
+    // The quote source (engine or core swap API): this test compares with the CLI's default, the engine.
+    await workbench.pickItem('Quote engine');
     const rows = await workbench.quickInputRows(/Best/, 60_000);
     await workbench.screenshot('20-quote-routes');
     await workbench.dismissQuickInput();

@@ -236,7 +236,7 @@ describe('dlmm quote', function () {
     assert.equal(same.code, 2);
     const slip = await quoteSbtcUsdcx('1', '--slippage', '150');
     assert.equal(slip.code, 2);
-    assert.match(slip.err, /percent between 0 and 100/);
+    assert.match(slip.err, /percent from 0 to below 100/);
   });
 
   it('warns when the slippage looks like a fraction (library style)', async () => {
