@@ -98,14 +98,16 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
   const api = await ctx.getApi();
   if (!api) return;
 
+  // The check executes the plan on the same routers the export writes.
+  const routers = routersForExport(plan.uri, ctx.log);
   const analysis = await progress('DLMM: checking the plan against live data…', () =>
     analyzePlan(plan.text, {
       api,
       fileName: name,
       ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
+      ...(routers ? { routers } : {}),
     }),
   );
-  const routers = routersForExport(plan.uri, ctx.log);
   const first = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
   if (!first) return;
   const allowUnprotected = first.allowUnprotected;

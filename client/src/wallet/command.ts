@@ -70,20 +70,17 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
   }
   const api = await ctx.getApi();
   if (!api) return;
+  // The check executes the plan on the same routers the export writes.
+  const routers = routersForExport(plan.uri, ctx.log);
   const analysis = await progress('DLMM: checking the plan against live data…', () =>
     analyzePlan(plan.text, {
       api,
       fileName: name,
       ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
+      ...(routers ? { routers } : {}),
     }),
   );
-  const built = await buildConfirmingUnprotected(
-    analysis,
-    api,
-    opId,
-    routersForExport(plan.uri, ctx.log),
-    name,
-  );
+  const built = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
   if (!built) return;
   const outcome = built.outcome;
   if (!accepted(outcome, plan.text, name)) return;
