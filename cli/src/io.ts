@@ -72,10 +72,14 @@ export async function readTextFile(path: string, cwd: string, what: string): Pro
   }
 }
 
-/** DLMM_API_KEY and the value of the variable --api-key-env names (argv is never a key: see common.ts). */
+/** The configured keys: DLMM_API_KEY, the core swap API keys and the variable --api-key-env names (argv is never a key). */
 export function configuredSecrets(env: CliIO['env'], argv: readonly string[]): string[] {
   const out: string[] = [];
-  if (env.DLMM_API_KEY) out.push(env.DLMM_API_KEY);
+  // The service key and the core swap API's three keys (the client library's variable names).
+  for (const name of ['DLMM_API_KEY', 'BITFLOW_API_KEY', 'READONLY_CALL_API_KEY', 'KEEPER_API_KEY']) {
+    const v = env[name];
+    if (v) out.push(v);
+  }
   argv.forEach((a, i) => {
     const name =
       a === '--api-key-env' ? argv[i + 1] : a.startsWith('--api-key-env=') ? a.slice(14) : undefined;

@@ -96,7 +96,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (e) => {
-      process.stderr.write(String(e) + '\n');
+      process.stderr.write(safeText(String(e), configuredSecrets(process.env, process.argv)) + '\n');
       process.exitCode = 2;
     },
   );
