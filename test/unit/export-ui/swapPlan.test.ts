@@ -74,6 +74,11 @@ describe('export swap: arguments', () => {
     ['same tokens', [args({ output_token: SBTC })], /must differ/],
     ['token not a contract', [args({ input_token: SENDER })], /input_token.*contract principal/],
     ['slippage above 100', [args({ slippage_tolerance: 101 })], /slippage_tolerance/],
+    [
+      'slippage of 100 (would accept receiving nothing)',
+      [args({ slippage_tolerance: 100 })],
+      /slippage_tolerance/,
+    ],
     ['slippage with 5 decimals', [args({ slippage_tolerance: 0.00001 })], /4 fraction digits/],
     ['negative slippage', [args({ slippage_tolerance: -1 })], /slippage_tolerance/],
   ];
@@ -121,7 +126,8 @@ describe('export swap: plan text', () => {
     fc.assert(
       fc.property(
         fc.bigInt({ min: 1n, max: MAX_UINT128 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
+        // Every accepted slippage: 0 up to just below 100% (100% is refused, see the table above).
+        fc.integer({ min: 0, max: 999_999 }),
         (amount, ppm) => {
           const percent = ppmToPercentText(BigInt(ppm));
           const swap = parsedSwap({ amount_in: amount.toString(), slippage_tolerance: percent });
