@@ -68,7 +68,9 @@ export function addToPool(
     binId,
     activeBinId: pool.activeBinId,
     fees: pool.fees,
-    ...bounds,
+    minDlp: bounds.minDlp,
+    maxFeeX: bounds.maxFeeX,
+    maxFeeY: bounds.maxFeeY,
   });
   if (!r.ok) return r;
   pool.bins.set(binId, r.value.bin_after);
@@ -124,7 +126,9 @@ export function moveInPool(
     fromBinId,
     activeBinId: pool.activeBinId,
     fees: pool.fees,
-    ...bounds,
+    minDlp: bounds.minDlp,
+    maxFeeX: bounds.maxFeeX,
+    maxFeeY: bounds.maxFeeY,
   });
   if (!r.ok) return r;
   const held = userSharesOf(pool, user, fromBinId);

@@ -28,8 +28,12 @@ export function liquidityValue(x: bigint, y: bigint, price: bigint): bigint {
 
 /** Same as liquidityValue but every intermediate checked against u128, as Clarity evaluates it. */
 export function checkedLiquidityValue(x: bigint, y: bigint, price: bigint, what: string): bigint {
-  const yScaled = u128(y * PRICE_SCALE, `${what}: y * 1e8`);
-  return u128(u128(price * x, `${what}: price * x`) + yScaled, what);
+  // The messages are built only when a check fails (this runs several times per add).
+  const yScaled = y * PRICE_SCALE;
+  if (yScaled > MAX_UINT128 || yScaled < 0n) u128(yScaled, `${what}: y * 1e8`);
+  const px = price * x;
+  if (px > MAX_UINT128 || px < 0n) u128(px, `${what}: price * x`);
+  return u128(px + yScaled, what);
 }
 
 /** floor(sqrt(n)) for n >= 0 (Clarity `sqrti`); throws RangeError for negative n. */

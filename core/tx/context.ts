@@ -84,10 +84,19 @@ export function isExportError(v: unknown): v is ExportError {
   return typeof v === 'object' && v !== null && 'code' in v && 'message' in v && 'findings' in v;
 }
 
+/** Contract-principal values already built (c32 decoding with a checksum each time); values are immutable. */
+const contractCVs = new Map<string, ClarityValue>();
+const MAX_CONTRACT_CVS = 256;
+
 /** Splits `[address, name]` of a contract id into a contract-principal Clarity value. */
 export function contractCV(id: string): ClarityValue {
+  const known = contractCVs.get(id);
+  if (known) return known;
   const [address, name] = id.split('.') as [string, string];
-  return Cl.contractPrincipal(address, name);
+  const cv = Cl.contractPrincipal(address, name);
+  if (contractCVs.size >= MAX_CONTRACT_CVS) contractCVs.clear();
+  contractCVs.set(id, cv);
+  return cv;
 }
 
 /** Appends the v-1-2 deadline when the router takes one. */

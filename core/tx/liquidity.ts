@@ -153,8 +153,8 @@ function chainPool(ctx: BuildContext, op: LiquidityOp): ChainPool | undefined {
 }
 
 /**
- * Bin shares the state lacks (the analysis reads at most MAX_NODE_BIN_READS bins per pool) from the node
- * proxy, memoized per export; what is read becomes part of the state, so execution uses it too.
+ * Bin shares the state lacks (the analysis reads the target bins of adds and moves; a read may have failed)
+ * from the node proxy, memoized per export; what is read becomes part of the state, so execution uses it too.
  */
 async function fillShares(ctx: BuildContext, cp: ChainPool, bins: number[]): Promise<void> {
   const unknown = cp.unknownShares;
@@ -184,7 +184,12 @@ function scratch<T>(pool: ChainPool, f: () => T): T {
 function stateBin(pool: ChainPool, binId: number) {
   try {
     const b = binOf(pool, binId);
-    return { ...b, shares: pool.unknownShares?.has(binId) ? undefined : (b.shares as bigint | undefined) };
+    return {
+      price: b.price,
+      reserve_x: b.reserve_x,
+      reserve_y: b.reserve_y,
+      shares: pool.unknownShares?.has(binId) ? undefined : (b.shares as bigint | undefined),
+    };
   } catch (e) {
     if (e instanceof UnknownState) return undefined;
     throw e;
@@ -264,6 +269,14 @@ async function boundAddingItems<
         });
         if (!b.protectedDlp) reportUnprotected(ctx, op, ['operations', op.index, listKey, item.index], binId);
         rows.push({ item, b });
+        // A bin whose shares were not read changes nothing (the call would stop on UnknownState): skip it
+        // rather than raise and catch an exception per item.
+        const unknown = cp.unknownShares;
+        if (
+          unknown !== undefined &&
+          (unknown.has(binId) || (listKey === 'moves' && unknown.has(move.from_bin_id as number)))
+        )
+          continue;
         tryScratch(() => {
           if (listKey === 'bins') addToPool(cp, ctx.sender, binId, x, y, NO_CAP);
           else moveInPool(cp, ctx.sender, move.from_bin_id as number, binId, move.amount as bigint, NO_CAP);

@@ -12,7 +12,7 @@
  *   re-tagged (the to-bin one only when it exists).
  * - swap: the sender transfers the input, the pool transfers the output.
  */
-import { Cl, Pc, type PostCondition } from '@stacks/transactions';
+import { Cl, ClarityType, Pc, type ClarityValue, type PostCondition } from '@stacks/transactions';
 import { formatUnits, toUnsignedBinId } from '../dlmm/bins';
 import type { TokenInfo } from './types';
 
@@ -72,16 +72,58 @@ export function sharesCondition(
   return partial.ft(pool as `${string}.${string}`, POOL_SHARES_ASSET);
 }
 
+/**
+ * Per (sender, pool): the first position-NFT condition built and checked by `Pc` (principal and contract
+ * validation: c32 decoding with a sha256 checksum each time), and the owner's principal value. A strict
+ * 350-bin operation writes one condition per bin; the later ones reuse the validated parts and differ only
+ * in the token id. Clarity values are immutable, so sharing the owner value is safe.
+ */
+type NftCondition = Extract<PostCondition, { type: 'nft-postcondition' }>;
+const nftTemplates = new Map<string, { pc: NftCondition; owner: ClarityValue }>();
+const MAX_NFT_TEMPLATES = 64;
+
+function nftTemplate(sender: string, pool: string): { pc: NftCondition; owner: ClarityValue } {
+  const key = `${sender}|${pool}`;
+  let t = nftTemplates.get(key);
+  if (!t) {
+    const owner = Cl.principal(sender);
+    const pc = Pc.principal(sender)
+      .willMaybeSendAsset()
+      .nft(
+        `${pool as `${string}.${string}`}::${POSITION_NFT_ASSET}`,
+        Cl.tuple({ 'token-id': Cl.uint(0), owner }),
+      ) as NftCondition;
+    t = { pc, owner };
+    if (nftTemplates.size >= MAX_NFT_TEMPLATES) nftTemplates.clear();
+    nftTemplates.set(key, t);
+  }
+  return t;
+}
+
 /** The sender may send (burn and re-mint) the position NFT of `signedBinId`. */
 export function positionNftCondition(sender: string, pool: string, signedBinId: number): PostCondition {
-  return Pc.principal(sender)
-    .willMaybeSendAsset()
-    .nft(`${pool as `${string}.${string}`}::${POSITION_NFT_ASSET}`, positionNftId(sender, signedBinId));
+  const { pc, owner } = nftTemplate(sender, pool);
+  // A literal with the template's fields (an object spread per condition is slow on 350-bin operations).
+  return {
+    type: pc.type,
+    address: pc.address,
+    condition: pc.condition,
+    asset: pc.asset,
+    assetId: nftIdTuple(signedBinId, owner),
+  };
 }
 
 /** The NFT id tuple {token-id: unsigned bin id, owner}. */
-export function positionNftId(owner: string, signedBinId: number) {
+export function positionNftId(owner: string, signedBinId: number): ClarityValue {
   return Cl.tuple({ 'token-id': Cl.uint(toUnsignedBinId(signedBinId)), owner: Cl.principal(owner) });
+}
+
+/** `positionNftId` with the owner's principal value already built (the keys are valid Clarity names). */
+function nftIdTuple(signedBinId: number, owner: ClarityValue): ClarityValue {
+  return {
+    type: ClarityType.Tuple,
+    value: { 'token-id': Cl.uint(toUnsignedBinId(signedBinId)), owner },
+  };
 }
 
 const COMPARATOR_WORDS: Record<string, string> = {

@@ -1,0 +1,54 @@
+/**
+ * The memoized builders (position-NFT conditions per sender and pool, contract-principal values) give
+ * exactly what stacks.js builds from scratch, and still refuse what stacks.js refuses.
+ */
+import * as assert from 'node:assert/strict';
+import { Cl, Pc, postConditionToHex } from '@stacks/transactions';
+import { contractCV } from '../../../core/tx/context';
+import { positionNftCondition, positionNftId } from '../../../core/tx/postConditions';
+
+const SENDERS = ['SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR', 'SP3D6PV2ACBPEKYJTCMH7HEN02KP87QSP8KTEH335'];
+const POOLS = [
+  'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-10',
+  'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-stx-usdcx-v-1-bps-25',
+];
+
+/** The condition as stacks.js builds it with no memo. */
+function fresh(sender: string, pool: string, bin: number) {
+  return Pc.principal(sender)
+    .willMaybeSendAsset()
+    .nft(
+      `${pool as `${string}.${string}`}::pool-token-id`,
+      Cl.tuple({ 'token-id': Cl.uint(bin + 500), owner: Cl.principal(sender) }),
+    );
+}
+
+describe('post-condition builders', () => {
+  it('position-NFT conditions equal the ones stacks.js builds, for every sender, pool and bin', () => {
+    for (let round = 0; round < 2; round++)
+      for (const sender of SENDERS)
+        for (const pool of POOLS)
+          for (const bin of [-500, -175, -1, 0, 1, 139, 500]) {
+            const got = positionNftCondition(sender, pool, bin);
+            const want = fresh(sender, pool, bin);
+            assert.deepEqual(got, want);
+            assert.equal(postConditionToHex(got), postConditionToHex(want));
+            assert.deepEqual(got.type === 'nft-postcondition' && got.assetId, positionNftId(sender, bin));
+          }
+  });
+
+  it('still refuses a bad sender, pool or bin id', () => {
+    assert.throws(() => positionNftCondition('SPNOTANADDRESS', POOLS[0] as string, 0));
+    assert.throws(() => positionNftCondition(SENDERS[0] as string, 'not-a-contract', 0));
+    assert.throws(() => positionNftCondition(SENDERS[0] as string, POOLS[0] as string, 501), RangeError);
+  });
+
+  it('contract-principal values equal the ones stacks.js builds; bad ids still throw', () => {
+    for (let round = 0; round < 2; round++)
+      for (const id of POOLS) {
+        const [a, n] = id.split('.') as [string, string];
+        assert.deepEqual(contractCV(id), Cl.contractPrincipal(a, n));
+      }
+    assert.throws(() => contractCV('SPNOTANADDRESS.pool'));
+  });
+});
