@@ -68,9 +68,6 @@ export interface LivePool {
   positionsGap?: string;
 }
 
-/** Node reads of bin shares per pool and analysis are capped (node limit: 500 requests/minute). */
-export const MAX_NODE_BIN_READS = 64;
-
 export interface LiveSwap {
   route?: Route;
   error?: LiveError;
@@ -303,10 +300,17 @@ function targetBins(lp: LivePool, plan: Plan): number[] {
     .sort((a, b) => Math.abs(a - active) - Math.abs(b - active));
 }
 
-/** Bin shares from the pool's read-only get-bin-balances (the list's liquidity is null on v2). */
+/**
+ * Bin shares from the pool's read-only get-bin-balances (the list's liquidity is null on v2), for every
+ * target bin whose shares no other source states, so a plan of any size is executed when the reads
+ * succeed. Not capped: the client paces node requests under the node's 500 per minute (a read beyond the
+ * budget waits for its slot instead of getting a 429) and answers a (pool, bin) once per applied state
+ * height per machine (core/api/nodeStore.ts), so only bins new at this height cost a request. A bin whose
+ * read fails stays unknown: its bound and its execution are reported, never silently passed.
+ */
 async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSession): Promise<void> {
   const principal = lp.principal as string;
-  const ids = targetBins(lp, plan).slice(0, MAX_NODE_BIN_READS);
+  const ids = targetBins(lp, plan);
   await Promise.all(
     ids.map(async (id) => {
       // Decoded inside the memoized read: a warm session neither re-encodes the argument nor re-decodes.
