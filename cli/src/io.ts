@@ -1,3 +1,4 @@
+import { keysFromEnv } from '../../core/text/safe';
 import { inputFileProblem } from './planFile';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -74,12 +75,8 @@ export async function readTextFile(path: string, cwd: string, what: string): Pro
 
 /** The configured keys: DLMM_API_KEY, the core swap API keys and the variable --api-key-env names (argv is never a key). */
 export function configuredSecrets(env: CliIO['env'], argv: readonly string[]): string[] {
-  const out: string[] = [];
-  // The service key and the core swap API's three keys (the client library's variable names).
-  for (const name of ['DLMM_API_KEY', 'BITFLOW_API_KEY', 'READONLY_CALL_API_KEY', 'KEEPER_API_KEY']) {
-    const v = env[name];
-    if (v) out.push(v);
-  }
+  // The service key and the core swap API's three keys: the one list in core/text/safe.ts.
+  const out = keysFromEnv(env);
   argv.forEach((a, i) => {
     const name =
       a === '--api-key-env' ? argv[i + 1] : a.startsWith('--api-key-env=') ? a.slice(14) : undefined;

@@ -35,6 +35,8 @@ import { affectsDlmm, readConfig } from './settings';
 import { resolveServerSettings } from './settingsSchema';
 import { SimulatorHost } from './simulator';
 import { EngineStatusBar } from './statusBar';
+import { notify } from './notify';
+import { setStoredKeys, userText } from './userText';
 
 /** What activate returns (tests and the e2e suite read it through the extension's exports). */
 export interface DlmmExtensionApi {
@@ -49,9 +51,11 @@ let client: LanguageClient | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<DlmmExtensionApi> {
   const started = Date.now();
   const output = vscode.window.createOutputChannel('DLMM', { log: true });
-  const log = (line: string) => output.info(line);
+  // Every line is redacted (keys of secret storage and the environment) and escaped: userText.ts.
+  const log = (line: string) => output.info(userText(line));
   const sim = new SimulatorHost(log);
   const engine = new ClientEngine(context.secrets, log);
+  setStoredKeys(() => [engine.key]);
   const statusBar = new EngineStatusBar();
   const heightChanged = new vscode.EventEmitter<number | null>();
   context.subscriptions.push(output, sim, engine, statusBar, heightChanged);
@@ -187,9 +191,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
   if (readConfig().config.environment === 'simulator') {
     void sim.start().catch((e: unknown) => {
       log(`simulator did not start: ${e instanceof Error ? e.message : String(e)}`);
-      void vscode.window.showErrorMessage(
-        'DLMM: the embedded simulator did not start; see the DLMM output for details.',
-      );
+      void notify.error('DLMM: the embedded simulator did not start; see the DLMM output for details.');
     });
   }
 
@@ -258,7 +260,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     },
     (e: unknown) => {
       log(`the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
-      void vscode.window.showErrorMessage('DLMM: the language server did not start; see the DLMM output.');
+      void notify.error('DLMM: the language server did not start; see the DLMM output.');
     },
   );
 

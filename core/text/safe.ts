@@ -11,6 +11,27 @@ export const REDACTED = '[redacted]';
 /** Secrets shorter than this are not searched for (they would garble ordinary words); keys are longer. */
 export const MIN_SECRET_LENGTH = 6;
 
+/**
+ * The environment variables that hold keys: the service key and the core swap API's three keys (the client
+ * library's variable names). The one list every face (CLI, language server, extension) redacts from.
+ */
+export const KEY_ENV_VARIABLES = [
+  'DLMM_API_KEY',
+  'BITFLOW_API_KEY',
+  'READONLY_CALL_API_KEY',
+  'KEEPER_API_KEY',
+] as const;
+
+/** The keys set in `env` under KEY_ENV_VARIABLES (empty ones skipped). */
+export function keysFromEnv(env: Readonly<Record<string, string | undefined>>): string[] {
+  const out: string[] = [];
+  for (const name of KEY_ENV_VARIABLES) {
+    const v = env[name];
+    if (v) out.push(v);
+  }
+  return out;
+}
+
 /** `text` with every occurrence of each secret (as written, JSON-escaped or URL-encoded) replaced. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
@@ -46,6 +67,38 @@ export function hasUnsafeControl(text: string): boolean {
 /** Redacts, then escapes: the one call an edge makes before printing or publishing text. */
 export function safeText(text: string, secrets: readonly (string | undefined)[]): string {
   return escapeControl(redactSecrets(text, secrets));
+}
+
+/**
+ * A JSON-like value with every configured secret redacted from its strings (control characters left as
+ * they are: for values a page renders as text). Returned unchanged, not copied, when no string holds one.
+ */
+export function redactDeep<T>(value: T, secrets: readonly (string | undefined)[]): T {
+  const live = secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH);
+  if (live.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactSecrets(v, live);
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const w = walk(v[i]);
+        if (w !== v[i]) (out ??= v.slice())[i] = w;
+      }
+      return out ?? v;
+    }
+    if (v !== null && typeof v === 'object') {
+      let out: Record<string, unknown> | undefined;
+      for (const [k, x] of Object.entries(v)) {
+        const w = walk(x);
+        if (w === x) continue;
+        out ??= { ...(v as Record<string, unknown>) };
+        Object.defineProperty(out, k, { value: w, enumerable: true, writable: true, configurable: true });
+      }
+      return out ?? v;
+    }
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** A JSON-like value with safeText applied to every string in it (LSP results, status notifications). */

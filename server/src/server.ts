@@ -3,7 +3,7 @@
  * feature functions (which only map core results to LSP). Started by server/src/main.ts (extension, IPC)
  * and by `dlmm lsp --stdio` (cli/src/commands/lsp.ts).
  */
-import { safeDeep } from '../../core/text/safe';
+import { keysFromEnv, safeDeep } from '../../core/text/safe';
 import {
   CodeActionKind,
   CodeLensRefreshRequest,
@@ -38,7 +38,10 @@ import {
 import { SettingsStore, settingsFromEnv } from './settings';
 
 export interface ServerOptions {
-  /** Process environment: DLMM_API_URL, DLMM_INVENTORY_URL, DLMM_NODE_URL, DLMM_API_KEY. */
+  /**
+   * Process environment: DLMM_API_URL, DLMM_INVENTORY_URL, DLMM_NODE_URL, DLMM_API_KEY; the core swap API
+   * keys (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY) are redacted from what it publishes.
+   */
   env: Record<string, string | undefined>;
   /** API client factory (tests and benches may count requests); default core's createApiClient. */
   createApi?: ApiFactory;
@@ -63,15 +66,20 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   let hasDynamicConfig = false;
   let canRefreshLenses = false;
   let canRefreshInlays = false;
-  const log = (line: string) => connection.console.log(line);
+  // The server's log (the editor's output channel) is published text too: redacted and escaped.
+  const log = (line: string) => connection.console.log(safe(line));
 
   const apis = new ApiPool(options.createApi ?? loadApiClient, options.env.DLMM_API_KEY, log, (nodeUrl) =>
     nodeCacheDir(options.env, nodeUrl),
   );
-  /** What the server publishes for people: the configured key redacted, control characters escaped. */
-  const safe = <T>(value: T): T => safeDeep(value, apis.secrets());
+  /**
+   * What the server publishes for people: the configured keys redacted (the service key, from the client or
+   * the environment, and the core swap API keys of the environment), control characters escaped.
+   */
+  const envKeys = keysFromEnv(options.env);
+  const safe = <T>(value: T): T => safeDeep(value, [...apis.secrets(), ...envKeys]);
   const envSettings = settingsFromEnv(options.env);
-  let settings = new SettingsStore(undefined, envSettings, (m) => connection.console.warn(m));
+  let settings = new SettingsStore(undefined, envSettings, (m) => connection.console.warn(safe(m)));
 
   const service = new PlanService({
     settings: (uri) => settings.get(uri),
@@ -158,7 +166,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       settings = new SettingsStore(
         (uri) => connection.workspace.getConfiguration({ scopeUri: uri || undefined, section: 'dlmm' }),
         envSettings,
-        (m) => connection.console.warn(m),
+        (m) => connection.console.warn(safe(m)),
       );
     }
     return {

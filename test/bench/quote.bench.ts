@@ -35,6 +35,7 @@ export async function bench(): Promise<BenchRow[]> {
     const req = { input_token: SBTC, output_token: STX, amount_in: 100_000_000n, amm_strategy: 'direct' };
     const engine: number[] = [];
     const coldExtra: number[] = [];
+    const coldCpu: number[] = [];
     const warmExtra: number[] = [];
     let walked = 0;
     for (let i = 0; i < 30; i++) {
@@ -44,15 +45,19 @@ export async function bench(): Promise<BenchRow[]> {
       const route = await api.quote(req);
       engine.push(performance.now() - t);
       t = performance.now();
+      const cpu = process.cpuUsage();
       const c = await checkRouteLive(api, route, req.amount_in);
       coldExtra.push(performance.now() - t);
+      const used = process.cpuUsage(cpu);
+      coldCpu.push((used.user + used.system) / 1000);
       t = performance.now();
       await checkRouteLive(api, route, req.amount_in);
       warmExtra.push(performance.now() - t);
       walked = c.checked_hops[0]?.bins_walked ?? 0;
       await api.close?.();
     }
-    rows.push({ name: `engine quote answer, ${walked}-bin walk (p50)`, value: p50(engine), unit: 'ms' });
+    const answer = p50(engine);
+    rows.push({ name: `engine quote answer, ${walked}-bin walk (p50)`, value: answer, unit: 'ms' });
     const cold = p50(coldExtra);
     rows.push({
       name: 'exact recomputation beyond it, pools + bins read (p50)',
@@ -60,6 +65,16 @@ export async function bench(): Promise<BenchRow[]> {
       unit: 'ms',
       budget: '<= 5 ms',
       ok: cold <= 5,
+      peer: { name: 'the engine quote answer', value: answer },
+    });
+    // CPU time of the same step (client and the in-process simulator answering it): what the code costs
+    // when the machine is busy and wall-clock time mostly measures waiting for a core.
+    rows.push({
+      name: 'exact recomputation beyond it, pools + bins read (p50 CPU time)',
+      value: p50(coldCpu),
+      unit: 'ms',
+      budget: '<= 5 ms',
+      ok: p50(coldCpu) <= 5,
     });
     const warm = p50(warmExtra);
     rows.push({

@@ -77,6 +77,8 @@ export interface HostOptions {
   /** State the webview's getState() returns first (as VS Code restores it). */
   initialState?: unknown;
   width?: number;
+  /** The configured keys the host redacts (as panel.ts passes client/src/userText.ts's). */
+  secrets?: readonly string[];
 }
 
 export interface DashboardPage {
@@ -173,6 +175,7 @@ export async function openDashboard(browser: Browser, opts: HostOptions): Promis
       handle.reveals.push({ uri, offset, length });
     },
     lastPool: { get: () => handle.lastPool, set: (id) => (handle.lastPool = id) },
+    ...(opts.secrets ? { secrets: () => opts.secrets ?? [] } : {}),
     exportSwap: {
       available: async () => opts.exportAvailable ?? false,
       run: async (p, then) => {

@@ -4,6 +4,7 @@ import { isApiError } from '../../../core/api/errors';
 import type { DlmmApi } from '../../../core/api/types';
 import { ClientCommands } from '../../../server/src/protocol';
 import type { ClientEngine } from '../engine';
+import { notify } from '../notify';
 
 export interface CommandDeps {
   engine: ClientEngine;
@@ -14,7 +15,7 @@ export interface CommandDeps {
 export async function requireApi(deps: CommandDeps): Promise<DlmmApi | undefined> {
   const api = deps.engine.get();
   if (api) return api;
-  const pick = await vscode.window.showWarningMessage(
+  const pick = await notify.warn(
     'DLMM: no engine is configured (dlmm.environment is "custom" without dlmm.apiUrl, or "simulator" before it started).',
     'Start Simulator',
     'Open Settings',

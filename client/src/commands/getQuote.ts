@@ -11,6 +11,8 @@ import { checkRouteLive } from '../../../core/quote/exact';
 import { coreQuoteToRoute, createCoreSwapClient, type CoreSwapClient } from '../../../core/api/coreSwap';
 import { describeRoute } from '../../../server/src/features/format';
 import { describeError, requireApi, withReadProgress, type CommandDeps } from './common';
+import { notify } from '../notify';
+import { userData, userText } from '../userText';
 
 const QuoteArgsSchema = z.object({
   input_token: z.string(),
@@ -32,7 +34,7 @@ export async function getQuote(deps: CommandDeps, args?: unknown): Promise<void>
   try {
     tokens = await withReadProgress('DLMM: reading the token list…', () => api.tokens());
   } catch (e) {
-    void vscode.window.showErrorMessage(`DLMM: could not read the token list: ${describeError(e)}`);
+    void notify.error(`DLMM: could not read the token list: ${describeError(e)}`);
     return;
   }
   const fromLens = QuoteArgsSchema.safeParse(args);
@@ -88,7 +90,7 @@ async function coreRoutes(
   try {
     core = createCoreSwapClient(hosts, process.env);
   } catch (e) {
-    void vscode.window.showErrorMessage(
+    void notify.error(
       `DLMM: the core swap API is not configured (${describeError(e)}). Use the simulator environment, or set BITFLOW_API_HOST and READONLY_CALL_API_HOST in the environment VS Code starts with.`,
     );
     return undefined;
@@ -99,7 +101,7 @@ async function coreRoutes(
     const x = idOf(req.input);
     const y = idOf(req.output);
     if (!x || !y) {
-      void vscode.window.showErrorMessage('DLMM: the core swap API does not list these tokens.');
+      void notify.error('DLMM: the core swap API does not list these tokens.');
       return undefined;
     }
     const q = await withReadProgress('DLMM: quoting with the core swap API…', () =>
@@ -111,12 +113,12 @@ async function coreRoutes(
       .filter((r) => !r.error && r.amountOut > 0n)
       .map((r) => coreQuoteToRoute(r, req.input, req.output, req.slippage));
     if (!q.bestRoute || all.length === 0) {
-      void vscode.window.showErrorMessage('DLMM: the core swap API has no quoted route for this swap.');
+      void notify.error('DLMM: the core swap API has no quoted route for this swap.');
       return undefined;
     }
     return { best: coreQuoteToRoute(q.bestRoute, req.input, req.output, req.slippage), all };
   } catch (e) {
-    void vscode.window.showErrorMessage(`DLMM: the core swap API could not be read: ${describeError(e)}`);
+    void notify.error(`DLMM: the core swap API could not be read: ${describeError(e)}`);
     return undefined;
   } finally {
     await core.close();
@@ -192,7 +194,7 @@ async function showRoutes(
           Promise.all([api.quote(body), api.quoteMulti(body).catch(() => [] as Route[])]),
         );
   } catch (e) {
-    void vscode.window.showErrorMessage(`DLMM: no quote for this swap: ${describeError(e)}`);
+    void notify.error(`DLMM: no quote for this swap: ${describeError(e)}`);
     return;
   }
   if (all.length === 0) all = [best];
@@ -206,24 +208,23 @@ async function showRoutes(
   const b = describeRoute(best, tokens, bestCheck);
   deps.log(`quote ${title}: best ${b.label} ${b.detail}; ${all.length} route(s)`);
   for (const line of b.lines) deps.log(`  ${line}`);
-  if (bestCheck && !bestCheck.complete)
-    void vscode.window.showWarningMessage(`DLMM: partial fill. ${b.lines[0] ?? ''}`);
+  if (bestCheck && !bestCheck.complete) void notify.warn(`DLMM: partial fill. ${b.lines[0] ?? ''}`);
   const items: RouteItem[] = [
     {
-      label: `${bestCheck?.complete === false ? '$(warning)' : '$(star-full)'} Best: ${b.label}`,
-      detail: b.detail,
+      label: userText(`${bestCheck?.complete === false ? '$(warning)' : '$(star-full)'} Best: ${b.label}`),
+      detail: userText(b.detail),
       route: best,
     },
     { label: 'All routes', kind: vscode.QuickPickItemKind.Separator },
     ...all.map((r, i) => {
       const d = describeRoute(r, tokens, checks[i]);
-      return { label: `${i + 1}. ${d.label}`, detail: d.detail, route: r };
+      return { label: userText(`${i + 1}. ${d.label}`), detail: userText(d.detail), route: r };
     }),
     { label: '', kind: vscode.QuickPickItemKind.Separator },
     { label: '$(copy) Copy all routes as JSON', all },
   ];
   const chosen = await vscode.window.showQuickPick(items, {
-    title,
+    title: userText(title),
     placeHolder: 'Select a route to copy it as JSON',
     ignoreFocusOut: true,
   });
@@ -232,8 +233,8 @@ async function showRoutes(
   const json = chosen.all
     ? stringifyJsonExact({ best, best_check: bestCheck, routes: chosen.all, checks }, 2)
     : stringifyJsonExact({ route: chosen.route, check: checkOf(chosen.route) }, 2);
-  await vscode.env.clipboard.writeText(json);
-  void vscode.window.showInformationMessage(
+  await vscode.env.clipboard.writeText(userData(json));
+  void notify.info(
     chosen.all ? `DLMM: copied ${chosen.all.length} route(s) as JSON.` : 'DLMM: copied the route as JSON.',
   );
 }

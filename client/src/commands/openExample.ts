@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { pickExample } from './templates';
+import { notify } from '../notify';
 
 /** Opens the example next to the workspace (untitled), after `ensureSimulator`. */
 export async function openExamplePlan(
@@ -19,9 +20,7 @@ export async function openExamplePlan(
   );
   const name = pickExample(entries);
   if (!name) {
-    void vscode.window.showErrorMessage(
-      'DLMM: no example plan ships with this build (examples/*.dlmm.yaml is missing).',
-    );
+    void notify.error('DLMM: no example plan ships with this build (examples/*.dlmm.yaml is missing).');
     return;
   }
   const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, name)));

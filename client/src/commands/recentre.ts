@@ -5,6 +5,7 @@
  * so the command and the quick fix write the same text, checked like every move.
  */
 import * as vscode from 'vscode';
+import { notify } from '../notify';
 
 const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
 const SHAPES = [
@@ -18,9 +19,7 @@ export async function recentreLiquidity(): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const doc = editor?.document;
   if (!doc || !PLAN_FILE.test(doc.fileName)) {
-    void vscode.window.showInformationMessage(
-      'DLMM: open a plan file (*.dlmm.yaml) to re-centre its liquidity.',
-    );
+    void notify.info('DLMM: open a plan file (*.dlmm.yaml) to re-centre its liquidity.');
     return;
   }
   const found = vscode.languages
@@ -30,7 +29,7 @@ export async function recentreLiquidity(): Promise<void> {
         d.source === 'dlmm' && String(typeof d.code === 'object' ? d.code.value : d.code) === 'out-of-range',
     );
   if (found.length === 0) {
-    void vscode.window.showInformationMessage(
+    void notify.info(
       "DLMM: no out-of-range finding in this plan: the sender's liquidity in its pools is within policy.range_alert_bins of the active bin (or the plan was not checked against live data yet).",
     );
     return;
@@ -55,7 +54,7 @@ export async function recentreLiquidity(): Promise<void> {
     )) ?? [];
   const action = actions.find((a) => a.title.startsWith(`Re-centre liquidity: move it as ${shape.label} `));
   if (!action?.edit) {
-    void vscode.window.showWarningMessage(
+    void notify.warn(
       `DLMM: no ${shape.label} re-centring is possible here (the move could not be built from the positions read); see the finding's message.`,
     );
     return;

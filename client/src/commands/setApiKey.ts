@@ -4,9 +4,10 @@
  */
 import * as vscode from 'vscode';
 import type { ClientEngine } from '../engine';
+import { notify } from '../notify';
 
-/** Asks for the key (empty clears it); `notify` passes it on to the server. */
-export async function setApiKey(engine: ClientEngine, notify: (key: string | null) => void): Promise<void> {
+/** Asks for the key (empty clears it); `toServer` passes it on to the server. */
+export async function setApiKey(engine: ClientEngine, toServer: (key: string | null) => void): Promise<void> {
   const value = await vscode.window.showInputBox({
     title: 'DLMM: Set API Key',
     prompt:
@@ -18,8 +19,6 @@ export async function setApiKey(engine: ClientEngine, notify: (key: string | nul
   if (value === undefined) return;
   const key = value.trim();
   const set = await engine.setKey(key);
-  notify(set ? key : null);
-  void vscode.window.showInformationMessage(
-    set ? 'DLMM: API key stored in secret storage.' : 'DLMM: API key removed.',
-  );
+  toServer(set ? key : null);
+  void notify.info(set ? 'DLMM: API key stored in secret storage.' : 'DLMM: API key removed.');
 }

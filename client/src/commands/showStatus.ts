@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { ClientCommands, type EngineStatusParams } from '../../../server/src/protocol';
 import { withReadProgress } from './common';
+import { notify } from '../notify';
 
 /** Reads the status (through the language server when it runs) and shows it. */
 export async function showEngineStatus(
@@ -13,7 +14,7 @@ export async function showEngineStatus(
   update(s);
   const where = s.apiUrl ? `${s.environment ?? 'custom'} engine at ${s.apiUrl}` : 'no engine';
   if (s.state !== 'ok') {
-    const pick = await vscode.window.showWarningMessage(
+    const pick = await notify.warn(
       `DLMM: ${where}: ${s.error ?? s.state}.`,
       'Start Simulator',
       'Open Settings',
@@ -31,8 +32,6 @@ export async function showEngineStatus(
     `DLMM: ${where} — ready: ${s.ready ? 'yes' : 'no'}, state height ${s.stateHeight ?? 'unknown'}, ` +
     `chain tip ${s.chainTip ?? 'unknown'}, tip lag ${lag}, ${s.poolCount ?? '?'} pools.`;
   const healthy = s.ready === true && s.tipLag === 0;
-  const pick = await (healthy
-    ? vscode.window.showInformationMessage(text, 'Show Log')
-    : vscode.window.showWarningMessage(text, 'Show Log'));
+  const pick = await (healthy ? notify.info(text, 'Show Log') : notify.warn(text, 'Show Log'));
   if (pick === 'Show Log') output.show(true);
 }

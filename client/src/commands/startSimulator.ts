@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { SimulatorHost } from '../simulator';
 import { describeError } from './common';
+import { notify } from '../notify';
 
 /** Starts the simulator (if needed) and switches the session to it. */
 export async function startSimulatorCommand(
@@ -18,13 +19,10 @@ export async function startSimulatorCommand(
       () => sim.start(),
     );
     useSimulator();
-    if (!quiet)
-      void vscode.window.showInformationMessage(
-        `DLMM: simulator running at ${ep.url}; plan files are checked against it.`,
-      );
+    if (!quiet) void notify.info(`DLMM: simulator running at ${ep.url}; plan files are checked against it.`);
     return true;
   } catch (e) {
-    void vscode.window.showErrorMessage(`DLMM: the simulator did not start: ${describeError(e)}`);
+    void notify.error(`DLMM: the simulator did not start: ${describeError(e)}`);
     return false;
   }
 }

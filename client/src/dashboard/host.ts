@@ -14,6 +14,7 @@ import {
   type QuoteParams,
   type RequestMethod,
 } from '../../../webview/src/protocol';
+import { redactDeep, safeText } from '../../../core/text/safe';
 import { noEngineError, toErrorInfo } from './errors';
 import { Prefetch } from './prefetch';
 import {
@@ -41,6 +42,11 @@ export interface DashboardHostDeps {
     run(params: QuoteParams, then?: 'export' | 'wallet'): Promise<void>;
   };
   log?(line: string): void;
+  /**
+   * The configured keys (secret storage and the environment: client/src/userText.ts): redacted from every
+   * message the page receives and every log line, wherever the text came from (an engine echoing a key).
+   */
+  secrets?(): readonly (string | undefined)[];
   /** Clock for the prefetch freshness (tests). */
   now?(): number;
 }
@@ -63,6 +69,9 @@ export interface DashboardHost {
 
 /** Builds the host side of one dashboard panel. */
 export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
+  const secrets = () => deps.secrets?.() ?? [];
+  const post = (msg: HostMessage): unknown => deps.post(redactDeep(msg, secrets()));
+  const log = (line: string): void => deps.log?.(safeText(line, secrets()));
   const api = (): DlmmApi => {
     const a = deps.getApi();
     if (!a) throw new NoEngine();
@@ -169,7 +178,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
     async receive(raw) {
       const parsed = WebviewMessageSchema.safeParse(raw);
       if (!parsed.success) {
-        deps.log?.(`dashboard: ignored a malformed message (${describeZodError(parsed.error)})`);
+        log(`dashboard: ignored a malformed message (${describeZodError(parsed.error)})`);
         return;
       }
       const msg = parsed.data;
@@ -182,17 +191,17 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
             (prefetched.take('exportAvailable') as Promise<boolean> | undefined) ??
             deps.exportSwap.available()
           ).catch(() => false);
-          deps.post({ type: 'init', pool_id: pool, export_available: exportAvailable });
+          post({ type: 'init', pool_id: pool, export_available: exportAvailable });
           return;
         }
         case 'request':
           try {
             // Typed by the feed; the webview validates it on arrival (validating here too cost a cold zod
             // compile on the panel's first paint).
-            deps.post({ type: 'reply', id: msg.id, result: await answer(msg.method, msg.params) });
+            post({ type: 'reply', id: msg.id, result: await answer(msg.method, msg.params) });
           } catch (e) {
-            deps.log?.(`dashboard: ${msg.method} failed: ${e instanceof Error ? e.message : String(e)}`);
-            deps.post({ type: 'replyError', id: msg.id, error: errorOf(e, msg.method) });
+            log(`dashboard: ${msg.method} failed: ${e instanceof Error ? e.message : String(e)}`);
+            post({ type: 'replyError', id: msg.id, error: errorOf(e, msg.method) });
           }
           return;
         case 'selectPool':
@@ -200,7 +209,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
           return;
         case 'revealRange':
           await deps.revealRange(msg.uri, msg.offset, msg.length).catch((e: unknown) =>
-            deps.post({
+            post({
               type: 'notice',
               level: 'error',
               message: `Could not open the plan at that line: ${e instanceof Error ? e.message : String(e)}`,
@@ -209,7 +218,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
           return;
         case 'exportSwap':
           if (!(await deps.exportSwap.available().catch(() => false))) {
-            deps.post({
+            post({
               type: 'notice',
               level: 'error',
               message: 'The swap export command is not available in this window.',
@@ -217,7 +226,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
             return;
           }
           await deps.exportSwap.run(msg.params, msg.then ?? 'export').catch((e: unknown) =>
-            deps.post({
+            post({
               type: 'notice',
               level: 'error',
               message: `Export failed: ${e instanceof Error ? e.message : String(e)}`,
@@ -228,15 +237,15 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
     },
     stateChanged(stateHeight) {
       prefetched.clear();
-      deps.post({ type: 'stateChanged', state_height: stateHeight });
+      post({ type: 'stateChanged', state_height: stateHeight });
     },
     planChanged() {
       prefetched.clear();
-      deps.post({ type: 'planChanged' });
+      post({ type: 'planChanged' });
     },
     showPool(poolId) {
       void deps.lastPool.set(poolId);
-      deps.post({ type: 'showPool', pool_id: poolId });
+      post({ type: 'showPool', pool_id: poolId });
     },
   };
 }

@@ -8,6 +8,7 @@ import { WebviewStateSchema, type QuoteParams } from '../../../webview/src/proto
 import type { ActivePlan } from './feed';
 import { createDashboardHost, type DashboardHost } from './host';
 import { buildDashboardHtml } from './html';
+import { userSecrets } from '../userText';
 
 export const DASHBOARD_VIEW_TYPE = 'dlmm.dashboard';
 /** The swap export command; the dashboard shows its button only when the command is registered. */
@@ -112,6 +113,7 @@ export class DashboardPanel implements vscode.Disposable {
         },
       },
       log: deps.log,
+      secrets: () => userSecrets(),
     });
     // The engine reads the page asks for first start now, while VS Code loads the page.
     this.host.prefetch();

@@ -28,6 +28,7 @@ import { describeRefusal } from './refusal';
 import { routersForExport } from './routers';
 import { readConfig } from '../settings';
 import { operationAtOffset } from './target';
+import { notify } from '../notify';
 
 export interface ExportCommandContext extends ExportDeps {
   /** globalState: holds only public keys, per sender. */
@@ -68,7 +69,7 @@ export async function exportUnsigned(ctx: ExportCommandContext, args: readonly u
   } catch (e) {
     const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
     ctx.log?.(`export failed: ${why}`);
-    void vscode.window.showErrorMessage(`DLMM: export failed: ${why}`);
+    void notify.error(`DLMM: export failed: ${why}`);
   }
 }
 
@@ -76,7 +77,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
   const target = parseExportArgs(args);
   const plan = await resolvePlan(ctx, target.uri);
   if (!plan) {
-    void vscode.window.showWarningMessage(
+    void notify.warn(
       'DLMM: open a plan file (*.dlmm.yaml, *.dlmm.yml or *.dlmm.json) to export its unsigned transactions.',
     );
     return;
@@ -150,7 +151,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
   const actions = written
     ? ['Open File', 'Copy wallet request', 'Send to Wallet']
     : ['Copy wallet request', 'Send to Wallet'];
-  const choice = await vscode.window.showInformationMessage(
+  const choice = await notify.info(
     `DLMM: ${txs.length} unsigned transaction(s) ${written ? `written to ${fileName}` : 'exported'}${notes}. Nothing was signed or sent.`,
     ...actions,
   );
@@ -165,9 +166,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
     );
   } else if (choice === 'Copy wallet request') {
     await vscode.env.clipboard.writeText(rendered.walletRequest);
-    void vscode.window.showInformationMessage(
-      `DLMM: copied ${txs.length} stx_callContract request(s) to the clipboard.`,
-    );
+    void notify.info(`DLMM: copied ${txs.length} stx_callContract request(s) to the clipboard.`);
   }
 }
 
@@ -228,11 +227,7 @@ export async function buildConfirmingUnprotected(
   const outcome = await build(analysis, api, opId, routers);
   if (outcome.ok || outcome.error.code !== 'bounds-unknown') return { outcome, allowUnprotected: false };
   const proceed = 'Export with min-dlp 1';
-  const choice = await vscode.window.showWarningMessage(
-    `DLMM: ${name}: ${outcome.error.message}`,
-    { modal: true },
-    proceed,
-  );
+  const choice = await notify.warn(`DLMM: ${name}: ${outcome.error.message}`, { modal: true }, proceed);
   if (choice !== proceed) return undefined;
   return { outcome: await build(analysis, api, opId, routers, undefined, true), allowUnprotected: true };
 }
@@ -267,7 +262,7 @@ export function accepted(
 ): outcome is Extract<ExportOutcome, { ok: true }> {
   if (outcome.ok) return true;
   const r = describeRefusal(outcome.error, text, name);
-  void vscode.window.showErrorMessage(r.message, { modal: r.detail !== '', detail: r.detail });
+  void notify.error(r.message, { modal: r.detail !== '', detail: r.detail });
   return false;
 }
 

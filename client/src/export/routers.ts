@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { toRouterOverrides } from '../../../core/tx/routerConfig';
 import type { RouterOverrides } from '../../../core/tx/routers';
 import { readConfig } from '../settings';
+import { notify } from '../notify';
 
 const warned = new Set<string>();
 
@@ -20,7 +21,7 @@ export function routersForExport(
     if (warned.has(p)) continue;
     warned.add(p);
     log?.(`settings: ${p}`);
-    void vscode.window.showWarningMessage(`DLMM: the dlmm.routers setting is ignored: ${p}`);
+    void notify.warn(`DLMM: the dlmm.routers setting is ignored: ${p}`);
   }
   const overrides = toRouterOverrides(config.routers);
   return Object.keys(overrides).length > 0 ? overrides : undefined;

@@ -17,6 +17,7 @@ import {
   tokenLabel,
   type ExportSwapArgs,
 } from './swapPlan';
+import { notify } from '../notify';
 
 /** Names tried before giving up (the timestamp makes a clash rare; `-2`… never overwrite). */
 const MAX_NAME_ATTEMPTS = 50;
@@ -34,7 +35,7 @@ export async function exportSwap(ctx: ExportSwapContext, args: readonly unknown[
   } catch (e) {
     const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
     ctx.log?.(`export swap failed: ${why}`);
-    void vscode.window.showErrorMessage(`DLMM: export swap failed: ${why}`);
+    void notify.error(`DLMM: export swap failed: ${why}`);
   }
 }
 
@@ -42,7 +43,7 @@ async function run(ctx: ExportSwapContext, args: readonly unknown[]): Promise<vo
   const parsed = parseExportSwapArgs(args);
   if (!parsed.ok) {
     ctx.log?.(`export swap: bad arguments: ${parsed.message}`);
-    void vscode.window.showErrorMessage(
+    void notify.error(
       `DLMM: Export Swap needs {input_token, output_token, amount_in, slippage_tolerance} (use the dashboard's quote): ${parsed.message}`,
     );
     return;
@@ -73,7 +74,7 @@ async function run(ctx: ExportSwapContext, args: readonly unknown[]): Promise<vo
   await vscode.window.showTextDocument(doc, { preview: false });
   ctx.log?.(`export swap: plan ${uri.toString()} (${describe(swap)})`);
   if (!folder)
-    void vscode.window.showInformationMessage(
+    void notify.info(
       `DLMM: no folder is open, so the swap plan is an untitled document: save it as *.dlmm.yaml to keep it.`,
     );
   const toWallet =

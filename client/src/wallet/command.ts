@@ -25,6 +25,8 @@ import {
 } from '../export/command';
 import { routersForExport } from '../export/routers';
 import type { WalletDeps } from './index';
+import { notify } from '../notify';
+import { userText } from '../userText';
 
 export interface WalletCommandContext extends WalletDeps {
   output: vscode.OutputChannel;
@@ -38,7 +40,7 @@ export async function sendToWallet(ctx: WalletCommandContext, args: readonly unk
   } catch (e) {
     const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
     ctx.log?.(`send to wallet failed: ${why}`);
-    void vscode.window.showErrorMessage(`DLMM: send to wallet failed: ${why}`);
+    void notify.error(`DLMM: send to wallet failed: ${why}`);
   }
 }
 
@@ -56,7 +58,7 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
   const target = targetOf(ctx, args);
   const plan = await resolvePlan(ctx, target.uri);
   if (!plan) {
-    void vscode.window.showWarningMessage(
+    void notify.warn(
       'DLMM: open a plan file (*.dlmm.yaml, *.dlmm.yml or *.dlmm.json) to send its transactions to your wallet.',
     );
     return;
@@ -86,7 +88,7 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
   if (!accepted(outcome, plan.text, name)) return;
   const sender = analysis.plan?.sender;
   if (!sender) {
-    void vscode.window.showErrorMessage(
+    void notify.error(
       "DLMM: the plan names no sender; add `sender:` (the wallet's account is checked against it).",
     );
     return;
@@ -101,18 +103,20 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
     sender,
     plan: name,
     script: await loadWalletPageScript(),
-    onAnswer: (a, labels) => out.appendLine(answerLine(a, labels)),
+    onAnswer: (a, labels) => out.appendLine(userText(answerLine(a, labels))),
   });
   ctx.sessions.add(s);
   try {
     const external = await externalUrl(s.url);
     out.appendLine(
-      `${name}${opId === undefined ? '' : ` operation ${opId}`}: ${txs.length} transaction(s) for ${sender}; open ${external.toString(true)}`,
+      userText(
+        `${name}${opId === undefined ? '' : ` operation ${opId}`}: ${txs.length} transaction(s) for ${sender}; open ${external.toString(true)}`,
+      ),
     );
     const opened = await vscode.env.openExternal(external);
     if (!opened) {
       out.show(true);
-      void vscode.window.showWarningMessage(
+      void notify.warn(
         'DLMM: no browser was opened; open the address shown in the "DLMM Wallet" output in the browser where your wallet is.',
       );
     }
@@ -129,7 +133,7 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
     );
     const answers = ended.answers;
     if (answers.length === 0) {
-      void vscode.window.showInformationMessage(
+      void notify.info(
         `DLMM: the wallet page ${ended.end === 'timeout' ? 'timed out' : 'was closed'} without an answer; nothing was signed.`,
       );
       return;
@@ -162,8 +166,8 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
     const message = complete
       ? `DLMM: the wallet answered all ${txs.length} transaction(s); answers in ${fileName}. Last: ${last}`
       : `DLMM: not every transaction was signed; answers in ${fileName}. Last: ${last}`;
-    if (complete) void vscode.window.showInformationMessage(message);
-    else void vscode.window.showWarningMessage(message);
+    if (complete) void notify.info(message);
+    else void notify.warn(message);
   } finally {
     ctx.sessions.delete(s);
     await s.close();

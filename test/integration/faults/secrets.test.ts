@@ -209,4 +209,66 @@ operations:
       if (hv) assertSafe(hv.contents.value, 'hover on the op id');
     });
   });
+
+  describe('language server with the core swap API keys in its environment', () => {
+    // The keys of the client library's variables (the one list in core/text/safe.ts), never sent to the
+    // quote engine: the hostile engine echoes them anyway (a shared proxy that saw them elsewhere).
+    const CORE_KEYS = {
+      BITFLOW_API_KEY: 'bf-core-SECRET-91c3e7d2a0',
+      READONLY_CALL_API_KEY: 'bf-node-SECRET-2a6f0b9e54',
+      KEEPER_API_KEY: 'bf-keeper-SECRET-7e1d4c8b36',
+    };
+    let lsp: LspSession;
+    before(async () => {
+      lsp = await startLsp({ env: { DLMM_API_URL: h.url, DLMM_NODE_URL: h.nodeUrl, ...CORE_KEYS } });
+    });
+    after(async () => lsp.close());
+
+    it('diagnostics and hover redact BITFLOW_API_KEY, READONLY_CALL_API_KEY and KEEPER_API_KEY', async () => {
+      const echoed = Object.values(CORE_KEYS).join(' ');
+      h.setFaults([
+        {
+          match: `GET /api/quotes/v2/bins/${SBTC_POOL}`,
+          answer: { status: 401, body: JSON.stringify({ error: `invalid key; seen ${echoed}` }) },
+        },
+        {
+          match: 'GET /api/quotes/v2/pools',
+          answer: {
+            body: patchJson((v) => {
+              const list = (Array.isArray(v) ? v : (v as { pools: unknown[] }).pools) as Array<
+                Record<string, unknown>
+              >;
+              for (const p of list) if (p.pool_id === SBTC_POOL) p.pool_alias = `sbtc ${echoed}`;
+            }),
+          },
+        },
+      ]);
+      const uri = pathToFileURL(join(dir, 'lsp-core.dlmm.yaml')).href;
+      const text = await readFile(join(dir, 'add-ladder.dlmm.yaml'), 'utf8');
+      lsp.open(uri, text);
+      const diags = await lsp.diagnostics(uri, (d) => d.some((x) => x.code === 'api-unreachable'), 30_000);
+      const assertNoCoreKey = (t: string, what: string): void => {
+        for (const [name, k] of Object.entries(CORE_KEYS))
+          assert.ok(!t.includes(k) && !t.includes(k.slice(-10)), `${what} shows ${name}:\n${t}`);
+        assert.equal(hasUnsafeControl(t), false, `${what} has a raw control character`);
+      };
+      for (const d of diags) assertNoCoreKey(d.message, `diagnostic ${String(d.code)}`);
+      assert.ok(
+        diags.some((d) => /seen \[redacted\] \[redacted\] \[redacted\]/.test(d.message)),
+        `the echoed keys reached a message, redacted: ${diags.map((d) => d.message).join(' | ')}`,
+      );
+      const line = text.split('\n').findIndex((l) => l.includes('pool:'));
+      let hovered = 0;
+      for (const character of [6, 12, 40]) {
+        const hv = (await lsp.conn.sendRequest('textDocument/hover', {
+          textDocument: { uri },
+          position: { line, character },
+        })) as { contents: { value: string } } | null;
+        if (!hv) continue;
+        hovered++;
+        assertNoCoreKey(JSON.stringify(hv.contents), 'hover');
+      }
+      assert.ok(hovered > 0, 'the pool line has a hover');
+    });
+  });
 });

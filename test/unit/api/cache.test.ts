@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { HeightCache, InFlight } from '../../../core/api/cache';
+import { cloneData, HeightCache, InFlight } from '../../../core/api/cache';
 
 describe('HeightCache', () => {
   it('serves entries only at the height they were stored under', () => {
@@ -79,5 +79,35 @@ describe('InFlight', () => {
       ),
       1,
     );
+  });
+});
+
+describe('cloneData', () => {
+  it('deep-copies plain data (bigint, nested arrays and objects) like structuredClone', () => {
+    const bare = Object.create(null) as Record<string, unknown>;
+    bare.n = 1n;
+    const v = { a: [1, 'x', null, undefined, true, { b: 2n ** 70n }], c: bare, d: -0 };
+    const c = cloneData(v);
+    assert.deepEqual(c, structuredClone(v));
+    assert.notEqual(c.a, v.a);
+    assert.notEqual(c.a[5], v.a[5]);
+    assert.equal(Object.getPrototypeOf(c.c), Object.prototype, 'as structuredClone gives it');
+    assert.equal(Object.is(c.d, -0), true);
+  });
+
+  it("keeps an own '__proto__' key a property, never the copy's prototype", () => {
+    const v = JSON.parse('{"__proto__": {"polluted": true}, "x": 1}') as Record<string, unknown>;
+    const c = cloneData(v);
+    assert.equal(Object.getPrototypeOf(c), Object.prototype);
+    assert.equal((c as { polluted?: boolean }).polluted, undefined);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(c, '__proto__')?.value, { polluted: true });
+  });
+
+  it('copies anything that is not plain data through structuredClone', () => {
+    const m = { when: new Date(5), set: new Set([1]) };
+    const c = cloneData(m);
+    assert.notEqual(c.when, m.when);
+    assert.equal(c.when.getTime(), 5);
+    assert.deepEqual([...c.set], [1]);
   });
 });

@@ -1,8 +1,13 @@
 /** Redaction of configured secrets and escaping of control characters (core/text/safe.ts). */
 import assert from 'node:assert/strict';
+import { CORE_SWAP_ENV } from '../../../core/api/coreSwap';
+import { setStoredKeys, userSecrets } from '../../../client/src/userText';
 import {
   escapeControl,
   hasUnsafeControl,
+  KEY_ENV_VARIABLES,
+  keysFromEnv,
+  redactDeep,
   redactSecrets,
   REDACTED,
   safeDeep,
@@ -65,5 +70,67 @@ describe('safe text: redaction and control characters', () => {
       n: 2,
       t: true,
     });
+  });
+});
+
+describe('the keys every face redacts (one list)', () => {
+  it('names the service key and each key of the core swap API configuration', () => {
+    const keyFields = Object.entries(CORE_SWAP_ENV).filter(([field]) => /key/i.test(field));
+    assert.equal(keyFields.length, 3);
+    for (const [, name] of keyFields)
+      assert.ok((KEY_ENV_VARIABLES as readonly string[]).includes(name), `${name} is redacted`);
+    assert.ok(KEY_ENV_VARIABLES.includes('DLMM_API_KEY'));
+  });
+
+  it('keysFromEnv reads those variables only, skipping empty ones', () => {
+    assert.deepEqual(
+      keysFromEnv({
+        DLMM_API_KEY: 'svc-123456',
+        BITFLOW_API_KEY: '',
+        KEEPER_API_KEY: 'keeper-123456',
+        BITFLOW_API_HOST: 'http://127.0.0.1:1',
+      }),
+      ['svc-123456', 'keeper-123456'],
+    );
+  });
+
+  it('the extension redacts secret storage and the environment (client/src/userText.ts)', () => {
+    setStoredKeys(() => ['stored-key-123456']);
+    try {
+      const env = { READONLY_CALL_API_KEY: 'node-key-987654' };
+      assert.deepEqual(userSecrets(env), ['stored-key-123456', 'node-key-987654']);
+    } finally {
+      setStoredKeys(() => []);
+    }
+  });
+});
+
+describe('redactDeep', () => {
+  it('redacts strings anywhere in a message and leaves the rest (and control characters) alone', () => {
+    const msg = {
+      type: 'reply',
+      result: { pools: [{ symbol: 'sBTC key-ABCDEF123', n: 3, big: 5n }], note: 'a\u001bb' },
+      list: ['x', 'key-ABCDEF123'],
+    };
+    const out = redactDeep(msg, ['key-ABCDEF123', undefined]);
+    assert.deepEqual(out, {
+      type: 'reply',
+      result: { pools: [{ symbol: 'sBTC [redacted]', n: 3, big: 5n }], note: 'a\u001bb' },
+      list: ['x', '[redacted]'],
+    });
+    assert.equal(msg.result.pools[0]?.symbol, 'sBTC key-ABCDEF123', 'the input is not changed');
+  });
+
+  it('returns the value itself when nothing is to be redacted', () => {
+    const msg = { a: ['b', { c: 'd' }] };
+    assert.equal(redactDeep(msg, ['not-present-123']), msg);
+    assert.equal(redactDeep(msg, []), msg);
+  });
+
+  it("keeps an own '__proto__' key a property", () => {
+    const v = JSON.parse('{"__proto__": "k-SECRET-1234", "x": 1}') as Record<string, unknown>;
+    const out = redactDeep(v, ['k-SECRET-1234']);
+    assert.equal(Object.getPrototypeOf(out), Object.prototype);
+    assert.equal(Object.getOwnPropertyDescriptor(out, '__proto__')?.value, '[redacted]');
   });
 });
