@@ -150,6 +150,8 @@ export const HELP: Record<string, CommandHelp> = {
     usage: [
       '--in TOKEN --out TOKEN --amount N [--multi] [--slippage P] [--format text|json]',
       '      [--source engine|core] [--core-api URL]',
+      '      [--sender ADDRESS --export FILE [--export-format tx-hex|wallet-request|summary|json]',
+      '       [--public-key HEX --nonce N --fee N]]',
     ],
     description:
       'TOKEN is a contract id or a symbol the quote engine lists. N is in units of the input token ' +
@@ -167,11 +169,23 @@ export const HELP: Record<string, CommandHelp> = {
         text: 'quote with the quote engine, or the core swap API (TOKEN may then be a library id) (default: engine)',
       },
       { flag: '--core-api URL', text: 'core swap API host for --source core (default: $BITFLOW_API_HOST)' },
+      {
+        flag: '--export FILE',
+        text: "with --source core: write the best route's getSwapParams call as an unsigned transaction, after checking it (refused for a partial fill, a quote mismatch, unreadable state or a revert)",
+      },
+      { flag: '--sender ADDRESS', text: 'the signing account (required with --export)' },
+      {
+        flag: '--export-format tx-hex|wallet-request|summary|json',
+        text: 'export format (default: summary)',
+      },
+      { flag: '--public-key HEX', text: 'the signer public key, for tx-hex (with --nonce N and --fee N)' },
+      { flag: '--nonce N', text: 'nonce of the transaction (tx-hex)' },
+      { flag: '--fee N', text: 'fee in micro-STX (tx-hex)' },
     ],
     common: true,
     exit: {
-      0: 'a route that fills the whole amount',
-      1: 'no route, or only a partial fill',
+      0: 'a route that fills the whole amount (with --export: written)',
+      1: 'no route, or only a partial fill, or the export was refused',
       2: 'usage error (an unknown token included), or the service could not be read',
     },
   },

@@ -90,7 +90,8 @@ export type ExportErrorCode =
   | 'nothing-to-export'
   | 'amount-exceeds-post-condition'
   | 'would-revert'
-  | 'bounds-unknown';
+  | 'bounds-unknown'
+  | 'quote-mismatch';
 
 /** An export refusal: a value with a code, the user-facing message and the findings behind it. */
 export interface ExportError {

@@ -5,23 +5,14 @@
  * stderr (exit 1). An operation whose min-dlp bound cannot be computed is refused (exit 1) unless
  * --allow-unprotected is given; the summary then names the bounds that fell back.
  */
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import {
-  EXPORT_FORMATS,
-  formatJson,
-  formatSummary,
-  formatTxHex,
-  formatWalletRequest,
-  type ExportFormat,
-  type SigningParams,
-} from '../../../core/tx/formats';
-import { hasApiConfigured, parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
-import { configuredSecrets, fileProblem, readTextFile, UsageError, type CliIO } from '../io';
+import { EXPORT_FORMATS, type ExportFormat } from '../../../core/tx/formats';
+import { hasApiConfigured, parseCommand, parseFormat, withApi } from '../common';
+import { readTextFile, UsageError, type CliIO } from '../io';
+import { signingParams, writeExport } from '../exportWrite';
 import { checkAndBuild } from '../exportPlan';
 import { notAPlanFile, PLAN_FILE } from './check';
 import { loadRouterOverrides } from '../routers';
-import { safeText } from '../../../core/text/safe';
 
 export const OPTIONS = {
   op: { type: 'string' },
@@ -61,57 +52,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       'dlmm export',
     );
     if (!checked.ok) return checked.exitCode;
-    const txs = checked.transactions;
-    const body =
-      format === 'tx-hex'
-        ? await formatTxHex(txs, signing!)
-        : format === 'wallet-request'
-          ? formatWalletRequest(txs)
-          : format === 'json'
-            ? await formatJson(txs, signing)
-            : formatSummary(txs);
-    if (typeof values.out === 'string') {
-      try {
-        // The file gets what the terminal would: no key, no raw control character.
-        await writeFile(resolve(io.cwd, values.out), safeText(body, configuredSecrets(io.env, args)), 'utf8');
-      } catch (e) {
-        io.err(
-          `dlmm export: --out file ${values.out}: ${fileProblem(e).replace('cannot be read', 'cannot be written')}; nothing was written\n`,
-        );
-        return 2;
-      }
-      io.err(`dlmm export: wrote ${txs.length} transaction(s) to ${values.out}\n`);
-    } else {
-      io.out(body);
-    }
-    return 0;
+    const out = typeof values.out === 'string' ? values.out : undefined;
+    return writeExport(checked.transactions, format, signing, out, io, args, 'dlmm export');
   });
-}
-
-/** --public-key/--nonce/--fee: all three for tx-hex; optional (all or none) otherwise. */
-function signingParams(
-  values: Record<string, string | boolean | undefined>,
-  format: ExportFormat,
-): SigningParams | undefined {
-  const pk = values['public-key'];
-  const nonce = values.nonce;
-  const fee = values.fee;
-  const given = [pk, nonce, fee].filter((v) => typeof v === 'string').length;
-  if (given === 0) {
-    if (format === 'tx-hex')
-      throw new UsageError('tx-hex needs --public-key HEX --nonce N --fee N (no network lookups are made)');
-    return undefined;
-  }
-  if (given !== 3) throw new UsageError('give --public-key, --nonce and --fee together');
-  const publicKey = String(pk).trim().replace(/^0x/, '');
-  if (!/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/.test(publicKey)) {
-    throw new UsageError(
-      '--public-key expects a secp256k1 public key in hex (33 bytes compressed or 65 uncompressed)',
-    );
-  }
-  return {
-    publicKey,
-    nonce: parseNonNegativeInt(String(nonce), '--nonce'),
-    fee: parseNonNegativeInt(String(fee), '--fee'),
-  };
 }

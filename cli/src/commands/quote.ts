@@ -13,7 +13,12 @@ import type { DlmmApi, Pool, Route, Token } from '../../../core/api/types';
 import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
 import { minReceived } from '../../../core/dlmm/bounds';
 import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
-import { coreQuoteToRoute, type CoreSwapClient } from '../../../core/api/coreSwap';
+import { coreQuoteToRoute, type CoreSwapClient, type RouteQuote } from '../../../core/api/coreSwap';
+import { zPrincipal } from '../../../core/api/schemas';
+import { coreSwapExport } from '../../../core/tx/coreSwap';
+import { EXPORT_FORMATS, type ExportFormat, type SigningParams } from '../../../core/tx/formats';
+import { signingParams, writeExport } from '../exportWrite';
+import { loadRouterOverrides } from '../routers';
 import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
 import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
@@ -27,6 +32,12 @@ export const OPTIONS = {
   slippage: { type: 'string' },
   source: { type: 'string' },
   ...CORE_OPTIONS,
+  sender: { type: 'string' },
+  export: { type: 'string' },
+  'export-format': { type: 'string' },
+  'public-key': { type: 'string' },
+  nonce: { type: 'string' },
+  fee: { type: 'string' },
 } as const;
 
 const DEFAULT_SLIPPAGE = '1';
@@ -40,6 +51,16 @@ interface RouteView {
   price_impact_bps: number | null;
   bins_used: number | null;
   bins_crossed: number | null;
+  /** The core swap API's quote the view was made from (--source core). */
+  core?: RouteQuote;
+}
+
+/** `--export FILE`: getSwapParams for the best route, written with the plan exports' writer. */
+interface ExportRequest {
+  file: string;
+  sender: string;
+  format: ExportFormat;
+  signing: SigningParams | undefined;
 }
 
 /** Runs `dlmm quote`. */
@@ -72,8 +93,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       `--source expects engine (the quote engine) or core (the core swap API), got '${source}'`,
     );
+  const exportRequest = parseExportRequest(values, source);
   if (source === 'core') {
-    const ctx = { format, inText, outText, amountText, slippageText, slippagePpm };
+    const ctx = {
+      format,
+      inText,
+      outText,
+      amountText,
+      slippageText,
+      slippagePpm,
+      exportRequest,
+      argv: args,
+    };
     return withCoreApi(common, values['core-api'] as string | undefined, io, (core, api) =>
       quoteFromCore(core, api, io, ctx),
     );
@@ -138,6 +169,8 @@ async function quoteFromCore(
     amountText: string;
     slippageText: string;
     slippagePpm: bigint;
+    exportRequest: ExportRequest | undefined;
+    argv: string[];
   },
 ): Promise<number> {
   const coreTokens = await core.getAvailableTokens();
@@ -177,7 +210,10 @@ async function quoteFromCore(
         : Promise.resolve(checkRoute(r, amountIn, { pool: () => undefined, bins: () => undefined })),
     ),
   );
-  const views = routes.map((r, i) => viewOf(r, checks[i] as QuoteCheck, c.slippagePpm, new Map()));
+  const views = routes.map((r, i) => ({
+    ...viewOf(r, checks[i] as QuoteCheck, c.slippagePpm, new Map()),
+    core: quoted[i] as RouteQuote,
+  }));
   sortViews(views);
   io.out(
     c.format === 'json'
@@ -192,7 +228,80 @@ async function quoteFromCore(
           'core swap API',
         ),
   );
+  if (c.exportRequest)
+    return exportCoreSwap(core, api, io, views[0]!, c.slippagePpm, c.exportRequest, c.argv);
   return views[0]?.check.complete ? 0 : 1;
+}
+
+/** --export / --export-format / --sender and the signing flags, checked before anything is read. */
+function parseExportRequest(values: Record<string, unknown>, source: string): ExportRequest | undefined {
+  const file = values.export;
+  if (typeof file !== 'string') {
+    for (const flag of ['export-format', 'public-key', 'nonce', 'fee'])
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --export FILE`);
+    return undefined;
+  }
+  if (source !== 'core')
+    throw new UsageError(
+      "--export writes the core swap API's getSwapParams transaction: use it with --source core (a plan's swap is exported with dlmm export)",
+    );
+  if (file.trim() === '') throw new UsageError('--export expects a file name');
+  const sender = typeof values.sender === 'string' ? values.sender.trim() : '';
+  if (!sender)
+    throw new UsageError(
+      '--export needs --sender ADDRESS (the account that signs; its post-conditions name it)',
+    );
+  if (!zPrincipal.safeParse(sender).success || sender.includes('.'))
+    throw new UsageError(`--sender expects a standard Stacks address (SP…/ST…), got '${sender}'`);
+  const formatText = typeof values['export-format'] === 'string' ? values['export-format'] : 'summary';
+  if (!(EXPORT_FORMATS as readonly string[]).includes(formatText))
+    throw new UsageError(`--export-format expects one of ${EXPORT_FORMATS.join(', ')}, got '${formatText}'`);
+  const format = formatText as ExportFormat;
+  return { file, sender, format, signing: signingParams(values, format) };
+}
+
+/**
+ * getSwapParams for the best route, checked (exact recomputation, fill, agreement within the slippage band,
+ * execution on the chain model on the state read) and written with the plan exports' writer. Exit 0
+ * written; 1 refused (nothing written, the reason on stderr); 2 usage or the file could not be written.
+ */
+async function exportCoreSwap(
+  core: CoreSwapClient,
+  api: DlmmApi | undefined,
+  io: CliIO,
+  best: RouteView,
+  slippagePpm: bigint,
+  req: ExportRequest,
+  argv: string[],
+): Promise<number> {
+  if (!api)
+    throw new UsageError(
+      '--export checks the transaction on the pool state read through the quote engine: give --api URL (or DLMM_API_URL) or use --sim',
+    );
+  if (!best.core) throw new UsageError('--export: the best route did not come from the core swap API');
+  const outcome = await coreSwapExport({
+    core,
+    api,
+    quote: best.core,
+    check: best.check,
+    sender: req.sender,
+    slippagePpm,
+    routers: await loadRouterOverrides(io),
+  });
+  if (!outcome.ok) {
+    io.err(`dlmm quote: not exported: ${outcome.error.code}: ${outcome.error.message}\n`);
+    return 1;
+  }
+  return writeExport(
+    outcome.transactions,
+    req.format,
+    req.signing,
+    req.file,
+    io,
+    argv,
+    'dlmm quote',
+    '--export',
+  );
 }
 
 /** Complete routes first, then the larger exact output (a partial fill never outranks a full one). */

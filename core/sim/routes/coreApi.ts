@@ -10,7 +10,8 @@
  *   on the amount and cannot be carried by the library's route parameters.
  * - `GET /node/v2/contracts/interface/{addr}/{name}` for the simulator's quote contract and the swap router.
  * - `POST /node/v2/contracts/call-read/{quote contract}/get-dy|get-dx`: the router's simple-multi walk over
- *   the current bins → `(ok {amount-in-used: uint, amount-out: uint})`.
+ *   the current bins → `(ok {amount-in-used: uint, amount-out: uint})` (amount-out skewed by the admin's
+ *   `quote_skew_bps`, as the quote engine's answers are).
  *
  * The quote contract is the simulator's own (`SIM_QUOTE_CONTRACT`): the real service names its own quote
  * contract per route, and clients read whatever contract and function a route names. Keeper orders (the
@@ -196,6 +197,8 @@ export function quoteCall(engine: SimEngine, fn: string, args: ClarityValue[]): 
     );
     used = q.amountInUsed;
     out = q.amountOut;
+    // The admin's quote skew (a fault for client tests) applies to this quote call as to the quote engine.
+    if (engine.quoteSkewBps !== 0) out = (out * BigInt(10_000 + engine.quoteSkewBps)) / 10_000n;
   }
   const cv = Cl.ok(Cl.tuple({ 'amount-in-used': Cl.uint(used), 'amount-out': Cl.uint(out) }));
   return { body: { okay: true, result: `0x${Cl.serialize(cv)}` } };
