@@ -114,7 +114,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
 
   // Heavier commands load their code on first use (activation stays small).
   register(ClientCommands.getQuote, async (args) =>
-    (await import('./commands/getQuote')).getQuote(deps, args),
+    (await import('./commands/getQuote')).getQuote({ ...deps, store: context.globalState }, args),
   );
   register(ClientCommands.showStatus, () => showEngineStatus(readStatus, onStatus, output));
   register(ClientCommands.setApiKey, () =>

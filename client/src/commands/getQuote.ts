@@ -8,7 +8,22 @@ import { stringifyJsonExact } from '../../../core/api/json';
 import type { DlmmApi, Route, Token } from '../../../core/api/types';
 import { formatUnits, parseUnits } from '../../../core/dlmm/bins';
 import { checkRouteLive } from '../../../core/quote/exact';
-import { coreQuoteToRoute, createCoreSwapClient, type CoreSwapClient } from '../../../core/api/coreSwap';
+import {
+  coreQuoteToRoute,
+  createCoreSwapClient,
+  type CoreSwapClient,
+  type RouteQuote,
+} from '../../../core/api/coreSwap';
+import { zPrincipal } from '../../../core/api/schemas';
+import { percentToPpm } from '../../../core/dlmm/percent';
+import type { QuoteCheck } from '../../../core/quote/exact';
+import { coreSwapExport, networkOfPrincipal } from '../../../core/tx/coreSwap';
+import type { SigningParams } from '../../../core/tx/formats';
+import type { BuiltTransaction } from '../../../core/tx/types';
+import { askSigningFor, FORMAT_ITEMS } from '../export/command';
+import type { KeyValueStore } from '../export/keyMemory';
+import { renderExport } from '../export/pipeline';
+import { routersForExport } from '../export/routers';
 import { describeRoute } from '../../../server/src/features/format';
 import { describeError, requireApi, withReadProgress, type CommandDeps } from './common';
 import { notify } from '../notify';
@@ -24,10 +39,22 @@ const QuoteArgsSchema = z.object({
 interface RouteItem extends vscode.QuickPickItem {
   route?: Route;
   all?: Route[];
+  /** Core swap API routes: export the best route's getSwapParams call, or hand it to the wallet. */
+  action?: 'export' | 'wallet';
 }
 
+/** The core swap API's answer kept for the export: the client, and each route's quote beside its Route. */
+interface CoreQuotes {
+  best: Route;
+  all: Route[];
+  bestQuote: RouteQuote;
+  core: CoreSwapClient;
+}
+
+type QuoteDeps = CommandDeps & { store?: KeyValueStore };
+
 /** Runs the quote flow; `args` comes from a swap code lens (validated). */
-export async function getQuote(deps: CommandDeps, args?: unknown): Promise<void> {
+export async function getQuote(deps: QuoteDeps, args?: unknown): Promise<void> {
   const api = await requireApi(deps);
   if (!api) return;
   let tokens: Token[];
@@ -64,7 +91,11 @@ export async function getQuote(deps: CommandDeps, args?: unknown): Promise<void>
     if (source.id === 'core') {
       const routes = await coreRoutes(deps, { input, output, amount, slippage });
       if (!routes) return;
-      await showRoutes(deps, api, tokens, { input, output, amount, slippage }, routes);
+      try {
+        await showRoutes(deps, api, tokens, { input, output, amount, slippage }, routes);
+      } finally {
+        await routes.core.close();
+      }
       return;
     }
   }
@@ -79,7 +110,7 @@ export async function getQuote(deps: CommandDeps, args?: unknown): Promise<void>
 async function coreRoutes(
   deps: CommandDeps,
   req: { input: string; output: string; amount: bigint; slippage: number },
-): Promise<{ best: Route; all: Route[] } | undefined> {
+): Promise<CoreQuotes | undefined> {
   const s = deps.engine.currentSettings;
   const hosts: { apiHost?: string; readOnlyHost?: string } = {};
   if (s.environment === 'simulator' && s.apiUrl) {
@@ -95,6 +126,7 @@ async function coreRoutes(
     );
     return undefined;
   }
+  let keep = false;
   try {
     const coreTokens = await core.getAvailableTokens();
     const idOf = (c: string) => coreTokens.find((t) => t.contract === c)?.tokenId;
@@ -116,12 +148,19 @@ async function coreRoutes(
       void notify.error('DLMM: the core swap API has no quoted route for this swap.');
       return undefined;
     }
-    return { best: coreQuoteToRoute(q.bestRoute, req.input, req.output, req.slippage), all };
+    keep = true;
+    return {
+      best: coreQuoteToRoute(q.bestRoute, req.input, req.output, req.slippage),
+      all,
+      bestQuote: q.bestRoute,
+      core,
+    };
   } catch (e) {
     void notify.error(`DLMM: the core swap API could not be read: ${describeError(e)}`);
     return undefined;
   } finally {
-    await core.close();
+    // The client stays open while the routes are shown (the export calls getSwapParams on it).
+    if (!keep) await core.close();
   }
 }
 
@@ -172,11 +211,11 @@ async function pickRequest(
 }
 
 async function showRoutes(
-  deps: CommandDeps,
+  deps: QuoteDeps,
   api: DlmmApi,
   tokens: Token[],
   req: { input: string; output: string; amount: bigint; slippage: number },
-  fromCore?: { best: Route; all: Route[] },
+  fromCore?: CoreQuotes,
 ): Promise<void> {
   const body = {
     input_token: req.input,
@@ -222,6 +261,21 @@ async function showRoutes(
     }),
     { label: '', kind: vscode.QuickPickItemKind.Separator },
     { label: '$(copy) Copy all routes as JSON', all },
+    ...(fromCore
+      ? [
+          {
+            label: '$(export) Export unsigned transaction',
+            detail:
+              "The best route's getSwapParams call, checked on the bins read; refused for a partial fill or a quote mismatch. Nothing is signed or sent.",
+            action: 'export' as const,
+          },
+          {
+            label: '$(link-external) Send to Wallet',
+            detail: 'The same checked transaction, handed to your own wallet through a one-time local page.',
+            action: 'wallet' as const,
+          },
+        ]
+      : []),
   ];
   const chosen = await vscode.window.showQuickPick(items, {
     title: userText(title),
@@ -229,6 +283,10 @@ async function showRoutes(
     ignoreFocusOut: true,
   });
   if (!chosen) return;
+  if (chosen.action && fromCore && bestCheck) {
+    await exportCore(deps, api, fromCore, bestCheck, req.slippage, chosen.action);
+    return;
+  }
   const checkOf = (r: Route | undefined) => (r === best ? bestCheck : checks[all.indexOf(r as Route)]);
   const json = chosen.all
     ? stringifyJsonExact({ best, best_check: bestCheck, routes: chosen.all, checks }, 2)
@@ -237,4 +295,84 @@ async function showRoutes(
   void notify.info(
     chosen.all ? `DLMM: copied ${chosen.all.length} route(s) as JSON.` : 'DLMM: copied the route as JSON.',
   );
+}
+
+/**
+ * "Export unsigned transaction" / "Send to Wallet" for a core swap API route: getSwapParams, checked and built
+ * by core/tx/coreSwap.ts exactly as `dlmm quote --source core --export` does, rendered by the plan exports'
+ * renderer, or handed to Send to Wallet. A refusal is shown and nothing is written.
+ */
+async function exportCore(
+  deps: QuoteDeps,
+  api: DlmmApi,
+  q: CoreQuotes,
+  check: QuoteCheck,
+  slippagePercent: number,
+  action: 'export' | 'wallet',
+): Promise<void> {
+  const configured = vscode.workspace.getConfiguration('dlmm').get<string>('dashboard.sender')?.trim();
+  const sender = await vscode.window.showInputBox({
+    title: 'DLMM: the account that signs the swap',
+    prompt: 'A Stacks address (SP…/ST…); the post-conditions name it. No key is asked for.',
+    ...(configured ? { value: configured } : {}),
+    ignoreFocusOut: true,
+    validateInput: (v) =>
+      zPrincipal.safeParse(v.trim()).success && !v.includes('.')
+        ? undefined
+        : 'Expected a standard Stacks address, e.g. SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR',
+  });
+  if (sender === undefined) return;
+  const slippagePpm = percentToPpm(String(slippagePercent));
+  if (slippagePpm === undefined) {
+    void notify.error(`DLMM: slippage ${slippagePercent}% is not a percent the export can state.`);
+    return;
+  }
+  const outcome = await withReadProgress('DLMM: checking the swap transaction on the bins read…', () =>
+    coreSwapExport({
+      core: q.core,
+      api,
+      quote: q.bestQuote,
+      check,
+      sender: sender.trim(),
+      slippagePpm,
+      routers: routersForExport(undefined, deps.log),
+    }),
+  );
+  if (!outcome.ok) {
+    deps.log(`core swap export refused: ${outcome.error.code}: ${outcome.error.message}`);
+    void notify.error(`DLMM: not exported (${outcome.error.code}): ${outcome.error.message}`);
+    return;
+  }
+  const txs: BuiltTransaction[] = outcome.transactions;
+  if (action === 'wallet') {
+    await vscode.commands.executeCommand('dlmm.sendToWallet', {
+      transactions: txs,
+      sender: sender.trim(),
+      name: 'core-swap',
+    });
+    return;
+  }
+  const pick = await vscode.window.showQuickPick(FORMAT_ITEMS, {
+    title: 'DLMM: export the core swap (unsigned; nothing is sent)',
+    placeHolder: 'Export format',
+    ignoreFocusOut: true,
+  });
+  if (!pick) return;
+  let signing: SigningParams | undefined;
+  if (pick.format === 'tx-hex') {
+    const store: KeyValueStore = deps.store ?? { get: () => undefined, update: async () => undefined };
+    signing = await askSigningFor(store, sender.trim(), networkOfPrincipal(sender.trim()));
+    if (!signing) return;
+  }
+  const rendered = await renderExport(txs, pick.format, signing, 'core swap: 1 unsigned transaction');
+  const doc = await vscode.workspace.openTextDocument({
+    content: userData(rendered.body),
+    language: pick.format === 'summary' ? 'markdown' : pick.format === 'tx-hex' ? 'plaintext' : 'json',
+  });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  const choice = await notify.info(
+    'DLMM: 1 unsigned transaction exported (core swap API route, checked on the bins read). Nothing was signed or sent.',
+    'Copy wallet request',
+  );
+  if (choice === 'Copy wallet request') await vscode.env.clipboard.writeText(rendered.walletRequest);
 }

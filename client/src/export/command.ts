@@ -36,11 +36,11 @@ export interface ExportCommandContext extends ExportDeps {
   showPreview(name: string, markdown: string, source?: PreviewSource): Promise<void>;
 }
 
-interface FormatItem extends vscode.QuickPickItem {
+export interface FormatItem extends vscode.QuickPickItem {
   format: ExportFormat;
 }
 
-const FORMAT_ITEMS: FormatItem[] = [
+export const FORMAT_ITEMS: FormatItem[] = [
   {
     label: 'tx-hex',
     format: 'tx-hex',
@@ -268,8 +268,15 @@ export function accepted(
 
 /** Asks the public key (pre-filled per sender), nonce and fee; undefined when cancelled. */
 async function askSigning(store: KeyValueStore, analysis: Analysis): Promise<SigningParams | undefined> {
-  const sender = analysis.plan?.sender;
-  const network = analysis.plan?.network ?? 'mainnet';
+  return askSigningFor(store, analysis.plan?.sender, analysis.plan?.network ?? 'mainnet');
+}
+
+/** The signer's public key (checked against `sender`), the nonce and the fee, asked one after the other. */
+export async function askSigningFor(
+  store: KeyValueStore,
+  sender: string | undefined,
+  network: 'mainnet' | 'testnet',
+): Promise<SigningParams | undefined> {
   const remembered = recallPublicKey(store, sender);
   const publicKey = await vscode.window.showInputBox({
     title: 'DLMM export (1/3): signer public key',

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../../../core/api/errors';
 import { analyzePlan } from '../../../core/plan/analyze';
 import { walletAnswersFileName } from '../../../core/tx/naming';
+import type { BuiltTransaction } from '../../../core/tx/types';
 import { allAnswered, answerLine, answersDocument } from '../../../core/wallet/answers';
 import { loadWalletPageScript } from '../../../core/wallet/script';
 import { startWalletSession, type WalletSession } from '../../../core/wallet/session';
@@ -55,6 +56,11 @@ function targetOf(ctx: WalletCommandContext, args: readonly unknown[]): ExportTa
 }
 
 async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise<void> {
+  const prepared = preparedOf(args[0]);
+  if (prepared) {
+    await handOver(ctx, prepared.transactions, prepared.sender, prepared.name, undefined, undefined);
+    return;
+  }
   const target = targetOf(ctx, args);
   const plan = await resolvePlan(ctx, target.uri);
   if (!plan) {
@@ -96,7 +102,34 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
   const txs = outcome.transactions;
   for (const f of outcome.findings)
     ctx.log?.(`send to wallet ${name}: ${f.severity} ${f.code}: ${f.message}`);
+  await handOver(ctx, txs, sender, name, opId, plan.uri);
+}
 
+/**
+ * Transactions already checked and built elsewhere (Get Quote's core swap API route: core/tx/coreSwap.ts),
+ * passed in-process as the command's argument.
+ */
+function preparedOf(
+  arg: unknown,
+): { transactions: BuiltTransaction[]; sender: string; name: string } | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as { transactions?: unknown; sender?: unknown; name?: unknown };
+  if (!Array.isArray(a.transactions) || a.transactions.length === 0) return undefined;
+  if (typeof a.sender !== 'string' || typeof a.name !== 'string') return undefined;
+  if (!a.transactions.every((t) => typeof t === 'object' && t !== null && 'functionArgs' in t))
+    return undefined;
+  return { transactions: a.transactions as BuiltTransaction[], sender: a.sender, name: a.name };
+}
+
+/** The one-time page for `txs`; answers to the "DLMM Wallet" output and beside `besideOf` (or untitled). */
+async function handOver(
+  ctx: WalletCommandContext,
+  txs: BuiltTransaction[],
+  sender: string,
+  name: string,
+  opId: string | undefined,
+  besideOf: vscode.Uri | undefined,
+): Promise<void> {
   const out = ctx.output;
   const s: WalletSession = await startWalletSession({
     transactions: txs,
@@ -149,11 +182,11 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
     const body = JSON.stringify(doc, null, 2) + '\n';
     const fileName = walletAnswersFileName(name, opId);
     let shown: vscode.TextDocument;
-    if (plan.uri.scheme === 'untitled') {
+    if (!besideOf || besideOf.scheme === 'untitled') {
       shown = await vscode.workspace.openTextDocument({ content: body, language: 'json' });
     } else {
-      const file = plan.uri.with({
-        path: posix.join(posix.dirname(plan.uri.path), fileName),
+      const file = besideOf.with({
+        path: posix.join(posix.dirname(besideOf.path), fileName),
         query: '',
         fragment: '',
       });
