@@ -4,6 +4,7 @@
  * height it was taken at: a new height drops everything. Values are cloned in and out, so a caller that
  * sorts or edits its result never changes what the next caller gets.
  */
+import { cancelledError } from './errors';
 
 /**
  * A deep copy of a read's value. Reads are plain data (objects, arrays, strings, numbers, bigint, booleans,
@@ -69,23 +70,114 @@ export class HeightCache {
   }
 }
 
-/** Joins identical concurrent operations: one runs, the others share its outcome. */
-export class InFlight {
-  private readonly running = new Map<string, Promise<unknown>>();
+/**
+ * Operations shared by key: the first caller starts one, later callers join it. A caller may pass an
+ * AbortSignal: when it aborts, that caller's promise rejects at once with a 'cancelled' ApiError and it
+ * stops counting; the operation itself is aborted (through the signal handed to `start`) only when its last
+ * waiter has gone, and is then forgotten, so a later caller starts afresh. A caller without a signal never
+ * gives up. With `keepSettled`, a finished operation stays and serves later callers (a session's memo);
+ * without it, the key is forgotten as soon as the operation settles (coalescing of reads in flight).
+ */
+export class SharedRuns<T = unknown> {
+  private readonly entries = new Map<string, SharedEntry<T>>();
 
-  /** Runs `start` unless an operation under `key` is running; `onJoin` fires when a caller joins one. */
-  run<T>(key: string, start: () => Promise<T>, onJoin: () => void): Promise<T> {
-    let shared = this.running.get(key) as Promise<T> | undefined;
-    if (shared) onJoin();
-    else {
-      shared = start().finally(() => this.running.delete(key));
-      this.running.set(key, shared);
+  constructor(private readonly keepSettled: boolean) {}
+
+  run<R extends T>(
+    key: string,
+    start: (signal: AbortSignal) => Promise<R>,
+    signal?: AbortSignal,
+    onJoin?: () => void,
+  ): Promise<R> {
+    if (signal?.aborted) return Promise.reject(cancelledError(signal));
+    let entry = this.entries.get(key) as SharedEntry<R> | undefined;
+    if (entry?.settled) return entry.promise;
+    if (entry) onJoin?.();
+    else entry = this.begin(key, start);
+    const shared = entry;
+    shared.waiters++;
+    if (!signal) return shared.promise;
+    return new Promise<R>((resolve, reject) => {
+      let done = false;
+      const onAbort = (): void => {
+        if (done) return;
+        done = true;
+        reject(cancelledError(signal));
+        shared.waiters--;
+        if (shared.waiters === 0 && !shared.settled) {
+          if (this.entries.get(key) === shared) this.entries.delete(key);
+          shared.controller.abort(cancelledError(signal));
+        }
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      shared.promise.then(
+        (v) => {
+          if (done) return;
+          done = true;
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (e: unknown) => {
+          if (done) return;
+          done = true;
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  /** Operations running or kept. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private begin<R extends T>(key: string, start: (signal: AbortSignal) => Promise<R>): SharedEntry<R> {
+    const controller = new AbortController();
+    let promise: Promise<R>;
+    try {
+      promise = start(controller.signal);
+    } catch (e) {
+      promise = Promise.reject(e);
     }
+    const entry: SharedEntry<R> = { promise, controller, waiters: 0, settled: false };
+    const settle = (): void => {
+      entry.settled = true;
+      if (!this.keepSettled && this.entries.get(key) === entry) this.entries.delete(key);
+    };
+    promise.then(settle, settle);
+    this.entries.set(key, entry as unknown as SharedEntry<T>);
+    return entry;
+  }
+}
+
+interface SharedEntry<T> {
+  promise: Promise<T>;
+  controller: AbortController;
+  /** Callers still waiting (a caller without a signal never leaves). */
+  waiters: number;
+  settled: boolean;
+}
+
+/** Joins identical concurrent operations: one runs, the others share its outcome (see SharedRuns). */
+export class InFlight {
+  private readonly runs = new SharedRuns(false);
+
+  /**
+   * Runs `start` unless an operation under `key` is running; `onJoin` fires when a caller joins one. With a
+   * `signal`, the caller may give up (see SharedRuns): the read is aborted when no caller is left.
+   */
+  run<T>(
+    key: string,
+    start: (signal: AbortSignal) => Promise<T>,
+    onJoin: () => void,
+    signal?: AbortSignal,
+  ): Promise<T> {
     // Every caller, the first included, gets its own copy, as cache hits do.
-    return shared.then((v) => cloneData(v));
+    return this.runs.run(key, start, signal, onJoin).then((v) => cloneData(v));
   }
 
   get size(): number {
-    return this.running.size;
+    return this.runs.size;
   }
 }

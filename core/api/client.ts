@@ -6,7 +6,7 @@
  */
 import { toUnsignedBinId } from '../dlmm/bins';
 import { HeightCache, InFlight } from './cache';
-import { ApiError } from './errors';
+import { ApiError, isCancelled } from './errors';
 import {
   expectRecord,
   faultOf,
@@ -143,8 +143,12 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   });
 
   /** Sends and returns the parsed 2xx body; maps 404 / 'Pool not found' / other statuses to ApiErrors. */
-  const fetchJson = async (req: HttpRequest, spec: ReadSpec = {}): Promise<unknown> => {
-    const res = await transport.send(req);
+  const fetchJson = async (
+    req: HttpRequest,
+    spec: ReadSpec,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> => {
+    const res = await transport.send(req, signal);
     if (res.status >= 200 && res.status < 300) {
       const body = parseBody(req.endpoint, res.status, res.text);
       if (spec.pool !== undefined && spec.binsRead && isEmptyPoolNotFound(body, res.text)) {
@@ -162,9 +166,16 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     throw httpError(req, res, body);
   };
 
-  /** Serves a read from the height cache, joins an identical one in flight, or loads it. */
-  const cachedRead = async <T>(key: string, load: () => Promise<T>): Promise<T> => {
-    const height = await heightForCache();
+  /**
+   * Serves a read from the height cache, joins an identical one in flight, or loads it. `load` runs under
+   * the shared read's own signal, aborted only when every caller waiting for it has given up.
+   */
+  const cachedRead = async <T>(
+    key: string,
+    load: (signal: AbortSignal) => Promise<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> => {
+    const height = await heightForCache(signal);
     if (height !== undefined) {
       const hit = cache.get<T>(height, key);
       if (hit !== undefined) {
@@ -174,39 +185,61 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     }
     return inflight.run(
       key,
-      async () => {
-        const value = await load();
+      async (shared) => {
+        const value = await load(shared);
         if (height !== undefined) cache.set(height, key, value);
         return value;
       },
       joined,
+      signal,
     );
   };
 
   /** The height cached reads belong to: refreshed through status() once its answer is older than the TTL. */
-  const heightForCache = async (): Promise<number | undefined> => {
+  const heightForCache = async (signal: AbortSignal | undefined): Promise<number | undefined> => {
     if (!statusSnapshot) return undefined; // nothing learned yet: reads are coalesced, not cached
     if (now() - statusSnapshot.at >= opts.statusTtlMs) {
       try {
-        await api.status();
-      } catch {
+        await readStatus(signal);
+      } catch (e) {
+        if (isCancelled(e)) throw e;
         return undefined;
       }
     }
     return cache.currentHeight;
   };
 
+  /** The engine's status, reused for `statusTtlMs`; a read teaches the cache the applied state height. */
+  const readStatus = (signal: AbortSignal | undefined): Promise<Status> => {
+    if (statusSnapshot && now() - statusSnapshot.at < opts.statusTtlMs) {
+      stats.cacheHits++;
+      return Promise.resolve(structuredClone(statusSnapshot.value));
+    }
+    const req = service('GET', '/quotes/v2/status');
+    return inflight.run(
+      'status',
+      async (shared) => {
+        const value = validate(StatusSchema, await fetchJson(req, {}, shared), req.endpoint);
+        statusSnapshot = { value, at: now() };
+        cache.observeHeight(value.state_height);
+        return value;
+      },
+      joined,
+      signal,
+    );
+  };
+
   /**
    * A readiness check: shared by every caller in flight and cached under the applied state height like any
    * read (a readiness change moves the status the engine watch polls, which clears the cache).
    */
-  const readiness = (path: string): Promise<Readiness> => {
+  const readiness = (path: string, signal: AbortSignal | undefined): Promise<Readiness> => {
     const req: HttpRequest = { ...service('GET', path), isAnswer: (s) => s === 503 };
-    return cachedRead(`ready ${req.url}`, () => readinessOnce(req));
+    return cachedRead(`ready ${req.url}`, (shared) => readinessOnce(req, shared), signal);
   };
 
-  const readinessOnce = async (req: HttpRequest): Promise<Readiness> => {
-    const res = await transport.send(req);
+  const readinessOnce = async (req: HttpRequest, signal: AbortSignal): Promise<Readiness> => {
+    const res = await transport.send(req, signal);
     const body = tryParse(res.text);
     if (res.status === 503) return { ready: false, detail: errorDetail(body, res.text) };
     if (res.status < 200 || res.status >= 300) throw httpError(req, res, body);
@@ -226,121 +259,132 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
    * POSTs a quote; a 4xx saying there is no route becomes no-route. Quote v2 answers from the state at the
    * applied height, so a quote is cached under that height like any read (a no-route is not cached).
    */
-  const postQuote = async (path: string, req: QuoteRequest): Promise<unknown> => {
+  const postQuote = async (
+    path: string,
+    req: QuoteRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> => {
     const r = service('POST', path, quoteBody(req));
-    return cachedRead(`${r.method} ${r.url} ${r.body}`, async () => {
-      try {
-        return await fetchJson(r);
-      } catch (e) {
-        if (
-          e instanceof ApiError &&
-          e.code === 'http-error' &&
-          /no (route|path)/i.test(e.context.detail ?? '')
-        ) {
-          throw noRoute(r, req, e.context.detail);
+    return cachedRead(
+      `${r.method} ${r.url} ${r.body}`,
+      async (shared) => {
+        try {
+          return await fetchJson(r, {}, shared);
+        } catch (e) {
+          if (
+            e instanceof ApiError &&
+            e.code === 'http-error' &&
+            /no (route|path)/i.test(e.context.detail ?? '')
+          ) {
+            throw noRoute(r, req, e.context.detail);
+          }
+          throw e;
         }
-        throw e;
-      }
-    });
+      },
+      signal,
+    );
   };
 
-  const api: DlmmApi = {
+  /** The client's methods for one caller: reads made for `signal` give up when it aborts (withSignal). */
+  const view = (signal: AbortSignal | undefined): DlmmApi => ({
     options: publicOptions(options),
 
-    quoteReady: () => readiness('/quotes/v2/ready'),
-    appReady: () => readiness('/app/v2/ready'),
+    quoteReady: () => readiness('/quotes/v2/ready', signal),
+    appReady: () => readiness('/app/v2/ready', signal),
 
-    async status() {
-      if (statusSnapshot && now() - statusSnapshot.at < opts.statusTtlMs) {
-        stats.cacheHits++;
-        return structuredClone(statusSnapshot.value);
-      }
-      const req = service('GET', '/quotes/v2/status');
-      return inflight.run(
-        'status',
-        async () => {
-          const value = validate(StatusSchema, await fetchJson(req), req.endpoint);
-          statusSnapshot = { value, at: now() };
-          cache.observeHeight(value.state_height);
-          return value;
-        },
-        joined,
-      );
-    },
+    status: () => readStatus(signal),
 
     tokens() {
       const req = service('GET', '/quotes/v2/tokens');
-      return cachedRead(req.url, async () =>
-        readList(await fetchJson(req), ['tokens'], TokenSchema, req.endpoint),
+      return cachedRead(
+        req.url,
+        async (shared) => readList(await fetchJson(req, {}, shared), ['tokens'], TokenSchema, req.endpoint),
+        signal,
       );
     },
 
     pools() {
       const req = service('GET', '/quotes/v2/pools');
-      return cachedRead(req.url, async () =>
-        readList(await fetchJson(req), ['pools'], PoolSchema, req.endpoint),
+      return cachedRead(
+        req.url,
+        async (shared) => readList(await fetchJson(req, {}, shared), ['pools'], PoolSchema, req.endpoint),
+        signal,
       );
     },
 
     pool(poolId) {
       const req = service('GET', `/quotes/v2/pools/${enc(poolId)}`);
-      return cachedRead(req.url, async () => {
-        const body = await fetchJson(req, { pool: poolId });
-        if (
-          isEmptyPoolNotFound(body, '') ||
-          (isRecord(body) && poolNotFoundText(body, '') && !('pool_id' in body))
-        ) {
-          throw poolNotFound(
-            req,
-            poolId,
-            { status: 200, text: '' },
-            poolNotFoundText(body, '') ?? 'Pool not found',
-          );
-        }
-        // Tolerated: the pool record itself, or an object holding it under `pool`.
-        if (isRecord(body) && !('pool_id' in body) && isRecord(body.pool)) {
-          return validate(PoolSchema, body.pool, req.endpoint, ['pool']);
-        }
-        return validate(PoolSchema, body, req.endpoint);
-      });
+      return cachedRead(
+        req.url,
+        async (shared) => {
+          const body = await fetchJson(req, { pool: poolId }, shared);
+          if (
+            isEmptyPoolNotFound(body, '') ||
+            (isRecord(body) && poolNotFoundText(body, '') && !('pool_id' in body))
+          ) {
+            throw poolNotFound(
+              req,
+              poolId,
+              { status: 200, text: '' },
+              poolNotFoundText(body, '') ?? 'Pool not found',
+            );
+          }
+          // Tolerated: the pool record itself, or an object holding it under `pool`.
+          if (isRecord(body) && !('pool_id' in body) && isRecord(body.pool)) {
+            return validate(PoolSchema, body.pool, req.endpoint, ['pool']);
+          }
+          return validate(PoolSchema, body, req.endpoint);
+        },
+        signal,
+      );
     },
 
     pairs() {
       const req = service('GET', '/quotes/v2/pairs');
-      return cachedRead(req.url, async () =>
-        readList(await fetchJson(req), ['pairs'], PairSchema, req.endpoint),
+      return cachedRead(
+        req.url,
+        async (shared) => readList(await fetchJson(req, {}, shared), ['pairs'], PairSchema, req.endpoint),
+        signal,
       );
     },
 
     bins(poolId) {
       const req = service('GET', `/quotes/v2/bins/${enc(poolId)}`);
-      return cachedRead(req.url, async () => {
-        const list = validate(
-          BinListSchema,
-          await fetchJson(req, { pool: poolId, binsRead: true }),
-          req.endpoint,
-        );
-        rejectDuplicateBins(list.bins, req.endpoint, 'bins');
-        return list;
-      });
+      return cachedRead(
+        req.url,
+        async (shared) => {
+          const list = validate(
+            BinListSchema,
+            await fetchJson(req, { pool: poolId, binsRead: true }, shared),
+            req.endpoint,
+          );
+          rejectDuplicateBins(list.bins, req.endpoint, 'bins');
+          return list;
+        },
+        signal,
+      );
     },
 
     bin(poolId, signedBinId) {
       const req = service('GET', `/quotes/v2/bins/${enc(poolId)}/${toUnsignedBinId(signedBinId)}`);
-      return cachedRead(req.url, async () => {
-        const body = await fetchJson(req, { pool: poolId, binsRead: true });
-        // Tolerated: the bin itself, or an object holding it under `bin`.
-        if (isRecord(body) && !('bin_id' in body) && isRecord(body.bin)) {
-          return validate(SingleBinSchema, body.bin, req.endpoint, ['bin']);
-        }
-        return validate(SingleBinSchema, body, req.endpoint);
-      });
+      return cachedRead(
+        req.url,
+        async (shared) => {
+          const body = await fetchJson(req, { pool: poolId, binsRead: true }, shared);
+          // Tolerated: the bin itself, or an object holding it under `bin`.
+          if (isRecord(body) && !('bin_id' in body) && isRecord(body.bin)) {
+            return validate(SingleBinSchema, body.bin, req.endpoint, ['bin']);
+          }
+          return validate(SingleBinSchema, body, req.endpoint);
+        },
+        signal,
+      );
     },
 
     async quote(req) {
       const path = '/quotes/v2/quote';
       const endpoint = `POST ${path}`;
-      const body = await postQuote(path, req);
+      const body = await postQuote(path, req, signal);
       if (isRecord(body) && 'route' in body && !('execution_path' in body)) {
         if (body.route === null || body.route === undefined)
           throw noRoute({ endpoint }, req, errorDetail(body, ''));
@@ -358,7 +402,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     async quoteMulti(req) {
       const path = '/quotes/v2/quote/multi';
       try {
-        return readList(await postQuote(path, req), ['routes'], RouteSchema, `POST ${path}`);
+        return readList(await postQuote(path, req, signal), ['routes'], RouteSchema, `POST ${path}`);
       } catch (e) {
         if (e instanceof ApiError && e.code === 'no-route') return [];
         throw e;
@@ -367,83 +411,104 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
 
     async swapParams(req) {
       const r = service('POST', '/quotes/v2/swap', stringifyJsonExact(req));
-      return validate(SwapParamsSchema, await fetchJson(r), r.endpoint);
+      return validate(SwapParamsSchema, await fetchJson(r, {}, signal), r.endpoint);
     },
 
     async aggSwap(req) {
       const r = service('POST', '/quotes/v2/agg/swap', stringifyJsonExact(req));
-      return validate(SwapParamsSchema, await fetchJson(r), r.endpoint);
+      return validate(SwapParamsSchema, await fetchJson(r, {}, signal), r.endpoint);
     },
 
     appPool(poolId) {
       const req = service('GET', `/app/v2/pools/${enc(poolId)}`);
-      return cachedRead(req.url, async () => {
-        const body = await fetchJson(req, { pool: poolId });
-        const text = isRecord(body) ? poolNotFoundText(body, '') : undefined;
-        if (text !== undefined && !('pool_id' in (body as Record<string, unknown>))) {
-          throw poolNotFound(req, poolId, { status: 200, text: '' }, text);
-        }
-        return expectRecord(body, req.endpoint);
-      });
+      return cachedRead(
+        req.url,
+        async (shared) => {
+          const body = await fetchJson(req, { pool: poolId }, shared);
+          const text = isRecord(body) ? poolNotFoundText(body, '') : undefined;
+          if (text !== undefined && !('pool_id' in (body as Record<string, unknown>))) {
+            throw poolNotFound(req, poolId, { status: 200, text: '' }, text);
+          }
+          return expectRecord(body, req.endpoint);
+        },
+        signal,
+      );
     },
 
     priceHistory(poolId) {
       const req = service('GET', `/app/v2/pools/${enc(poolId)}/bin-price-history`);
-      return cachedRead(req.url, async () =>
-        readList(
-          await fetchJson(req, { pool: poolId }),
-          ['history', 'points'],
-          PricePointSchema,
-          req.endpoint,
-        ),
+      return cachedRead(
+        req.url,
+        async (shared) =>
+          readList(
+            await fetchJson(req, { pool: poolId }, shared),
+            ['history', 'points'],
+            PricePointSchema,
+            req.endpoint,
+          ),
+        signal,
       );
     },
 
     userLiquidity(user, poolId) {
       const req = service('GET', `/app/v2/users/${enc(user)}/liquidity/${enc(poolId)}`);
-      return cachedRead(req.url, async () =>
-        expectRecord(await fetchJson(req, { pool: poolId }), req.endpoint),
+      return cachedRead(
+        req.url,
+        async (shared) => expectRecord(await fetchJson(req, { pool: poolId }, shared), req.endpoint),
+        signal,
       );
     },
 
     userPositionBins(user, poolId) {
       const req = service('GET', `/app/v2/users/${enc(user)}/positions/${enc(poolId)}/bins`);
-      return cachedRead(req.url, async () => {
-        const list = readList(
-          await fetchJson(req, { pool: poolId, binsRead: true }),
-          ['bins'],
-          PositionBinSchema,
-          req.endpoint,
-        );
-        rejectDuplicateBins(list, req.endpoint, 'bins');
-        return list;
-      });
+      return cachedRead(
+        req.url,
+        async (shared) => {
+          const list = readList(
+            await fetchJson(req, { pool: poolId, binsRead: true }, shared),
+            ['bins'],
+            PositionBinSchema,
+            req.endpoint,
+          );
+          rejectDuplicateBins(list, req.endpoint, 'bins');
+          return list;
+        },
+        signal,
+      );
     },
 
     v1Bins(poolId) {
       const req = service('GET', `/quotes/v1/bins/${enc(poolId)}`);
-      return cachedRead(req.url, async () => {
-        const list = validate(
-          BinListSchema,
-          await fetchJson(req, { pool: poolId, binsRead: true }),
-          req.endpoint,
-        );
-        rejectDuplicateBins(list.bins, req.endpoint, 'bins');
-        return list;
-      });
+      return cachedRead(
+        req.url,
+        async (shared) => {
+          const list = validate(
+            BinListSchema,
+            await fetchJson(req, { pool: poolId, binsRead: true }, shared),
+            req.endpoint,
+          );
+          rejectDuplicateBins(list.bins, req.endpoint, 'bins');
+          return list;
+        },
+        signal,
+      );
     },
 
     v1Tokens() {
       const req = service('GET', '/quotes/v1/tokens');
-      return cachedRead(req.url, async () =>
-        readList(await fetchJson(req), ['tokens'], TokenSchema, req.endpoint),
+      return cachedRead(
+        req.url,
+        async (shared) => readList(await fetchJson(req, {}, shared), ['tokens'], TokenSchema, req.endpoint),
+        signal,
       );
     },
 
     v1Pools() {
       const req = service('GET', '/quotes/v1/pools');
-      return cachedRead(req.url, async () =>
-        readList(await fetchJson(req), ['pools'], V1PoolSchema, req.endpoint),
+      return cachedRead(
+        req.url,
+        async (shared) => readList(await fetchJson(req, {}, shared), ['pools'], V1PoolSchema, req.endpoint),
+        signal,
       );
     },
 
@@ -465,7 +530,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
         isAnswer: (status, text) => status === 503 && faultOf(tryParse(text)) !== undefined,
       };
       // Inventory is a safety gate (faults can appear at the same height), so it is coalesced, never cached.
-      return inflight.run(url, () => readInventory(req, pool), joined);
+      return inflight.run(url, (shared) => readInventory(req, pool, shared), joined, signal);
     },
 
     hasNode: () => nodeBase !== undefined,
@@ -495,27 +560,33 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       // command or process already read it at this height.
       const fact =
         nodeStore && BIN_FACT_FUNCTIONS.has(fn) ? `${contract} ${fn} ${args.join(',')}` : undefined;
-      return cachedRead(`POST ${url} ${body}`, async () => {
-        const height = fact !== undefined ? cache.currentHeight : undefined;
-        if (nodeStore && fact !== undefined && height !== undefined) {
-          const stored = nodeStore.get(height, fact);
-          if (stored) {
-            stats.cacheHits++;
-            return stored;
+      return cachedRead(
+        `POST ${url} ${body}`,
+        async (shared) => {
+          const height = fact !== undefined ? cache.currentHeight : undefined;
+          if (nodeStore && fact !== undefined && height !== undefined) {
+            const stored = nodeStore.get(height, fact);
+            if (stored) {
+              stats.cacheHits++;
+              return stored;
+            }
           }
-        }
-        const value = validate(ReadOnlyResultSchema, await fetchJson(req), req.endpoint);
-        if (
-          nodeStore &&
-          fact !== undefined &&
-          height !== undefined &&
-          value.okay &&
-          cache.currentHeight === height
-        )
-          nodeStore.set(height, fact, value);
-        return value;
-      });
+          const value = validate(ReadOnlyResultSchema, await fetchJson(req, {}, shared), req.endpoint);
+          if (
+            nodeStore &&
+            fact !== undefined &&
+            height !== undefined &&
+            value.okay &&
+            cache.currentHeight === height
+          )
+            nodeStore.set(height, fact, value);
+          return value;
+        },
+        signal,
+      );
     },
+
+    withSignal: (s) => withSignal(s),
 
     clearCache() {
       cache.clear();
@@ -529,10 +600,22 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       pacing?.flush();
       return transport.close();
     },
+  });
+
+  const api = view(undefined);
+  const views = new WeakMap<AbortSignal, DlmmApi>();
+  /** The view of the client for one caller that may give up (its reads end when no one waits for them). */
+  const withSignal = (signal: AbortSignal): DlmmApi => {
+    let v = views.get(signal);
+    if (!v) {
+      v = view(signal);
+      views.set(signal, v);
+    }
+    return v;
   };
 
-  const readInventory = async (req: HttpRequest, pool: string) => {
-    const res = await transport.send(req);
+  const readInventory = async (req: HttpRequest, pool: string, signal: AbortSignal) => {
+    const res = await transport.send(req, signal);
     const body = tryParse(res.text);
     const fault = faultOf(body);
     if (res.status === 503 && fault !== undefined) {

@@ -11,7 +11,8 @@ export type ApiErrorCode =
   | 'not-ready' // a readiness gate said not ready (503 on /ready, or ready:false)
   | 'no-route' // the quote engine found no route for the pair/amount (swap-no-route)
   | 'http-error' // any other non-2xx status
-  | 'unexpected-response'; // a body failed its schema (endpoint + field in context)
+  | 'unexpected-response' // a body failed its schema (endpoint + field in context)
+  | 'cancelled'; // every caller that needed the read gave up (its document was closed or edited)
 
 export interface ApiErrorContext {
   /** Method and path relative to the base, e.g. "GET /quotes/v2/bins/dlmm_1". Never includes keys. */
@@ -40,4 +41,21 @@ export class ApiError extends Error {
 /** Type guard for ApiError (works across bundles, where instanceof may not). */
 export function isApiError(e: unknown): e is ApiError {
   return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'ApiError' && 'code' in e;
+}
+
+/**
+ * The error a cancelled read rejects with: the abort reason when it is one already, else a new one. A
+ * cancelled read is never a verdict on the service; the analysis that asked for it is thrown away.
+ */
+export function cancelledError(signal?: AbortSignal): ApiError {
+  const reason: unknown = signal?.reason;
+  if (isApiError(reason) && reason.code === 'cancelled') return reason;
+  return new ApiError('cancelled', 'the read was cancelled: nothing that asked for it needs it any more', {
+    endpoint: '',
+  });
+}
+
+/** True for the rejection of a cancelled read. */
+export function isCancelled(e: unknown): boolean {
+  return isApiError(e) && e.code === 'cancelled';
 }

@@ -4,8 +4,10 @@
  * arrived; the server saw it no later than that, so a request sent a full window after the stamp can never
  * share the server's window with it, whatever the latency. (A token bucket stamped at send time could: a
  * slow first burst and a prompt second one land inside one server second, and the server answers 429.)
- * Waiters are served first come, first served.
+ * Waiters are served first come, first served; a waiter whose signal aborts leaves the queue at once (a
+ * cancelled read never waits for, nor takes, a slot).
  */
+import { cancelledError } from './errors';
 
 export interface RateLimiterOptions {
   /** Requests allowed per window. */
@@ -29,8 +31,13 @@ export interface RateLimiterOptions {
 export type Release = () => void;
 
 export interface RateLimiter {
-  /** Resolves when one more request may start; the request must call the returned release when done. */
-  acquire(): Promise<Release>;
+  /**
+   * Resolves when one more request may start; the request must call the returned release when done. When
+   * `signal` aborts first, the request leaves the queue and this rejects with a 'cancelled' ApiError.
+   */
+  acquire(signal?: AbortSignal): Promise<Release>;
+  /** Requests waiting for a slot now. */
+  readonly waiting: number;
   /** Requests that had to wait for a slot so far. */
   readonly delayed: number;
 }
@@ -85,12 +92,30 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   };
 
   return {
-    acquire(): Promise<Release> {
+    acquire(signal?: AbortSignal): Promise<Release> {
+      if (signal?.aborted) return Promise.reject(cancelledError(signal));
       if (unlimited) return Promise.resolve(() => undefined);
-      return new Promise<Release>((admit) => {
-        queue.push({ askedAt: now(), admit });
+      return new Promise<Release>((admit, reject) => {
+        const waiter = {
+          askedAt: now(),
+          admit: (r: Release) => {
+            signal?.removeEventListener('abort', onAbort);
+            admit(r);
+          },
+        };
+        const onAbort = (): void => {
+          const at = queue.indexOf(waiter);
+          if (at < 0) return;
+          queue.splice(at, 1);
+          reject(cancelledError(signal));
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        queue.push(waiter);
         pump();
       });
+    },
+    get waiting() {
+      return queue.length;
     },
     get delayed() {
       return delayed;

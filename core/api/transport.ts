@@ -5,7 +5,7 @@
  */
 import { redactSecrets } from '../text/safe';
 import { Agent, request, errors as undiciErrors } from 'undici';
-import { ApiError } from './errors';
+import { ApiError, cancelledError } from './errors';
 import type { ApiStats } from './types';
 import type { RateLimiter } from './limiter';
 
@@ -53,22 +53,27 @@ export class Transport {
     private readonly stats: ApiStats,
   ) {}
 
-  /** Sends with retries; resolves with the final answer (any status) or rejects unreachable / rate-limited. */
-  async send(req: HttpRequest): Promise<HttpResponse> {
+  /**
+   * Sends with retries; resolves with the final answer (any status) or rejects unreachable / rate-limited.
+   * When `signal` aborts, the request leaves the limiter's queue (or its HTTP exchange is abandoned, or its
+   * retry wait ends) and this rejects with a 'cancelled' ApiError.
+   */
+  async send(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
     for (let attempt = 0; ; attempt++) {
-      const release = await req.limiter.acquire();
+      const release = await req.limiter.acquire(signal);
       this.stats.requests++;
       const started = performance.now();
       let res: HttpResponse & { retryAfter?: string };
       try {
-        res = await this.once(req);
+        res = await this.once(req, signal);
       } catch (e) {
         release();
+        if (signal?.aborted) throw cancelledError(signal);
         const code = errorCode(e);
         this.log(`${req.endpoint} failed ${code ?? 'error'} ${Math.round(performance.now() - started)}ms`);
         if (code !== undefined && RETRYABLE_SOCKET_CODES.has(code) && attempt < this.opts.maxRetries) {
           this.stats.retries++;
-          await sleep(this.backoff(attempt));
+          await sleep(this.backoff(attempt), signal);
           continue;
         }
         throw this.unreachable(req, e);
@@ -79,7 +84,7 @@ export class Transport {
         this.stats.rateLimited++;
         if (attempt < this.opts.maxRetries) {
           this.stats.retries++;
-          await sleep(this.retryDelay(attempt, res.retryAfter));
+          await sleep(this.retryDelay(attempt, res.retryAfter), signal);
           continue;
         }
         throw new ApiError(
@@ -91,7 +96,7 @@ export class Transport {
       }
       if (res.status >= 500 && !req.isAnswer?.(res.status, res.text) && attempt < this.opts.maxRetries) {
         this.stats.retries++;
-        await sleep(this.retryDelay(attempt, res.retryAfter));
+        await sleep(this.retryDelay(attempt, res.retryAfter), signal);
         continue;
       }
       return { status: res.status, text: res.text };
@@ -103,7 +108,10 @@ export class Transport {
     return this.agent.close();
   }
 
-  private async once(req: HttpRequest): Promise<HttpResponse & { retryAfter?: string }> {
+  private async once(
+    req: HttpRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<HttpResponse & { retryAfter?: string }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'dlmm-studio' };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     if (req.withKey && this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
@@ -112,6 +120,9 @@ export class Transport {
       () => controller.abort(new TimeoutError(this.opts.timeoutMs)),
       this.opts.timeoutMs,
     );
+    const onAbort = (): void => controller.abort(cancelledError(signal));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const res = await request(req.url, {
         dispatcher: this.agent,
@@ -132,6 +143,7 @@ export class Transport {
       };
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -203,6 +215,18 @@ function safeHost(url: string): string {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`; rejects with a 'cancelled' ApiError as soon as `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(cancelledError(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(cancelledError(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -130,6 +130,14 @@ export interface DlmmApi {
   hasNode(): boolean;
   /** args are hex-encoded Clarity values (no 0x); result is the node's answer. */
   callReadOnly(contract: string, fn: string, args: string[], sender?: string): Promise<ReadOnlyResult>;
+  /**
+   * The same client for a caller that may give up: once `signal` aborts, that caller's waiting reads reject
+   * at once with a 'cancelled' ApiError. A read it shares with other callers (coalesced in flight) goes on
+   * for them; the last caller giving up ends it: its queued limiter slot is released and its HTTP exchange
+   * abandoned. Cache, limiters and counters are the client's. Optional: implementations without queues or
+   * sockets need not have it (callers then wait for every read).
+   */
+  withSignal?(signal: AbortSignal): DlmmApi;
   /** Drops cached reads (settings change, or a new engine state). */
   clearCache(): void;
   stats(): ApiStats;

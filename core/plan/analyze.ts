@@ -2,6 +2,7 @@
  * The analysis every face uses (editor, CLI, export, dashboard): parse -> offline rules -> live data ->
  * preparation -> live rules. Returns findings sorted by offset; never throws on bad input or a bad service.
  */
+import { cancelledError } from '../api/errors';
 import type { DlmmApi } from '../api/types';
 import { MAX_FINDINGS_PER_FILE, MAX_MESSAGE_LENGTH, type Finding, type Severity } from './diagnostics';
 import { executePlan, type PlanExecution } from './execute';
@@ -31,6 +32,11 @@ export interface AnalyzeOptions {
   routers?: RouterOverrides;
   /** Clock in ms (v-1-2 deadlines of the executed transactions). */
   now?: () => number;
+  /**
+   * The caller no longer wants this analysis (its document was closed or edited): the live reads it alone
+   * waits for are abandoned and analyzePlan rejects with a 'cancelled' ApiError instead of finishing.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Analysis {
@@ -66,7 +72,10 @@ export function analyzeOffline(
   return finish(analysis, target);
 }
 
-/** The full analysis: offline rules, then live data through `opts.api` and the live rules. */
+/**
+ * The full analysis: offline rules, then live data through `opts.api` and the live rules. Rejects only
+ * when `opts.signal` aborts (a 'cancelled' ApiError): a bad plan or a bad service is a finding.
+ */
 export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Promise<Analysis> {
   if (opts.offline || !opts.api) return analyzeOffline(text, opts);
   const parsed = opts.parsed ?? safeParse(text, opts.fileName);
@@ -74,11 +83,17 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
   const target = checkable(analysis);
   if (!target) return analysis;
   const plan = target.plan;
+  if (opts.signal?.aborted) throw cancelledError(opts.signal);
   try {
-    analysis.live = await readLive(plan, opts.api, { session: opts.session ?? createLiveSession() });
+    analysis.live = await readLive(plan, opts.api, {
+      session: opts.session ?? createLiveSession(),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
   } catch (e) {
     analysis.internalErrors.push(`live: ${e instanceof Error ? e.message : String(e)}`);
   }
+  // Reads that ended because the caller gave up are no data about the service: nothing is concluded.
+  if (opts.signal?.aborted) throw cancelledError(opts.signal);
   analysis.prepared = safePrepare(plan, analysis.live, target.parsed, analysis.internalErrors);
   runRules(analysis, target, analysis.live, opts.maxTipLag);
   // The plan's transactions executed on the state read; a plan that failed its schema is red already and

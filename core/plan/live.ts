@@ -4,6 +4,7 @@
  * each resource once per session. Every failure is kept as a value (`LiveError`) for the rules to report:
  * a 503 or an unknown tip is never read as an empty book or as caught up. Never throws.
  */
+import { SharedRuns } from '../api/cache';
 import { isApiError, type ApiErrorCode, type InventoryFault } from '../api/errors';
 import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
 import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
@@ -110,21 +111,47 @@ type Settled<T> = { ok: true; value: T } | { ok: false; error: LiveError };
 
 /** Memoized reads shared across analyses (one `dlmm check` run, one language-server refresh). */
 export interface LiveSession {
-  read<T>(key: string, endpoint: string, f: () => Promise<T>): Promise<Settled<T>>;
+  /**
+   * The outcome of the read under `key`, made once by `f` for every analysis of the session. `f` gets the
+   * read's own signal. A caller passing `signal` may give up: its wait ends at once (a 'cancelled' error);
+   * the read itself is aborted, and forgotten, only when no caller waits for it any more.
+   */
+  read<T>(
+    key: string,
+    endpoint: string,
+    f: (signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<Settled<T>>;
 }
 
 /** A new session: each distinct read is made once; failures are memoized too (no retry storms). */
 export function createLiveSession(): LiveSession {
-  const memo = new Map<string, Promise<Settled<unknown>>>();
+  const memo = new SharedRuns<Settled<unknown>>(true);
   return {
-    read<T>(key: string, endpoint: string, f: () => Promise<T>): Promise<Settled<T>> {
-      let p = memo.get(key);
-      if (!p) {
-        p = settle(endpoint, f);
-        memo.set(key, p);
+    async read<T>(
+      key: string,
+      endpoint: string,
+      f: (signal: AbortSignal) => Promise<T>,
+      signal?: AbortSignal,
+    ): Promise<Settled<T>> {
+      try {
+        return (await memo.run(key, (shared) => settle(endpoint, () => f(shared)), signal)) as Settled<T>;
+      } catch (e) {
+        return { ok: false, error: toLiveError(e, endpoint) };
       }
-      return p as Promise<Settled<T>>;
     },
+  };
+}
+
+/** An analysis's reads through the session: `f` gets the client bound to the read's own signal. */
+interface Reader {
+  read<T>(key: string, endpoint: string, f: (api: DlmmApi) => Promise<T>): Promise<Settled<T>>;
+}
+
+function readerOf(api: DlmmApi, session: LiveSession, signal: AbortSignal | undefined): Reader {
+  return {
+    read: (key, endpoint, f) =>
+      session.read(key, endpoint, (shared) => f(api.withSignal?.(shared) ?? api), signal),
   };
 }
 
@@ -150,13 +177,18 @@ export function toLiveError(e: unknown, endpoint: string): LiveError {
 
 export interface ReadLiveOptions {
   session?: LiveSession;
+  /**
+   * The caller gave up (its document was closed or edited): its reads end at once, and a read it shares
+   * with another analysis goes on only for that one (LiveSession.read).
+   */
+  signal?: AbortSignal;
 }
 
 const isLiquidityOp = (op: PlanOperation): op is Extract<PlanOperation, { pool: string }> => op.op !== 'swap';
 
 /** Reads everything the live rules and preparation need for `plan`. Never throws. */
 export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions = {}): Promise<LiveData> {
-  const s = opts.session ?? createLiveSession();
+  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
   const live: LiveData = {
     generation: plan.api,
     byPool: new Map(),
@@ -166,11 +198,11 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
     positionsRead: false,
   };
   const [status, quoteReady, appReady, tokens, pools] = await Promise.all([
-    s.read('status', 'GET /quotes/v2/status', () => api.status()),
-    s.read('quoteReady', 'GET /quotes/v2/ready', () => api.quoteReady()),
-    s.read('appReady', 'GET /app/v2/ready', () => api.appReady()),
-    s.read('tokens', 'GET /quotes/v2/tokens', () => api.tokens()),
-    s.read('pools', 'GET /quotes/v2/pools', () => api.pools()),
+    s.read('status', 'GET /quotes/v2/status', (a) => a.status()),
+    s.read('quoteReady', 'GET /quotes/v2/ready', (a) => a.quoteReady()),
+    s.read('appReady', 'GET /app/v2/ready', (a) => a.appReady()),
+    s.read('tokens', 'GET /quotes/v2/tokens', (a) => a.tokens()),
+    s.read('pools', 'GET /quotes/v2/pools', (a) => a.pools()),
   ]);
   if (status.ok) live.status = status.value;
   else live.statusError = status.error;
@@ -188,8 +220,8 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
   if (plan.api === 'v1' && refs.length > 0) {
     // Same generation for every read of a v1 pool: flags and tokens from the v1 lists, not the v2 ones.
     const [v1Pools, v1Tokens] = await Promise.all([
-      s.read('v1pools', 'GET /quotes/v1/pools', () => api.v1Pools()),
-      s.read('v1tokens', 'GET /quotes/v1/tokens', () => api.v1Tokens()),
+      s.read('v1pools', 'GET /quotes/v1/pools', (a) => a.v1Pools()),
+      s.read('v1tokens', 'GET /quotes/v1/tokens', (a) => a.v1Tokens()),
     ]);
     if (v1Pools.ok) live.v1Pools = v1Pools.value;
     else live.v1PoolsError = v1Pools.error;
@@ -206,8 +238,8 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
       if (op.op !== 'swap') return;
       const slippage = op.slippage_tolerance ?? plan.policy.slippage_tolerance;
       const key = `quote:${op.input_token}:${op.output_token}:${op.amount_in}:${op.amm_strategy}:${slippage}`;
-      const r = await s.read(key, 'POST /quotes/v2/quote', () =>
-        api.quote({
+      const r = await s.read(key, 'POST /quotes/v2/quote', (a) =>
+        a.quote({
           input_token: op.input_token,
           output_token: op.output_token,
           amount_in: op.amount_in,
@@ -231,7 +263,7 @@ async function checkSwap(
   route: Route,
   amountIn: bigint,
   api: DlmmApi,
-  s: LiveSession,
+  s: Reader,
   live: LiveData,
 ): Promise<QuoteCheck> {
   const lookup = poolLookup(live.pools ?? []);
@@ -239,7 +271,7 @@ async function checkSwap(
   await Promise.all(
     [...new Set(route.execution_path.map((h) => h.pool_id))].map(async (id) => {
       if (!lookup(id)) return;
-      const r = await s.read(`bins:${id}`, `GET /quotes/v2/bins/${id}`, () => api.bins(id));
+      const r = await s.read(`bins:${id}`, `GET /quotes/v2/bins/${id}`, (a) => a.bins(id));
       if (r.ok) lists.set(id, r.value);
     }),
   );
@@ -250,7 +282,7 @@ async function checkSwap(
 }
 
 /** Reads the pools the quoted routes go through (record and bins, no positions), once per pool. */
-async function readRoutePools(plan: Plan, api: DlmmApi, s: LiveSession, live: LiveData): Promise<void> {
+async function readRoutePools(plan: Plan, api: DlmmApi, s: Reader, live: LiveData): Promise<void> {
   const known = new Set<string>();
   for (const lp of live.byPool.values()) {
     known.add(lp.written);
@@ -308,7 +340,7 @@ function targetBins(lp: LivePool, plan: Plan): number[] {
  * height per machine (core/api/nodeStore.ts), so only bins new at this height cost a request. A bin whose
  * read fails stays unknown: its bound and its execution are reported, never silently passed.
  */
-async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSession): Promise<void> {
+async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: Reader): Promise<void> {
   const principal = lp.principal as string;
   const ids = targetBins(lp, plan);
   await Promise.all(
@@ -317,8 +349,8 @@ async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: LiveSess
       const r = await s.read(
         `node:${principal}:${id}`,
         `POST {node}/v2/contracts/call-read/${principal}/get-bin-balances`,
-        async () => {
-          const res = await api.callReadOnly(principal, 'get-bin-balances', [codec().binIdArg(id)]);
+        async (a) => {
+          const res = await a.callReadOnly(principal, 'get-bin-balances', [codec().binIdArg(id)]);
           return decodeBinShares(res.okay ? res.result : undefined);
         },
       );
@@ -360,7 +392,7 @@ async function readPool(
   plan: Plan,
   sender: string | undefined,
   api: DlmmApi,
-  s: LiveSession,
+  s: Reader,
   live: LiveData,
 ): Promise<LivePool> {
   const lp: LivePool = {
@@ -377,8 +409,8 @@ async function readPool(
   if (plan.api === 'v1') return readPoolV1(lp, sender, api, s, live);
 
   const [pool, bins] = await Promise.all([
-    s.read(`pool:${ref}`, `GET /quotes/v2/pools/${ref}`, () => api.pool(ref)),
-    s.read(`bins:${ref}`, `GET /quotes/v2/bins/${ref}`, () => api.bins(ref)),
+    s.read(`pool:${ref}`, `GET /quotes/v2/pools/${ref}`, (a) => a.pool(ref)),
+    s.read(`bins:${ref}`, `GET /quotes/v2/bins/${ref}`, (a) => a.bins(ref)),
   ]);
   if (pool.ok) {
     lp.pool = pool.value;
@@ -420,7 +452,7 @@ async function readPositions(
   lp: LivePool,
   sender: string | undefined,
   api: DlmmApi,
-  s: LiveSession,
+  s: Reader,
   live: LiveData,
 ): Promise<void> {
   if (sender === undefined || lp.principal === undefined || !lp.pool) return;
@@ -429,7 +461,7 @@ async function readPositions(
   const pos = await s.read(
     `positions:${principal}:${sender}`,
     `GET /app/v2/users/${sender}/positions/${principal}/bins`,
-    () => api.userPositionBins(sender, principal),
+    (a) => a.userPositionBins(sender, principal),
   );
   if (pos.ok)
     setPositions(
@@ -446,12 +478,12 @@ async function readInventory(
   poolRef: string,
   sender: string,
   api: DlmmApi,
-  s: LiveSession,
+  s: Reader,
 ): Promise<boolean> {
   const inv = await s.read(
     `inventory:${poolRef}:${sender}`,
     `GET {inventory}/pools/${poolRef}/positions/${sender}`,
-    () => api.inventory(poolRef, sender),
+    (a) => a.inventory(poolRef, sender),
   );
   if (!inv.ok) {
     lp.inventoryError = inv.error;
@@ -483,11 +515,11 @@ async function readPoolV1(
   lp: LivePool,
   sender: string | undefined,
   api: DlmmApi,
-  s: LiveSession,
+  s: Reader,
   live: LiveData,
 ): Promise<LivePool> {
   const ref = lp.written;
-  const bins = await s.read(`v1bins:${ref}`, `GET /quotes/v1/bins/${ref}`, () => api.v1Bins(ref));
+  const bins = await s.read(`v1bins:${ref}`, `GET /quotes/v1/bins/${ref}`, (a) => a.v1Bins(ref));
   if (bins.ok) setBins(lp, bins.value);
   else lp.binsError = bins.error;
 

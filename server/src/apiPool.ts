@@ -56,11 +56,22 @@ export class ApiPool {
     const next = apiKey || undefined;
     if (next === this.apiKey) return;
     this.apiKey = next;
-    this.clients.clear();
+    this.drop();
   }
 
   /** Settings changed: rebuild on next use. */
   reset(): void {
+    this.drop();
+  }
+
+  /**
+   * Forgets every client and closes it: requests it has on the wire finish (undici's graceful close), its
+   * sockets and on-disk pacing are released. The analyses still using it are cancelled by the service's
+   * revalidation that follows every reset, so their queued reads leave its limiters.
+   */
+  private drop(): void {
+    const old = [...this.clients.values()];
     this.clients.clear();
+    for (const api of old) void api.close?.().catch(() => undefined);
   }
 }

@@ -5,6 +5,7 @@
  * clock) is passed in, so it runs the same over stdio, IPC or in a test.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { cancelledError, isCancelled } from '../../core/api/errors';
 import type { DlmmApi } from '../../core/api/types';
 import type { Finding } from '../../core/plan/diagnostics';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../core/plan/analyze';
@@ -46,6 +47,13 @@ interface DocState {
   release?: (r: AnalysisResult | undefined) => void;
   /** The last live analysis, whose findings stay shown for untouched operations until the next one. */
   lastLive?: LastLive;
+  /** Aborts the latest run's live work (closed, or superseded once the next run has its own data). */
+  controller?: AbortController;
+  /**
+   * The run the latest one superseded: its reads stay alive (the new run joins those it needs too) until
+   * the latest run has its live data, or is superseded in turn; then it is aborted.
+   */
+  stale?: AbortController;
 }
 
 const SLOW_READ_MS = 800;
@@ -108,12 +116,18 @@ export class PlanService {
     }, this.debounceMs);
   }
 
-  /** The document was closed: forget it. */
+  /**
+   * The document was closed: forget it, and cancel its live work (queued reads leave the limiters; a read
+   * another document waits for goes on for that one).
+   */
   close(uri: string): void {
     const state = this.docs.get(uri);
     if (state?.timer) clearTimeout(state.timer);
     state?.release?.(undefined);
-    if (state) state.seq++;
+    if (state) {
+      state.seq++;
+      cancel(state);
+    }
     this.docs.delete(uri);
   }
 
@@ -135,9 +149,12 @@ export class PlanService {
 
   /** Re-analyse every open document now (engine state or settings changed). */
   revalidateAll(): void {
-    // Reads shared so far belong to the old state or settings.
+    // Reads shared so far belong to the old state or settings: nobody waits for them any more.
     this.sessions.clear();
-    for (const state of this.docs.values()) this.update(state.doc, true);
+    for (const state of this.docs.values()) {
+      cancel(state);
+      this.update(state.doc, true);
+    }
   }
 
   /** Joins the live session of the analyses running against `api`, or starts one. */
@@ -197,6 +214,31 @@ export class PlanService {
 
   private async run(state: DocState): Promise<AnalysisResult | undefined> {
     const seq = ++state.seq;
+    // This run supersedes the previous one, which keeps its reads until this one has its data; any older
+    // run is nobody's business any more.
+    state.stale?.abort(cancelledError());
+    state.stale = state.controller;
+    const controller = new AbortController();
+    state.controller = controller;
+    const superseded = state.stale;
+    const dropSuperseded = (): void => {
+      if (superseded && state.stale === superseded) {
+        superseded.abort(cancelledError());
+        state.stale = undefined;
+      }
+    };
+    try {
+      return await this.analyse(state, seq, controller.signal);
+    } finally {
+      dropSuperseded();
+    }
+  }
+
+  private async analyse(
+    state: DocState,
+    seq: number,
+    signal: AbortSignal,
+  ): Promise<AnalysisResult | undefined> {
     const doc = state.doc;
     const uri = doc.uri;
     const version = doc.version;
@@ -242,6 +284,7 @@ export class PlanService {
         session: shared.session,
         parsed: analysis.parsed,
         fileName: fileNameOf(uri),
+        signal,
         ...(settings.maxTipLag !== undefined && settings.maxTipLag !== null
           ? { maxTipLag: settings.maxTipLag }
           : {}),
@@ -253,6 +296,8 @@ export class PlanService {
       this.deps.publish(uri, result);
       return result;
     } catch (e) {
+      // Closed or superseded: the result is for nobody.
+      if (isCancelled(e)) return undefined;
       // analyzePlan reports unreachable data as findings; a throw here is a defect, shown in the log.
       this.deps.log(`live analysis failed for ${uri}: ${errorText(e)}`);
       state.lastLive = undefined;
@@ -276,6 +321,14 @@ function sortFindings(findings: Finding[]): Finding[] {
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
       a.code.localeCompare(b.code),
   );
+}
+
+/** Cancels every live run of the document. */
+function cancel(state: DocState): void {
+  state.controller?.abort(cancelledError());
+  state.stale?.abort(cancelledError());
+  state.controller = undefined;
+  state.stale = undefined;
 }
 
 function delay(ms: number): Promise<void> {

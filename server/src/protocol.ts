@@ -118,3 +118,10 @@ export const AnalysisNotification = new NotificationType<{ uri: string; version:
 export const ProgressNotification = new NotificationType<{ id: string; title: string; done: boolean }>(
   'dlmm/progress',
 );
+
+/**
+ * client -> server, answered only when the server runs with DLMM_TEST_HOOKS=1 (the leak test): runs a full
+ * garbage collection when the process has `--expose-gc` and answers the heap in use. Without the variable
+ * the request is not registered and the client gets MethodNotFound, so production behaviour never changes.
+ */
+export const TestHeapRequest = new RequestType0<{ heapUsed: number; gc: boolean }, void>('dlmm/test/heap');

@@ -30,6 +30,7 @@ import {
   EngineStatusNotification,
   EngineStatusRequest,
   InitializationOptionsSchema,
+  TestHeapRequest,
   isPlanFile,
   ProgressNotification,
   SetApiKeyNotification,
@@ -277,6 +278,17 @@ export function startServer(connection: Connection, options: ServerOptions): voi
         }))
       : null;
   });
+
+  if (options.env.DLMM_TEST_HOOKS === '1') {
+    connection.onRequest(TestHeapRequest, () => {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (gc) {
+        gc();
+        gc();
+      }
+      return { heapUsed: process.memoryUsage().heapUsed, gc: gc !== undefined };
+    });
+  }
 
   connection.onShutdown(() => {
     watch.stop();

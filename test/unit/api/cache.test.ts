@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { cloneData, HeightCache, InFlight } from '../../../core/api/cache';
+import { cloneData, HeightCache, InFlight, SharedRuns } from '../../../core/api/cache';
+import { isCancelled } from '../../../core/api/errors';
 
 describe('HeightCache', () => {
   it('serves entries only at the height they were stored under', () => {
@@ -79,6 +80,73 @@ describe('InFlight', () => {
       ),
       1,
     );
+  });
+});
+
+describe('SharedRuns (cancellation by reference count)', () => {
+  /** An operation that ends only when released or aborted, recording its abort. */
+  function pending() {
+    const state = { runs: 0, aborted: 0, release: (_v: number) => {} };
+    const start = (signal: AbortSignal) => {
+      state.runs++;
+      return new Promise<number>((resolve, reject) => {
+        state.release = resolve;
+        signal.addEventListener('abort', () => {
+          state.aborted++;
+          reject(signal.reason);
+        });
+      });
+    };
+    return { state, start };
+  }
+
+  it('keeps a shared read for the callers left and aborts it when the last one gives up', async () => {
+    const runs = new SharedRuns<number>(false);
+    const { state, start } = pending();
+    const a = new AbortController();
+    const b = new AbortController();
+    const pa = runs.run('k', start, a.signal);
+    const pb = runs.run('k', start, b.signal);
+    assert.equal(state.runs, 1);
+    a.abort();
+    await assert.rejects(pa, (e: unknown) => isCancelled(e));
+    assert.equal(state.aborted, 0, 'b still waits: the read goes on');
+    b.abort();
+    await assert.rejects(pb, (e: unknown) => isCancelled(e));
+    assert.equal(state.aborted, 1);
+    assert.equal(runs.size, 0, 'an aborted read is forgotten');
+    const again = pending();
+    const pc = runs.run('k', again.start);
+    assert.equal(again.state.runs, 1, 'a later caller starts afresh');
+    again.state.release(5);
+    assert.equal(await pc, 5);
+  });
+
+  it('never aborts a read that a caller without a signal waits for', async () => {
+    const runs = new SharedRuns<number>(false);
+    const { state, start } = pending();
+    const a = new AbortController();
+    const pa = runs.run('k', start, a.signal);
+    const plain = runs.run('k', start);
+    a.abort();
+    await assert.rejects(pa, (e: unknown) => isCancelled(e));
+    state.release(3);
+    assert.equal(await plain, 3);
+    assert.equal(state.aborted, 0);
+  });
+
+  it('keeps settled results when asked to (a session) and refuses an aborted caller at once', async () => {
+    const runs = new SharedRuns<number>(true);
+    const { state, start } = pending();
+    const p = runs.run('k', start, new AbortController().signal);
+    state.release(9);
+    assert.equal(await p, 9);
+    assert.equal(await runs.run('k', start), 9);
+    assert.equal(state.runs, 1);
+    const gone = new AbortController();
+    gone.abort();
+    await assert.rejects(runs.run('other', start, gone.signal), (e: unknown) => isCancelled(e));
+    assert.equal(state.runs, 1, 'nothing started for a caller that had already given up');
   });
 });
 

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { isCancelled } from '../../../core/api/errors';
 import { createRateLimiter } from '../../../core/api/limiter';
 
 /**
@@ -151,5 +152,26 @@ describe('createRateLimiter', () => {
     const t0 = performance.now();
     await Promise.all([0, 1, 2].map(() => limiter.acquire().then((release) => release())));
     assert.ok(performance.now() - t0 >= 25);
+  });
+
+  it('lets a cancelled waiter leave the queue at once, freeing its turn for the next', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 1, windowMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const first = await limiter.acquire();
+    const gone = new AbortController();
+    const cancelled = limiter.acquire(gone.signal);
+    const next = limiter.acquire();
+    assert.equal(limiter.waiting, 2);
+    gone.abort();
+    await assert.rejects(cancelled, (e: unknown) => isCancelled(e));
+    assert.equal(limiter.waiting, 1, 'the cancelled request no longer holds a place');
+    first();
+    const release = await next;
+    release();
+    assert.equal(clock.now(), 60_000, 'the next request waited for one window only, not two');
+    const already = new AbortController();
+    already.abort();
+    await assert.rejects(limiter.acquire(already.signal), (e: unknown) => isCancelled(e));
+    assert.equal(limiter.waiting, 0);
   });
 });
