@@ -23,6 +23,11 @@ import { DEFAULT_SIM_API_KEY } from '../../../core/sim/defaultWorld';
 import { SWAP_ROUTER } from '../../../core/sim/routes/quoteV2';
 import { startSimulator, worldForUser, type RunningSimulator } from '../check/sim';
 import { startHostile, type HostileService } from '../faults/hostile';
+import { createApiClient } from '../../../core/api/client';
+import { coreQuoteToRoute, createCoreSwapClient } from '../../../core/api/coreSwap';
+import { checkRouteLive } from '../../../core/quote/exact';
+import { buildCoreSwapExport } from '../../../core/tx/coreSwap';
+import { DEFAULT_ROUTERS } from '../../../core/tx/routers';
 
 /** Not a secret: a fixed test key, so the world's user can be the transaction's signer. */
 const PUBLIC_KEY = privateKeyToPublic('33'.repeat(32) + '01') as string;
@@ -232,6 +237,53 @@ describe('dlmm quote --source core --export: getSwapParams as an unsigned, check
       notes.some((n) => /engine and exact recomputation differ/.test(n)),
       notes.join('\n'),
     );
+  });
+
+  it('the chain model has the last word: a disabled pool reverts, a contract it does not run is refused', async () => {
+    const api = createApiClient({ baseUrl: sim.url, apiKey: DEFAULT_SIM_API_KEY });
+    const core = createCoreSwapClient({ apiHost: sim.coreUrl, readOnlyHost: sim.nodeUrl });
+    try {
+      const q = await core.getQuoteForRoute('token-sbtc', 'token-usdcx', 5_000_000n);
+      const quote = q.bestRoute!;
+      const tokens = await core.getAvailableTokens();
+      const c = (id: string) => tokens.find((t) => t.tokenId === id)!.contract!;
+      const check = await checkRouteLive(
+        api,
+        coreQuoteToRoute(quote, c('token-sbtc'), c('token-usdcx'), 1),
+        5_000_000n,
+      );
+      const params = await core.getSwapParams(quote, USER, '0.01');
+      const pool = (await api.pools()).find((p) => p.pool_id === params.pool)!;
+      const bins = await api.bins(params.pool);
+      const routers = DEFAULT_ROUTERS.mainnet!;
+      const base = { params, quote, check, bins, sender: USER, network: 'mainnet' as const, routers };
+      const ok = buildCoreSwapExport({ ...base, pool });
+      assert.ok(ok.ok, ok.ok ? '' : ok.error.message);
+      assert.equal(ok.transactions[0]!.execution?.status, 'ok');
+
+      // The pool as read says it is disabled: the call reverts on the chain model, nothing is written.
+      const disabled = buildCoreSwapExport({ ...base, pool: { ...pool, active: false } });
+      assert.equal(disabled.ok, false);
+      if (!disabled.ok) {
+        assert.equal(disabled.error.code, 'would-revert');
+        assert.match(disabled.error.message, /ERR_POOL_DISABLED/);
+      }
+      // A route calling a contract other than the configured swap router cannot be checked: refused.
+      const other = buildCoreSwapExport({
+        ...base,
+        pool,
+        routers: { ...routers, swapRouter: `${routers.swapRouter}-other` },
+      });
+      assert.equal(other.ok, false);
+      if (!other.ok) assert.equal(other.error.code, 'swap-route-unsupported');
+      // No pool read: refused, never assumed.
+      const unread = buildCoreSwapExport({ ...base, pool: undefined });
+      assert.equal(unread.ok, false);
+      if (!unread.ok) assert.equal(unread.error.code, 'live-data-unavailable');
+    } finally {
+      await core.close();
+      await api.close?.();
+    }
   });
 
   describe('unreadable state (hostile proxy in front of the engine)', () => {
