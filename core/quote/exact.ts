@@ -179,11 +179,17 @@ export function poolLookup(pools: Pool[]): (id: string) => Pool | undefined {
  * Reads what `checkRoute` needs through the api (the pools list and each hop's bin list; the client caches
  * them by state height) and checks `route`. Never throws: a failed read is an unverified check.
  */
-export async function checkRouteLive(api: DlmmApi, route: Route, amountIn: bigint): Promise<QuoteCheck> {
+export async function checkRouteLive(
+  api: DlmmApi,
+  route: Route,
+  amountIn: bigint,
+  /** The pools list when the caller read it already (e.g. beside the quote request): not read again. */
+  known: { pools?: Pool[] } = {},
+): Promise<QuoteCheck> {
   // The pools list and every hop's bin list are read at once (one round trip, not two).
   const ids = [...new Set(route.execution_path.map((h) => h.pool_id))];
   const [pools, ...lists] = await Promise.all([
-    api.pools().then(
+    (known.pools ? Promise.resolve(known.pools) : api.pools()).then(
       (p) => p,
       (e: unknown) => e,
     ),

@@ -127,6 +127,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       amount_in: amountIn,
       slippage_tolerance: Number(slippageText),
     };
+    // The pools list (aliases, fees for the exact check) is read beside the quote, not after its answer.
+    const poolsRead = api.pools().then(
+      (p) => p,
+      () => undefined,
+    );
     let routes: Route[];
     try {
       routes = values.multi === true ? await api.quoteMulti(request) : [await api.quote(request)];
@@ -141,8 +146,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       if (format === 'json') io.out(renderJson(tokenIn, tokenOut, amountIn, slippageText, []));
       return 1;
     }
-    const aliases = await poolAliases(api);
-    const checks = await Promise.all(routes.map((r) => checkRouteLive(api, r, amountIn)));
+    const pools = await poolsRead;
+    const aliases = poolAliases(pools);
+    const checks = await Promise.all(
+      routes.map((r) => checkRouteLive(api, r, amountIn, pools ? { pools } : {})),
+    );
     const views = routes.map((r, i) => viewOf(r, checks[i] as QuoteCheck, slippagePpm, aliases));
     sortViews(views);
     io.out(
@@ -359,13 +367,9 @@ export function parseAmount(text: string, token: Token): bigint {
   return amount;
 }
 
-async function poolAliases(api: DlmmApi): Promise<Map<string, string>> {
-  try {
-    const pools: Pool[] = await api.pools();
-    return new Map(pools.filter((p) => p.pool_alias).map((p) => [p.pool_id, p.pool_alias as string]));
-  } catch {
-    return new Map(); // aliases only decorate the output
-  }
+/** Pool aliases for the output (they only decorate it: none when the list could not be read). */
+function poolAliases(pools: Pool[] | undefined): Map<string, string> {
+  return new Map((pools ?? []).filter((p) => p.pool_alias).map((p) => [p.pool_id, p.pool_alias as string]));
 }
 
 function viewOf(
