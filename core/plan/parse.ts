@@ -116,7 +116,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   let source: SourceTree;
   let value: unknown;
   if (light) {
-    source = lightTree(light.root, () => composeDocument(text, format));
+    source = lightTree(light.root, text, () => composeDocument(text, format));
     value = light.value;
   } else {
     let doc: Document.Parsed;
@@ -143,7 +143,8 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
       const length = end > start ? end - start : start < text.length ? 1 : 0;
       syntax(start, length, cleanYamlMessage(e.message, format));
     }
-    if (doc.errors.length > 0) return makeParsed(text, format, docTree(doc), undefined, undefined, findings);
+    if (doc.errors.length > 0)
+      return makeParsed(text, format, docTree(doc, text), undefined, undefined, findings);
 
     try {
       value = doc.toJS({ maxAliasCount: PARSE_LIMITS.maxAliasCount });
@@ -154,11 +155,12 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
         alias ? alias[1] - alias[0] : 0,
         `alias expansion exceeds ${PARSE_LIMITS.maxAliasCount} nodes (${e instanceof Error ? e.message : String(e)}); write the values out instead of nesting aliases`,
       );
-      return makeParsed(text, format, docTree(doc), undefined, undefined, findings);
+      return makeParsed(text, format, docTree(doc, text), undefined, undefined, findings);
     }
-    source = docTree(doc);
+    source = docTree(doc, text);
   }
 
+  value = numbersAsWritten(value, source);
   const parsed = makeParsed(text, format, source, value, undefined, findings);
   if (source.empty || value === null || value === undefined) {
     findings.push({
@@ -504,8 +506,44 @@ function composeDocument(text: string, format: PlanFormat): Document.Parsed {
 
 type NodeRange = readonly [number, number, number];
 
+/**
+ * The readers give integers as bigint, so a JS number in the document was written with a fraction, an
+ * exponent, or as .inf/.nan. Each is replaced by the text as written: a float is never an exact amount
+ * (fields that take an integer refuse the text), a percent is read exactly from its digits (1e-400 is not
+ * 0, 50.000000000000000001 is not 50), and messages quote what the user wrote (12345678901234567891e0,
+ * never a rounded 12345678901234567000; 1e1000, never Infinity). YAML and JSON alike.
+ */
+function numbersAsWritten(value: unknown, source: SourceTree): unknown {
+  const path: Array<string | number> = [];
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'number') return source.scalarText(path) ?? String(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item !== 'object' && typeof item !== 'number') continue;
+        path.push(i);
+        v[i] = walk(item);
+        path.pop();
+      }
+    } else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) {
+        const item = o[k];
+        if (typeof item !== 'object' && typeof item !== 'number') continue;
+        path.push(k);
+        o[k] = walk(item);
+        path.pop();
+      }
+    }
+    return v;
+  };
+  return walk(value);
+}
+
 /** Where the ranges come from: the composed yaml Document, or the light reader's tree (lightYaml.ts). */
 interface SourceTree {
+  /** The source text of the scalar at `path` (an alias is followed to its anchor's scalar). */
+  scalarText(path: PlanPath): string | undefined;
   /** The root is empty (no content). */
   empty: boolean;
   /** Value and key ranges at `path`; undefined when the path does not exist. */
@@ -518,11 +556,17 @@ interface SourceTree {
   doc(): Document.Parsed;
 }
 
-function docTree(doc: Document.Parsed): SourceTree {
+function docTree(doc: Document.Parsed, text: string): SourceTree {
   const opsNode = nodeAt(doc, ['operations'])?.node;
   const opItems = isSeq(opsNode) ? opsNode.items : [];
   return {
     empty: doc.contents === null,
+    scalarText(path) {
+      let node: unknown = nodeAt(doc, path)?.node;
+      if (isAlias(node)) node = node.resolve(doc);
+      const r = isScalar(node) ? node.range : undefined;
+      return r ? text.slice(r[0], r[1]).trim() : undefined;
+    },
     at(path) {
       const found = nodeAt(doc, path);
       return found && { node: found.node?.range ?? undefined, key: found.key?.range ?? undefined };
@@ -536,11 +580,15 @@ function docTree(doc: Document.Parsed): SourceTree {
   };
 }
 
-function lightTree(root: LightMap, compose: () => Document.Parsed): SourceTree {
+function lightTree(root: LightMap, text: string, compose: () => Document.Parsed): SourceTree {
   let doc: Document.Parsed | undefined;
   const ops = lightAt(root, ['operations'])?.node;
   return {
     empty: false,
+    scalarText(path) {
+      const node = lightAt(root, path)?.node;
+      return node?.kind === 'scalar' ? text.slice(node.range[0], node.range[1]).trim() : undefined;
+    },
     at(path) {
       const found = lightAt(root, path);
       return found && { node: found.node.range, key: found.key?.range };

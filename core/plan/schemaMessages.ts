@@ -34,7 +34,7 @@ export function expectationFor(path: Path): string | undefined {
   const last = path[path.length - 1];
   const parentKey = path[path.length - 2];
   if (typeof last === 'string' && AMOUNT_FIELDS.has(last))
-    return `an unsigned integer in base units (0..${MAX_UINT128}), written as a number or a digit string`;
+    return `an unsigned integer in base units (0..${MAX_UINT128}) in plain digits (no fraction, no exponent), as a number or a digit string`;
   if (
     (typeof last === 'string' && BIN_FIELDS.has(last)) ||
     (parentKey === 'bins' && typeof last === 'number' && path[0] === 'operations' && path.length === 4)
@@ -42,11 +42,11 @@ export function expectationFor(path: Path): string | undefined {
     return 'an integer signed bin id (-500..500)';
   if (last === 'active_bin_offset') return 'an integer offset from the active bin (e.g. -1, 0, 2)';
   if (last === 'withdrawal_percentage')
-    return 'a percent 0 < p <= 100 with at most 4 decimals (50 means 50%)';
+    return 'a percent 0 < p <= 100, a plain decimal with at most 4 decimals, no exponent (50 means 50%)';
   if (last === 'slippage_tolerance')
-    return 'a percent 0 <= p < 100 with at most 4 decimals (1 means 1%); 100 or more would accept receiving nothing';
+    return 'a percent 0 <= p < 100, a plain decimal with at most 4 decimals, no exponent (1 means 1%); 100 or more would accept receiving nothing';
   if (typeof last === 'string' && PERCENT_FIELDS.has(last))
-    return 'a percent with at most 4 decimals (1 means 1%)';
+    return 'a percent, a plain decimal with at most 4 decimals, no exponent (1 means 1%)';
   if (last === 'version') return 'the integer 1';
   if (last === 'network') return 'mainnet or testnet';
   if (last === 'api') return 'v2 or v1';

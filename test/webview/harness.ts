@@ -72,6 +72,8 @@ export async function ensureWebviewBundle(): Promise<void> {
 export interface HostOptions {
   api: DlmmApi | undefined;
   activePlan?: () => Promise<ActivePlan | undefined>;
+  /** Workspace folder URIs the host opens plans in (default file:///work). */
+  workspaceFolders?: string[];
   sender?: string;
   exportAvailable?: boolean;
   /** State the webview's getState() returns first (as VS Code restores it). */
@@ -174,6 +176,7 @@ export async function openDashboard(browser: Browser, opts: HostOptions): Promis
     revealRange: async (uri, offset, length) => {
       handle.reveals.push({ uri, offset, length });
     },
+    workspaceFolders: () => opts.workspaceFolders ?? ['file:///work'],
     lastPool: { get: () => handle.lastPool, set: (id) => (handle.lastPool = id) },
     ...(opts.secrets ? { secrets: () => opts.secrets ?? [] } : {}),
     exportSwap: {

@@ -15,6 +15,7 @@ import {
   type RequestMethod,
 } from '../../../webview/src/protocol';
 import { redactDeep, safeText } from '../../../core/text/safe';
+import { isPlanFile } from '../../../server/src/protocol';
 import { noEngineError, toErrorInfo } from './errors';
 import { Prefetch } from './prefetch';
 import {
@@ -34,6 +35,11 @@ export interface DashboardHostDeps {
   senderSetting(): string | undefined;
   post(msg: HostMessage): unknown;
   revealRange(uri: string, offset: number, length: number): Promise<void>;
+  /**
+   * URIs of the workspace folders (as `Uri.toString()` writes them): `revealRange` opens only plan files
+   * inside one of them, whatever URI the page sends.
+   */
+  workspaceFolders(): readonly string[];
   /** Last pool shown (the host's memento). */
   lastPool: { get(): string | undefined; set(poolId: string): unknown };
   /** The swap export; `then: 'wallet'` hands the swap plan to Send to Wallet instead. */
@@ -65,6 +71,45 @@ export interface DashboardHost {
   planChanged(): void;
   /** Asks the webview to show a pool (it also becomes the remembered one). */
   showPool(poolId: string): void;
+}
+
+/**
+ * Whether `uri` names a plan file (*.dlmm.yaml|yml|json) inside one of the workspace `folders` (same
+ * scheme and authority, a path below the folder's, no dot segments even percent-encoded, no query or
+ * fragment). What the webview asks to open is checked with it: a page is never trusted to name a file.
+ */
+export function isWorkspacePlanUri(uri: string, folders: readonly string[]): boolean {
+  const target = parseUri(uri);
+  if (!target || target.search !== '' || target.hash !== '') return false;
+  const path = decodedPath(target);
+  if (path === undefined || !isPlanFile(path)) return false;
+  return folders.some((folder) => {
+    const base = parseUri(folder);
+    if (!base || base.protocol !== target.protocol || base.host !== target.host) return false;
+    const root = decodedPath(base)?.replace(/\/+$/, '');
+    return root !== undefined && path.startsWith(root + '/');
+  });
+}
+
+function parseUri(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URL's path decoded; undefined when it cannot be, or holds a dot segment, a backslash or a NUL. */
+function decodedPath(url: URL): string | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
+  if (/[\\\0]/.test(path)) return undefined;
+  if (path.split('/').some((seg) => seg === '.' || seg === '..')) return undefined;
+  return path;
 }
 
 /** Builds the host side of one dashboard panel. */
@@ -208,6 +253,16 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
           await deps.lastPool.set(msg.pool_id);
           return;
         case 'revealRange':
+          if (!isWorkspacePlanUri(msg.uri, deps.workspaceFolders())) {
+            log(`dashboard: refused to open ${msg.uri.slice(0, 200)}: not a plan file of this workspace`);
+            post({
+              type: 'notice',
+              level: 'error',
+              message:
+                'The dashboard only opens plan files (*.dlmm.yaml, *.dlmm.yml, *.dlmm.json) of this workspace; that file was not opened.',
+            });
+            return;
+          }
           await deps.revealRange(msg.uri, msg.offset, msg.length).catch((e: unknown) =>
             post({
               type: 'notice',

@@ -93,6 +93,7 @@ export class DashboardPanel implements vscode.Disposable {
       revealRange: async (uri, offset, length) => {
         await deps.revealRange(vscode.Uri.parse(uri, true), offset, length);
       },
+      workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()),
       lastPool: {
         get: () => context.workspaceState.get<string>(LAST_POOL_KEY),
         set: (id) => context.workspaceState.update(LAST_POOL_KEY, id),

@@ -28,6 +28,7 @@ describe('dashboard host prefetch (simulated engine)', () => {
       senderSetting: () => undefined,
       post: (m) => posted.push(m),
       revealRange: async () => undefined,
+      workspaceFolders: () => [],
       lastPool: { get: () => memento, set: (id) => (memento = id) },
       exportSwap: { available: async () => false, run: async () => undefined },
       now: () => clock,

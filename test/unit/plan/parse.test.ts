@@ -313,3 +313,68 @@ describe('plan parsing: small hostile inputs (issue 10)', () => {
     assert.deepEqual(warnings, []);
   });
 });
+
+describe('plan parsing: numbers are read as written (YAML and JSON alike)', () => {
+  const swapYaml = (amount: string, slippage: string) =>
+    `version: 1\noperations:\n  - op: swap\n    input_token: ${SBTC}\n    output_token: ${USDCX}\n    amount_in: ${amount}\n    slippage_tolerance: ${slippage}\n`;
+  const swapJson = (amount: string, slippage: string) =>
+    `{"version": 1, "operations": [{"op": "swap", "input_token": "${SBTC}", "output_token": "${USDCX}", "amount_in": ${amount}, "slippage_tolerance": ${slippage}}]}`;
+  const both = (amount: string, slippage: string) => [
+    parsePlan(swapYaml(amount, slippage), { fileName: 'a.dlmm.yaml' }),
+    parsePlan(swapJson(amount, slippage), { fileName: 'a.dlmm.json' }),
+  ];
+
+  const refused: Array<[string, string, string]> = [
+    // [amount_in, slippage_tolerance, the text the one finding quotes and marks]
+    ['1e-400', '1', '1e-400'], // read as 0 by a float reader
+    ['1e3', '1', '1e3'], // an integer value, written with an exponent
+    ['1000.0', '1', '1000.0'], // a fraction where an integer is required
+    ['12345678901234567891e0', '1', '12345678901234567891e0'], // never echoed rounded
+    ['1000', '1e1000', '1e1000'], // never "Infinity"
+    ['1000', '1e-400', '1e-400'], // not a 0% slippage
+    ['1000', '0.50000000000000000001', '0.50000000000000000001'], // not 0.5 after float rounding
+  ];
+  for (const [amount, slippage, quoted] of refused) {
+    it(`refuses amount_in ${amount}, slippage_tolerance ${slippage}, quoting ${quoted}`, () => {
+      for (const p of both(amount, slippage)) {
+        assert.equal(p.plan, undefined, p.format);
+        const errors = p.findings.filter((f) => f.severity === 'error');
+        assert.equal(errors.length, 1, `${p.format}: ${JSON.stringify(errors.map((f) => f.message))}`);
+        const f = errors[0]!;
+        assert.equal(f.code, 'schema');
+        assert.equal(p.text.slice(f.offset, f.offset + f.length), quoted, p.format);
+        assert.ok(f.message.includes(quoted), `${p.format}: ${f.message}`);
+        assert.doesNotMatch(f.message, /Infinity|NaN|e\+\d/, p.format);
+        assert.match(f.message, /no exponent/, p.format);
+      }
+    });
+  }
+
+  it('reads plain decimal percents exactly and integer amounts exactly', () => {
+    for (const p of both('12345678901234567891', '0.5')) {
+      const op = p.plan?.operations[0];
+      assert.ok(op?.op === 'swap', `${p.format}: ${JSON.stringify(p.findings.map((f) => f.message))}`);
+      assert.equal(op.amount_in, 12345678901234567891n);
+      assert.equal(op.slippage_tolerance, 0.5);
+    }
+  });
+
+  it('refuses .inf and .nan in YAML, and a fraction or exponent in bin ids and policy integers', () => {
+    for (const [text, quoted] of [
+      [swapYaml('1000', '.inf'), '.inf'],
+      [swapYaml('1000', '.nan'), '.nan'],
+      [plan(`  - { op: add, pool: ${POOL1}, bins: [{ bin_id: 5.0, x_amount: 1, y_amount: 0 }] }\n`), '5.0'],
+      [
+        `version: 1\npolicy: { max_tip_lag: 1e1 }\n` +
+          `operations:\n  - { op: swap, input_token: ${SBTC}, output_token: ${USDCX}, amount_in: 1 }\n`,
+        '1e1',
+      ],
+    ] as const) {
+      const p = parsePlan(text, { fileName: 'a.dlmm.yaml' });
+      const f = p.findings.find((x) => x.severity === 'error');
+      assert.ok(f, quoted);
+      assert.equal(p.text.slice(f.offset, f.offset + f.length), quoted);
+      assert.ok(f.message.includes(quoted), f.message);
+    }
+  });
+});
