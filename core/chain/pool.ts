@@ -73,9 +73,14 @@ export function addToPool(
     maxFeeY: bounds.maxFeeY,
   });
   if (!r.ok) return r;
-  pool.bins.set(binId, r.value.bin_after);
-  creditShares(pool, user, binId, r.value.minted);
+  commitAdd(pool, user, binId, r.value);
   return r;
+}
+
+/** What a successful add leaves: the bin's new balances and the minted shares credited to `user`. */
+export function commitAdd(pool: ChainPool, user: string, binId: number, outcome: AddOutcome): void {
+  pool.bins.set(binId, outcome.bin_after);
+  creditShares(pool, user, binId, outcome.minted);
 }
 
 /** Withdraws `amount` shares of `binId` for `user` (core withdraw-liquidity; the pool burn checks the balance). */

@@ -1,5 +1,10 @@
 /** Clarity-faithful u128 integer helpers: floor division, checked range, integer square root. */
-import { MAX_UINT128, PRICE_SCALE } from './bins';
+import { MAX_UINT128 as MAX_UINT128_BINDING, PRICE_SCALE as PRICE_SCALE_BINDING } from './bins';
+
+// Module-level copies of the constants read on every u128 check (several per add): where the module is
+// loaded as CommonJS (tsx, the tests and the bench) every read of an import binding is an accessor call.
+const MAX_UINT128 = MAX_UINT128_BINDING;
+const PRICE_SCALE = PRICE_SCALE_BINDING;
 
 /** Thrown when an intermediate leaves the u128 range, where Clarity aborts the transaction. */
 export class U128RangeError extends RangeError {

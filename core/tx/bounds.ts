@@ -20,7 +20,9 @@ import {
   maxLiquidityFee,
   minDlp,
   minReceived,
+  type AddOutcome,
   type BinBalances,
+  type LiquidityResult,
   type PoolFees,
 } from '../dlmm/math';
 import type { Pool } from '../api/types';
@@ -66,8 +68,7 @@ export function minDlpFor(expected: bigint, slippagePpm: bigint): bigint {
   return minDlp(expected, slippagePpm);
 }
 
-/** Bounds for adding (x, y) to `bin` (shares undefined = unknown) in a pool with `fees`. */
-export function addBounds(args: {
+export interface AddBoundsArgs {
   bin: Omit<BinBalances, 'shares'> & { shares: bigint | undefined };
   x: bigint;
   y: bigint;
@@ -76,22 +77,45 @@ export function addBounds(args: {
   fees: PoolFees;
   slippagePpm: bigint;
   mode: 'strict' | 'simple';
-}): AddBounds {
+}
+
+/** Bounds for adding (x, y) to `bin` (shares undefined = unknown) in a pool with `fees`. */
+export function addBounds(args: AddBoundsArgs): AddBounds {
+  return addBoundsAndOutcome(args).bounds;
+}
+
+/**
+ * `addBounds` and the unbounded add it computed them from (undefined when the bin's shares are unknown):
+ * the exporter's sequential bounds apply that outcome to their scratch state instead of computing it again.
+ */
+export function addBoundsAndOutcome(args: AddBoundsArgs): {
+  bounds: AddBounds;
+  outcome: LiquidityResult<AddOutcome> | undefined;
+} {
+  const outcome =
+    args.bin.shares === undefined
+      ? undefined
+      : addLiquidity(
+          {
+            price: args.bin.price,
+            reserve_x: args.bin.reserve_x,
+            reserve_y: args.bin.reserve_y,
+            shares: args.bin.shares,
+          },
+          args.x,
+          args.y,
+          { binId: args.binId, activeBinId: args.activeBinId, fees: args.fees },
+        );
+  return { bounds: boundsOf(args, outcome), outcome };
+}
+
+function boundsOf(args: AddBoundsArgs, outcome: LiquidityResult<AddOutcome> | undefined): AddBounds {
   // Literal objects, no spreads: this runs per item (350 per operation) and spread-built objects are slow.
   const { bin, x, y, fees, slippagePpm } = args;
   const fx = fees.x_protocol + fees.x_provider + fees.x_variable;
   const fy = fees.y_protocol + fees.y_provider + fees.y_variable;
   const ceilingX = feeCeiling(x, fx);
   const ceilingY = feeCeiling(y, fy);
-  const outcome =
-    bin.shares === undefined
-      ? undefined
-      : addLiquidity(
-          { price: bin.price, reserve_x: bin.reserve_x, reserve_y: bin.reserve_y, shares: bin.shares },
-          x,
-          y,
-          { binId: args.binId, activeBinId: args.activeBinId, fees },
-        );
   const expected = outcome?.ok ? outcome.value : undefined;
   const expectedDlp = expected?.minted;
   const expectedFeeX = expected?.fee_x ?? 0n;

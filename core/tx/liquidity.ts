@@ -14,6 +14,7 @@ import type {
 import {
   addToPool,
   binOf,
+  commitAdd,
   moveInPool,
   restorePool,
   snapshotPool,
@@ -22,8 +23,8 @@ import {
   type ChainPool,
 } from '../chain/index';
 import { MAX_UINT128 } from '../dlmm/bins';
-import { sharesToAmounts } from '../dlmm/math';
-import { addBounds, poolFees, withdrawMinimums, type AddBounds } from './bounds';
+import { sharesToAmounts, type PoolFees } from '../dlmm/math';
+import { addBounds, addBoundsAndOutcome, poolFees, withdrawMinimums, type AddBounds } from './bounds';
 import {
   chunkItems,
   contractCV,
@@ -198,6 +199,17 @@ function stateBin(pool: ChainPool, binId: number) {
 
 const NO_CAP = { minDlp: 1n, maxFeeX: MAX_UINT128, maxFeeY: MAX_UINT128 };
 
+function sameFees(a: PoolFees, b: PoolFees): boolean {
+  return (
+    a.x_protocol === b.x_protocol &&
+    a.x_provider === b.x_provider &&
+    a.x_variable === b.x_variable &&
+    a.y_protocol === b.y_protocol &&
+    a.y_provider === b.y_provider &&
+    a.y_variable === b.y_variable
+  );
+}
+
 /** Ignores a scratch call that needs state that was not read (the bound falls back; execution says so). */
 function tryScratch(f: () => void): void {
   try {
@@ -257,7 +269,7 @@ async function boundAddingItems<
           if (from?.shares !== undefined)
             ({ x, y } = sharesToAmounts({ ...from, shares: from.shares }, move.amount as bigint));
         }
-        const b = addBounds({
+        const { bounds: b, outcome } = addBoundsAndOutcome({
           bin,
           x,
           y,
@@ -269,6 +281,12 @@ async function boundAddingItems<
         });
         if (!b.protectedDlp) reportUnprotected(ctx, op, ['operations', op.index, listKey, item.index], binId);
         rows.push({ item, b });
+        // The bound's own add ran on this very bin of the state (known shares, same active bin), so when the
+        // pool would run it (enabled, same fees) its outcome is the scratch add's: apply it, not recompute.
+        if (listKey === 'bins' && outcome !== undefined && cp.active && sameFees(fees, cp.fees)) {
+          if (outcome.ok) commitAdd(cp, ctx.sender, binId, outcome.value);
+          continue;
+        }
         // A bin whose shares were not read changes nothing (the call would stop on UnknownState): skip it
         // rather than raise and catch an exception per item.
         const unknown = cp.unknownShares;
