@@ -1,6 +1,6 @@
 /**
- * Analyzer figures: a 350-position plan with warm live data (parse, analysis, total; budget total <= 5 ms
- * and <= 2x the bare YAML parse), and the HTTP requests made checking 120 files on one pool.
+ * Analyzer figures: a 350-position plan with warm live data (parse, analysis, total; budget: the check
+ * without execution <= 5 ms, with execution <= 10 ms, offline <= 2x the bare YAML parse), and the HTTP requests made checking 120 files on one pool.
  */
 import { parseDocument } from 'yaml';
 import { createApiClient } from '../../core/api/client';
@@ -98,16 +98,13 @@ export async function bench(): Promise<BenchRow[]> {
         ok: warmRequests === 0,
       },
       {
-        name: 'full analysis, warm live data, 350 positions (p50)',
-        value: total,
-        unit: 'ms',
-        budget: '<= 5 ms',
-        ok: total <= 5,
-      },
-      {
+        // The first release's budget for the analysis before execution existed; #9 set the budget of the
+        // whole check (with execution) at 10 ms, printed below.
         name: 'full check without execution (full analysis - execution), 350 positions (p50)',
         value: Math.max(0, total - execution),
         unit: 'ms',
+        budget: '<= 5 ms',
+        ok: Math.max(0, total - execution) <= 5,
       },
       {
         name: 'execution of the exported transactions (build + chain model), 350 positions (p50)',
