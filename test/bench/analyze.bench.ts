@@ -1,6 +1,7 @@
 /**
  * Analyzer figures: a 350-position plan with warm live data (parse, analysis, total; budget: the check
- * without execution <= 5 ms, with execution <= 10 ms, offline <= 2x the bare YAML parse), and the HTTP requests made checking 120 files on one pool.
+ * without execution <= 5 ms, with execution <= 10 ms, offline <= 2x the bare YAML parse), and the HTTP
+ * requests made checking 120 files on one pool.
  */
 import { parseDocument } from 'yaml';
 import { createApiClient } from '../../core/api/client';
