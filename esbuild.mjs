@@ -1,8 +1,11 @@
 // One build script, one entry per runtime (STYLE.md): extension client, language server, CLI, webview.
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const watch = process.argv.includes('--watch');
+// `--metafile`: writes dist/meta/<bundle>.json (esbuild's metafile) for scripts/bundle-report.mjs.
+const metafile = process.argv.includes('--metafile');
 const production = process.argv.includes('--production');
 
 const common = {
@@ -13,36 +16,50 @@ const common = {
   legalComments: 'none',
 };
 
-// The CLI is split: dist/cli.js holds only the dispatcher and the help table and loads dist/cli-<name>.js
-// when a command runs; a command loads the HTTP client and the simulator (dist/lazy-*.js) only when it
-// reads the service. In the sources these are plain `require()` calls (cli/src/main.ts, cli/src/common.ts);
-// this plugin points such requires at the separate bundles, so `dlmm --version` loads almost nothing and
-// `dlmm check --offline` no HTTP stack. Static imports are bundled as usual.
+// The CLI and the language server are split: dist/cli.js holds only the dispatcher and the help table and
+// loads dist/cli-<name>.js when a command runs; heavy parts are loaded on first use from their own files
+// (dist/lazy-*.js). In the sources these are plain `require()` calls (cli/src/main.ts, cli/src/common.ts,
+// core/plan/analyze.ts, core/plan/parse.ts, server/src/server.ts); this plugin points such requires at the
+// separate bundles, so `dlmm --version` loads almost nothing and `dlmm check --offline` neither the HTTP
+// stack, the execution (core/tx, core/chain, @stacks/transactions) nor the yaml library. Static imports are
+// bundled as usual. `node esbuild.mjs --metafile && node scripts/bundle-report.mjs` shows what each holds.
 const CLI_COMMANDS = readdirSync('cli/src/commands')
   .filter((f) => f.endsWith('.ts'))
   .map((f) => f.slice(0, -3));
-const LAZY_MODULES = {
-  'core/api/client.ts': 'lazy-api-client',
-  'core/sim/server.ts': 'lazy-sim-server',
-  'core/plan/binShareCodec.ts': 'lazy-bin-share-codec',
-};
+const require = createRequire(import.meta.url);
+/**
+ * Modules bundled into their own file (dist/<out>.js) and required from it. `in`: the bundles where a
+ * require of the module goes to that file (default: every bundle built with the plugin); elsewhere it is
+ * bundled in (a bundle that also imports the module's dependencies statically keeps one copy of them).
+ */
+const LAZY_MODULES = [
+  { module: 'core/api/client.ts', out: 'lazy-api-client' },
+  { module: 'core/sim/server.ts', out: 'lazy-sim-server' },
+  { module: 'core/plan/binShareCodec.ts', out: 'lazy-bin-share-codec' },
+  { module: 'core/plan/execute.ts', out: 'lazy-execute', in: ['cli-check'] },
+  { module: 'yaml', out: 'lazy-yaml', in: ['cli-check'], entry: require.resolve('yaml') },
+];
 const here = process.cwd().replace(/\\/g, '/');
-const cliLazyRequires = {
-  name: 'cli-lazy-requires',
+const lazyRequires = (bundle) => ({
+  name: 'lazy-requires',
   setup(build) {
-    build.onResolve({ filter: /^\./ }, (args) => {
+    build.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind !== 'require-call') return undefined;
       const command = /^\.\/commands\/([a-z-]+)$/.exec(args.path);
       if (command && args.importer.replace(/\\/g, '/').endsWith('cli/src/main.ts'))
         return { path: `./cli-${command[1]}.js`, external: true };
-      const target = `${args.resolveDir.replace(/\\/g, '/')}/${args.path}.ts`;
-      for (const [file, out] of Object.entries(LAZY_MODULES))
-        if (normalize(target) === normalize(`${here}/${file}`))
-          return { path: `./${out}.js`, external: true };
+      const target = args.path.startsWith('.')
+        ? normalize(`${args.resolveDir.replace(/\\/g, '/')}/${args.path}.ts`)
+        : args.path;
+      for (const lazy of LAZY_MODULES) {
+        if (lazy.in && !lazy.in.includes(bundle)) continue;
+        const file = lazy.module.includes('/') ? normalize(`${here}/${lazy.module}`) : lazy.module;
+        if (target === file) return { path: `./${lazy.out}.js`, external: true };
+      }
       return undefined;
     });
   },
-};
+});
 function normalize(p) {
   const parts = [];
   for (const seg of p.split('/')) {
@@ -60,18 +77,19 @@ const entries = [
     format: 'cjs',
     external: ['vscode'],
   },
-  { in: 'server/src/main.ts', out: 'dist/server.js', platform: 'node', format: 'cjs', plugins: [cliLazyRequires] },
-  { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', plugins: [cliLazyRequires] },
+  { in: 'server/src/main.ts', out: 'dist/server.js', platform: 'node', format: 'cjs', lazy: 'server' },
+  { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', lazy: 'cli' },
   ...CLI_COMMANDS.map((name) => ({
     in: `cli/src/commands/${name}.ts`,
     out: `dist/cli-${name}.js`,
     platform: 'node',
     format: 'cjs',
-    plugins: [cliLazyRequires],
+    lazy: `cli-${name}`,
   })),
-  ...Object.entries(LAZY_MODULES).map(([file, out]) => ({
-    in: file,
+  ...LAZY_MODULES.map(({ module, out, entry }) => ({
+    in: entry ?? module,
     out: `dist/${out}.js`,
+    lazy: out,
     platform: 'node',
     format: 'cjs',
   })),
@@ -86,27 +104,35 @@ const entries = [
   },
 ];
 
-const builds = entries
-  .filter((e) => existsSync(e.in))
-  .map((e) =>
-    esbuild.context({
-      ...common,
-      entryPoints: [e.in],
-      outfile: e.out,
-      platform: e.platform,
-      format: e.format,
-      target: e.platform === 'node' ? 'node20' : 'chrome114',
-      external: e.external ?? [],
-      plugins: e.plugins ?? [],
-      ...(e.sourcemap === false ? { sourcemap: false } : {}),
-    }),
-  );
+const built = entries.filter((e) => existsSync(e.in));
+const builds = built.map((e) =>
+  esbuild.context({
+    ...common,
+    entryPoints: [e.in],
+    outfile: e.out,
+    platform: e.platform,
+    format: e.format,
+    target: e.platform === 'node' ? 'node20' : 'chrome114',
+    external: e.external ?? [],
+    plugins: e.lazy ? [lazyRequires(e.lazy)] : [],
+    ...(e.sourcemap === false ? { sourcemap: false } : {}),
+    metafile,
+  }),
+);
 
 const contexts = await Promise.all(builds);
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all(contexts.map((c) => c.rebuild()));
+  const results = await Promise.all(contexts.map((c) => c.rebuild()));
+  if (metafile) {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync('dist/meta', { recursive: true });
+    results.forEach((r, i) => {
+      const name = built[i].out.replace(/^dist\//, '').replace(/\.js$/, '');
+      writeFileSync(`dist/meta/${name}.json`, JSON.stringify(r.metafile));
+    });
+  }
   await Promise.all(contexts.map((c) => c.dispose()));
   // The JSON Schema for plans is generated from the same zod schema the analyzer uses.
   if (existsSync('core/plan/jsonSchema.ts')) {

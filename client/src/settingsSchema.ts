@@ -3,7 +3,7 @@
  * (a unit test keeps the two in step), and their resolution into the server's settings. No `vscode`
  * import, so it is tested as plain code.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { zPrincipalStandard } from '../../core/plan/schema';
 import { RouterSettingsSchema } from '../../core/tx/routerConfig';
 import type { ServerSettings } from '../../server/src/protocol';

@@ -5,7 +5,7 @@
 import { cancelledError } from '../api/errors';
 import type { DlmmApi } from '../api/types';
 import { MAX_FINDINGS_PER_FILE, MAX_MESSAGE_LENGTH, type Finding, type Severity } from './diagnostics';
-import { executePlan, type PlanExecution } from './execute';
+import type { PlanExecution } from './execute';
 import { createLiveSession, readLive, type LiveData, type LiveSession } from './live';
 import type { RouterOverrides } from '../tx/routers';
 import { parsePlan, type ParsedPlan } from './parse';
@@ -100,7 +100,7 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
   // its valid operations alone are not the plan, so it is not executed.
   if (analysis.live && !target.sourceIndex) {
     try {
-      const ex = await executePlan(
+      const ex = await loadExecute().executePlan(
         target.parsed,
         target.plan,
         analysis.live,
@@ -116,6 +116,14 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
   }
   return finish(analysis, target);
 }
+
+/**
+ * The execution (core/tx, core/chain, @stacks/transactions) is loaded on the first live analysis, so the
+ * offline check (`dlmm check --offline`, the editor's keystroke pass) never loads it (esbuild.mjs bundles it
+ * apart for the CLI and the language server).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadExecute = () => require('./execute') as typeof import('./execute');
 
 /** What the rules check: the plan, or the valid operations of a plan that failed its schema. */
 interface Checkable {

@@ -4,26 +4,22 @@
  * convert to line/character only at the edge). Bounded: size, nesting and alias expansion are limited so
  * hostile input is reported, never hangs. Never throws.
  */
-import {
-  Alias,
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  Lexer,
-  parseDocument,
-  visit,
-  type Document,
-  type Node,
-  type Pair,
-  type YAMLMap,
-} from 'yaml';
+import type { Alias, Document, Node, Pair, YAMLMap } from 'yaml';
 import type { z } from 'zod';
 import { PlanSchema, type Plan } from './schema';
 import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
 import { parseLightYaml, type LightMap, type LightNode, type LightScalar } from './lightYaml';
+
+/**
+ * The `yaml` library is loaded on first use: the fast reader (lightYaml.ts) reads the usual plan without it,
+ * so `dlmm check --offline` and the editor's first pass on such a plan never load it (esbuild.mjs bundles it
+ * apart for the CLI).
+ */
+let yamlLib: typeof import('yaml') | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const Y = () => (yamlLib ??= require('yaml') as typeof import('yaml'));
 
 export type PlanPath = readonly (string | number)[];
 export type PlanFormat = 'yaml' | 'json';
@@ -372,6 +368,7 @@ function cleanYamlMessage(message: string, format: PlanFormat): string {
 
 function firstAlias(doc: Document.Parsed): [number, number] | undefined {
   let found: [number, number] | undefined;
+  const { visit } = Y();
   visit(doc, {
     Alias(_k, node: Alias) {
       if (node.range) found = [node.range[0], node.range[1]];
@@ -469,7 +466,7 @@ function flowProblem(text: string, format: PlanFormat): { offset: number; messag
   const lang = format === 'json' ? 'JSON' : 'YAML';
   const open: Array<{ map: boolean; entries: number }> = [];
   let offset = 0;
-  for (const token of new Lexer().lex(text)) {
+  for (const token of new (Y().Lexer)().lex(text)) {
     if (token === '[' || token === '{') {
       if (open.length >= PARSE_LIMITS.maxFlowDepth)
         return {
@@ -492,7 +489,7 @@ function flowProblem(text: string, format: PlanFormat): { offset: number; messag
 }
 
 function composeDocument(text: string, format: PlanFormat): Document.Parsed {
-  return parseDocument(text, {
+  return Y().parseDocument(text, {
     intAsBigInt: true,
     prettyErrors: false,
     // yaml's own console warnings (e.g. about mapAsMap or several documents) never reach the user: what is
@@ -558,13 +555,13 @@ interface SourceTree {
 
 function docTree(doc: Document.Parsed, text: string): SourceTree {
   const opsNode = nodeAt(doc, ['operations'])?.node;
-  const opItems = isSeq(opsNode) ? opsNode.items : [];
+  const opItems = Y().isSeq(opsNode) ? opsNode.items : [];
   return {
     empty: doc.contents === null,
     scalarText(path) {
       let node: unknown = nodeAt(doc, path)?.node;
-      if (isAlias(node)) node = node.resolve(doc);
-      const r = isScalar(node) ? node.range : undefined;
+      if (Y().isAlias(node)) node = node.resolve(doc);
+      const r = Y().isScalar(node) ? node.range : undefined;
       return r ? text.slice(r[0], r[1]).trim() : undefined;
     },
     at(path) {
@@ -573,7 +570,7 @@ function docTree(doc: Document.Parsed, text: string): SourceTree {
     },
     flowParent(path) {
       const parent = nodeAt(doc, path.slice(0, -1))?.node;
-      return isMap(parent) ? parent.flow === true : false;
+      return Y().isMap(parent) ? parent.flow === true : false;
     },
     operations: opItems.map((n) => (n as Node | null)?.range ?? [0, 0, 0]),
     doc: () => doc,
@@ -647,7 +644,7 @@ function docPair(node: YAMLMap<unknown, unknown>, seg: string | number): Pair<un
   if (!index) {
     index = new Map();
     for (const p of node.items) {
-      const k = isScalar(p.key) ? String(p.key.value) : typeof p.key === 'string' ? p.key : undefined;
+      const k = Y().isScalar(p.key) ? String(p.key.value) : typeof p.key === 'string' ? p.key : undefined;
       if (k !== undefined && !index.has(k)) index.set(k, p);
     }
     docKeyIndexes.set(node, index);
@@ -663,13 +660,13 @@ function nodeAt(
   let node: unknown = doc.contents;
   let key: Node | null = null;
   for (const seg of path) {
-    if (isAlias(node)) node = node.resolve(doc);
-    if (isMap(node)) {
+    if (Y().isAlias(node)) node = node.resolve(doc);
+    if (Y().isMap(node)) {
       const pair = docPair(node, seg);
       if (!pair) return undefined;
-      key = isScalar(pair.key) ? pair.key : null;
+      key = Y().isScalar(pair.key) ? pair.key : null;
       node = pair.value;
-    } else if (isSeq(node) && typeof seg === 'number') {
+    } else if (Y().isSeq(node) && typeof seg === 'number') {
       if (seg < 0 || seg >= node.items.length) return undefined;
       node = node.items[seg];
       key = null;

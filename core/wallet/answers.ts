@@ -3,7 +3,7 @@
  * or the wallet's error code), plus session-level answers such as an address mismatch found before anything
  * was asked. Validated with zod at the server's edge; formatted once here for the CLI and the editor.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export { WALLET_ERROR_MEANINGS, walletErrorText } from './errors';
 import { WALLET_ERROR_MEANINGS, walletErrorText } from './errors';

@@ -3,7 +3,7 @@
  * route and all routes, copy one (or all) as JSON. A swap lens passes its operation to skip the pickers.
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { stringifyJsonExact } from '../../../core/api/json';
 import type { DlmmApi, Route, Token } from '../../../core/api/types';
 import { formatUnits, parseUnits } from '../../../core/dlmm/bins';
