@@ -37,6 +37,7 @@ const LAZY_MODULES = [
   { module: 'core/sim/server.ts', out: 'lazy-sim-server' },
   { module: 'core/plan/binShareCodec.ts', out: 'lazy-bin-share-codec' },
   { module: 'core/plan/execute.ts', out: 'lazy-execute', in: ['cli-check'] },
+  { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp'] },
   { module: 'yaml', out: 'lazy-yaml', in: ['cli-check'], entry: require.resolve('yaml') },
 ];
 const here = process.cwd().replace(/\\/g, '/');

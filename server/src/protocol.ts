@@ -1,11 +1,11 @@
 /**
  * The wire contract between the extension client and the language server (vscode-eslint's
  * `customMessages.ts` pattern): every custom message is declared once here, typed, with the direction it
- * travels. Both bundles import this file; it imports only the protocol package and zod, never `vscode`.
+ * travels. Both bundles import this file; it imports only the protocol package, never `vscode` (the schemas that
+ * validate what arrives are in protocolSchemas.ts).
  * Amounts cross JSON-RPC as decimal strings (bigint is not JSON).
  */
 import { NotificationType, RequestType0 } from 'vscode-languageserver-protocol';
-import { z } from 'zod';
 
 /** Files the server analyses (docs/plan-format.md: a compound suffix, so unrelated YAML is never caught). */
 export const PLAN_FILE_GLOB = '**/*.dlmm.{yaml,yml,json}';
@@ -17,35 +17,11 @@ export function isPlanFile(uriOrPath: string): boolean {
 }
 
 /**
- * Settings the server works with, resolved by the client from `dlmm.*` (environment -> URLs, simulator
- * port) and answered to `workspace/configuration` for section `dlmm`. Validated on arrival (a boundary).
- * A client that sends nothing (any editor running `dlmm lsp --stdio`) gets the environment's values.
+ * Settings the server works with and the client's initialization options: their zod schemas live in
+ * protocolSchemas.ts (loaded with the server's working part, not at `initialize`).
  */
-export const ServerSettingsSchema = z.object({
-  /** Service base ending in /api; absent: offline checks only. */
-  apiUrl: z.url().optional(),
-  inventoryUrl: z.url().optional(),
-  nodeUrl: z.url().optional(),
-  /** Overrides the plan's policy.max_tip_lag when set. */
-  maxTipLag: z.number().int().min(0).nullable().optional(),
-  /** Percent (1 means 1%): the slippage for hover figures when the plan sets none. */
-  slippageTolerance: z.number().min(0).max(100).optional(),
-  /** Where the URLs came from, for status messages. */
-  environment: z.enum(['production', 'development', 'custom', 'simulator', 'env']).optional(),
-});
-export type ServerSettings = z.infer<typeof ServerSettingsSchema>;
-
-/** Commands the client registered, so lenses never point at an absent command (client -> server, at init). */
-export const InitializationOptionsSchema = z.object({
-  commands: z.array(z.string()).default([]),
-  /** Per-document debounce before analysis, ms. */
-  debounceMs: z.number().int().min(0).max(5000).optional(),
-  /** Engine status poll interval while plan files are open, ms. */
-  statusPollMs: z.number().int().min(200).max(600_000).optional(),
-  /** Send `dlmm/analysis` after each publish (tests and benches wait for the live one). */
-  analysisEvents: z.boolean().optional(),
-});
-export type InitializationOptions = z.infer<typeof InitializationOptionsSchema>;
+import type { ServerSettings } from './protocolSchemas';
+export type { InitializationOptions, ServerSettings } from './protocolSchemas';
 
 /** Client command ids the server may reference in code lenses (declared once, used by both sides). */
 export const ClientCommands = {

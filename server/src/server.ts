@@ -1,12 +1,15 @@
 /**
- * The language server, whatever the transport: binds thin LSP handlers to the plan service and the
- * feature functions (which only map core results to LSP). Started by server/src/main.ts (extension, IPC)
- * and by `dlmm lsp --stdio` (cli/src/commands/lsp.ts).
+ * The language server, whatever the transport: answers the `initialize` handshake and then loads its
+ * working part (engine.ts: the plan service, the API clients and the feature handlers). Started by
+ * server/src/main.ts (extension, IPC) and by `dlmm lsp --stdio` (cli/src/commands/lsp.ts).
+ *
+ * `initialize` is answered from this file alone: it imports only the LSP library and the message
+ * declarations (protocol.ts). engine.ts is required once the client has the answer (`initialized`), and
+ * esbuild.mjs bundles it apart (dist/lazy-server-engine.js), so starting the server compiles neither zod,
+ * yaml nor the analyzer.
  */
-import { keysFromEnv, safeDeep } from '../../core/text/safe';
 import {
   CodeActionKind,
-  CodeLensRefreshRequest,
   DidChangeConfigurationNotification,
   TextDocuments,
   TextDocumentSyncKind,
@@ -14,29 +17,9 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { nodeCacheDir } from '../../core/api/nodeStore';
-import { ApiPool, type ApiFactory } from './apiPool';
-import { EngineWatch, readEngineStatus } from './engineWatch';
-import { codeActions } from './features/codeActions';
-import { codeLenses } from './features/codeLens';
-import { completion } from './features/completion';
-import { toDiagnostics } from './features/diagnostics';
-import { hover } from './features/hover';
-import { inlayHints } from './features/inlayHints';
-import { documentSymbols } from './features/symbols';
-import { PlanService, type AnalysisResult } from './planService';
-import {
-  AnalysisNotification,
-  EngineStatusNotification,
-  EngineStatusRequest,
-  InitializationOptionsSchema,
-  TestHeapRequest,
-  isPlanFile,
-  ProgressNotification,
-  SetApiKeyNotification,
-  type InitializationOptions,
-} from './protocol';
-import { SettingsStore, settingsFromEnv } from './settings';
+import type { ApiFactory } from './apiPool';
+import type { Handshake } from './engine';
+import { TestHeapRequest } from './protocol';
 
 export interface ServerOptions {
   /**
@@ -48,128 +31,25 @@ export interface ServerOptions {
   createApi?: ApiFactory;
 }
 
-/**
- * The HTTP client (undici) is loaded when the first document needs live data, not at start: `initialize`
- * answers without it (esbuild.mjs bundles it apart).
- */
-const loadApiClient: ApiFactory = (opts) =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  (require('../../core/api/client') as typeof import('../../core/api/client')).createApiClient(opts);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadEngine = () => require('./engine') as typeof import('./engine');
 
-const DEFAULT_DEBOUNCE_MS = 150;
-const DEFAULT_STATUS_POLL_MS = 5000;
-
-/** Wires every handler onto `connection` and starts listening. */
+/** Wires the handshake onto `connection`, the rest once it is done, and starts listening. */
 export function startServer(connection: Connection, options: ServerOptions): void {
   const documents = new TextDocuments(TextDocument);
-  let init: InitializationOptions = { commands: [] };
-  let hasConfiguration = false;
+  let handshake: Handshake | undefined;
   let hasDynamicConfig = false;
-  let canRefreshLenses = false;
-  let canRefreshInlays = false;
-  // The server's log (the editor's output channel) is published text too: redacted and escaped.
-  const log = (line: string) => connection.console.log(safe(line));
-
-  const apis = new ApiPool(options.createApi ?? loadApiClient, options.env.DLMM_API_KEY, log, (nodeUrl) =>
-    nodeCacheDir(options.env, nodeUrl),
-  );
-  /**
-   * What the server publishes for people: the configured keys redacted (the service key, from the client or
-   * the environment, and the core swap API keys of the environment), control characters escaped.
-   */
-  const envKeys = keysFromEnv(options.env);
-  const safe = <T>(value: T): T => safeDeep(value, [...apis.secrets(), ...envKeys]);
-  const envSettings = settingsFromEnv(options.env);
-  let settings = new SettingsStore(undefined, envSettings, (m) => connection.console.warn(safe(m)));
-
-  const service = new PlanService({
-    settings: (uri) => settings.get(uri),
-    api: (s) => apis.get(s),
-    publish: (uri, result) => publish(uri, result),
-    slowRead: (uri, done) => {
-      void connection.sendNotification(ProgressNotification, {
-        id: uri,
-        title: `DLMM: reading live data for ${shortName(uri)}`,
-        done,
-      });
-    },
-    log,
-    debounceMs: DEFAULT_DEBOUNCE_MS,
-  });
-
-  const watch = new EngineWatch({
-    intervalMs: DEFAULT_STATUS_POLL_MS,
-    targets: async () => {
-      const out = [];
-      for (const uri of service.openUris()) {
-        const s = await settings.get(uri);
-        const api = apis.get(s);
-        if (api) out.push({ api, settings: s });
-      }
-      return out;
-    },
-    onStatus: (status) => void connection.sendNotification(EngineStatusNotification, safe(status)),
-    onStateChange: (api) => {
-      // The engine moved: cached pools, bins and positions belong to the old state.
-      api.clearCache();
-      service.revalidateAll();
-      refreshViews();
-    },
-  });
-
-  function publish(uri: string, result: AnalysisResult): void {
-    const doc = documents.get(uri);
-    if (!doc || doc.version !== result.version) return;
-    void connection.sendDiagnostics({
-      uri,
-      version: doc.version,
-      // Only the words: a fix's edit text in `data` is inserted as written.
-      diagnostics: toDiagnostics(doc, result.analysis.findings).map((d) => ({
-        ...d,
-        message: safe(d.message),
-      })),
-    });
-    if (init.analysisEvents)
-      void connection.sendNotification(AnalysisNotification, {
-        uri,
-        version: doc.version,
-        live: result.live,
-      });
-    if (result.live) refreshViews();
-  }
-
-  let refreshQueued = false;
-  /** Lenses and inlay hints depend on live data: ask the client to pull them again (coalesced). */
-  function refreshViews(): void {
-    if (refreshQueued) return;
-    refreshQueued = true;
-    setTimeout(() => {
-      refreshQueued = false;
-      if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
-      if (canRefreshInlays) void connection.languages.inlayHint.refresh().catch(() => undefined);
-    }, 50);
-  }
-
-  function followOpenDocuments(): void {
-    if (service.openUris().length > 0) watch.start();
-    else watch.stop();
-  }
+  let started = false;
 
   connection.onInitialize((params): InitializeResult => {
-    const parsed = InitializationOptionsSchema.safeParse(params.initializationOptions ?? {});
-    init = parsed.success ? parsed.data : { commands: [] };
     const caps = params.capabilities;
-    hasConfiguration = caps.workspace?.configuration === true;
+    handshake = {
+      initializationOptions: params.initializationOptions,
+      hasConfiguration: caps.workspace?.configuration === true,
+      canRefreshLenses: caps.workspace?.codeLens?.refreshSupport === true,
+      canRefreshInlays: caps.workspace?.inlayHint?.refreshSupport === true,
+    };
     hasDynamicConfig = caps.workspace?.didChangeConfiguration?.dynamicRegistration === true;
-    canRefreshLenses = caps.workspace?.codeLens?.refreshSupport === true;
-    canRefreshInlays = caps.workspace?.inlayHint?.refreshSupport === true;
-    if (hasConfiguration) {
-      settings = new SettingsStore(
-        (uri) => connection.workspace.getConfiguration({ scopeUri: uri || undefined, section: 'dlmm' }),
-        envSettings,
-        (m) => connection.console.warn(safe(m)),
-      );
-    }
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -185,98 +65,13 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   });
 
   connection.onInitialized(() => {
-    if (init.debounceMs !== undefined) service.setDebounce(init.debounceMs);
-    if (init.statusPollMs !== undefined) watch.setInterval(init.statusPollMs);
+    if (started || !handshake) return;
+    started = true;
+    // Handlers are bound before the next message is read: nothing the client sends after this is missed,
+    // and documents opened meanwhile are kept by `documents` and analysed by the engine when it starts.
+    loadEngine().startEngine(connection, documents, options, handshake);
     if (hasDynamicConfig)
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'dlmm' });
-  });
-
-  connection.onDidChangeConfiguration(() => {
-    settings.clear();
-    apis.reset();
-    watch.reset();
-    service.revalidateAll();
-    refreshViews();
-  });
-
-  connection.onNotification(SetApiKeyNotification, ({ apiKey }) => {
-    apis.setApiKey(typeof apiKey === 'string' && apiKey.length > 0 ? apiKey : null);
-    watch.reset();
-    service.revalidateAll();
-  });
-
-  connection.onRequest(EngineStatusRequest, async () => {
-    const uri = service.openUris()[0] ?? '';
-    const s = await settings.get(uri);
-    const api = apis.get(s);
-    api?.clearCache();
-    return readEngineStatus(api, s);
-  });
-
-  documents.onDidOpen((e) => {
-    if (!isPlanFile(e.document.uri)) return;
-    service.update(e.document, true);
-    followOpenDocuments();
-  });
-  documents.onDidChangeContent((e) => {
-    if (!isPlanFile(e.document.uri)) return;
-    // TextDocuments fires this on open too, right after onDidOpen started the first analysis of the same
-    // version: only a new version is analysed (after the debounce).
-    if (service.isOpen(e.document.uri) && !service.tracks(e.document)) service.update(e.document);
-  });
-  documents.onDidClose((e) => {
-    if (!isPlanFile(e.document.uri)) return;
-    service.close(e.document.uri);
-    settings.clear(e.document.uri);
-    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
-    followOpenDocuments();
-  });
-
-  /** The plan document behind a request, and its current analysis (undefined for other files). */
-  async function resultFor(uri: string) {
-    const doc = documents.get(uri);
-    if (!doc || !isPlanFile(uri)) return undefined;
-    return { doc, result: await service.current(doc) };
-  }
-
-  connection.onHover(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
-    return r ? safe(hover(r.doc, r.result, r.doc.offsetAt(p.position))) : null;
-  });
-  connection.onCompletion(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
-    return r ? completion(r.doc, r.result, r.doc.offsetAt(p.position)) : null;
-  });
-  connection.onCodeAction(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
-    return r
-      ? codeActions(r.doc, p.context.diagnostics, r.result.analysis.findings, p.context.only, {
-          analysis: r.result.analysis,
-          range: p.range,
-        })
-      : null;
-  });
-  connection.onCodeLens(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
-    return r
-      ? codeLenses(r.doc, r.result, new Set(init.commands)).map((l) =>
-          l.command ? { ...l, command: { ...l.command, title: safe(l.command.title) } } : l,
-        )
-      : null;
-  });
-  connection.onDocumentSymbol(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
-    return r ? safe(documentSymbols(r.doc, r.result.analysis)) : null;
-  });
-  connection.languages.inlayHint.on(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
-    return r
-      ? inlayHints(r.doc, r.result, p.range).map((h) => ({
-          ...h,
-          label: safe(h.label),
-          ...(h.tooltip !== undefined ? { tooltip: safe(h.tooltip) } : {}),
-        }))
-      : null;
   });
 
   if (options.env.DLMM_TEST_HOOKS === '1') {
@@ -290,15 +85,6 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     });
   }
 
-  connection.onShutdown(() => {
-    watch.stop();
-    for (const uri of service.openUris()) service.close(uri);
-  });
-
   documents.listen(connection);
   connection.listen();
-}
-
-function shortName(uri: string): string {
-  return decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
 }

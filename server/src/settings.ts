@@ -3,7 +3,7 @@
  * validated, cached per document URI, dropped on `workspace/didChangeConfiguration`. A client that
  * answers nothing usable gets the environment's values (DLMM_API_URL, ...), as `dlmm lsp --stdio` promises.
  */
-import { ServerSettingsSchema, type ServerSettings } from './protocol';
+import { ServerSettingsSchema, type ServerSettings } from './protocolSchemas';
 
 /** Reads the `dlmm` section for one resource from the client; undefined when the client cannot. */
 export type ConfigurationReader = (uri: string) => Promise<unknown>;

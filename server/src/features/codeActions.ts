@@ -3,7 +3,7 @@
  * here; the edits come from the diagnostic's `data` (or, when a client drops `data`, from the current
  * analysis's finding at the same range and code).
  */
-import { CodeActionKind, type CodeAction, type Diagnostic, type Range } from 'vscode-languageserver';
+import { CodeActionKind, type CodeAction, type Diagnostic, type Range } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Analysis } from '../../../core/plan/analyze';
 import type { Finding } from '../../../core/plan/diagnostics';

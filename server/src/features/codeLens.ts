@@ -3,7 +3,7 @@
  * dashboard" —
  * each only when the client said the command exists (a missing command gets no lens, never a dead one).
  */
-import type { CodeLens } from 'vscode-languageserver';
+import type { CodeLens } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { ClientCommands, type OperationLensArgs, type QuoteLensArgs } from '../protocol';
 import type { AnalysisResult } from '../planService';

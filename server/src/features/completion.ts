@@ -4,7 +4,12 @@
  * from the line and the parser's tree (typing often leaves the file invalid); the data comes from the
  * analysis's live reads or, when the plan does not parse yet, from the same API client (cached reads).
  */
-import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Range } from 'vscode-languageserver';
+import {
+  CompletionItemKind,
+  InsertTextFormat,
+  type CompletionItem,
+  type Range,
+} from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { z } from 'zod';
 import type { Bin, DlmmApi, Pool, Token } from '../../../core/api/types';

@@ -2,9 +2,9 @@
  * Findings -> LSP diagnostics. The only place severities and ranges are mapped; quick fixes travel in
  * `data`, already converted to ranges of the published version, so a code action needs no re-analysis.
  */
-import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver';
+import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Finding, QuickFix, Severity } from '../../../core/plan/diagnostics';
 
 export const DIAGNOSTIC_SOURCE = 'dlmm';

@@ -3,7 +3,7 @@
  * pool, swap). Figures come from core: prepared items, the live data read for the analysis, core/dlmm
  * price helpers and core/tx's bound computation (the same numbers the export writes).
  */
-import { MarkupKind, type Hover } from 'vscode-languageserver';
+import { MarkupKind, type Hover } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Pool, Token } from '../../../core/api/types';
 import {

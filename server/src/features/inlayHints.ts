@@ -2,7 +2,7 @@
  * Inlay hints: human amounts next to base-unit amounts (token decimals from the live token list) and the
  * other id domain next to bin ids (signed -> unsigned, or unsigned-looking -> signed).
  */
-import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver';
+import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Token } from '../../../core/api/types';
 import {

@@ -1,5 +1,5 @@
 /** Document symbols: one per operation (with its items), ranges from the parser's nodes. */
-import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver';
+import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Analysis } from '../../../core/plan/analyze';
 import { rangeOf } from './diagnostics';

@@ -9,7 +9,7 @@ import {
   resolveServerSettings,
   SETTING_KEYS,
 } from '../../../client/src/settingsSchema';
-import { ServerSettingsSchema } from '../../../server/src/protocol';
+import { ServerSettingsSchema } from '../../../server/src/protocolSchemas';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
   contributes: {

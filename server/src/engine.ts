@@ -1,0 +1,261 @@
+/**
+ * The language server's working part: the plan service, the API clients, the engine watch and every
+ * feature handler. server.ts answers `initialize` without it and loads it once the client has the answer
+ * (`initialized`): esbuild.mjs bundles it apart (dist/lazy-server-engine.js), so the handshake loads
+ * neither zod, yaml nor the analyzer.
+ */
+import type { Connection, TextDocuments } from 'vscode-languageserver';
+import { CodeLensRefreshRequest } from 'vscode-languageserver-protocol';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { nodeCacheDir } from '../../core/api/nodeStore';
+import { keysFromEnv, safeDeep } from '../../core/text/safe';
+import { ApiPool, type ApiFactory } from './apiPool';
+import { EngineWatch, readEngineStatus } from './engineWatch';
+import { codeActions } from './features/codeActions';
+import { codeLenses } from './features/codeLens';
+import { completion } from './features/completion';
+import { toDiagnostics } from './features/diagnostics';
+import { hover } from './features/hover';
+import { inlayHints } from './features/inlayHints';
+import { documentSymbols } from './features/symbols';
+import { PlanService, type AnalysisResult } from './planService';
+import {
+  AnalysisNotification,
+  EngineStatusNotification,
+  EngineStatusRequest,
+  isPlanFile,
+  ProgressNotification,
+  SetApiKeyNotification,
+} from './protocol';
+import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
+import { SettingsStore, settingsFromEnv } from './settings';
+import type { ServerOptions } from './server';
+
+/** What the client said at `initialize`. */
+export interface Handshake {
+  /** `initializationOptions` as sent (validated here). */
+  initializationOptions: unknown;
+  hasConfiguration: boolean;
+  canRefreshLenses: boolean;
+  canRefreshInlays: boolean;
+}
+
+/**
+ * The HTTP client (undici) is loaded when the first document needs live data, not at start (esbuild.mjs
+ * bundles it apart).
+ */
+const loadApiClient: ApiFactory = (opts) =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('../../core/api/client') as typeof import('../../core/api/client')).createApiClient(opts);
+
+const DEFAULT_DEBOUNCE_MS = 150;
+const DEFAULT_STATUS_POLL_MS = 5000;
+
+/** Binds every handler but the handshake onto `connection` (after `initialize`) and analyses open plans. */
+export function startEngine(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  options: ServerOptions,
+  handshake: Handshake,
+): void {
+  const parsed = InitializationOptionsSchema.safeParse(handshake.initializationOptions ?? {});
+  const init: InitializationOptions = parsed.success ? parsed.data : { commands: [] };
+  // The server's log (the editor's output channel) is published text too: redacted and escaped.
+  const log = (line: string) => connection.console.log(safe(line));
+
+  const apis = new ApiPool(options.createApi ?? loadApiClient, options.env.DLMM_API_KEY, log, (nodeUrl) =>
+    nodeCacheDir(options.env, nodeUrl),
+  );
+  /**
+   * What the server publishes for people: the configured keys redacted (the service key, from the client or
+   * the environment, and the core swap API keys of the environment), control characters escaped.
+   */
+  const envKeys = keysFromEnv(options.env);
+  const safe = <T>(value: T): T => safeDeep(value, [...apis.secrets(), ...envKeys]);
+  const envSettings = settingsFromEnv(options.env);
+  const settings = new SettingsStore(
+    handshake.hasConfiguration
+      ? (uri) => connection.workspace.getConfiguration({ scopeUri: uri || undefined, section: 'dlmm' })
+      : undefined,
+    envSettings,
+    (m) => connection.console.warn(safe(m)),
+  );
+
+  const service = new PlanService({
+    settings: (uri) => settings.get(uri),
+    api: (s) => apis.get(s),
+    publish: (uri, result) => publish(uri, result),
+    slowRead: (uri, done) => {
+      void connection.sendNotification(ProgressNotification, {
+        id: uri,
+        title: `DLMM: reading live data for ${shortName(uri)}`,
+        done,
+      });
+    },
+    log,
+    debounceMs: init.debounceMs ?? DEFAULT_DEBOUNCE_MS,
+  });
+
+  const watch = new EngineWatch({
+    intervalMs: init.statusPollMs ?? DEFAULT_STATUS_POLL_MS,
+    targets: async () => {
+      const out = [];
+      for (const uri of service.openUris()) {
+        const s = await settings.get(uri);
+        const api = apis.get(s);
+        if (api) out.push({ api, settings: s });
+      }
+      return out;
+    },
+    onStatus: (status) => void connection.sendNotification(EngineStatusNotification, safe(status)),
+    onStateChange: (api) => {
+      // The engine moved: cached pools, bins and positions belong to the old state.
+      api.clearCache();
+      service.revalidateAll();
+      refreshViews();
+    },
+  });
+
+  function publish(uri: string, result: AnalysisResult): void {
+    const doc = documents.get(uri);
+    if (!doc || doc.version !== result.version) return;
+    void connection.sendDiagnostics({
+      uri,
+      version: doc.version,
+      // Only the words: a fix's edit text in `data` is inserted as written.
+      diagnostics: toDiagnostics(doc, result.analysis.findings).map((d) => ({
+        ...d,
+        message: safe(d.message),
+      })),
+    });
+    if (init.analysisEvents)
+      void connection.sendNotification(AnalysisNotification, {
+        uri,
+        version: doc.version,
+        live: result.live,
+      });
+    if (result.live) refreshViews();
+  }
+
+  let refreshQueued = false;
+  /** Lenses and inlay hints depend on live data: ask the client to pull them again (coalesced). */
+  function refreshViews(): void {
+    if (refreshQueued) return;
+    refreshQueued = true;
+    setTimeout(() => {
+      refreshQueued = false;
+      if (handshake.canRefreshLenses)
+        void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+      if (handshake.canRefreshInlays) void connection.languages.inlayHint.refresh().catch(() => undefined);
+    }, 50);
+  }
+
+  function followOpenDocuments(): void {
+    if (service.openUris().length > 0) watch.start();
+    else watch.stop();
+  }
+
+  connection.onDidChangeConfiguration(() => {
+    settings.clear();
+    apis.reset();
+    watch.reset();
+    service.revalidateAll();
+    refreshViews();
+  });
+
+  connection.onNotification(SetApiKeyNotification, ({ apiKey }) => {
+    apis.setApiKey(typeof apiKey === 'string' && apiKey.length > 0 ? apiKey : null);
+    watch.reset();
+    service.revalidateAll();
+  });
+
+  connection.onRequest(EngineStatusRequest, async () => {
+    const uri = service.openUris()[0] ?? '';
+    const s = await settings.get(uri);
+    const api = apis.get(s);
+    api?.clearCache();
+    return readEngineStatus(api, s);
+  });
+
+  documents.onDidOpen((e) => {
+    if (!isPlanFile(e.document.uri)) return;
+    service.update(e.document, true);
+    followOpenDocuments();
+  });
+  documents.onDidChangeContent((e) => {
+    if (!isPlanFile(e.document.uri)) return;
+    // TextDocuments fires this on open too, right after onDidOpen started the first analysis of the same
+    // version: only a new version is analysed (after the debounce).
+    if (service.isOpen(e.document.uri) && !service.tracks(e.document)) service.update(e.document);
+  });
+  documents.onDidClose((e) => {
+    if (!isPlanFile(e.document.uri)) return;
+    service.close(e.document.uri);
+    settings.clear(e.document.uri);
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    followOpenDocuments();
+  });
+
+  /** The plan document behind a request, and its current analysis (undefined for other files). */
+  async function resultFor(uri: string) {
+    const doc = documents.get(uri);
+    if (!doc || !isPlanFile(uri)) return undefined;
+    return { doc, result: await service.current(doc) };
+  }
+
+  connection.onHover(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r ? safe(hover(r.doc, r.result, r.doc.offsetAt(p.position))) : null;
+  });
+  connection.onCompletion(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r ? completion(r.doc, r.result, r.doc.offsetAt(p.position)) : null;
+  });
+  connection.onCodeAction(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r
+      ? codeActions(r.doc, p.context.diagnostics, r.result.analysis.findings, p.context.only, {
+          analysis: r.result.analysis,
+          range: p.range,
+        })
+      : null;
+  });
+  connection.onCodeLens(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r
+      ? codeLenses(r.doc, r.result, new Set(init.commands)).map((l) =>
+          l.command ? { ...l, command: { ...l.command, title: safe(l.command.title) } } : l,
+        )
+      : null;
+  });
+  connection.onDocumentSymbol(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r ? safe(documentSymbols(r.doc, r.result.analysis)) : null;
+  });
+  connection.languages.inlayHint.on(async (p) => {
+    const r = await resultFor(p.textDocument.uri);
+    return r
+      ? inlayHints(r.doc, r.result, p.range).map((h) => ({
+          ...h,
+          label: safe(h.label),
+          ...(h.tooltip !== undefined ? { tooltip: safe(h.tooltip) } : {}),
+        }))
+      : null;
+  });
+
+  // Documents opened before this part was loaded (TextDocuments kept them): analysed now.
+  for (const doc of documents.all()) {
+    if (!isPlanFile(doc.uri)) continue;
+    service.update(doc, true);
+  }
+  followOpenDocuments();
+
+  connection.onShutdown(() => {
+    watch.stop();
+    for (const uri of service.openUris()) service.close(uri);
+  });
+}
+
+function shortName(uri: string): string {
+  return decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
+}
