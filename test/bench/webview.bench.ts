@@ -39,6 +39,7 @@ export async function bench(): Promise<BenchRow[]> {
       api,
       sender: DEFAULT_USER,
       initialState: { pool_id: poolId, zoom: 500 },
+      checkProtocol: false,
     });
     await ladderSummary(dash.page, (s) => s.from === -500 && s.to === 500 && s.bars.length > 0);
     // Source text, not a function: the page must not see the test transpiler's helpers.
@@ -72,7 +73,7 @@ export async function bench(): Promise<BenchRow[]> {
     const fresh: number[] = [];
     for (let i = 0; i < LOADS; i++) {
       api.clearCache();
-      const d = await openDashboard(browser, { api, sender: DEFAULT_USER });
+      const d = await openDashboard(browser, { api, sender: DEFAULT_USER, checkProtocol: false });
       await d.page.waitForSelector('body[data-first-paint]', { state: 'attached', timeout: 10_000 });
       fresh.push(Number(await d.page.evaluate(`document.body.dataset.firstPaint`)));
       await d.close();

@@ -15,7 +15,14 @@ import type { ActivePlan } from '../../client/src/dashboard/feed';
 import { createDashboardHost, type DashboardHost } from '../../client/src/dashboard/host';
 import { buildDashboardHtml } from '../../client/src/dashboard/html';
 import type { LadderSummary } from '../../webview/src/ladder';
-import type { HostMessage, QuoteParams } from '../../webview/src/protocol';
+import {
+  HostMessageSchema,
+  REQUESTS,
+  describeZodError,
+  type HostMessage,
+  type QuoteParams,
+  type RequestMethod,
+} from '../../webview/src/protocol';
 
 export const ROOT = resolve(__dirname, '../..');
 export const ARTIFACTS = join(ROOT, 'test/webview/artifacts');
@@ -81,6 +88,12 @@ export interface HostOptions {
   width?: number;
   /** The configured keys the host redacts (as panel.ts passes client/src/userText.ts's). */
   secrets?: readonly string[];
+  /**
+   * Check every host message against the protocol's schemas (default true): the page trusts the host and
+   * validates nothing, so this is where a host that breaks the protocol is caught. The bench turns it off
+   * (it would add the test's own validation to the figures).
+   */
+  checkProtocol?: boolean;
 }
 
 export interface DashboardPage {
@@ -164,10 +177,26 @@ export async function openDashboard(browser: Browser, opts: HostOptions): Promis
   };
   // As VS Code does, the message crosses as JSON text and is posted to the page as a parsed object.
   // (Handing Playwright the object instead costs ~100 ms per 1001-bin ladder in its own serializer.)
-  const post = (msg: HostMessage): Promise<void> =>
-    page
+  const methods = new Map<number, RequestMethod>();
+  const checkProtocol = (msg: HostMessage): void => {
+    const envelope = HostMessageSchema.safeParse(msg);
+    if (!envelope.success) {
+      errors.push(`protocol: host sent ${msg.type}: ${describeZodError(envelope.error)}`);
+      return;
+    }
+    if (msg.type !== 'reply') return;
+    const method = methods.get(msg.id);
+    const result = method ? REQUESTS[method].result.safeParse(msg.result) : undefined;
+    if (!method) errors.push(`protocol: reply to unknown request ${msg.id}`);
+    else if (result && !result.success)
+      errors.push(`protocol: reply to ${method}: ${describeZodError(result.error)}`);
+  };
+  const post = (msg: HostMessage): Promise<void> => {
+    if (opts.checkProtocol !== false) checkProtocol(msg);
+    return page
       .evaluate((text) => window.postMessage(JSON.parse(text), '*'), JSON.stringify(msg))
       .catch(() => undefined);
+  };
   handle.host = createDashboardHost({
     getApi: () => opts.api,
     getActivePlan: opts.activePlan ?? (async () => undefined),
@@ -189,6 +218,14 @@ export async function openDashboard(browser: Browser, opts: HostOptions): Promis
   });
   await page.exposeBinding('__dlmmHostReceive', (_source, msg: unknown) => {
     handle.received.push(msg);
+    const m = msg as { type?: unknown; id?: unknown; method?: unknown };
+    if (
+      m.type === 'request' &&
+      typeof m.id === 'number' &&
+      typeof m.method === 'string' &&
+      m.method in REQUESTS
+    )
+      methods.set(m.id, m.method as RequestMethod);
     void handle.host.receive(msg);
   });
   // The replaced VS Code API (what acquireVsCodeApi returns in a real webview) and a CSP violation log.

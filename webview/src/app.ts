@@ -8,15 +8,7 @@ import { bpsLabel, human, priceHuman } from './format';
 import { PriceChart } from './history';
 import { LadderView, ZOOM_STEPS } from './ladder';
 import { buildLadderModel, driftWhatIf, type DriftOutcome } from './model';
-import {
-  WebviewStateSchema,
-  type EngineStatus,
-  type FindingInfo,
-  type Overview,
-  type PlanPreview,
-  type PoolView,
-  type WebviewState,
-} from './protocol';
+import type { EngineStatus, FindingInfo, Overview, PlanPreview, PoolView, WebviewState } from './protocol';
 import { QuotePanel } from './quote';
 import { errorInfoOf, type HostClient, type Transport } from './transport';
 
@@ -49,16 +41,13 @@ export class DashboardApp {
   private firstPaint = false;
   /** The pool of the latest loadPool (so the pool list does not load it a second time). */
   private loadingPool: string | null = null;
-  /** The pool list asked for beside the handshake; read once `init` has said which pool to open. */
-  private earlyOverview: Promise<Overview> | undefined;
 
   constructor(
     mount: HTMLElement,
     private readonly client: HostClient,
     private readonly transport: Transport,
   ) {
-    const saved = WebviewStateSchema.safeParse(transport.getState());
-    const state: WebviewState = saved.success ? saved.data : { pool_id: null, zoom: 25 };
+    const state = savedState(transport.getState());
     this.poolId = state.pool_id;
 
     this.picker = h('select', {
@@ -214,10 +203,10 @@ export class DashboardApp {
         case 'init':
           this.quote.setExportAvailable(m.export_available);
           this.poolId = this.poolId ?? m.pool_id;
-          // A remembered pool loads at once, beside the pool list (one round trip to first paint).
-          if (this.poolId && this.poolId !== this.loadingPool) void this.loadPool();
-          void this.loadOverview(this.earlyOverview);
-          this.earlyOverview = undefined;
+          // The handshake's answer carries the pool list and the pool's view: the ladder is drawn from it
+          // (one round trip to the first paint); what it lacks is asked for.
+          if (this.poolId) void this.loadPool(m.pool_id === this.poolId ? m.view : undefined);
+          void this.loadOverview(m.overview);
           break;
         case 'stateChanged':
           void this.refreshStatus();
@@ -240,11 +229,6 @@ export class DashboardApp {
       }
     });
     this.client.send({ type: 'ready', last_pool_id: this.poolId });
-    // The pool this webview showed before (VS Code restores its state) needs no handshake to start loading.
-    if (this.poolId) void this.loadPool();
-    // Nor does the pool list, which every open reads: it is used once `init` arrives (one round trip less).
-    this.earlyOverview = this.client.request('overview', {});
-    this.earlyOverview.catch(() => undefined);
   }
 
   private save(): void {
@@ -263,10 +247,10 @@ export class DashboardApp {
     );
   }
 
-  private async loadOverview(pending?: Promise<Overview>): Promise<void> {
+  private async loadOverview(given?: Overview): Promise<void> {
     if (!this.loadingPool) setChildren(this.ladderStatus, 'Loading pools…');
     try {
-      this.overview = await (pending ?? this.client.request('overview', {}));
+      this.overview = given ?? (await this.client.request('overview', {}));
     } catch (e) {
       setChildren(
         this.ladderStatus,
@@ -301,11 +285,11 @@ export class DashboardApp {
     const known = ov.pools.find((p) => p.pool_id === this.poolId || p.alias === this.poolId);
     const chosen = (known ?? ov.pools[0]!).pool_id;
     this.picker.value = chosen;
-    if (chosen === this.loadingPool) return;
     this.poolId = chosen;
     this.save();
     this.client.send({ type: 'selectPool', pool_id: chosen });
-    await this.loadPool();
+    // Already loading when it is the pool `init` named (remembered, or the first listed).
+    if (chosen !== this.loadingPool) await this.loadPool();
   }
 
   private async refreshStatus(): Promise<void> {
@@ -369,14 +353,15 @@ export class DashboardApp {
     this.banner.textContent = warnings.join(' ');
   }
 
-  private async loadPool(): Promise<void> {
+  /** Loads the current pool: its view (unless `given`, read by the host with the handshake), preview, history. */
+  private async loadPool(given?: PoolView): Promise<void> {
     const id = this.poolId;
     if (!id) return;
     const seq = ++this.loadSeq;
     this.loadingPool = id;
     setChildren(this.ladderStatus, 'Loading the pool…');
     setChildren(this.historyStatus, 'Loading the price history…');
-    const viewP = this.client.request('poolView', { pool_id: id });
+    const viewP = given ? Promise.resolve(given) : this.client.request('poolView', { pool_id: id });
     const previewP = this.client.request('planPreview', { pool_id: id });
     // The history is asked for once the ladder's data is in: it should not delay the first paint.
     const historyP = viewP.then(
@@ -678,4 +663,17 @@ export class DashboardApp {
     }
     setChildren(this.planList, ...blocks);
   }
+}
+
+/**
+ * The state VS Code restored (what `save` wrote with setState): read field by field, anything else gives
+ * the defaults (the page's own data, so no validator is loaded for it).
+ */
+function savedState(raw: unknown): WebviewState {
+  const s = (typeof raw === 'object' && raw !== null ? raw : {}) as { pool_id?: unknown; zoom?: unknown };
+  const poolOk = s.pool_id === null || typeof s.pool_id === 'string';
+  const zoomOk = typeof s.zoom === 'number' && Number.isInteger(s.zoom) && s.zoom >= 10 && s.zoom <= 1001;
+  return poolOk && zoomOk
+    ? { pool_id: s.pool_id as string | null, zoom: s.zoom as number }
+    : { pool_id: null, zoom: 25 };
 }

@@ -1,5 +1,4 @@
 /** Webview entry (bundled to dist/webview.js, iife): picks the transport and starts the app. */
-import './zodConfig';
 import './styles.css';
 import { DashboardApp } from './app';
 import { HostClient, vscodeTransport } from './transport';

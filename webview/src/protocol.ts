@@ -1,8 +1,11 @@
 /**
  * The dashboard's typed message protocol, shared by the webview (webview/src) and its host
  * (client/src/dashboard). Shapes follow the GitLens / Pull Requests webviews: commands (fire and forget),
- * requests with matched replies, and notifications. Every message is validated with zod on arrival, on
- * both sides. Amounts travel as decimal strings: bigint cannot cross postMessage's JSON.
+ * requests with matched replies, and notifications. What the webview sends is validated with zod by the
+ * host on arrival. What the host sends is built by our own extension from data it validated when reading
+ * the engine: the page trusts it and loads no validator (zod was three quarters of its bundle); every
+ * dashboard test checks the host's messages against these schemas (test/webview/harness.ts). Amounts
+ * travel as decimal strings: bigint cannot cross postMessage's JSON.
  */
 import * as z from 'zod';
 
@@ -276,10 +279,14 @@ export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'),
-    /** The pool to open: the webview's remembered one, else the host memento's. */
+    /** The pool to open: the webview's remembered one, else the host memento's, else the first listed. */
     pool_id: z.string().nullable(),
     /** True only when the swap export command exists. */
     export_available: z.boolean(),
+    /** The pool list (absent when it could not be read: the page asks for it and shows why). */
+    overview: OverviewSchema.optional(),
+    /** The view of `pool_id` (absent when it could not be read: the page asks for it and shows why). */
+    view: PoolViewSchema.optional(),
   }),
   z.object({ type: z.literal('reply'), id: z.number().int(), result: z.unknown() }),
   z.object({ type: z.literal('replyError'), id: z.number().int(), error: ErrorInfoSchema }),

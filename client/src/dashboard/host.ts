@@ -11,6 +11,7 @@ import {
   type ErrorInfo,
   type HostMessage,
   type Overview,
+  type PoolView,
   type QuoteParams,
   type RequestMethod,
 } from '../../../webview/src/protocol';
@@ -229,20 +230,37 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
       const msg = parsed.data;
       switch (msg.type) {
         case 'ready': {
-          const pool = msg.last_pool_id ?? deps.lastPool.get() ?? null;
-          if (pool) prefetchPool(pool);
-          else prefetchFirstPool();
-          const exportAvailable = await (
+          // One round trip to the first paint: `init` carries the pool list and the view of the pool the
+          // page opens (the remembered one, else the first listed), from the reads started at creation.
+          const remembered = msg.last_pool_id ?? deps.lastPool.get() ?? null;
+          if (remembered) prefetchPool(remembered);
+          const exportAvailableP = (
             (prefetched.take('exportAvailable') as Promise<boolean> | undefined) ??
             deps.exportSwap.available()
           ).catch(() => false);
-          post({ type: 'init', pool_id: pool, export_available: exportAvailable });
+          const engine = deps.getApi() !== undefined;
+          const overview = engine
+            ? await (answer('overview', {}) as Promise<Overview>).catch(() => undefined)
+            : undefined;
+          const pool = remembered ?? overview?.pools[0]?.pool_id ?? null;
+          // A read that failed is left out: the page asks for it and shows the error with what to do.
+          const view =
+            engine && pool
+              ? await (answer('poolView', { pool_id: pool }) as Promise<PoolView>).catch(() => undefined)
+              : undefined;
+          post({
+            type: 'init',
+            pool_id: pool,
+            export_available: await exportAvailableP,
+            ...(overview ? { overview } : {}),
+            ...(view ? { view } : {}),
+          });
           return;
         }
         case 'request':
           try {
-            // Typed by the feed; the webview validates it on arrival (validating here too cost a cold zod
-            // compile on the panel's first paint).
+            // Typed by the feed from data validated when read; the page trusts it (webview/src/protocol.ts)
+            // and the Chromium tests check it against the protocol's schemas.
             post({ type: 'reply', id: msg.id, result: await answer(msg.method, msg.params) });
           } catch (e) {
             log(`dashboard: ${msg.method} failed: ${e instanceof Error ? e.message : String(e)}`);

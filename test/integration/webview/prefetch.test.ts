@@ -9,7 +9,7 @@ import type { DlmmApi } from '../../../core/api/types';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 import { createDashboardHost, type DashboardHost } from '../../../client/src/dashboard/host';
 import { PREFETCH_TTL_MS } from '../../../client/src/dashboard/prefetch';
-import type { HostMessage } from '../../../webview/src/protocol';
+import { HostMessageSchema, type HostMessage } from '../../../webview/src/protocol';
 
 describe('dashboard host prefetch (simulated engine)', () => {
   let sim: RunningSimulator;
@@ -73,24 +73,45 @@ describe('dashboard host prefetch (simulated engine)', () => {
     await sim?.close();
   });
 
-  it('answers the first pool list and the first pool from the reads started at creation', async () => {
+  it('answers the handshake with the pool list and the first pool, read at creation (one round trip)', async () => {
     const h = host();
     h.prefetch();
     const first = (await oracle.pools())[0]!.pool_id;
-    // The prefetch reads the list, then the first pool's view (pool, bins, tokens, status).
-    await h.receive({ type: 'ready', last_pool_id: null });
-    const view = (await request(h, 2, 'poolView', { pool_id: first })) as { bins: unknown[] };
-    assert.ok(view.bins.length > 0);
+    // The prefetch reads the list, then the first pool's view (pool, bins, tokens, status, sent together).
+    await until(() => lastBins);
+    await lastBins;
     api.clearCache();
     const before = api.stats().requests;
-    const ov = (await request(h, 1, 'overview', {})) as { pools: { pool_id: string }[] };
-    assert.equal(ov.pools[0]!.pool_id, first);
+    await h.receive({ type: 'ready', last_pool_id: null });
     assert.equal(api.stats().requests, before, 'the prefetched list and view were used: no read was sent');
-    assert.deepEqual(posted[0], { type: 'init', pool_id: null, export_available: false });
+    const init = posted[0];
+    assert.ok(init?.type === 'init', JSON.stringify(init)?.slice(0, 200));
+    assert.equal(init.pool_id, first, 'no pool remembered: the first listed');
+    assert.equal(init.export_available, false);
+    assert.equal(init.overview?.pools[0]?.pool_id, first);
+    assert.equal(init.view?.header.pool_id, first);
+    assert.ok((init.view?.bins.length ?? 0) > 0);
+    assert.ok(HostMessageSchema.safeParse(init).success, 'init follows the protocol');
 
-    // Used once: the same request again reads the engine again.
+    // Used once: the same pool asked for again reads the engine again.
     await request(h, 3, 'poolView', { pool_id: first });
     assert.ok(api.stats().requests > before, 'a second poolView is read again');
+  });
+
+  it('without an engine the handshake carries no data (the page asks, and shows what to do)', async () => {
+    const h = createDashboardHost({
+      getApi: () => undefined,
+      getActivePlan: async () => undefined,
+      senderSetting: () => undefined,
+      post: (m) => posted.push(m),
+      revealRange: async () => undefined,
+      lastPool: { get: () => undefined, set: () => undefined },
+      exportSwap: { available: async () => true, run: async () => undefined },
+      workspaceFolders: () => [],
+    });
+    h.prefetch();
+    await h.receive({ type: 'ready', last_pool_id: null });
+    assert.deepEqual(posted, [{ type: 'init', pool_id: null, export_available: true }]);
   });
 
   it('prefetches the remembered pool, and drops prefetched answers when the state changes or they age', async () => {
