@@ -7,11 +7,16 @@
 import type { Analysis } from '../../core/plan/analyze';
 import type { Finding } from '../../core/plan/diagnostics';
 
-/** The last live analysis of a document, with the keys of its offline findings (to tell live ones apart). */
+/**
+ * What is kept of the last live analysis of a document: its text, its live-only findings and where its
+ * operations were (the analysis itself is not held: with 200 open plans it would be held twice while edited).
+ */
 export interface LastLive {
   text: string;
-  analysis: Analysis;
-  offlineKeys: Set<string>;
+  /** Findings of the live analysis that its offline analysis did not have. */
+  liveOnly: Finding[];
+  /** Source span [start, end) of each operation of the live analysis's text. */
+  spans: Array<[number, number]>;
 }
 
 export function findingKey(f: Finding): string {
@@ -19,7 +24,12 @@ export function findingKey(f: Finding): string {
 }
 
 export function lastLive(live: Analysis, offline: Analysis): LastLive {
-  return { text: live.text, analysis: live, offlineKeys: new Set(offline.findings.map(findingKey)) };
+  const offlineKeys = new Set(offline.findings.map(findingKey));
+  return {
+    text: live.text,
+    liveOnly: live.findings.filter((f) => !offlineKeys.has(findingKey(f))),
+    spans: operationSpans(live),
+  };
 }
 
 /** Source span [start, end) of each operation of a parsed document. */
@@ -47,9 +57,9 @@ function moved(f: Finding, by: number): Finding {
  */
 export function carriedLiveFindings(last: LastLive | undefined, next: Analysis): Finding[] {
   if (!last || last.text === next.text) return [];
-  const liveOnly = last.analysis.findings.filter((f) => !last.offlineKeys.has(findingKey(f)));
+  const liveOnly = last.liveOnly;
   if (liveOnly.length === 0) return [];
-  const oldSpans = operationSpans(last.analysis);
+  const oldSpans = last.spans;
   const newSpans = operationSpans(next);
   const newTexts = newSpans.map(([s, e]) => next.text.slice(s, e));
   const taken = new Set<number>();

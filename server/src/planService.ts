@@ -10,12 +10,51 @@ import type { DlmmApi } from '../../core/api/types';
 import type { Finding } from '../../core/plan/diagnostics';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../core/plan/analyze';
 import { createLiveSession, type LiveSession } from '../../core/plan/live';
+import type { BuiltTransaction } from '../../core/tx/types';
 import { carriedLiveFindings, lastLive, type LastLive } from './carry';
 import type { ServerSettings } from './protocol';
 
+/** What only an export reads of a built transaction (the export builds its own). */
+type ExportOnly =
+  'functionArgs' | 'argNames' | 'postConditions' | 'postConditionWords' | 'rows' | 'totals' | 'notes';
+/** A transaction of the check's execution as the editor keeps it: what it is and what executing it did. */
+export type ExecutedTransaction = Omit<BuiltTransaction, ExportOnly>;
+/**
+ * The analysis the editor keeps for an open document: all of it but the execution's arguments and
+ * post-conditions, which were a third of what 200 open plans held (hover and lenses read each
+ * transaction's identity, execution and effects).
+ */
+export type EditorAnalysis = Omit<Analysis, 'execution'> & {
+  execution?: { transactions: ExecutedTransaction[] };
+};
+
+/** `analysis` without what the editor does not read (see EditorAnalysis). */
+export function editorAnalysis(analysis: Analysis): EditorAnalysis {
+  const ex = analysis.execution;
+  if (!ex) return analysis;
+  return {
+    ...analysis,
+    execution: {
+      transactions: ex.transactions.map((tx) => {
+        const {
+          functionArgs: _a,
+          argNames: _n,
+          postConditions: _p,
+          postConditionWords: _w,
+          rows: _r,
+          totals: _t,
+          notes: _o,
+          ...kept
+        } = tx;
+        return kept;
+      }),
+    },
+  };
+}
+
 export interface AnalysisResult {
   version: number;
-  analysis: Analysis;
+  analysis: EditorAnalysis;
   /** True when live data was read (the findings include the live rules). */
   live: boolean;
   settings: ServerSettings;
@@ -290,7 +329,7 @@ export class PlanService {
           : {}),
       });
       if (!current()) return undefined;
-      const result: AnalysisResult = { version, analysis: live, live: true, settings, api };
+      const result: AnalysisResult = { version, analysis: editorAnalysis(live), live: true, settings, api };
       state.latest = result;
       state.lastLive = lastLive(live, analysis);
       this.deps.publish(uri, result);

@@ -5,7 +5,7 @@
  */
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Analysis } from '../../../core/plan/analyze';
+import type { EditorAnalysis } from '../planService';
 import type { Finding } from '../../../core/plan/diagnostics';
 import { expandIntoBinsFix } from '../../../core/plan/distributionEdits';
 import {
@@ -33,7 +33,7 @@ function fixesFor(doc: TextDocument, d: Diagnostic, findings: readonly Finding[]
 }
 
 /** Refactors offered where the cursor is, whatever the diagnostics: "Expand into bins" on a distribution. */
-function refactors(doc: TextDocument, analysis: Analysis, range: Range): CodeAction[] {
+function refactors(doc: TextDocument, analysis: EditorAnalysis, range: Range): CodeAction[] {
   const start = doc.offsetAt(range.start);
   const end = doc.offsetAt(range.end);
   const out: CodeAction[] = [];
@@ -64,7 +64,7 @@ export function codeActions(
   diagnostics: readonly Diagnostic[],
   findings: readonly Finding[],
   only?: string[],
-  at?: { analysis: Analysis; range: Range },
+  at?: { analysis: EditorAnalysis; range: Range },
 ): CodeAction[] {
   const extra =
     at && wants(only, CodeActionKind.RefactorRewrite) ? refactors(doc, at.analysis, at.range) : [];

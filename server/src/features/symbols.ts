@@ -1,13 +1,13 @@
 /** Document symbols: one per operation (with its items), ranges from the parser's nodes. */
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Analysis } from '../../../core/plan/analyze';
+import type { EditorAnalysis } from '../planService';
 import { rangeOf } from './diagnostics';
 
 type Raw = Record<string, unknown>;
 
 /** The plan's operations as an outline. */
-export function documentSymbols(doc: TextDocument, a: Analysis): DocumentSymbol[] {
+export function documentSymbols(doc: TextDocument, a: EditorAnalysis): DocumentSymbol[] {
   const ops = (a.parsed.value as { operations?: unknown } | undefined)?.operations;
   if (!Array.isArray(ops)) return [];
   const out: DocumentSymbol[] = [];
