@@ -35,7 +35,8 @@ const require = createRequire(import.meta.url);
 const LAZY_MODULES = [
   { module: 'core/api/client.ts', out: 'lazy-api-client' },
   { module: 'core/sim/server.ts', out: 'lazy-sim-server' },
-  { module: 'core/plan/binShareCodec.ts', out: 'lazy-bin-share-codec' },
+  // Elsewhere @stacks/transactions is bundled already (the execution): one copy, not two.
+  { module: 'core/plan/binShareCodec.ts', out: 'lazy-bin-share-codec', in: ['cli-check'] },
   { module: 'core/plan/execute.ts', out: 'lazy-execute', in: ['cli-check'] },
   { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp'] },
   { module: 'yaml', out: 'lazy-yaml', in: ['cli-check'], entry: require.resolve('yaml') },
