@@ -4,7 +4,6 @@
  * so 120 plans on one pool take a handful of requests. Results on stdout, progress on stderr.
  * Exit: 0 no error finding; 1 an error finding; 2 usage error, or live data unavailable without --offline.
  */
-import { loadRouterOverrides } from '../routers';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/plan/analyze';
@@ -46,7 +45,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     `dlmm check: ${files.length} plan file${files.length === 1 ? '' : 's'}${offline ? ' (offline)' : ''}\n`,
   );
 
-  const routers = offline ? undefined : await loadRouterOverrides(io);
+  // DLMM_ROUTERS (and its schema) matters only to the live check's execution: not loaded offline.
+  const routers = offline
+    ? undefined
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports
+      await (require('../routers') as typeof import('../routers')).loadRouterOverrides(io);
   const checkAll = async (api: DlmmApi | undefined): Promise<CheckedFile[]> => {
     const session = createLiveSession();
     const out: CheckedFile[] = new Array(files.length);
