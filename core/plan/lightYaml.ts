@@ -42,7 +42,7 @@ const UNSUPPORTED = /[\t\r&*!|>%@`?\\\u{FEFF}]|^(?:---|\.\.\.)/mu;
 const CORE_SPECIAL =
   /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const INT = /^-?(?:0|[1-9][0-9]*)$/;
-const FLOAT = /^-?(?:0|[1-9][0-9]*)\.[0-9]+$/;
+const FLOAT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 const STRING_START = /^[A-Za-z_$./]/;
 const DOT_NUMBER = /^\.[0-9]/;
 
@@ -82,7 +82,7 @@ function resolvePlain(s: string): unknown {
   if (INT.test(s)) return BigInt(s);
   if (FLOAT.test(s)) return parseFloat(s);
   if (CORE_SPECIAL.test(s) || !STRING_START.test(s) || DOT_NUMBER.test(s)) return bail();
-  // Starts like a number but is not one of the forms above (e.g. "1e3", "0x1"): leave it to yaml.
+  // Starts like a number but is not one of the forms above (e.g. "0x1", "1_000"): leave it to yaml.
   return s;
 }
 

@@ -6,10 +6,12 @@
  */
 import type { Alias, Document, Node, Pair, YAMLMap } from 'yaml';
 import type { z } from 'zod';
-import { PlanSchema, type Plan } from './schema';
+import { validatePlan } from './boundedSchema';
+import type { Plan } from './schema';
 import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
+import { parseLightJson } from './lightJson';
 import { parseLightYaml, type LightMap, type LightNode, type LightScalar } from './lightYaml';
 
 /**
@@ -56,6 +58,11 @@ export interface ParsedPlan {
   plan: Plan | undefined;
   /** `syntax` and `schema` findings. */
   findings: Finding[];
+  /**
+   * Operations that failed their schema, or were left unvalidated once the finding cap was reached
+   * (boundedSchema.ts); partial.ts checks the others without validating these again.
+   */
+  invalidOperations?: ReadonlySet<number>;
   /** Range of the value at `path` (alias nodes are followed). */
   rangeOf(path: PlanPath): SourceRange | undefined;
   /** Range of the key at `path` (for an array index: the element's range). */
@@ -107,8 +114,9 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
     }
   }
 
-  // Fast path: the common plan shape read without composing a yaml Document (same value and ranges).
-  const light = format === 'yaml' ? parseLightYaml(text) : undefined;
+  // Fast path: the common plan shape (any JSON plan) read without composing a yaml Document (same value
+  // and ranges).
+  const light = format === 'yaml' ? parseLightYaml(text) : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
   let source: SourceTree;
   let value: unknown;
   if (light) {
@@ -169,15 +177,17 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
     });
     return parsed;
   }
-  const result = PlanSchema.safeParse(value);
-  if (result.success) {
-    parsed.plan = result.data;
-    findings.push(...planFindings(parsed, result.data));
+  const result = validatePlan(value);
+  parsed.invalidOperations = result.invalidOperations;
+  if (result.plan) {
+    parsed.plan = result.plan;
+    findings.push(...planFindings(parsed, result.plan));
   } else {
     // One value can fail two checks that read the same way (e.g. a float beyond 2^53): say it once.
-    // At most MAX_FINDINGS_PER_FILE are built (60,000 bad bins must not cost seconds and hundreds of MB).
+    // At most MAX_FINDINGS_PER_FILE are built (60,000 bad bins must not cost seconds and hundreds of MB);
+    // validation itself stopped once that many were found (boundedSchema.ts).
     const seen = new Set<string>();
-    const issues = result.error.issues;
+    const issues = result.issues;
     let i = 0;
     for (; i < issues.length && findings.length < MAX_FINDINGS_PER_FILE; i++) {
       for (const f of schemaFindings(parsed, issues[i]!)) {
@@ -191,12 +201,17 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
       const issue = issues[i]!;
       more += issue.code === 'unrecognized_keys' ? issue.keys.length : 1;
     }
-    if (more > 0) {
+    if (more > 0 || result.notChecked > 0) {
       const last = findings[findings.length - 1];
+      const listed = more > 0 ? `${more} more schema problem${more === 1 ? '' : 's'} not listed` : '';
+      const unchecked =
+        result.notChecked > 0
+          ? `${result.notChecked} more entr${result.notChecked === 1 ? 'y' : 'ies'} not checked`
+          : '';
       findings.push({
         code: 'schema',
         severity: 'error',
-        message: `and ${more} more schema problem${more === 1 ? '' : 's'} not listed; fix the ones above and check again`,
+        message: `and ${[listed, unchecked].filter(Boolean).join(', and ')}; fix the ones above and check again`,
         offset: last?.offset ?? 0,
         length: last?.length ?? 0,
       });

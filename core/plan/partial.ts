@@ -51,6 +51,8 @@ export function partialPlan(parsed: ParsedPlan): PartialPlan | undefined {
   const operations: PlanOperation[] = [];
   const sourceIndex: number[] = [];
   header.data.operations.forEach((op, i) => {
+    // Already found invalid (or left unvalidated past the finding cap) by the parse: not validated again.
+    if (parsed.invalidOperations?.has(i)) return;
     const r = OperationSchema.safeParse(op);
     if (!r.success) return;
     // Withdraw and move read the sender's positions: with an invalid sender they cannot be checked.

@@ -37,6 +37,22 @@ function hostileFiles(): Record<string, string> {
       HEAD + `    bins:\n      - { bin_id: 1, x_amount: ${'9'.repeat(3_000_000)}, y_amount: 0 }\n`,
     'invalid-bins.dlmm.yaml':
       HEAD + '    bins:\n' + '      - { bin_id: 9999, x_amount: -1, y_amount: 0 }\n'.repeat(60_000),
+    // Four problems a bin: 240,000 issues overflowed zod's own stack when the whole document was validated.
+    'invalid-bins-4x.dlmm.yaml':
+      HEAD + '    bins:\n' + '      - { bin_id: 1.5, x_amount: "x", y_amount: 1e3, zz: 1 }\n'.repeat(60_000),
+    'invalid-bins.dlmm.json': JSON.stringify({
+      version: 1,
+      operations: [
+        {
+          op: 'add',
+          pool: 'dlmm_1',
+          bins: Array.from({ length: 60_000 }, () => ({ bin_id: 9999, x_amount: -1, y_amount: 0 })),
+        },
+      ],
+    }),
+    'invalid-operations.dlmm.yaml':
+      'version: 1\noperations:\n' +
+      '  - { op: swap, input_token: x, output_token: y, amount_in: -1 }\n'.repeat(60_000),
     'nesting-after-quote.dlmm.yaml': `version: 1\nnote: it 'is\noperations: ${'['.repeat(200_000)}\n`,
     'five-megabytes.dlmm.yaml': HEAD + '    bins:\n' + BIN.repeat(Math.ceil((5 * 1024 * 1024) / BIN.length)),
     'deep-block.dlmm.yaml':

@@ -1,0 +1,185 @@
+/**
+ * A fast reader for `*.dlmm.json` plans that checkJsonSyntax (jsonSyntax.ts) accepted: the same JS value and
+ * node ranges as `yaml`'s parseDocument (JSON schema, intAsBigInt) + toJS, in one linear pass instead of
+ * yaml's flow-collection machinery (a 3 MB JSON plan took some 10 s there). Anything it does not mirror
+ * exactly (a root that is not an object, a duplicate key, a `__proto__` key, a mapping with more entries than
+ * the parser's limit) returns undefined, and the caller falls back to parseDocument, so messages and
+ * behaviour stay identical. test/unit/plan/lightJson.test.ts checks the equivalence differentially.
+ */
+import type { LightDoc, LightMap, LightNode, LightScalar, LightSeq } from './lightYaml';
+
+const INT = /^-?(?:0|[1-9][0-9]*)$/;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+class Bail extends Error {}
+const bail = (): never => {
+  throw new Bail();
+};
+
+/** Reads a syntactically valid JSON plan; undefined when the full parser must read it. */
+export function parseLightJson(text: string, maxMapEntries: number): LightDoc | undefined {
+  try {
+    const r = new Reader(text, maxMapEntries);
+    const start = r.ws(0);
+    if (text.charCodeAt(start) !== 123) return undefined;
+    const root = r.value(start);
+    root.node.range[2] = r.lineEnd(root.end);
+    return { root: root.node as LightMap, value: root.value as Record<string, unknown> };
+  } catch (e) {
+    if (e instanceof Bail) return undefined;
+    throw e;
+  }
+}
+
+interface Read {
+  node: LightNode;
+  value: unknown;
+  end: number;
+}
+
+class Reader {
+  constructor(
+    private readonly text: string,
+    private readonly maxEntries: number,
+  ) {}
+
+  /** The first offset at or after `p` that is not JSON whitespace. */
+  ws(p: number): number {
+    const t = this.text;
+    let q = p;
+    for (;;) {
+      const c = t.charCodeAt(q);
+      if (c === 32 || c === 10 || c === 13 || c === 9) q++;
+      else return q;
+    }
+  }
+
+  /**
+   * Where yaml ends a mapping value's node: after the spaces and tabs that follow it and the line break that
+   * ends its line, if any (a sequence item's node takes all whitespace up to the next indicator instead).
+   */
+  lineEnd(p: number): number {
+    const t = this.text;
+    let q = p;
+    while (t.charCodeAt(q) === 32 || t.charCodeAt(q) === 9) q++;
+    if (t.charCodeAt(q) === 13 && t.charCodeAt(q + 1) === 10) return q + 2;
+    if (t.charCodeAt(q) === 10 || t.charCodeAt(q) === 13) return q + 1;
+    return q;
+  }
+
+  value(p: number): Read {
+    const c = this.text.charCodeAt(p);
+    if (c === 123) return this.map(p);
+    if (c === 91) return this.seq(p);
+    return this.scalar(p);
+  }
+
+  private scalar(p: number): Read & { node: LightScalar } {
+    const t = this.text;
+    const c = t.charCodeAt(p);
+    let end: number;
+    let value: unknown;
+    if (c === 34) {
+      end = this.stringEnd(p);
+      value = this.stringValue(p, end);
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      NUMBER.lastIndex = p;
+      const m = NUMBER.exec(t);
+      if (!m) return bail();
+      end = p + m[0].length;
+      value = INT.test(m[0]) ? BigInt(m[0]) : parseFloat(m[0]);
+    } else if (t.startsWith('true', p)) {
+      end = p + 4;
+      value = true;
+    } else if (t.startsWith('false', p)) {
+      end = p + 5;
+      value = false;
+    } else if (t.startsWith('null', p)) {
+      end = p + 4;
+      value = null;
+    } else return bail();
+    return { node: { kind: 'scalar', range: [p, end, end], value }, value, end };
+  }
+
+  /** Offset just after the string opening at `p` (the syntax was checked: it is terminated). */
+  private stringEnd(p: number): number {
+    const t = this.text;
+    let q = p + 1;
+    for (;;) {
+      const c = t.charCodeAt(q);
+      if (c === 34) return q + 1;
+      if (c === 92) q += 2;
+      else if (Number.isNaN(c)) return bail();
+      else q++;
+    }
+  }
+
+  private stringValue(p: number, end: number): string {
+    const raw = this.text.slice(p + 1, end - 1);
+    return raw.includes('\\') ? (JSON.parse(this.text.slice(p, end)) as string) : raw;
+  }
+
+  private map(open: number): Read {
+    const keys: LightScalar[] = [];
+    const values: LightNode[] = [];
+    const value: Record<string, unknown> = {};
+    let p = this.ws(open + 1);
+    if (this.text.charCodeAt(p) === 125) return this.closeMap(open, p, keys, values, value);
+    for (;;) {
+      if (this.text.charCodeAt(p) !== 34) return bail();
+      const keyEnd = this.stringEnd(p);
+      const key = this.stringValue(p, keyEnd);
+      if (key === '__proto__' || Object.prototype.hasOwnProperty.call(value, key)) return bail();
+      if (keys.length >= this.maxEntries) return bail();
+      keys.push({ kind: 'scalar', range: [p, keyEnd, keyEnd], value: key });
+      const colon = this.ws(keyEnd);
+      if (this.text.charCodeAt(colon) !== 58) return bail();
+      const v = this.value(this.ws(colon + 1));
+      const after = this.ws(v.end);
+      v.node.range[2] = this.lineEnd(v.end);
+      values.push(v.node);
+      value[key] = v.value;
+      const c = this.text.charCodeAt(after);
+      if (c === 125) return this.closeMap(open, after, keys, values, value);
+      if (c !== 44) return bail();
+      p = this.ws(after + 1);
+    }
+  }
+
+  private closeMap(
+    open: number,
+    close: number,
+    keys: LightScalar[],
+    values: LightNode[],
+    value: Record<string, unknown>,
+  ): Read {
+    const end = close + 1;
+    const node: LightMap = { kind: 'map', range: [open, end, end], flow: true, keys, values };
+    return { node, value, end };
+  }
+
+  private seq(open: number): Read {
+    const items: LightNode[] = [];
+    const value: unknown[] = [];
+    let p = this.ws(open + 1);
+    if (this.text.charCodeAt(p) !== 93) {
+      for (;;) {
+        const v = this.value(p);
+        const after = this.ws(v.end);
+        v.node.range[2] = after;
+        items.push(v.node);
+        value.push(v.value);
+        const c = this.text.charCodeAt(after);
+        if (c === 93) {
+          p = after;
+          break;
+        }
+        if (c !== 44) return bail();
+        p = this.ws(after + 1);
+      }
+    }
+    const end = p + 1;
+    const node: LightSeq = { kind: 'seq', range: [open, end, end], flow: true, items };
+    return { node, value, end };
+  }
+}
