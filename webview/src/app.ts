@@ -49,6 +49,9 @@ export class DashboardApp {
   ) {
     const state = savedState(transport.getState());
     this.poolId = state.pool_id;
+    // The handshake goes first, so the host's answer travels while the page builds itself (the answer is
+    // delivered as a later task, after this constructor has registered its listener below).
+    this.client.send({ type: 'ready', last_pool_id: this.poolId });
 
     this.picker = h('select', {
       id: 'pool-picker',
@@ -228,7 +231,6 @@ export class DashboardApp {
           break;
       }
     });
-    this.client.send({ type: 'ready', last_pool_id: this.poolId });
   }
 
   private save(): void {
