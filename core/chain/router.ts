@@ -55,7 +55,7 @@ export type ItemEffect =
   | { kind: 'add'; pool: string; bin: number; x: bigint; y: bigint; minted: bigint }
   | { kind: 'withdraw'; pool: string; bin: number; shares: bigint; x: bigint; y: bigint }
   | { kind: 'move'; pool: string; from: number; to: number; shares: bigint; minted: bigint }
-  | { kind: 'swap'; pool: string; bin: number; in: bigint; out: bigint };
+  | { kind: 'swap'; pool: string; bin: number; in: bigint; out: bigint; xForY: boolean };
 
 /** A revert: what the chain reports, and the failure underneath it. */
 export interface Revert {
@@ -371,7 +371,14 @@ class Runner {
     const v = raise(swapInPool(pool, xForY, amount, 0n, maxBins));
     this.send(this.sender, xForY ? pool.tokenX : pool.tokenY, v.amount_in_used);
     this.send(pool.id, xForY ? pool.tokenY : pool.tokenX, v.amount_out);
-    this.effects.push({ kind: 'swap', pool: pool.id, bin, in: v.amount_in_used, out: v.amount_out });
+    this.effects.push({
+      kind: 'swap',
+      pool: pool.id,
+      bin,
+      in: v.amount_in_used,
+      out: v.amount_out,
+      xForY,
+    });
     return v.amount_out;
   }
 }

@@ -10,7 +10,7 @@ import { revertWords, type ExecResult } from '../chain/index';
 
 export { revertWords };
 import { buildTransactions } from '../tx/build';
-import { routerConfigFor, type RouterOverrides } from '../tx/routers';
+import { routerConfigFor, type RouterConfig, type RouterOverrides } from '../tx/routers';
 import type { BuiltTransaction } from '../tx/types';
 import { chainStateFromLive } from './chainState';
 import type { Finding } from './diagnostics';
@@ -18,12 +18,16 @@ import type { LiveData } from './live';
 import type { ParsedPlan } from './parse';
 import type { PreparedOperation } from './prepared';
 import { finding, type RuleContext } from './rules/rule';
+import { strictDriftFindings } from './rules/strict-drift-risk';
 import type { Plan } from './schema';
 import { poolResolver } from './resolve';
 
 export interface PlanExecution {
   /** The transactions as the export builds them, each with its `execution` on the state read. */
   transactions: BuiltTransaction[];
+  /** The plan's sender and the routers the transactions call (a what-if re-executes them: drift.ts). */
+  sender?: string;
+  routers?: RouterConfig;
 }
 
 export interface ExecuteOptions {
@@ -62,7 +66,8 @@ export async function executePlan(
   const sender = plan.sender;
   if (!sender || prepared.length === 0) return { findings: out };
   const redOps = new Set(existing.filter((f) => f.severity === 'error').map((f) => f.operation));
-  if (!routerConfigFor(plan.network, opts.routers)) {
+  const routers = routerConfigFor(plan.network, opts.routers);
+  if (!routers) {
     out.push(
       finding(
         ctx,
@@ -133,5 +138,14 @@ export async function executePlan(
       );
     }
   }
-  return { findings: out, execution: { transactions: built.transactions } };
+  // strict-drift-risk: the same transactions executed after a 1-bin shift of each strict pool's active bin.
+  const drift = {
+    state: () => chainStateFromLive(live, sender),
+    transactions: built.transactions,
+    sender,
+    routers,
+    ...(opts.now ? { now: opts.now } : {}),
+  };
+  out.push(...strictDriftFindings(ctx, drift, redOps));
+  return { findings: out, execution: { transactions: built.transactions, sender, routers } };
 }

@@ -31,7 +31,7 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   'app-not-ready': 'App v2 not ready: positions may lag',
   'positions-may-lag': 'Withdraw/move checked against app v2 positions with no inventory source',
   'inventory-unavailable': 'Inventory answered 503 TIP_LAG, RECONCILE_DIRTY or INCOMPLETE',
-  'strict-drift-risk': 'Strict add/move targets the active bin or its neighbour',
+  'strict-drift-risk': 'A 1-bin shift of the active bin makes a strict operation revert (executed)',
   'slippage-unit': 'slippage_tolerance below 0.05 or above 50: likely a fraction or a typo',
   'token-unknown': 'Swap token not in /quotes/v2/tokens',
   'swap-no-route': 'The engine returns no route',

@@ -24,6 +24,7 @@ import { buildLiquidityOp } from './liquidity';
 import { routerConfigFor, type Network, type RouterConfig } from './routers';
 import { BinShareReader } from './shares';
 import { buildSwapOp } from './swap';
+import { effectTokens, txEffects } from './effects';
 import type { BuiltTransaction, ExportError, ExportOutcome } from './types';
 
 /** Ledger's Stacks app (0.26.17+) rejects transactions with more post-conditions at parse time. */
@@ -317,6 +318,13 @@ function executeOn(ctx: BuildContext, tx: PartialTx, op: PreparedOperation): voi
     return;
   }
   tx.execution = executeCall(state, chainCallOf(tx, ctx.sender), { routers: ctx.routers, now: ctx.now });
+  const effects = txEffects(
+    tx.execution,
+    ctx.sender,
+    state,
+    (ctx.effectTokens ??= effectTokens(ctx.tokens, ctx.routers.stxWrapper)),
+  );
+  if (effects) tx.effects = effects;
   if (tx.execution.status === 'unknown')
     for (const p of pools) ctx.unknownPools.set(p, { pool: p, opId: op.id, detail: tx.execution.detail });
 }

@@ -7,6 +7,7 @@ import { describePostCondition, STX_INFO } from './postConditions';
 import type { RouterConfig, Network } from './routers';
 import type { BinShareReader } from './shares';
 import type { MemoryChainState } from '../chain/index';
+import type { EffectTokens } from './effects';
 import type { BuiltTransaction, ExportError, TokenInfo } from './types';
 
 export interface BuildContext {
@@ -45,6 +46,8 @@ export interface BuildContext {
   now: () => number;
   /** Pools whose state is unknown after an operation that could not be executed. */
   unknownPools: Map<string, { pool: string; opId: string; detail: string }>;
+  /** Token lookups for execution effects (made on first use). */
+  effectTokens?: EffectTokens;
 }
 
 /** The exporter's token record for a contract: asset name from /quotes/v2/tokens, STX wrapper -> ustx. */

@@ -3,6 +3,7 @@
  * one row per position with human amounts (token decimals), every post-condition in words, totals, and
  * each bound with its slippage basis.
  */
+import { revertWords } from '../chain/router';
 import { formatUnits } from '../dlmm/bins';
 import type { Amount, Bound, BuiltTransaction } from './types';
 
@@ -44,7 +45,27 @@ export function summaryText(txs: BuiltTransaction[]): string {
     if (tx.postConditionWords.length === 0) out.push('    none');
     for (const w of tx.postConditionWords) out.push(`    - ${w}`);
     out.push(`  totals: ${tx.totals.map((a) => `${a.label} ${amountText(a)}`).join('; ')}`);
+    out.push(...executionLines(tx));
     for (const n of tx.notes) out.push(`  note: ${n}`);
   });
   return out.join('\n') + '\n';
+}
+
+const amountsText = (as: Amount[]): string => as.map((a) => `${a.label} ${amountText(a)}`).join(', ');
+
+/** What the transaction does when executed on the state read (after the ones before it). */
+export function executionLines(tx: BuiltTransaction, indent = '  '): string[] {
+  const r = tx.execution;
+  if (!r) return [];
+  if (r.status === 'unknown')
+    return [`${indent}executed on the state read: not executed, so what it does is unknown: ${r.detail}`];
+  if (r.status === 'reverted') return [`${indent}executed on the state read: reverts with ${revertWords(r)}`];
+  const e = tx.effects;
+  if (!e) return [];
+  const out = [`${indent}executed on the state read (what it does if nothing changes before it is mined):`];
+  for (const row of e.rows) out.push(`${indent}  ${row.label}: ${amountsText(row.amounts)}`);
+  out.push(
+    `${indent}  you send: ${e.sent.length === 0 ? 'nothing' : e.sent.map(amountText).join(', ')}; you receive: ${e.received.length === 0 ? 'nothing' : e.received.map(amountText).join(', ')}`,
+  );
+  return out;
 }

@@ -71,6 +71,25 @@ export interface BuiltTransaction {
   itemIndexes?: (number | undefined)[];
   /** The transaction executed on the state read, after the ones before it (when a state was given). */
   execution?: ExecResult;
+  /** What that execution did, in amounts (when it succeeded): shares, tokens in and out. */
+  effects?: TxEffects;
+}
+
+/** An executed transaction's effects (effects.ts): one row per list element, and the sender's totals. */
+export interface TxEffects {
+  /** e.g. "bin 140": deposits x/y and shares minted; "136 -> 130": shares burned and minted. */
+  rows: {
+    label: string;
+    amounts: Amount[];
+    /** 0-based list element of the call (aligned with `itemIndexes`). */
+    element: number;
+    /** The bin the element adds to, withdraws from or moves into (liquidity calls). */
+    bin?: number;
+  }[];
+  /** Tokens the sender sends, per token. */
+  sent: Amount[];
+  /** Tokens the sender receives from pools, per token. */
+  received: Amount[];
 }
 
 export type ExportErrorCode =

@@ -7,8 +7,16 @@ import { h, setChildren } from './dom';
 import { bpsLabel, human, priceHuman } from './format';
 import { PriceChart } from './history';
 import { LadderView, ZOOM_STEPS } from './ladder';
-import { buildLadderModel, driftWhatIf, type DriftOutcome } from './model';
-import type { EngineStatus, FindingInfo, Overview, PlanPreview, PoolView, WebviewState } from './protocol';
+import { buildLadderModel } from './model';
+import type {
+  DriftOutcome,
+  EngineStatus,
+  FindingInfo,
+  Overview,
+  PlanPreview,
+  PoolView,
+  WebviewState,
+} from './protocol';
 import { QuotePanel } from './quote';
 import { errorInfoOf, type HostClient, type Transport } from './transport';
 
@@ -516,27 +524,47 @@ export class DashboardApp {
       );
       return;
     }
-    const positions = new Set(
-      v.positions.state === 'ok'
-        ? v.positions.bins.filter((b) => b.user_liquidity !== '0').map((b) => b.bin_id)
-        : [],
-    );
-    const listed = new Set(v.bins.map((b) => b.bin_id));
-    const outcomes = driftWhatIf(p.ops, this.drift, p.active_bin_tolerance, positions, listed);
+    if (!p.drift.available) {
+      this.ladder.setDrift(this.drift, []);
+      setChildren(
+        this.driftResults,
+        h('p', { className: 'muted', 'data-testid': 'drift-summary' }, p.drift.reason),
+      );
+      return;
+    }
+    // Executed on the host: the plan's transactions run after a trade moved the active bin (core/plan/drift.ts).
+    const step = p.drift.steps.find((s) => s.k === this.drift);
+    if (!step) {
+      this.ladder.setDrift(this.drift, []);
+      setChildren(
+        this.driftResults,
+        h(
+          'p',
+          { className: 'muted', 'data-testid': 'drift-summary' },
+          `No what-if for a shift of ${this.drift}.`,
+        ),
+      );
+      return;
+    }
+    const outcomes = step.outcomes;
     const landings = outcomes
       .filter((o) => o.mode === 'simple' && o.landing_bin !== null)
       .map((o) => o.landing_bin!);
     this.ladder.setDrift(this.drift, this.drift === 0 ? [] : landings);
     const reverts = outcomes.filter((o) => o.status === 'reverts').length;
-    const risk = outcomes.filter((o) => o.status === 'at-risk').length;
+    const unknown = outcomes.filter((o) => o.status === 'unknown').length;
+    const fine = outcomes.length - reverts - unknown;
+    const counts = `${reverts} item(s) revert, ${fine} execute${unknown > 0 ? `, ${unknown} could not be executed` : ''}`;
     setChildren(
       this.driftResults,
       h(
         'p',
         { 'data-testid': 'drift-summary' },
         this.drift === 0
-          ? `No shift: ${risk} strict item(s) sit on or next to the active bin.`
-          : `Active bin ${v.header.active_bin} → ${v.header.active_bin + this.drift}: ${reverts} item(s) revert, ${risk} at risk, ${outcomes.length - reverts - risk} fine.`,
+          ? `No shift (the state read): ${counts}.`
+          : step.reached
+            ? `Active bin ${step.from} → ${step.to} (${step.detail}), then the plan's transactions executed: ${counts}.`
+            : `A shift of ${this.drift} cannot be made: ${step.detail}.`,
       ),
       h('ul', {}, ...outcomes.map((o) => this.driftRow(o, p.uri))),
     );
@@ -559,7 +587,7 @@ export class DashboardApp {
   }
 
   private statusIcon(s: DriftOutcome['status']): string {
-    return s === 'reverts' ? '✗ ' : s === 'at-risk' ? '! ' : '✓ ';
+    return s === 'reverts' ? '✗ ' : s === 'unknown' ? '? ' : '✓ ';
   }
 
   private reveal(uri: string, r: { offset: number; length: number }): void {

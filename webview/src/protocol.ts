@@ -152,6 +152,40 @@ export const PreviewOpSchema = z.object({
 });
 export type PreviewOp = z.infer<typeof PreviewOpSchema>;
 
+/** One item after a shift of the active bin: its transaction executed on the shifted state (host side). */
+export const DriftOutcomeSchema = z.object({
+  op_id: z.string(),
+  mode: z.enum(['strict', 'simple']),
+  kind: z.enum(['add', 'withdraw', 'move']),
+  label: z.string(),
+  /** Where the item acted (executed) or would act (reverted), when known. */
+  landing_bin: zBinId.nullable(),
+  status: z.enum(['ok', 'reverts', 'unknown']),
+  reason: z.string(),
+  range: zRange.nullable(),
+});
+export type DriftOutcome = z.infer<typeof DriftOutcomeSchema>;
+
+/** The plan's transactions executed after the pool's active bin moved k bins by a trade (core/plan/drift.ts). */
+export const DriftStepSchema = z.object({
+  k: z.number().int(),
+  from: zBinId,
+  to: zBinId,
+  reached: z.boolean(),
+  /** How the shift was made (the trade), or why it could not be. */
+  detail: z.string(),
+  outcomes: z.array(DriftOutcomeSchema),
+});
+export type DriftStep = z.infer<typeof DriftStepSchema>;
+
+export const DriftTableSchema = z.object({
+  /** False when the plan could not be executed (no sender, no routers, state not read): `reason` says why. */
+  available: z.boolean(),
+  reason: z.string(),
+  steps: z.array(DriftStepSchema),
+});
+export type DriftTable = z.infer<typeof DriftTableSchema>;
+
 export const PlanPreviewSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('none'), reason: z.string() }),
   z.object({
@@ -164,6 +198,8 @@ export const PlanPreviewSchema = z.discriminatedUnion('state', [
     /** Ops of the plan on other pools (count), so the user knows they exist. */
     other_pool_ops: z.number().int(),
     file_findings: z.array(FindingInfoSchema),
+    /** The drift what-if for shifts -10..10 of this pool's active bin, executed on the host. */
+    drift: DriftTableSchema,
   }),
 ]);
 export type PlanPreview = z.infer<typeof PlanPreviewSchema>;

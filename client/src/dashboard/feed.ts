@@ -5,11 +5,19 @@
  */
 import type { DlmmApi, Pool, Route, Status, Token } from '../../../core/api/types';
 import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
+import { revertWords } from '../../../core/chain/router';
+import { chainStateFromLive } from '../../../core/plan/chainState';
 import type { Finding } from '../../../core/plan/diagnostics';
+import { executeAfterShift, type DriftInput } from '../../../core/plan/drift';
+import type { PlanExecution } from '../../../core/plan/execute';
+import type { LiveData } from '../../../core/plan/live';
+import type { BuiltTransaction } from '../../../core/tx/types';
 import type { PreparedOperation } from '../../../core/plan/prepared';
 import { checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
 import type {
   BinEffect,
+  DriftOutcome,
+  DriftTable,
   EngineStatus,
   FindingInfo,
   Overview,
@@ -30,6 +38,9 @@ import { toErrorInfo } from './errors';
 export interface DashboardAnalysis {
   text: string;
   plan?: { sender?: string; policy?: { active_bin_tolerance?: number } } | undefined;
+  /** What was read and the plan's execution on it: the drift what-if re-executes those transactions. */
+  live?: LiveData | undefined;
+  execution?: PlanExecution | undefined;
   findings: readonly Finding[];
   prepared: readonly PreparedOperation[];
   parsed?:
@@ -292,12 +303,14 @@ export function buildPlanPreview(active: ActivePlan | undefined, poolIds: Readon
   const ops: PreviewOp[] = [];
   let other = 0;
   const used = new Set<Finding>();
+  const liquidityOps: LiquidityOp[] = [];
   for (const op of a.prepared) {
     if (op.op === 'swap') continue;
     if (!sameId(op, poolIds)) {
       other++;
       continue;
     }
+    liquidityOps.push(op);
     const opFindings = a.findings.filter((f) => f.operation === op.id);
     const items = previewItems(a, op, opFindings, used);
     ops.push({
@@ -313,6 +326,7 @@ export function buildPlanPreview(active: ActivePlan | undefined, poolIds: Readon
   }
   return {
     state: 'ok',
+    drift: driftTable(a, liquidityOps, ops),
     uri: active.uri,
     file_name: active.fileName,
     sender: a.plan?.sender ?? null,
@@ -321,6 +335,134 @@ export function buildPlanPreview(active: ActivePlan | undefined, poolIds: Readon
     other_pool_ops: other,
     file_findings: a.findings.filter((f) => f.operation === undefined).map(findingInfo),
   };
+}
+
+/** Shifts the drift what-if offers: -DRIFT_LIMIT..DRIFT_LIMIT bins. */
+export const DRIFT_LIMIT = 10;
+
+/**
+ * The drift what-if: for every shift k of this pool's active bin, the plan's transactions (as `check`
+ * built them on the state read) executed in order after a trade moved the active bin k bins
+ * (core/plan/drift.ts), and what that means for each previewed item.
+ */
+function driftTable(a: DashboardAnalysis, ops: LiquidityOp[], previews: PreviewOp[]): DriftTable {
+  const none = (reason: string): DriftTable => ({ available: false, reason, steps: [] });
+  if (ops.length === 0) return none('No add, withdraw or move of the plan runs on this pool.');
+  const ex = a.execution;
+  if (!a.live || !ex?.sender || !ex.routers)
+    return none(
+      "The plan's transactions were not executed (it needs a sender, live data and router contracts), so what a shift does is unknown.",
+    );
+  const input: DriftInput = {
+    state: () => chainStateFromLive(a.live as LiveData, ex.sender),
+    transactions: ex.transactions,
+    sender: ex.sender,
+    routers: ex.routers,
+  };
+  const pool = ops[0]!.pool.pool_id;
+  const steps = [];
+  for (let k = -DRIFT_LIMIT; k <= DRIFT_LIMIT; k++) {
+    const run = executeAfterShift(input, pool, k);
+    const outcomes: DriftOutcome[] = [];
+    ops.forEach((op, n) => {
+      const preview = previews[n]!;
+      const at = elementsOf(ex.transactions, op);
+      op.items.forEach((it, j) => {
+        const item = preview.items[j]!;
+        const key = 'index' in it ? it.index : j;
+        const el = op.op === 'withdraw' ? at.byOrder[j] : at.byItem.get(key);
+        const base = {
+          op_id: op.id,
+          mode: op.mode,
+          kind: item.kind,
+          label: item.label,
+          range: item.range ?? preview.range,
+        };
+        if (!el) {
+          outcomes.push({
+            ...base,
+            landing_bin: null,
+            status: 'unknown',
+            reason: 'no transaction carries this item',
+          });
+          return;
+        }
+        const r = run.results[el.tx];
+        const tx = ex.transactions[el.tx]!;
+        if (!r || r.status === 'unknown') {
+          outcomes.push({
+            ...base,
+            landing_bin: run.shift.reached ? landingOf(item, op.mode, run.shift.to) : null,
+            status: 'unknown',
+            reason: r?.detail ?? 'not executed',
+          });
+        } else if (r.status === 'reverted') {
+          const mine = r.item === el.element;
+          outcomes.push({
+            ...base,
+            landing_bin: landingOf(item, op.mode, run.shift.to),
+            status: 'reverts',
+            reason: mine
+              ? `${tx.functionName} reverts here: ${revertWords(r)}`
+              : `${tx.functionName} reverts as a whole${r.item !== undefined ? ` at list element ${r.item + 1}` : ''}: ${revertWords(r)}`,
+          });
+        } else {
+          const e = r.effects[el.element];
+          const landing = e ? (e.kind === 'move' ? e.to : e.kind === 'swap' ? null : e.bin) : null;
+          const what =
+            e?.kind === 'add'
+              ? `mints ${e.minted} shares`
+              : e?.kind === 'withdraw'
+                ? `burns ${e.shares} shares for ${e.x} x and ${e.y} y`
+                : e?.kind === 'move'
+                  ? `burns ${e.shares} shares, mints ${e.minted}`
+                  : 'executes';
+          outcomes.push({
+            ...base,
+            landing_bin: landing,
+            status: 'ok',
+            reason: `executes${landing !== null ? ` in bin ${landing}` : ''}: ${what}`,
+          });
+        }
+      });
+    });
+    steps.push({
+      k,
+      from: run.shift.from,
+      to: run.shift.to,
+      reached: run.shift.reached,
+      detail: run.shift.detail,
+      outcomes,
+    });
+  }
+  return { available: true, reason: '', steps };
+}
+
+/** Where a previewed item acts when the active bin is `active` (strict: its bin; simple: active + offset). */
+function landingOf(item: PreviewItem, mode: 'strict' | 'simple', active: number): number | null {
+  if (mode === 'strict' || item.active_bin_offset === null) return item.bin_id;
+  const b = active + item.active_bin_offset;
+  return b >= -500 && b <= 500 ? b : null;
+}
+
+/** The list elements of an operation's transactions: by plan item (add, move) and in order (withdraw). */
+function elementsOf(
+  txs: readonly BuiltTransaction[],
+  op: LiquidityOp,
+): { byItem: Map<number, { tx: number; element: number }>; byOrder: { tx: number; element: number }[] } {
+  const byItem = new Map<number, { tx: number; element: number }>();
+  const byOrder: { tx: number; element: number }[] = [];
+  txs.forEach((tx, t) => {
+    if (tx.opIndex !== op.index) return;
+    const first = tx.functionArgs[0];
+    const n = first && first.type === 'list' ? first.value.length : 0;
+    for (let e = 0; e < n; e++) {
+      byOrder.push({ tx: t, element: e });
+      const item = tx.itemIndexes?.[e];
+      if (item !== undefined) byItem.set(item, { tx: t, element: e });
+    }
+  });
+  return { byItem, byOrder };
 }
 
 function routeInfo(r: Route, c: QuoteCheck, slippage: number): RouteInfo {

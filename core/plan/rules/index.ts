@@ -1,4 +1,7 @@
-/** Every rule, one per file. Order does not matter: findings are sorted by offset. */
+/**
+ * Every rule, one per file. Order does not matter: findings are sorted by offset. `strict-drift-risk`
+ * (strict-drift-risk.ts) runs on the plan's execution, from core/plan/execute.ts.
+ */
 import type { Rule } from './rule';
 import { amountExceedsUserLiquidity } from './amount-exceeds-user-liquidity';
 import { apiUnreachable } from './api-unreachable';
@@ -22,7 +25,6 @@ import { positionsMayLag } from './positions-may-lag';
 import { preferContractId } from './prefer-contract-id';
 import { rateLimited } from './rate-limited';
 import { slippageUnit } from './slippage-unit';
-import { strictDriftRisk } from './strict-drift-risk';
 import { swapNoRoute } from './swap-no-route';
 import { swapPartialFill } from './swap-partial-fill';
 import { priceImpact } from './price-impact';
@@ -66,7 +68,6 @@ export const RULES: readonly Rule[] = [
   amountExceedsUserLiquidity,
   moveDust,
   withdrawNothing,
-  strictDriftRisk,
   minDlpUnprotected,
   tokenUnknown,
   swapNoRoute,

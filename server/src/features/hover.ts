@@ -17,7 +17,10 @@ import { percentToPpm } from '../../../core/dlmm/percent';
 import type { LiveData, LivePool } from '../../../core/plan/live';
 import { listShares } from '../../../core/plan/prepare';
 import type { PreparedOperation } from '../../../core/plan/prepared';
+import { revertWords } from '../../../core/chain/router';
 import { addBounds, minReceivedFor, poolFees } from '../../../core/tx/bounds';
+import { amountText } from '../../../core/tx/summary';
+import type { Amount, BuiltTransaction, TxEffects } from '../../../core/tx/types';
 import type { AnalysisResult } from '../planService';
 import { rangeOf } from './diagnostics';
 import { describeRoute, formatAmount } from './format';
@@ -58,6 +61,18 @@ export function hover(doc: TextDocument, result: AnalysisResult, offset: number)
   else if (kind === 'withdraw') sections.push(withdrawSection(prepared, pool, result.live));
   else if (pool || typeof rawOp.pool === 'string')
     sections.push(poolSection(pool, rawOp.pool, live, result.live));
+  // What the operation's transactions do when executed on the state read (the check's own execution).
+  if (rest[0] !== 'pool') {
+    const list = kind === 'move' ? 'moves' : 'bins';
+    const itemAt = rest[0] === list && typeof rest[1] === 'number' ? rest[1] : undefined;
+    let select: (row: TxEffects['rows'][number], tx: ExecutedTx) => boolean = () => true;
+    if (itemAt !== undefined && kind === 'withdraw') {
+      const bin = toNumber((rawOp.bins as unknown[] | undefined)?.[itemAt]);
+      select = (row) => row.bin === bin;
+    } else if (itemAt !== undefined && (kind === 'add' || kind === 'move'))
+      select = (row, tx) => tx.itemIndexes?.[row.element] === itemAt;
+    sections.push(executionSection(a.execution?.transactions, index, itemAt !== undefined, select));
+  }
   const text = sections.filter((s) => s.length > 0).join('\n\n---\n\n');
   if (!text) return null;
   return {
@@ -399,4 +414,59 @@ function distributionSection(
       ? `\n\n${items.length - shown.length} more bins farther from the active bin are not shown.`
       : '';
   return `${head.join('\n\n')}\n\n${table.join('\n')}${more}`;
+}
+
+/** What hover reads of an executed transaction (the editor keeps no arguments: planService.ts). */
+type ExecutedTx = Pick<
+  BuiltTransaction,
+  'opIndex' | 'part' | 'parts' | 'functionName' | 'execution' | 'effects' | 'itemIndexes'
+>;
+
+/** Executed list elements shown in one hover. */
+const EXECUTION_ROWS = 20;
+
+/**
+ * The check's execution of an operation's transactions on the state read: per list element the shares
+ * minted or burned and the tokens in and out, and the sender's totals; or the revert / why it could not run.
+ * `item`: the hover is on one plan item (only its rows, no totals).
+ */
+function executionSection(
+  txs: readonly ExecutedTx[] | undefined,
+  index: number,
+  item: boolean,
+  select: (row: TxEffects['rows'][number], tx: ExecutedTx) => boolean,
+): string {
+  const mine = (txs ?? []).filter((t) => t.opIndex === index);
+  if (mine.length === 0) return '';
+  const lines: string[] = [];
+  for (const tx of mine) {
+    const part = tx.parts > 1 ? ` (transaction ${tx.part} of ${tx.parts})` : '';
+    const r = tx.execution;
+    if (!r) continue;
+    if (r.status === 'reverted') {
+      lines.push(`\`${tx.functionName}\`${part} reverts: ${revertWords(r)}`);
+      continue;
+    }
+    if (r.status === 'unknown') {
+      lines.push(`\`${tx.functionName}\`${part} not executed (so unknown): ${r.detail}`);
+      continue;
+    }
+    const rows = tx.effects?.rows.filter((row) => select(row, tx)) ?? [];
+    // A hover is not a report: the first rows, then how many more (the export summary lists them all).
+    for (const row of rows.slice(0, EXECUTION_ROWS))
+      lines.push(`${row.label}: ${row.amounts.map((a) => `${a.label} ${amountText(a)}`).join(', ')}`);
+    if (rows.length > EXECUTION_ROWS)
+      lines.push(
+        `… and ${rows.length - EXECUTION_ROWS} more list elements (the export summary lists every one)`,
+      );
+    if (!item && tx.effects) {
+      const list = (as: Amount[]) => (as.length === 0 ? 'nothing' : as.map(amountText).join(', '));
+      lines.push(`you send: ${list(tx.effects.sent)} · you receive: ${list(tx.effects.received)}${part}`);
+    }
+  }
+  if (lines.length === 0) return '';
+  return [
+    '**Executed on the state read** (what it does if nothing changes before it is mined)',
+    ...lines,
+  ].join('\n\n');
 }

@@ -149,7 +149,7 @@ describe('distributions against the simulator (expand, check, export, dry-run)',
     },
     {
       name: 'strict distribution over the active bin',
-      text: plan(dist('shape: spot, from: 130, to: 150, x_amount: 10, y_amount: 10', 'strict')),
+      text: plan(dist('shape: spot, from: 130, to: 150, x_amount: 100000, y_amount: 100000000', 'strict')),
       codes: ['strict-drift-risk'],
       expect: [['strict-drift-risk', 'info', 'distribution']],
     },

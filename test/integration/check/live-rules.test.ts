@@ -79,11 +79,18 @@ const cases: Case[] = [
         '      - { bin_id: 139, x_amount: 1000, y_amount: 1000 }\n      - { bin_id: 140, x_amount: 1000, y_amount: 0 }\n      - { bin_id: 150, x_amount: 1000, y_amount: 0 }\n',
       ),
     ),
+    // Executed after a 1-bin shift each way: the first element (the active bin, both tokens) reverts the
+    // transaction; bin 150 is untouched by a 1-bin shift.
     codes: ['strict-drift-risk'],
-    expect: [
-      ['strict-drift-risk', 'info', '139'],
-      ['strict-drift-risk', 'info', '140'],
-    ],
+    expect: [['strict-drift-risk', 'info', '139']],
+  },
+  {
+    name: 'strict-drift-risk: not when a 1-bin shift leaves the strict add executable',
+    // Bin 140 becomes the active bin after a shift up, but it holds only X and the add brings only X: no
+    // liquidity fee, the same shares; after a shift down it is 2 bins above the active bin.
+    text: plan(addOn(POOL1, '      - { bin_id: 140, x_amount: 1000, y_amount: 0 }\n')),
+    codes: ['strict-drift-risk'],
+    expect: [],
   },
   {
     name: 'move-same-bin (simple)',
@@ -294,10 +301,26 @@ describe('live rules against the simulated engine', function () {
       apply(text, fixOf('prefer-contract-id')?.edits ?? []),
       new RegExp(`pool: ${POOL1.replace('.', '\\.')}\\n    bins`),
     );
-    const simple = apply(text, fixOf('strict-drift-risk')?.edits ?? []);
+    // strict-drift-risk runs on the plan's execution: on the add once its errors are fixed.
+    const fixed = text
+      .replace(`pool: ${POOL1}`, 'pool: dlmm_1')
+      .replace('x_amount: 150000, y_amount: 5', 'x_amount: 0, y_amount: 5000000')
+      .replace('bin_id: 140, x_amount: 1000, y_amount: 0', 'bin_id: 139, x_amount: 1000, y_amount: 1000');
+    const clean = await analyzePlan(fixed, { api });
+    const drift = clean.findings.find((f) => f.code === 'strict-drift-risk' && f.operation === '0');
+    assert.ok(drift, clean.findings.map((f) => f.message).join('\n'));
+    assert.match(
+      drift.message,
+      /up 139 -> 140 .* reverts with ERR_INVALID_X_AMOUNT u1020 \(list element 2\)/,
+    );
+    assert.match(
+      drift.message,
+      /down 139 -> 138 .* reverts with ERR_INVALID_Y_AMOUNT u1021 \(list element 2\)/,
+    );
+    const simple = apply(fixed, drift.fixes?.[0]?.edits ?? []);
     assert.match(
       simple,
-      /mode: simple\n {4}pool: dlmm_1\n {4}bins:\n {6}- \{ active_bin_offset: -4, x_amount: 150000, y_amount: 5 \}\n {6}- \{ active_bin_offset: 1,/,
+      /mode: simple\n {4}pool: dlmm_1\n {4}bins:\n {6}- \{ active_bin_offset: -4, x_amount: 0, y_amount: 5000000 \}\n {6}- \{ active_bin_offset: 0,/,
     );
     const after = await analyzePlan(simple, { api });
     assert.ok(
@@ -311,7 +334,10 @@ describe('live rules against the simulated engine', function () {
     const json = JSON.stringify(
       {
         version: 1,
-        operations: [{ op: 'add', pool: POOL2, bins: [{ bin_id: -37, x_amount: 5, y_amount: 5 }] }],
+        sender: 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR',
+        operations: [
+          { op: 'add', pool: POOL2, bins: [{ bin_id: -37, x_amount: 5000000, y_amount: 5000000 }] },
+        ],
       },
       null,
       2,
@@ -326,7 +352,11 @@ describe('live rules against the simulated engine', function () {
       operations: Array<{ mode: string; bins: Array<Record<string, number>> }>;
     };
     assert.equal(parsed.operations[0]?.mode, 'simple');
-    assert.deepEqual(parsed.operations[0]?.bins[0], { active_bin_offset: 0, x_amount: 5, y_amount: 5 });
+    assert.deepEqual(parsed.operations[0]?.bins[0], {
+      active_bin_offset: 0,
+      x_amount: 5000000,
+      y_amount: 5000000,
+    });
   });
 
   it('pool flags: pool-inactive and pool-not-quotable (error strict / warning simple / error swap)', async () => {

@@ -195,7 +195,16 @@ describe('export -> POST /api/admin/apply (real HTTP, exact JSON)', function () 
     );
     assert.match(out.summaryMarkdown, /add-liquidity-multi/);
     assert.match(out.summaryMarkdown, new RegExp(`${BIG_Y}`));
+    // The preview shows what the transaction does executed on the state read; applying it does exactly that.
+    const sent = /you send: ([^;]*);/.exec(out.summaryMarkdown)?.[1];
+    assert.ok(sent, out.summaryMarkdown);
     const applied = await http(`${sim.url}/admin/apply`, { tx_hex: out.body.trim() });
     assert.equal(rec(applied.json).ok, true, applied.text);
+    const moved = (rec(applied.json).movements as { from: string; asset: string; amount?: string }[])
+      .filter((m) => m.from === USER && m.amount !== undefined && !m.asset.endsWith('::pool-token'))
+      .map((m) => `(${m.amount})`);
+    for (const m of moved) assert.ok(sent.includes(m), `preview says you send ${sent}; applied ${moved}`);
+    assert.ok(moved.length > 0, applied.text);
+    assert.equal((sent.match(/\(\d+\)/g) ?? []).length, moved.length);
   });
 });

@@ -75,6 +75,37 @@ describe('dlmm export (embedded simulator over HTTP)', function () {
     assert.doesNotMatch(io.stdout, /add-liquidity-multi/);
   });
 
+  it('the summary says what each transaction does executed on the state read (shares minted, tokens received)', async () => {
+    const io = captureIO(dir);
+    const code = await main(['export', 'good.dlmm.yaml', '--sim', '--format', 'summary'], io);
+    assert.equal(code, 0, io.stderr);
+    const [add, withdraw] = io.stdout.split(/\n#\d /).slice(1) as [string, string];
+    // The add: the executed element minted what the bound expected (nothing moved in between).
+    const expected = /expected shares (\d+)/.exec(add)?.[1];
+    assert.ok(expected, add);
+    assert.match(add, /executed on the state read \(what it does if nothing changes before it is mined\):/);
+    assert.match(
+      add,
+      new RegExp(`bin 142: deposits x 0\\.0015 sBTC \\(150000\\), shares minted ${expected}\\n`),
+    );
+    assert.match(add, /you send: 0\.0015 sBTC \(150000\); you receive: nothing/);
+    // The withdraw: tokens received per bin and in total, equal to the expected amounts of the rows.
+    const expY = [...withdraw.matchAll(/^ {4}bin \d+: .*expected y [\d.]+ USDCx \((\d+)\)$/gm)].map((m) =>
+      BigInt(m[1]!),
+    );
+    assert.equal(expY.length, 2, withdraw);
+    assert.match(
+      withdraw,
+      new RegExp(
+        `bin 136: shares burned \\d+, receives x 0 sBTC \\(0\\), receives y [\\d.]+ USDCx \\(${expY[0]}\\)`,
+      ),
+    );
+    assert.match(
+      withdraw,
+      new RegExp(`you send: nothing; you receive: [\\d.]+ USDCx \\(${expY[0]! + expY[1]!}\\)`),
+    );
+  });
+
   it('refuses a plan with errors and lists the findings (exit 1)', async () => {
     const io = captureIO(dir);
     const code = await main(['export', 'bad.dlmm.yaml', '--sim', '--format', 'wallet-request'], io);

@@ -11,6 +11,10 @@ import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 import { DEFAULT_USER } from '../../../core/sim/defaultWorld';
 import type { ActivePlan } from '../../../client/src/dashboard/feed';
+import { executeCall } from '../../../core/chain/index';
+import { buildTransactions } from '../../../core/tx/build';
+import { chainCallOf } from '../../../core/tx/context';
+import { DEFAULT_ROUTERS } from '../../../core/tx/routers';
 import {
   ensureWebviewBundle,
   ladderSummary,
@@ -245,8 +249,43 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
     assert.equal(second.offset, wrongSide.offset);
   });
 
-  it('drift what-if: strict items whose placement flips revert, simple items land at the shifted offset', async () => {
-    const analysis = await analyzePlan(planText(pool), { api: oracle, fileName: 'drift.dlmm.yaml' });
+  it("drift what-if: the plan's transactions executed after a 2-bin shift, as the engine's own shift and execution give", async () => {
+    const a = pool.active_bin;
+    const text = `version: 1
+sender: ${DEFAULT_USER}
+operations:
+  - id: far
+    op: add
+    pool: ${pool.pool_id}
+    bins:
+      - { bin_id: ${a + 3}, x_amount: 150000, y_amount: 0 }
+  - id: near
+    op: add
+    pool: ${pool.pool_id}
+    bins:
+      - { bin_id: ${a + 1}, x_amount: 5000, y_amount: 0 }
+  - id: trim
+    op: withdraw
+    pool: ${pool.pool_id}
+    withdrawal_percentage: 50
+    bins: [${a - 1}]
+  - id: follow
+    op: add
+    mode: simple
+    pool: ${pool.pool_id}
+    bins:
+      - { active_bin_offset: 2, x_amount: 1000, y_amount: 0 }
+`;
+    // With the node proxy: bin shares are read, so the check (and the what-if) can execute every add.
+    const reader = createApiClient({ baseUrl: sim.url, nodeUrl: sim.nodeUrl });
+    const analysis = await analyzePlan(text, { api: reader, fileName: 'drift.dlmm.yaml' });
+    await reader.close?.();
+    assert.deepEqual(
+      analysis.findings
+        .filter((f) => f.severity === 'error' || f.code === 'execution-unchecked')
+        .map((f) => f.message),
+      [],
+    );
     dash = await openDashboard(browser, {
       api,
       activePlan: async () => ({ uri: 'file:///drift.dlmm.yaml', fileName: 'drift.dlmm.yaml', analysis }),
@@ -257,23 +296,51 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     const s = await ladderSummary(page, (x) => x.drift.k === 2);
-    const a = pool.active_bin;
     assert.deepEqual(
       s.drift.landings,
       [a + 2 + 2],
-      'the simple add lands at its offset from the shifted active bin',
+      'the simple add acts at its offset from the shifted active bin',
     );
     const rows = page.locator('[data-testid=drift-results] li');
-    const statusOf = async (needle: string): Promise<string | null> =>
-      rows.filter({ hasText: needle }).first().getAttribute('data-status');
-    assert.equal(await statusOf(`add bin ${a - 2}`), 'reverts', 'X below the shifted active bin reverts');
-    assert.equal(await statusOf(`add bin ${a + 3}`), 'ok', 'X above the shifted active bin stays valid');
-    assert.equal(await statusOf('(offset 2)'), 'reverts', 'a 2-bin shift exceeds active_bin_tolerance 1');
+    const rowOf = (needle: string) => rows.filter({ hasText: needle }).first();
+    const shown = new Map<string, string | null>();
+    for (const id of ['far', 'near', 'follow', 'trim'])
+      shown.set(id, await rowOf(`${id} ·`).getAttribute('data-status'));
+    assert.match((await rowOf('near ·').textContent()) ?? '', /ERR_INVALID_X_AMOUNT u1020/);
+    // The simple add now lands on bin a+4, whose shares the check never read (it targeted a+2): the
+    // what-if says it could not execute it rather than guess.
+    assert.equal(shown.get('follow'), 'unknown');
+    assert.match(
+      (await rowOf('follow ·').textContent()) ?? '',
+      new RegExp(`bin ${a + 4} needs the total shares of bin ${a + 4}, which were not read`),
+    );
+    assert.match((await rowOf('far ·').textContent()) ?? '', /executes in bin \d+: mints \d+ shares/);
     assert.match(
       (await page.textContent('[data-testid=drift-summary]')) ?? '',
-      new RegExp(`${a} → ${a + 2}`),
+      new RegExp(`Active bin ${a} → ${a + 2} \\(a buy of X paying \\d+ Y`),
     );
     await screenshot(page, 'drift-plus-2');
+
+    // The oracle: the engine moves its own active bin 2 bins (its admin shift, a trade through the crossed
+    // bins), then the transactions the export writes run on it in order with the chain model (the dry-run's).
+    const built = await buildTransactions(analysis, {});
+    assert.ok(built.ok, built.ok ? '' : built.error.message);
+    const simPool = sim.engine.poolByPrincipal(pool.pool_id)!;
+    assert.ok(sim.engine.shiftActiveBin(sim.engine.pool(simPool.alias)!, 2).ok);
+    const state = {
+      pool: (id: string) => sim.engine.poolByPrincipal(id),
+      assetName: (t: string) => sim.engine.token(t)?.asset_name ?? undefined,
+    };
+    const onEngine = new Map<string, string>();
+    for (const tx of built.transactions) {
+      const r = executeCall(state, chainCallOf(tx, DEFAULT_USER), { routers: DEFAULT_ROUTERS.mainnet! });
+      onEngine.set(tx.opId, r.status === 'ok' ? 'ok' : r.status === 'reverted' ? 'reverts' : 'unknown');
+    }
+    assert.equal(onEngine.get('follow'), 'reverts', 'the engine knows every share: beyond the tolerance');
+    shown.delete('follow');
+    onEngine.delete('follow');
+    assert.deepEqual(Object.fromEntries(shown), Object.fromEntries(onEngine));
+    assert.deepEqual(Object.fromEntries(shown), { far: 'ok', near: 'reverts', trim: 'ok' });
   });
 
   it('quote panel shows the engine answer for a human amount, with export only when available', async () => {

@@ -1,0 +1,97 @@
+/**
+ * The drift what-if's shift (core/plan/drift.ts): the smallest swap on the chain model that moves a pool's
+ * active bin k bins, over bins with gaps (never written), one-sided bins and empty bins; the crossed bins are
+ * left as that trade leaves them; a shift past -500..500 is not reachable. Tables on a hand-built pool.
+ */
+import { strict as assert } from 'node:assert';
+import { MemoryChainState, quotePool, type ChainPool } from '../../../core/chain/index';
+import type { BinBalances } from '../../../core/dlmm/math';
+import { shiftActiveBin } from '../../../core/plan/drift';
+
+const FEES = {
+  x_protocol: 5n,
+  x_provider: 10n,
+  x_variable: 0n,
+  y_protocol: 5n,
+  y_provider: 10n,
+  y_variable: 0n,
+};
+const price = (id: number) => 100_000_000n + BigInt(id) * 100_000n;
+
+/** Bins: active 0 holds both; 1, 2 X only; 3 a gap (never written); 4 empty; 5 X; below: Y only, -2 a gap. */
+function pool(active = 0, extra: [number, bigint, bigint][] = []): ChainPool {
+  const rows: [number, bigint, bigint][] = [
+    [-3, 0n, 5_000_000n],
+    [-1, 0n, 3_000_000n],
+    [0, 1_000_000n, 2_000_000n],
+    [1, 700_000n, 0n],
+    [2, 400_000n, 0n],
+    [4, 0n, 0n],
+    [5, 900_000n, 0n],
+    ...extra,
+  ];
+  const bins = new Map<number, BinBalances>(
+    rows.map(([id, x, y]) => [id, { price: price(id), reserve_x: x, reserve_y: y, shares: x + y + 1000n }]),
+  );
+  return {
+    id: 'SP000000000000000000002Q6VF78.dlmm-pool-test',
+    tokenX: 'SP000000000000000000002Q6VF78.x',
+    tokenY: 'SP000000000000000000002Q6VF78.y',
+    fees: FEES,
+    active: true,
+    activeBinId: active,
+    priceOf: price,
+    bins,
+    positions: new Map(),
+    protocolFeesX: 0n,
+    protocolFeesY: 0n,
+  };
+}
+
+describe('drift what-if: the shift is a trade on the chain model', () => {
+  for (const k of [1, 2, 3, 4, 5, 6, -1, -2, -3, -4]) {
+    it(`moves the active bin exactly ${k} with the smallest input that does (gaps, one-sided and empty bins)`, () => {
+      const p = pool();
+      const before = pool();
+      const state = new MemoryChainState([p]);
+      const s = shiftActiveBin(state, p.id, k);
+      assert.equal(s.reached, true, s.detail);
+      assert.equal(s.to, k);
+      assert.equal(p.activeBinId, k);
+      assert.equal(s.xForY, k < 0);
+      // Minimal: one unit less does not get there.
+      const short = quotePool(before, k < 0, s.amountIn - 1n).active_bin_after;
+      assert.ok(k > 0 ? short < k : short > k, `input ${s.amountIn - 1n} already reaches ${short}`);
+      // Every crossed bin gave up its output side; bins beyond the walk are untouched.
+      for (let id = 0; id !== k; id += k > 0 ? 1 : -1) {
+        const b = p.bins.get(id);
+        if (b) assert.equal(k > 0 ? b.reserve_x : b.reserve_y, 0n, `bin ${id} after the shift`);
+      }
+      const beyond = k > 0 ? k + 1 : k - 1;
+      assert.deepEqual(p.bins.get(beyond), before.bins.get(beyond));
+      assert.ok(s.amountIn > 0n && s.amountOut >= 0n);
+      assert.match(s.detail, k > 0 ? /a buy of X paying \d+ Y/ : /a sale of \d+ X/);
+    });
+  }
+
+  it('k = 0 changes nothing', () => {
+    const p = pool();
+    const s = shiftActiveBin(new MemoryChainState([p]), p.id, 0);
+    assert.deepEqual([s.reached, s.to, s.amountIn], [true, 0, 0n]);
+    assert.deepEqual(p.bins, pool().bins);
+  });
+
+  it('a shift past -500..500 is not reachable (and changes nothing)', () => {
+    const p = pool(498, [[498, 10n, 10n]]);
+    const s = shiftActiveBin(new MemoryChainState([p]), p.id, 3);
+    assert.equal(s.reached, false);
+    assert.match(s.detail, /outside -500\.\.500/);
+    assert.equal(p.activeBinId, 498);
+  });
+
+  it('a pool that was not read is named', () => {
+    const s = shiftActiveBin(new MemoryChainState([]), 'SP1.nope', 1);
+    assert.equal(s.reached, false);
+    assert.match(s.detail, /SP1\.nope was not read/);
+  });
+});
