@@ -4,7 +4,9 @@
  * convert to line/character only at the edge). Bounded: size, nesting and alias expansion are limited so
  * hostile input is reported, never hangs. Never throws.
  */
-import type { Alias, Document, Node, Pair, YAMLMap } from 'yaml';
+import type { Alias, CST, Document, Node, Pair, YAMLMap } from 'yaml';
+
+type CstToken = CST.Token;
 import type { z } from 'zod';
 import { validatePlan } from './boundedSchema';
 import type { Plan } from './schema';
@@ -124,16 +126,16 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
     value = light.value;
   } else {
     let doc: Document.Parsed;
-    // The composer recurses per flow level: measure the real nesting with yaml's own (iterative) lexer
-    // first, which knows quoting exactly (the cheap pre-scan can be misled by a quote in a plain scalar).
-    const flow = flowProblem(text, format);
-    if (flow !== undefined) {
-      syntax(flow.offset, 1, flow.message);
-      return makeParsed(text, format, undefined, undefined, undefined, findings);
-    }
+    // The composer recurses per flow level: the real nesting is measured on yaml's own (iterative) parse
+    // tree before the composer sees it, which knows quoting exactly (the cheap pre-scan can be misled by a
+    // quote in a plain scalar).
     try {
-      doc = composeDocument(text, format);
+      doc = composeDocument(text, format, true);
     } catch (e) {
+      if (e instanceof FlowLimit) {
+        syntax(e.offset, 1, e.message);
+        return makeParsed(text, format, undefined, undefined, undefined, findings);
+      }
       syntax(
         0,
         0,
@@ -471,49 +473,113 @@ function checkLimits(
   return undefined;
 }
 
-/**
- * Flow collections the composer cannot take cheaply, by yaml's lexer: nesting beyond the depth limit (the
- * composer recurses per level), or a flow mapping with more entries than any plan object has (its
- * duplicate-key check is quadratic: 100,000 keys would take minutes). Undefined when neither.
- */
-function flowProblem(text: string, format: PlanFormat): { offset: number; message: string } | undefined {
-  if (!/[[{]/.test(text)) return undefined;
-  const lang = format === 'json' ? 'JSON' : 'YAML';
-  const open: Array<{ map: boolean; entries: number }> = [];
-  let offset = 0;
-  for (const token of new (Y().Lexer)().lex(text)) {
-    if (token === '[' || token === '{') {
-      if (open.length >= PARSE_LIMITS.maxFlowDepth)
-        return {
-          offset,
-          message: `${lang}: flow nesting deeper than ${PARSE_LIMITS.maxFlowDepth} levels is not accepted`,
-        };
-      open.push({ map: token === '{', entries: 1 });
-    } else if (token === ']' || token === '}') open.pop();
-    else if (token === ',') {
-      const top = open[open.length - 1];
-      if (top?.map && ++top.entries > PARSE_LIMITS.maxMapEntries)
-        return {
-          offset,
-          message: `${lang}: a mapping with more than ${PARSE_LIMITS.maxMapEntries} entries is not read (plan objects have a handful of fields)`,
-        };
-    }
-    offset += token.length;
+/** A flow collection the composer cannot take cheaply (found by flowProblem). */
+class FlowLimit extends Error {
+  constructor(
+    readonly offset: number,
+    message: string,
+  ) {
+    super(message);
   }
-  return undefined;
 }
 
-function composeDocument(text: string, format: PlanFormat): Document.Parsed {
-  return Y().parseDocument(text, {
+/**
+ * Flow collections the composer cannot take cheaply, measured on the parser's tree before composition:
+ * nesting beyond the depth limit (the composer recurses per level), or a flow mapping with more entries
+ * than any plan object has (its duplicate-key check is quadratic: 100,000 keys would take minutes). The
+ * earliest such place in the text, or undefined. Iterative: the tree may be 200,000 levels deep.
+ */
+function flowProblem(token: CstToken, format: PlanFormat): { offset: number; message: string } | undefined {
+  const lang = format === 'json' ? 'JSON' : 'YAML';
+  let found: { offset: number; message: string } | undefined;
+  const stack: Array<[CstToken, number]> = [[token, 0]];
+  while (stack.length > 0) {
+    const [t, depth] = stack.pop()!;
+    if (found && t.offset >= found.offset) continue;
+    let inner = depth;
+    if (t.type === 'flow-collection') {
+      inner = depth + 1;
+      if (inner > PARSE_LIMITS.maxFlowDepth) {
+        found = {
+          offset: t.start.offset,
+          message: `${lang}: flow nesting deeper than ${PARSE_LIMITS.maxFlowDepth} levels is not accepted`,
+        };
+        continue;
+      }
+      if (t.start.source === '{') {
+        let commas = 0;
+        scan: for (const item of t.items)
+          for (const s of item.start)
+            if (s.type === 'comma' && ++commas >= PARSE_LIMITS.maxMapEntries) {
+              if (!found || s.offset < found.offset)
+                found = {
+                  offset: s.offset,
+                  message: `${lang}: a mapping with more than ${PARSE_LIMITS.maxMapEntries} entries is not read (plan objects have a handful of fields)`,
+                };
+              break scan;
+            }
+      }
+    }
+    const children: CstToken[] = [];
+    if (t.type === 'document') {
+      if (t.value) children.push(t.value);
+    } else if (t.type === 'block-map' || t.type === 'block-seq' || t.type === 'flow-collection') {
+      for (const item of t.items) {
+        if ('key' in item && item.key) children.push(item.key);
+        if (item.value) children.push(item.value);
+      }
+    }
+    // Last child pushed first: items are visited in text order.
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, inner]);
+  }
+  return found;
+}
+
+/**
+ * yaml's parseDocument (same options, same result), with the parser's tree checked by flowProblem before
+ * the composer sees it (`check`): one lex and one parse of the text, not a second lex to measure nesting
+ * (that pass alone took seconds on a 3 MB plan).
+ */
+function composeDocument(text: string, format: PlanFormat, check = false): Document.Parsed {
+  const { Composer, Parser, YAMLParseError } = Y();
+  const options = {
     intAsBigInt: true,
     prettyErrors: false,
     // yaml's own console warnings (e.g. about mapAsMap or several documents) never reach the user: what is
     // wrong with a plan is a finding.
-    logLevel: 'error',
+    logLevel: 'error' as const,
     uniqueKeys: true,
     keepSourceTokens: false,
     ...(format === 'json' ? { schema: 'json' as const } : {}),
-  });
+  };
+  if (!check) return Y().parseDocument(text, options);
+  const tokens = new Parser().parse(text);
+  const checked = (function* () {
+    for (const token of tokens) {
+      const problem = flowProblem(token, format);
+      if (problem) throw new FlowLimit(problem.offset, problem.message);
+      yield token;
+    }
+  })();
+  // The composer closes its input when the loop below stops at a second document; the rest is still
+  // checked after it (a flow problem anywhere is the finding, as when the whole text was measured first).
+  const unclosable: Iterable<CstToken> = { [Symbol.iterator]: () => ({ next: () => checked.next() }) };
+  let doc: Document.Parsed | undefined;
+  for (const d of new Composer(options).compose(unclosable, true, text.length)) {
+    if (!doc) doc = d;
+    else {
+      doc.errors.push(
+        new YAMLParseError(
+          [d.range[0], d.range[1]],
+          'MULTIPLE_DOCS',
+          'Source contains multiple documents; please use YAML.parseAllDocuments()',
+        ),
+      );
+      break;
+    }
+  }
+  while (!checked.next().done);
+  return doc!;
 }
 
 type NodeRange = readonly [number, number, number];

@@ -67,12 +67,12 @@ interface Run {
   ms: number;
 }
 
-function cli(args: string[], cwd: string): Promise<Run> {
+function cli(args: string[], cwd: string, heap = HEAP): Promise<Run> {
   const started = performance.now();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [HEAP, join(ROOT, 'bin', 'dlmm.js'), ...args],
+      [heap, join(ROOT, 'bin', 'dlmm.js'), ...args],
       { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 55_000, env: { PATH: process.env.PATH } },
       (err, stdout, stderr) => {
         const code = err ? ((err as { code?: number | null }).code ?? null) : 0;
@@ -153,5 +153,53 @@ describe('hostile files: no hang, no blow-up (CLI and language server, heap capp
       });
       assert.equal(symbols, null, 'still answering after all of them');
     });
+  });
+});
+
+/**
+ * A 3 MB plan that only the full YAML parser reads (one anchor and alias; the fast reader leaves those to
+ * it): it used to lex the text twice and take 13 s. The full parser's own tree for 3 MB needs over 300 MB of
+ * heap, so this row runs at 600 MB: only a hang (the 55 s timeout), a crash or a blow-up beyond that breaks it.
+ */
+describe('hostile files: a 3 MB plan that needs the full YAML parser (heap capped at 600 MB)', function () {
+  this.timeout(120_000);
+  const HEAP_600 = '--max-old-space-size=600';
+  const name = 'full-parser-3mb.dlmm.yaml';
+  let dir: string;
+  let text: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dlmm-hostile-full-'));
+    const head = HEAD + '    bins:\n      - &first { bin_id: 1, x_amount: 1, y_amount: 0 }\n      - *first\n';
+    text = head + BIN.repeat(Math.ceil((3 * 1024 * 1024) / BIN.length));
+    await writeFile(join(dir, name), text);
+  });
+  after(async () => rm(dir, { recursive: true, force: true }));
+
+  it(`dlmm check ${name}: a short verdict`, async () => {
+    const r = await cli(['check', '--offline', '--format', 'json', name], dir, HEAP_600);
+    assert.equal(r.code, 1, `exit ${r.code}\n${r.stderr.slice(0, 2000)}`);
+    assert.doesNotMatch(r.stderr, /internal error|Maximum call stack|heap out of memory/);
+    const report = JSON.parse(r.stdout) as { files: Array<{ diagnostics: Array<{ message: string }> }> };
+    const diags = report.files[0]!.diagnostics;
+    assert.ok(diags.length >= 1 && diags.length <= 1001, `${diags.length} findings`);
+    console.log(`      ${name}: ${Math.round(r.ms)} ms, ${diags.length} findings (incl. process start)`);
+  });
+
+  it('the language server publishes a bounded verdict and keeps answering', async () => {
+    const lsp = await startLsp({
+      command: { cmd: process.execPath, args: [HEAP_600, join(ROOT, 'bin', 'dlmm.js'), 'lsp', '--stdio'] },
+    });
+    try {
+      const uri = pathToFileURL(join(dir, name)).href;
+      lsp.open(uri, text, 'yaml');
+      const diags = await lsp.diagnostics(uri, (d) => d.length > 0, 60_000);
+      assert.ok(diags.length <= 1001, `${diags.length} diagnostics`);
+      const symbols = await lsp.conn.sendRequest('textDocument/documentSymbol', {
+        textDocument: { uri: pathToFileURL(join(dir, 'none.dlmm.yaml')).href },
+      });
+      assert.equal(symbols, null, 'still answering');
+    } finally {
+      await lsp.close();
+    }
   });
 });
