@@ -13,6 +13,7 @@ import {
   type AddOutcome,
   type BinBalances,
   type LiquidityResult,
+  type PoolFees,
   type SwapWalkResult,
 } from '../dlmm/math';
 import { binOf, creditShares, userSharesOf, type ChainPool } from './state';
@@ -39,6 +40,49 @@ export class UnknownState extends Error {
     super(detail);
     this.name = 'UnknownState';
   }
+}
+
+/** A pool as an API read lists it: the listed bins (prices, reserves, shares as known) and its records. */
+export interface ListedPool {
+  id: string;
+  tokenX: string;
+  tokenY: string;
+  fees: PoolFees;
+  active: boolean;
+  activeBinId: number;
+  bins: Map<number, BinBalances>;
+  positions: Map<string, Map<number, bigint>>;
+  /** Bins whose total shares no source gave (omitted or empty: all known). */
+  unknownShares?: Set<number>;
+}
+
+/**
+ * The chain pool of a read: only the listed bins have a known price (the contract derives the others from
+ * the initial price and bin step, which no read gives), so executing into any other bin is unknown state.
+ */
+export function chainPoolFromListing(l: ListedPool): ChainPool {
+  const prices = new Map<number, bigint>();
+  for (const [id, b] of l.bins) prices.set(id, b.price);
+  const pool: ChainPool = {
+    id: l.id,
+    tokenX: l.tokenX,
+    tokenY: l.tokenY,
+    fees: l.fees,
+    active: l.active,
+    activeBinId: l.activeBinId,
+    priceOf: (binId) => {
+      const price = prices.get(binId);
+      if (price === undefined)
+        throw new UnknownState(`pool ${l.id}: bin ${binId} is not in the bin list, so its price is unknown`);
+      return price;
+    },
+    bins: l.bins,
+    positions: l.positions,
+    protocolFeesX: 0n,
+    protocolFeesY: 0n,
+  };
+  if (l.unknownShares && l.unknownShares.size > 0) pool.unknownShares = l.unknownShares;
+  return pool;
 }
 
 const fail = <T>(error: Failure, detail: string): ChainResult<T> =>

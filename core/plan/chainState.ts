@@ -6,7 +6,7 @@
  * could not run instead of guessing. A bin not in the list has no known price: executing into it is
  * unknown too.
  */
-import { MemoryChainState, UnknownState, type ChainPool } from '../chain/index';
+import { chainPoolFromListing, MemoryChainState, type ChainPool } from '../chain/index';
 import type { BinBalances } from '../dlmm/math';
 import { poolFees } from '../tx/bounds';
 import type { LiveData, LivePool } from './live';
@@ -21,9 +21,7 @@ export function chainPoolFromLive(lp: LivePool, sender: string | undefined): Cha
   if (!p || lp.principal === undefined || lp.activeBinId === undefined || !lp.bins) return undefined;
   const bins = new Map<number, BinBalances>();
   const unknownShares = new Set<number>();
-  const prices = new Map<number, bigint>();
   for (const b of lp.bins.bins) {
-    prices.set(b.bin_id, b.price);
     // The v2 list's liquidity is never bin shares (listShares: only the legacy list carries them).
     const shares =
       listShares(lp, b) ?? lp.binShares.get(b.bin_id) ?? lp.positionById.get(b.bin_id)?.liquidity;
@@ -41,29 +39,17 @@ export function chainPoolFromLive(lp: LivePool, sender: string | undefined): Cha
     for (const r of lp.positions) mine.set(r.bin_id, r.user_liquidity);
     positions.set(sender, mine);
   }
-  const principal = lp.principal;
-  const pool: ChainPool = {
-    id: principal,
+  return chainPoolFromListing({
+    id: lp.principal,
     tokenX: p.token_x,
     tokenY: p.token_y,
     fees: poolFees(p),
     active: p.active,
     activeBinId: lp.activeBinId,
-    priceOf: (binId) => {
-      const price = prices.get(binId);
-      if (price === undefined)
-        throw new UnknownState(
-          `pool ${principal}: bin ${binId} is not in the bin list, so its price is unknown`,
-        );
-      return price;
-    },
     bins,
     positions,
-    protocolFeesX: 0n,
-    protocolFeesY: 0n,
-  };
-  if (unknownShares.size > 0) pool.unknownShares = unknownShares;
-  return pool;
+    unknownShares,
+  });
 }
 
 /** The state an analysis read, as one chain state (pools by principal; asset names from the token list). */

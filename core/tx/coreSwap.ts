@@ -16,7 +16,7 @@ import {
   executeCall,
   MemoryChainState,
   revertWords,
-  UnknownState,
+  chainPoolFromListing,
   type ChainPool,
   type ExecResult,
 } from '../chain/index';
@@ -59,32 +59,19 @@ export function chainPoolFromRead(pool: Pool, list: BinList, principal: string):
   const active = list.active_bin_id ?? pool.active_bin;
   if (active === undefined || active === null) return undefined;
   const bins = new Map<number, BinBalances>();
-  const prices = new Map<number, bigint>();
-  for (const b of list.bins) {
-    prices.set(b.bin_id, b.price);
+  for (const b of list.bins)
     bins.set(b.bin_id, { price: b.price, reserve_x: b.reserve_x, reserve_y: b.reserve_y, shares: 0n });
-  }
-  return {
+  return chainPoolFromListing({
     id: principal,
     tokenX: pool.token_x,
     tokenY: pool.token_y,
     fees: poolFees(pool),
     active: pool.active,
     activeBinId: active,
-    priceOf: (binId) => {
-      const price = prices.get(binId);
-      if (price === undefined)
-        throw new UnknownState(
-          `pool ${principal}: bin ${binId} is not in the bin list, so its price is unknown`,
-        );
-      return price;
-    },
     bins,
     positions: new Map(),
-    protocolFeesX: 0n,
-    protocolFeesY: 0n,
     unknownShares: new Set(bins.keys()),
-  };
+  });
 }
 
 /** Builds and checks the transaction; a refusal says why, in words, and writes nothing. */
