@@ -3,9 +3,9 @@
  * sequences of scalars, plain/quoted scalars, comments. It yields the same JS value and the same node
  * ranges as `yaml`'s parseDocument + toJS (core schema, intAsBigInt), at a fraction of the cost (the
  * composed Document dominated the analyzer's time). Anything outside that subset (anchors, aliases, tags,
- * block scalars, multi-line scalars, escapes, duplicate keys, tabs, CR, odd indentation, comment-only lines
- * inside the body, errors...) returns
- * undefined, and the caller falls back to parseDocument, so messages and behaviour stay identical.
+ * block scalars, multi-line scalars, escapes, duplicate keys, tabs, a CR not followed by LF, odd
+ * indentation, comment-only lines inside the body, errors...) returns undefined, and the caller falls back
+ * to parseDocument, so messages and behaviour stay identical.
  * test/unit/plan/lightYaml.test.ts checks the equivalence differentially.
  */
 
@@ -56,14 +56,55 @@ const NL = 10;
 const HASH = 35;
 const COLON = 58;
 
-/** Reads `text` when it is in the supported subset; undefined otherwise (use parseDocument). */
+/**
+ * Reads `text` when it is in the supported subset; undefined otherwise (use parseDocument). Windows line
+ * ends (every CR followed by LF) are read as LF and the ranges mapped back: yaml treats CRLF as one line
+ * break, so a node's offsets in the CRLF text are its offsets in the LF text plus the line breaks before
+ * them (tested against yaml on CRLF texts). A lone CR is left to yaml.
+ */
 export function parseLightYaml(text: string): LightDoc | undefined {
-  if (UNSUPPORTED.test(text)) return undefined;
+  let lf = text;
+  let crlf = false;
+  if (text.includes('\r')) {
+    lf = text.replace(/\r\n/g, '\n');
+    if (lf.includes('\r')) return undefined;
+    crlf = true;
+  }
+  if (UNSUPPORTED.test(lf)) return undefined;
   try {
-    return new Reader(text).document();
+    const doc = new Reader(lf).document();
+    if (crlf) remapToCrlf(doc.root, lf);
+    return doc;
   } catch (e) {
     if (e instanceof Bail) return undefined;
     throw e;
+  }
+}
+
+/** Moves every range of the tree read from `lf` to the offsets of the CRLF text it came from. */
+function remapToCrlf(root: LightNode, lf: string): void {
+  const breaks: number[] = [];
+  for (let i = lf.indexOf('\n'); i >= 0; i = lf.indexOf('\n', i + 1)) breaks.push(i);
+  // Offset o in the LF text: one CR more for each line break strictly before o.
+  const at = (o: number): number => {
+    let lo = 0;
+    let hi = breaks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (breaks[mid]! < o) lo = mid + 1;
+      else hi = mid;
+    }
+    return o + lo;
+  };
+  const stack: LightNode[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    n.range = [at(n.range[0]), at(n.range[1]), at(n.range[2])];
+    // One push per child: a spread of a 100,000-item list would overflow the call stack.
+    if (n.kind === 'map') {
+      for (const k of n.keys) stack.push(k);
+      for (const v of n.values) stack.push(v);
+    } else if (n.kind === 'seq') for (const it of n.items) stack.push(it);
   }
 }
 

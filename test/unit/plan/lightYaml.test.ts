@@ -165,6 +165,27 @@ describe('fast plan reader (lightYaml)', () => {
     assert.ok(accepted > 300, `accepted ${accepted} of 1000`);
   });
 
+  it('reads Windows line ends (CRLF) exactly as yaml does: same values, ranges in the CRLF text', function () {
+    this.timeout(30_000);
+    let accepted = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const text = randomPlan(seed);
+      const lfAccepted = parseLightYaml(text) !== undefined;
+      const crlf = text.replace(/\n/g, '\r\n');
+      const ok = check(crlf);
+      assert.equal(ok, lfAccepted, `CRLF and LF disagree on acceptance for seed ${seed}`);
+      if (ok) accepted++;
+    }
+    assert.ok(accepted > 90, `accepted ${accepted} of 300`);
+    const big = parsePlan(`version: 1\r\nsender: ${SENDER}\r\noperations:\r\n  - id: x\r\n    op: swap\r\n`);
+    assert.deepEqual(
+      big.findings.map((f) => f.code),
+      parsePlan(`version: 1\nsender: ${SENDER}\noperations:\n  - id: x\n    op: swap\n`).findings.map(
+        (f) => f.code,
+      ),
+    );
+  });
+
   it('reads a 350-position ladder', () => {
     const bins = Array.from(
       { length: 350 },
@@ -180,7 +201,8 @@ describe('fast plan reader (lightYaml)', () => {
       'version: !!str 1\n',
       'version: |\n  1\n',
       'version: 1\nversion: 2\n',
-      'version: 1\r\nx: 2\r\n',
+      'version: 1\rx: 2\r',
+      'version: 1\r\nx: 2\r',
       'version:\t1\n',
       'version: 1\nsender:\n',
       'version: yes sir\n',
