@@ -37,6 +37,7 @@ import { SimulatorHost } from './simulator';
 import { EngineStatusBar } from './statusBar';
 import { notify } from './notify';
 import { setStoredKeys, userText } from './userText';
+import { SERVER_EXEC_ARGV } from './serverProcess';
 
 /** What activate returns (tests and the e2e suite read it through the extension's exports). */
 export interface DlmmExtensionApi {
@@ -197,11 +198,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
 
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
+    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV] } },
     debug: {
       module: serverModule,
       transport: TransportKind.ipc,
-      options: { execArgv: ['--nolazy', '--inspect=6011'] },
+      options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6011'] },
     },
   };
   const initializationOptions: InitializationOptions = { commands: registered };
