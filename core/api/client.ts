@@ -34,6 +34,7 @@ import {
   SwapParamsSchema,
   TokenSchema,
   V1PoolSchema,
+  type BinList,
   type QuoteRequest,
   type Status,
 } from './schemas';
@@ -285,6 +286,24 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     );
   };
 
+  /** A pool's bin list (v2 or the legacy v1 path): validated, a bin id listed twice refused. */
+  const binList = (path: string, poolId: string, signal: AbortSignal | undefined): Promise<BinList> => {
+    const req = service('GET', path);
+    return cachedRead(
+      req.url,
+      async (shared) => {
+        const list = validate(
+          BinListSchema,
+          await fetchJson(req, { pool: poolId, binsRead: true }, shared),
+          req.endpoint,
+        );
+        rejectDuplicateBins(list.bins, req.endpoint, 'bins');
+        return list;
+      },
+      signal,
+    );
+  };
+
   /** The client's methods for one caller: reads made for `signal` give up when it aborts (withSignal). */
   const view = (signal: AbortSignal | undefined): DlmmApi => ({
     options: publicOptions(options),
@@ -349,20 +368,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     },
 
     bins(poolId) {
-      const req = service('GET', `/quotes/v2/bins/${enc(poolId)}`);
-      return cachedRead(
-        req.url,
-        async (shared) => {
-          const list = validate(
-            BinListSchema,
-            await fetchJson(req, { pool: poolId, binsRead: true }, shared),
-            req.endpoint,
-          );
-          rejectDuplicateBins(list.bins, req.endpoint, 'bins');
-          return list;
-        },
-        signal,
-      );
+      return binList(`/quotes/v2/bins/${enc(poolId)}`, poolId, signal);
     },
 
     bin(poolId, signedBinId) {
@@ -478,20 +484,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     },
 
     v1Bins(poolId) {
-      const req = service('GET', `/quotes/v1/bins/${enc(poolId)}`);
-      return cachedRead(
-        req.url,
-        async (shared) => {
-          const list = validate(
-            BinListSchema,
-            await fetchJson(req, { pool: poolId, binsRead: true }, shared),
-            req.endpoint,
-          );
-          rejectDuplicateBins(list.bins, req.endpoint, 'bins');
-          return list;
-        },
-        signal,
-      );
+      return binList(`/quotes/v1/bins/${enc(poolId)}`, poolId, signal);
     },
 
     v1Tokens() {
