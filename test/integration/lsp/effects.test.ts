@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { createApiClient } from '../../../core/api/client';
 import { analyzePlan } from '../../../core/plan/analyze';
-import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
+import type { RunningSimulator } from '../../../core/sim/server';
 import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX, SBTC, USDCX } from '../../../core/sim/defaultWorld';
-import { positionOf, startLsp, type LspSession } from './harness';
+import { positionOf, startSimLsp, type LspSession, type SimLsp } from './harness';
 
 const PLAN = `version: 1
 sender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
@@ -47,19 +47,16 @@ describe('hover shows the executed effects of an operation (language server over
   let lsp: LspSession;
   const uri = 'file:///work/plans/effects.dlmm.yaml';
 
+  let fixture: SimLsp | undefined;
+
   before(async () => {
-    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-    lsp = await startLsp({
-      env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
-      initializationOptions: { debounceMs: 30, statusPollMs: 60_000, analysisEvents: true },
-    });
-    lsp.open(uri, PLAN);
+    fixture = await startSimLsp(uri, PLAN, { statusPollMs: 60_000, analysisEvents: true });
+    ({ sim, lsp } = fixture);
     await lsp.live(uri, 1);
   });
 
   after(async () => {
-    await lsp?.close();
-    await sim?.close();
+    await fixture?.close();
   });
 
   const hoverAt = async (needle: string, delta: number, n = 0) =>

@@ -13,6 +13,7 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 
@@ -211,4 +212,36 @@ export function positionOf(
   const before = text.slice(0, offset);
   const line = before.split('\n').length - 1;
   return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+/** A simulated engine on loopback and a language server reading it, with one plan open. */
+export interface SimLsp {
+  sim: RunningSimulator;
+  lsp: LspSession;
+  close(): Promise<void>;
+}
+
+/** Starts the default world's simulator and a server pointed at it, then opens `text` as `uri`. */
+export async function startSimLsp(
+  uri: string,
+  text: string,
+  initializationOptions: Record<string, unknown>,
+): Promise<SimLsp> {
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  const lsp = await startLsp({
+    env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
+    initializationOptions: { debounceMs: 30, ...initializationOptions },
+  }).catch(async (e: unknown) => {
+    await sim.close();
+    throw e;
+  });
+  lsp.open(uri, text);
+  return {
+    sim,
+    lsp,
+    close: async () => {
+      await lsp.close();
+      await sim.close();
+    },
+  };
 }

@@ -13,7 +13,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 import { POOL_SBTC_USDCX, SBTC, USDCX } from '../../../core/sim/defaultWorld';
-import { positionOf, startLsp, type LspSession } from './harness';
+import { positionOf, startLsp, startSimLsp, type LspSession, type SimLsp } from './harness';
 
 const PLAN = `version: 1
 sender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
@@ -52,18 +52,15 @@ describe('language server over stdio (simulated engine)', function () {
   let lsp: LspSession;
   const uri = 'file:///work/plans/asks.dlmm.yaml';
 
+  let fixture: SimLsp | undefined;
+
   before(async () => {
-    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-    lsp = await startLsp({
-      env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
-      initializationOptions: { commands: ['dlmm.getQuote'], debounceMs: 30, statusPollMs: 200 },
-    });
-    lsp.open(uri, PLAN);
+    fixture = await startSimLsp(uri, PLAN, { commands: ['dlmm.getQuote'], statusPollMs: 200 });
+    ({ sim, lsp } = fixture);
   });
 
   after(async () => {
-    await lsp?.close();
-    await sim?.close();
+    await fixture?.close();
   });
 
   it('publishes offline findings, then live ones, with code, source and range', async () => {

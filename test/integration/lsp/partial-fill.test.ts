@@ -10,8 +10,8 @@ import { createApiClient } from '../../../core/api/client';
 import { formatUnits } from '../../../core/dlmm/bins';
 import { checkRouteLive } from '../../../core/quote/exact';
 import { SBTC, USDCX } from '../../../core/sim/defaultWorld';
-import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { positionOf, startLsp, type LspSession } from './harness';
+import type { RunningSimulator } from '../../../core/sim/server';
+import { positionOf, startSimLsp, type LspSession, type SimLsp } from './harness';
 
 const AMOUNT = 100_000_000_000n; // 1000 sBTC: more than the sBTC/USDCx pool can take
 const PLAN = `version: 1
@@ -33,17 +33,14 @@ describe('language server: hover on a partially filling swap (simulated engine)'
   let lsp: LspSession;
   const uri = 'file:///work/plans/dump.dlmm.yaml';
 
+  let fixture: SimLsp | undefined;
+
   before(async () => {
-    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-    lsp = await startLsp({
-      env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
-      initializationOptions: { commands: ['dlmm.getQuote'], debounceMs: 30, statusPollMs: 200 },
-    });
-    lsp.open(uri, PLAN);
+    fixture = await startSimLsp(uri, PLAN, { commands: ['dlmm.getQuote'], statusPollMs: 200 });
+    ({ sim, lsp } = fixture);
   });
   after(async () => {
-    await lsp?.close();
-    await sim?.close();
+    await fixture?.close();
   });
 
   it('says PARTIAL FILL with the input used, and labels the output as for that part only', async () => {
