@@ -12,7 +12,7 @@ import { parsePlan } from '../../core/plan/parse';
 import { prepareOperations } from '../../core/plan/prepare';
 import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
-import type { BenchRow } from './types';
+import { timeIt, type BenchRow } from './types';
 
 function plan350(seed: number): string {
   const bins: string[] = [];
@@ -23,21 +23,6 @@ function plan350(seed: number): string {
     );
   }
   return `version: 1\nsender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR\noperations:\n  - id: ladder\n    op: add\n    pool: ${POOL_SBTC_USDCX}\n    bins:\n${bins.join('\n')}\n`;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-}
-
-async function timeIt(runs: number, f: () => unknown): Promise<number> {
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await f();
-    out.push(performance.now() - t0);
-  }
-  return median(out);
 }
 
 export async function bench(): Promise<BenchRow[]> {

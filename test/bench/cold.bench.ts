@@ -6,11 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../integration/lsp/harness';
-import { versus, type BenchRow } from './types';
+import { median, versus, type BenchRow } from './types';
 
 const ROUNDS = 9;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
 function time(args: string[]): number {
   const s = performance.now();
   try {

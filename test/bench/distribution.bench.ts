@@ -12,24 +12,9 @@ import { createLiveSession } from '../../core/plan/live';
 import { DEFAULT_SIM_API_KEY, DEFAULT_WORLD_INPUT, POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
 import { parseWorld } from '../../core/sim/world';
-import { versus, type BenchRow } from './types';
+import { timeIt, versus, type BenchRow } from './types';
 
 const HEAD = `version: 1\nsender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR\noperations:\n  - id: shape\n    op: add\n    mode: simple\n    pool: ${POOL_SBTC_USDCX}\n`;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-}
-
-async function timeIt(runs: number, f: () => unknown): Promise<number> {
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await f();
-    out.push(performance.now() - t0);
-  }
-  return median(out);
-}
 
 export async function bench(): Promise<BenchRow[]> {
   // A pool with liquidity over ±200 bins around its active bin, so every bin of the range is listed.

@@ -9,12 +9,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../integration/lsp/harness';
-import { versus, type BenchRow } from './types';
+import { median, versus, type BenchRow } from './types';
 
 const ROUNDS = 3;
 const BUDGET_MS = 2000;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
 const HEAD = `version: 1
 sender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
 operations:

@@ -18,13 +18,11 @@ import {
 import { startSimulator } from '../../core/sim/server';
 import { SERVER_EXEC_ARGV } from '../../client/src/serverProcess';
 import { ROOT, startLsp, type LspSession } from '../integration/lsp/harness';
-import { versus, type BenchRow } from './types';
+import { median, versus, type BenchRow } from './types';
 
 const FILES = 150;
 const MEMORY_FILES = 200;
 const ROUNDS = 3;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Pools of the default world: principal, active bin, the user's position bins. */
 const POOLS = [

@@ -32,3 +32,20 @@ export function versus(
   }
   return row;
 }
+
+/** Median of the samples (the upper one of an even count); NaN when there are none. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+/** Median wall time in ms of `runs` sequential calls of `f`. */
+export async function timeIt(runs: number, f: () => unknown): Promise<number> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await f();
+    out.push(performance.now() - t0);
+  }
+  return median(out);
+}
