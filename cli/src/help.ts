@@ -54,6 +54,22 @@ export const COMMON_OPTIONS_HELP: OptionHelp[] = [
   },
 ];
 
+/** Option rows that several commands share, written once. */
+const TEXT_OR_JSON: OptionHelp = { flag: '--format text|json', text: 'output format (default: text)' };
+const POOL: OptionHelp = {
+  flag: '--pool P',
+  text: 'pool contract principal or alias dlmm_<n>',
+  required: true,
+};
+const OUT_PLAN: OptionHelp = { flag: '--out FILE', text: 'write the plan to FILE (default: stdout)' };
+const PLAN_FORMAT: OptionHelp = { flag: '--format yaml|json', text: 'plan file format (default: yaml)' };
+const CORE_API: OptionHelp = {
+  flag: '--core-api URL',
+  text: 'core swap API host (default: $BITFLOW_API_HOST)',
+};
+const IN_TOKEN: OptionHelp = { flag: '--in TOKEN', text: 'token to sell', required: true };
+const shape = (text: string): OptionHelp => ({ flag: '--shape spot|curve|bid-ask', text, required: true });
+
 export const HELP: Record<string, CommandHelp> = {
   check: {
     summary: 'check plan files against the plan rules and live pool state',
@@ -95,12 +111,8 @@ export const HELP: Record<string, CommandHelp> = {
       'token X goes above the active bin, token Y below, the active bin takes both in its reserve ratio. ' +
       'A..B are offsets from the active bin (simple) or signed bin ids (strict). See docs/distributions.md.',
     options: [
-      { flag: '--pool P', text: 'pool contract principal or alias dlmm_<n>', required: true },
-      {
-        flag: '--shape spot|curve|bid-ask',
-        text: 'how the amounts are weighted over the bins',
-        required: true,
-      },
+      POOL,
+      shape('how the amounts are weighted over the bins'),
       { flag: '--range A..B', text: 'bins A..B inclusive, e.g. -20..20', required: true },
       { flag: '--x AMOUNT', text: 'total of token X, human units (default: 0)' },
       { flag: '--y AMOUNT', text: 'total of token Y, human units (default: 0)' },
@@ -109,8 +121,8 @@ export const HELP: Record<string, CommandHelp> = {
         flag: '--mode simple|strict',
         text: 'simple: offsets from the active bin; strict: absolute ids (default: simple)',
       },
-      { flag: '--out FILE', text: 'write the plan to FILE (default: stdout)' },
-      { flag: '--format yaml|json', text: 'plan file format (default: yaml)' },
+      OUT_PLAN,
+      PLAN_FORMAT,
     ],
     common: true,
     exit: {
@@ -127,16 +139,12 @@ export const HELP: Record<string, CommandHelp> = {
       'active+1..active+N (token X) and active-N..active-1 (token Y), each target bin taking one source. ' +
       'Positions within N bins stay.',
     options: [
-      { flag: '--pool P', text: 'pool contract principal or alias dlmm_<n>', required: true },
+      POOL,
       { flag: '--sender S', text: 'the principal whose positions move', required: true },
-      {
-        flag: '--shape spot|curve|bid-ask',
-        text: 'how the liquidity is weighted over the target bins',
-        required: true,
-      },
+      shape('how the liquidity is weighted over the target bins'),
       { flag: '--width N', text: 'bins on each side of the active bin (1..500)', required: true },
-      { flag: '--out FILE', text: 'write the plan to FILE (default: stdout)' },
-      { flag: '--format yaml|json', text: 'plan file format (default: yaml)' },
+      OUT_PLAN,
+      PLAN_FORMAT,
     ],
     common: true,
     exit: {
@@ -158,12 +166,12 @@ export const HELP: Record<string, CommandHelp> = {
       '(0.5 means half a token), parsed exactly. Every route is recomputed exactly from the bins read: the ' +
       'input used and a partial fill are stated.',
     options: [
-      { flag: '--in TOKEN', text: 'token to sell', required: true },
+      IN_TOKEN,
       { flag: '--out TOKEN', text: 'token to buy', required: true },
       { flag: '--amount N', text: 'amount of the input token, greater than 0', required: true },
       { flag: '--multi', text: 'print every route the engine offers, best first' },
       { flag: '--slippage P', text: 'slippage tolerance in percent, 1 means 1% (default: 1)' },
-      { flag: '--format text|json', text: 'output format (default: text)' },
+      TEXT_OR_JSON,
       {
         flag: '--source engine|core',
         text: 'quote with the quote engine, or the core swap API (TOKEN may then be a library id) (default: engine)',
@@ -242,10 +250,7 @@ export const HELP: Record<string, CommandHelp> = {
     description:
       'getAvailableTokens: library id, symbol, decimals, contract. The core swap API host comes from ' +
       '--core-api or BITFLOW_API_HOST (with --sim: the embedded simulator). The request count goes to stderr.',
-    options: [
-      { flag: '--core-api URL', text: 'core swap API host (default: $BITFLOW_API_HOST)' },
-      { flag: '--format text|json', text: 'output format (default: text)' },
-    ],
+    options: [CORE_API, TEXT_OR_JSON],
     common: true,
     exit: { 0: 'listed', 2: 'usage error, no core swap API configured, or it could not be read' },
   },
@@ -256,10 +261,10 @@ export const HELP: Record<string, CommandHelp> = {
       'getAllPossibleTokenY, or getAllPossibleTokenYRoutes with --out. TOKEN is a library id (token-sbtc), ' +
       'a symbol or a contract. The request count goes to stderr.',
     options: [
-      { flag: '--in TOKEN', text: 'token to sell', required: true },
+      IN_TOKEN,
       { flag: '--out TOKEN', text: 'only the routes to this token' },
-      { flag: '--core-api URL', text: 'core swap API host (default: $BITFLOW_API_HOST)' },
-      { flag: '--format text|json', text: 'output format (default: text)' },
+      CORE_API,
+      TEXT_OR_JSON,
     ],
     common: true,
     exit: {
@@ -271,7 +276,7 @@ export const HELP: Record<string, CommandHelp> = {
   status: {
     summary: 'show whether the engine is ready: readiness, state height, tip lag',
     usage: ['[--format text|json]'],
-    options: [{ flag: '--format text|json', text: 'output format (default: text)' }],
+    options: [TEXT_OR_JSON],
     common: true,
     exit: {
       0: 'ready and caught up (tip lag 0)',
