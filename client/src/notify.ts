@@ -3,6 +3,7 @@
  * detail. Commands call these instead of vscode.window's show*Message, so no notification carries a key.
  */
 import * as vscode from 'vscode';
+import { isApiError } from '../../core/api/errors';
 import { userText } from './userText';
 
 type Show = typeof vscode.window.showInformationMessage;
@@ -25,3 +26,10 @@ export const notify = {
   warn: wrap(() => vscode.window.showWarningMessage),
   info: wrap(() => vscode.window.showInformationMessage),
 };
+
+/** A command's failure, in its log and a notification: "DLMM: <what> failed: <why>". */
+export function reportFailure(ctx: { log?(line: string): void }, what: string, e: unknown): void {
+  const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
+  ctx.log?.(`${what} failed: ${why}`);
+  void notify.error(`DLMM: ${what} failed: ${why}`);
+}

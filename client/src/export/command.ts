@@ -6,14 +6,13 @@
  */
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
-import { isApiError } from '../../../core/api/errors';
 import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
 import { buildTransactions } from '../../../core/tx/build';
 import type { ExportFormat, SigningParams } from '../../../core/tx/formats';
 import type { RouterOverrides } from '../../../core/tx/routers';
 import type { ExportOutcome } from '../../../core/tx/types';
-import { parseExportArgs } from './args';
+import { parseExportArgs, type ExportTarget } from './args';
 import type { ActivePlan, ExportDeps, PreviewSource } from './index';
 import {
   normalizePublicKey,
@@ -28,7 +27,7 @@ import { describeRefusal } from './refusal';
 import { routersForExport } from './routers';
 import { readConfig } from '../settings';
 import { operationAtOffset } from './target';
-import { notify } from '../notify';
+import { notify, reportFailure } from '../notify';
 
 export interface ExportCommandContext extends ExportDeps {
   /** globalState: holds only public keys, per sender. */
@@ -67,39 +66,45 @@ export async function exportUnsigned(ctx: ExportCommandContext, args: readonly u
   try {
     await run(ctx, args);
   } catch (e) {
-    const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
-    ctx.log?.(`export failed: ${why}`);
-    void notify.error(`DLMM: export failed: ${why}`);
+    reportFailure(ctx, 'export', e);
   }
 }
 
-async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
-  const target = parseExportArgs(args);
-  const plan = await resolvePlan(ctx, target.uri);
+/** The plan a command acts on and its name; undefined after telling the user to open one. */
+export async function planFor(
+  ctx: ExportDeps,
+  uri: string | undefined,
+  purpose: string,
+): Promise<{ plan: ActivePlan; name: string } | undefined> {
+  const plan = await resolvePlan(ctx, uri);
   if (!plan) {
-    void notify.warn(
-      'DLMM: open a plan file (*.dlmm.yaml, *.dlmm.yml or *.dlmm.json) to export its unsigned transactions.',
-    );
-    return;
+    void notify.warn(`DLMM: open a plan file (*.dlmm.yaml, *.dlmm.yml or *.dlmm.json) to ${purpose}.`);
+    return undefined;
   }
-  const name = baseName(plan.uri);
+  return { plan, name: baseName(plan.uri) };
+}
 
-  let opId = target.opId;
-  if (opId === undefined && target.uri === undefined && plan.cursorOffset !== undefined) {
-    const scope = await pickScope(plan.text, name, plan.cursorOffset);
-    if (scope === null) return;
-    opId = scope;
-  }
-  const pick = await vscode.window.showQuickPick(FORMAT_ITEMS, {
-    title: `DLMM: export ${opId === undefined ? name : `operation ${opId}`} (unsigned; nothing is sent)`,
-    placeHolder: 'Export format',
-    ignoreFocusOut: true,
-  });
-  if (!pick) return;
-  const api = await ctx.getApi();
-  if (!api) return;
+/**
+ * The operation to act on: the target's, else (for the active editor's plan) the one under the cursor when
+ * the user picks it; null when the user dismissed the pick.
+ */
+export async function scopeFor(
+  target: ExportTarget,
+  plan: ActivePlan,
+  name: string,
+): Promise<string | undefined | null> {
+  if (target.opId !== undefined || target.uri !== undefined || plan.cursorOffset === undefined)
+    return target.opId;
+  return pickScope(plan.text, name, plan.cursorOffset);
+}
 
-  // The check executes the plan on the same routers the export writes.
+/** The live check before an export or a wallet hand-off, on the same routers the transactions will call. */
+export async function checkForExport(
+  ctx: ExportDeps,
+  plan: ActivePlan,
+  name: string,
+  api: DlmmApi,
+): Promise<{ analysis: Analysis; routers: RouterOverrides | undefined }> {
   const routers = routersForExport(plan.uri, ctx.log);
   const analysis = await progress('DLMM: checking the plan against live data…', () =>
     analyzePlan(plan.text, {
@@ -109,6 +114,25 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
       ...(routers ? { routers } : {}),
     }),
   );
+  return { analysis, routers };
+}
+
+async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
+  const target = parseExportArgs(args);
+  const found = await planFor(ctx, target.uri, 'export its unsigned transactions');
+  if (!found) return;
+  const { plan, name } = found;
+  const opId = await scopeFor(target, plan, name);
+  if (opId === null) return;
+  const pick = await vscode.window.showQuickPick(FORMAT_ITEMS, {
+    title: `DLMM: export ${opId === undefined ? name : `operation ${opId}`} (unsigned; nothing is sent)`,
+    placeHolder: 'Export format',
+    ignoreFocusOut: true,
+  });
+  if (!pick) return;
+  const api = await ctx.getApi();
+  if (!api) return;
+  const { analysis, routers } = await checkForExport(ctx, plan, name, api);
   const first = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
   if (!first) return;
   const allowUnprotected = first.allowUnprotected;

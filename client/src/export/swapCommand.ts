@@ -5,7 +5,6 @@
  * swap goes through the same live checks and refusals as any plan. Nothing is signed or sent here.
  */
 import * as vscode from 'vscode';
-import { isApiError } from '../../../core/api/errors';
 import type { Token } from '../../../core/api/types';
 import { readConfig } from '../settings';
 import { EXPORT_UNSIGNED_COMMAND, type ExportDeps } from './index';
@@ -17,7 +16,7 @@ import {
   tokenLabel,
   type ExportSwapArgs,
 } from './swapPlan';
-import { notify } from '../notify';
+import { notify, reportFailure } from '../notify';
 
 /** Names tried before giving up (the timestamp makes a clash rare; `-2`… never overwrite). */
 const MAX_NAME_ATTEMPTS = 50;
@@ -33,9 +32,7 @@ export async function exportSwap(ctx: ExportSwapContext, args: readonly unknown[
   try {
     await run(ctx, args);
   } catch (e) {
-    const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
-    ctx.log?.(`export swap failed: ${why}`);
-    void notify.error(`DLMM: export swap failed: ${why}`);
+    reportFailure(ctx, 'export swap', e);
   }
 }
 

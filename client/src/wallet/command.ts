@@ -8,25 +8,15 @@
  */
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
-import { isApiError } from '../../../core/api/errors';
-import { analyzePlan } from '../../../core/plan/analyze';
 import { walletAnswersFileName } from '../../../core/tx/naming';
 import type { BuiltTransaction } from '../../../core/tx/types';
 import { allAnswered, answerLine, answersDocument } from '../../../core/wallet/answers';
 import { loadWalletPageScript } from '../../../core/wallet/script';
 import { startWalletSession, type WalletSession } from '../../../core/wallet/session';
 import { parseExportArgs, type ExportTarget } from '../export/args';
-import {
-  accepted,
-  baseName,
-  buildConfirmingUnprotected,
-  pickScope,
-  progress,
-  resolvePlan,
-} from '../export/command';
-import { routersForExport } from '../export/routers';
+import { accepted, buildConfirmingUnprotected, checkForExport, planFor, scopeFor } from '../export/command';
 import type { WalletDeps } from './index';
-import { notify } from '../notify';
+import { notify, reportFailure } from '../notify';
 import { userText } from '../userText';
 
 export interface WalletCommandContext extends WalletDeps {
@@ -39,9 +29,7 @@ export async function sendToWallet(ctx: WalletCommandContext, args: readonly unk
   try {
     await run(ctx, args);
   } catch (e) {
-    const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
-    ctx.log?.(`send to wallet failed: ${why}`);
-    void notify.error(`DLMM: send to wallet failed: ${why}`);
+    reportFailure(ctx, 'send to wallet', e);
   }
 }
 
@@ -62,32 +50,14 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
     return;
   }
   const target = targetOf(ctx, args);
-  const plan = await resolvePlan(ctx, target.uri);
-  if (!plan) {
-    void notify.warn(
-      'DLMM: open a plan file (*.dlmm.yaml, *.dlmm.yml or *.dlmm.json) to send its transactions to your wallet.',
-    );
-    return;
-  }
-  const name = baseName(plan.uri);
-  let opId = target.opId;
-  if (opId === undefined && target.uri === undefined && plan.cursorOffset !== undefined) {
-    const scope = await pickScope(plan.text, name, plan.cursorOffset);
-    if (scope === null) return;
-    opId = scope;
-  }
+  const found = await planFor(ctx, target.uri, 'send its transactions to your wallet');
+  if (!found) return;
+  const { plan, name } = found;
+  const opId = await scopeFor(target, plan, name);
+  if (opId === null) return;
   const api = await ctx.getApi();
   if (!api) return;
-  // The check executes the plan on the same routers the export writes.
-  const routers = routersForExport(plan.uri, ctx.log);
-  const analysis = await progress('DLMM: checking the plan against live data…', () =>
-    analyzePlan(plan.text, {
-      api,
-      fileName: name,
-      ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
-      ...(routers ? { routers } : {}),
-    }),
-  );
+  const { analysis, routers } = await checkForExport(ctx, plan, name, api);
   const built = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
   if (!built) return;
   const outcome = built.outcome;
