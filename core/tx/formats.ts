@@ -7,11 +7,11 @@
 import {
   Cl,
   makeUnsignedContractCall,
-  postConditionToHex,
+  serializePayload,
   type StacksTransactionWire,
 } from '@stacks/transactions';
 import { formatUnits } from '../dlmm/bins';
-import { clarityHex } from './clarityHex';
+import { clarityHex, postConditionHex } from './clarityHex';
 import { splitContractId } from './routers';
 import { summaryText } from './summary';
 import type { Amount, BuiltTransaction } from './types';
@@ -35,6 +35,17 @@ export function argsHex(tx: BuiltTransaction): string[] {
   if (!hex) {
     hex = tx.functionArgs.map(clarityHex);
     argsHexCache.set(tx, hex);
+  }
+  return hex;
+}
+
+/** Hex (no 0x) of each post-condition, serialized once per transaction and shared by every format. */
+const postConditionsHexCache = new WeakMap<BuiltTransaction, string[]>();
+export function postConditionsHex(tx: BuiltTransaction): string[] {
+  let hex = postConditionsHexCache.get(tx);
+  if (!hex) {
+    hex = tx.postConditions.map(postConditionHex);
+    postConditionsHexCache.set(tx, hex);
   }
   return hex;
 }
@@ -64,22 +75,31 @@ export async function unsignedTransaction(
 
 /**
  * Serialized unsigned transaction hex. Why not `unsignedTransaction(...).serialize()`: stacks.js would
- * serialize the 350-position argument list a second time (it dominates export time). A contract-call
- * payload ends the transaction and ends with its u32-counted argument list (SIP-005), so the transaction is
- * built with no arguments and the once-serialized arguments are appended. Tests decode the result with
- * `deserializeTransaction` and compare every argument.
+ * serialize the 350-position argument list and the 350 post-conditions a second time (they dominate export
+ * time). The transaction is built with neither, and the once-serialized parts are put in their places
+ * (SIP-005): the post-condition list (u32 count + conditions) comes right before the payload, and a
+ * contract-call payload ends the transaction with its u32-counted argument list. Tests compare the result
+ * with stacks.js' own serialization and decode it with `deserializeTransaction`.
  */
 export async function unsignedTransactionHex(
   tx: BuiltTransaction,
   nonce: bigint,
   signing: SigningParams,
 ): Promise<string> {
-  const empty = strip0x((await unsignedTransaction({ ...tx, functionArgs: [] }, nonce, signing)).serialize());
-  if (!empty.endsWith('00000000'))
-    throw new Error('unexpected transaction layout: the payload does not end with an empty argument list');
+  const bare = await unsignedTransaction({ ...tx, functionArgs: [], postConditions: [] }, nonce, signing);
+  const empty = strip0x(bare.serialize());
+  const payload = strip0x(serializePayload(bare.payload));
+  if (!payload.endsWith('00000000') || !empty.endsWith('00000000' + payload))
+    throw new Error('unexpected transaction layout: no empty post-condition list before the payload');
+  const head = empty.slice(0, empty.length - payload.length - 8);
+  const pcs = postConditionsHex(tx);
   const args = argsHex(tx);
-  return empty.slice(0, -8) + args.length.toString(16).padStart(8, '0') + args.join('');
+  return (
+    head + u32Hex(pcs.length) + pcs.join('') + payload.slice(0, -8) + u32Hex(args.length) + args.join('')
+  );
 }
+
+const u32Hex = (n: number): string => n.toString(16).padStart(8, '0');
 
 /** Serialized unsigned transactions in hex (no 0x), in order, with consecutive nonces. */
 export async function txHexes(txs: BuiltTransaction[], signing: SigningParams): Promise<string[]> {
@@ -104,7 +124,7 @@ export function walletRequest(tx: BuiltTransaction) {
       contract: tx.contract,
       functionName: tx.functionName,
       functionArgs: argsHex(tx),
-      postConditions: tx.postConditions.map((pc) => strip0x(postConditionToHex(pc))),
+      postConditions: postConditionsHex(tx),
       postConditionMode: tx.postConditionMode,
       network: tx.network,
     },
@@ -151,9 +171,9 @@ export function transactionJson(tx: BuiltTransaction, txHex?: string) {
       clarity: Cl.prettyPrint(a),
       hex: argsHex(tx)[i] ?? '',
     })),
-    postConditions: tx.postConditions.map((pc, i) => ({
+    postConditions: postConditionsHex(tx).map((hex, i) => ({
       words: tx.postConditionWords[i] ?? '',
-      hex: strip0x(postConditionToHex(pc)),
+      hex,
     })),
     positions: tx.rows.map((r) => ({
       label: r.label,

@@ -1,8 +1,15 @@
 /** The fast Clarity serializer (core/tx/clarityHex.ts) writes exactly what stacks.js `cvToHex` writes. */
 import * as assert from 'node:assert/strict';
-import { Cl, cvToHex, type ClarityValue } from '@stacks/transactions';
+import {
+  Cl,
+  cvToHex,
+  Pc,
+  postConditionToHex,
+  type ClarityValue,
+  type PostCondition,
+} from '@stacks/transactions';
 import fc from 'fast-check';
-import { clarityHex } from '../../../core/tx/clarityHex';
+import { clarityHex, postConditionHex } from '../../../core/tx/clarityHex';
 
 const ADDR = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
 const POOL = 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-10';
@@ -50,5 +57,36 @@ describe('clarityHex', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('postConditionHex matches postConditionToHex on every condition kind, comparator and principal', () => {
+    const [a] = POOL.split('.') as [string, string];
+    const asset = `${POOL}::pool-token` as const;
+    const conds: PostCondition[] = [];
+    for (const who of [ADDR, POOL, 'origin']) {
+      const p = who === 'origin' ? Pc.origin() : Pc.principal(who);
+      for (const amount of [0n, 1n, 150_000n, (1n << 64n) - 1n]) {
+        conds.push(p.willSendEq(amount).ustx(), p.willSendLte(amount).ustx(), p.willSendGte(amount).ustx());
+        conds.push(p.willSendGt(amount).ft(POOL, 'pool-token'), p.willSendLt(amount).ft(POOL, 'pool-token'));
+      }
+      const id = Cl.tuple({ 'token-id': Cl.uint(639), owner: Cl.principal(ADDR) });
+      conds.push(p.willMaybeSendAsset().nft(asset, id), p.willSendAsset().nft(asset, Cl.uint(3)));
+      conds.push(p.willNotSendAsset().nft(asset, Cl.stringAscii('x')));
+    }
+    // Amounts written as strings, and a contract principal whose address is the standard one's.
+    conds.push({ type: 'stx-postcondition', address: ADDR, condition: 'lte', amount: '123456' });
+    conds.push({ type: 'ft-postcondition', address: `${a}.other-name`, condition: 'eq', amount: 5n, asset });
+    for (const pc of conds) assert.equal(postConditionHex(pc), postConditionToHex(pc).replace(/^0x/, ''));
+  });
+
+  it('postConditionHex refuses what stacks.js refuses (an amount above u64)', () => {
+    const pc: PostCondition = {
+      type: 'stx-postcondition',
+      address: ADDR,
+      condition: 'eq',
+      amount: 1n << 64n,
+    };
+    assert.throws(() => postConditionToHex(pc));
+    assert.throws(() => postConditionHex(pc));
   });
 });

@@ -18,6 +18,7 @@ import { buildTransactions } from '../../../core/tx/build';
 import {
   argsHex,
   formatSummary,
+  postConditionsHex,
   formatWalletRequest,
   txHexes,
   unsignedTransaction,
@@ -51,6 +52,19 @@ async function build(engine: SimEngine, ops: PreparedOperation[], p = plan()): P
       argsHex(tx),
       tx.functionArgs.map((a) => cvToHex(a).slice(2)),
       'fast serializer equals cvToHex',
+    );
+  for (const tx of r.transactions)
+    assert.deepEqual(
+      postConditionsHex(tx),
+      tx.postConditions.map((pc) => postConditionToHex(pc).replace(/^0x/, '')),
+      'fast post-condition serializer equals postConditionToHex',
+    );
+  const hexes = await txHexes(r.transactions, SIGNING);
+  for (const [i, tx] of r.transactions.entries())
+    assert.equal(
+      hexes[i],
+      (await unsignedTransaction(tx, tx.nonce ?? SIGNING.nonce + BigInt(i), SIGNING)).serialize(),
+      'the spliced transaction equals stacks.js serialization',
     );
   return r.transactions;
 }
