@@ -29,10 +29,26 @@ const LISTS: Record<string, { key: string; item: z.ZodType }> = {
   move: { key: 'moves', item: MoveItemSchema },
 };
 
+/**
+ * Up to this many operations and list entries in all, the plan is first validated whole, in one pass: a
+ * few issues per entry at most, so even a failed pass is cheap, and a valid plan (the usual case) is done
+ * (the bounded path below validates each list three times: item by item, per operation, then whole).
+ * When that pass fails, the bounded path gives the issues, exactly as without it.
+ */
+export const WHOLE_FIRST_MAX_ENTRIES = 2000;
+
 /** PlanSchema.safeParse with the work bounded by the finding cap (see the file comment). */
-export function validatePlan(value: unknown, budget = MAX_FINDINGS_PER_FILE): BoundedResult {
+export function validatePlan(
+  value: unknown,
+  budget = MAX_FINDINGS_PER_FILE,
+  wholeFirstMax = WHOLE_FIRST_MAX_ENTRIES,
+): BoundedResult {
   const ops = isRecord(value) ? value.operations : undefined;
   if (!isRecord(value) || !Array.isArray(ops)) return whole(value);
+  if (entryCount(ops, wholeFirstMax) <= wholeFirstMax) {
+    const r = PlanSchema.safeParse(value);
+    if (r.success) return { plan: r.data, issues: [], notChecked: 0, invalidOperations: new Set() };
+  }
 
   const opIssues: Issue[] = [];
   const invalid = new Set<number>();
@@ -102,6 +118,18 @@ function validateOperation(op: unknown, budget: number): { issues: Issue[]; notC
   );
   // Document order: the operation's own fields, then its list.
   return { issues: [...others, ...itemIssues], notChecked };
+}
+
+/** Operations plus the entries of their validated lists (stops counting past the whole-first bound). */
+function entryCount(ops: readonly unknown[], max: number): number {
+  let n = ops.length;
+  for (let i = 0; i < ops.length && n <= max; i++) {
+    const op = ops[i];
+    const list = isRecord(op) && typeof op.op === 'string' ? LISTS[op.op] : undefined;
+    const items = list && isRecord(op) ? op[list.key] : undefined;
+    if (Array.isArray(items)) n += items.length;
+  }
+  return n;
 }
 
 function whole(value: unknown): BoundedResult {
