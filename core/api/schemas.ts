@@ -113,15 +113,19 @@ export const PairSchema = z.looseObject({
 });
 export type Pair = z.infer<typeof PairSchema>;
 
-/** One bin of the quote v2 list: signed id, liquidity always null on v2 (never bin shares). */
-export const BinSchema = z.looseObject({
-  pool_id: z.string().optional(),
-  bin_id: zSignedBinId,
-  price: zAmount,
-  reserve_x: zAmount,
-  reserve_y: zAmount,
-  liquidity: zAmount.nullable().optional(),
-});
+/** A quote v2 bin with its id in the given form; liquidity is always null on v2 (never bin shares). */
+const binRecord = <Id extends z.ZodType>(binId: Id) =>
+  z.looseObject({
+    pool_id: z.string().optional(),
+    bin_id: binId,
+    price: zAmount,
+    reserve_x: zAmount,
+    reserve_y: zAmount,
+    liquidity: zAmount.nullable().optional(),
+  });
+
+/** One bin of the quote v2 list: signed id. */
+export const BinSchema = binRecord(zSignedBinId);
 export type Bin = z.infer<typeof BinSchema>;
 
 /** GET /quotes/v2/bins/{pool_id}. Empty bins + 'Pool not found' is an error (client maps it). */
@@ -137,14 +141,7 @@ export const BinListSchema = z.looseObject({
 export type BinList = z.infer<typeof BinListSchema>;
 
 /** GET /quotes/v2/bins/{pool}/{bin_id}: single bin, unsigned id in the path and the body. */
-export const SingleBinSchema = z.looseObject({
-  pool_id: z.string().optional(),
-  bin_id: zUnsignedBinId,
-  price: zAmount,
-  reserve_x: zAmount,
-  reserve_y: zAmount,
-  liquidity: zAmount.nullable().optional(),
-});
+export const SingleBinSchema = binRecord(zUnsignedBinId);
 export type SingleBin = z.infer<typeof SingleBinSchema>;
 
 /** POST /quotes/v2/quote body. amount_in is sent as a JSON integer literal (exact, see the client). */

@@ -1,6 +1,7 @@
 import type { Finding } from '../diagnostics';
 import { isAlias, mixingExplainsNotFound, offlineMixedOps, principalEdit, principalFor } from './generation';
-import { finding, type Rule } from './rule';
+import { finding, type FindingAt, type Rule } from './rule';
+import type { TextEdit } from '../diagnostics';
 
 /**
  * Ids of the two generations must not be mixed: an alias where app v2 needs the principal (withdraw/move),
@@ -33,13 +34,7 @@ export const mixedGeneration: Rule = {
         finding(
           ctx,
           'mixed-generation',
-          {
-            op: i,
-            path: ['operations', i, 'pool'],
-            fixes: edit
-              ? [{ title: `Use the contract principal ${principal}`, edits: [edit], preferred: true }]
-              : [],
-          },
+          principalFix(i, principal, edit),
           `pool '${op.pool}' is a short alias, but ${op.op} reads app v2 positions, which need the contract principal${principal ? ` (${principal})` : ' from /quotes/v2/pools'}`,
         ),
       );
@@ -80,13 +75,7 @@ export const mixedGeneration: Rule = {
         finding(
           ctx,
           'mixed-generation',
-          {
-            op: i,
-            path: ['operations', i, 'pool'],
-            fixes: edit
-              ? [{ title: `Use the contract principal ${principal}`, edits: [edit], preferred: true }]
-              : [],
-          },
+          principalFix(i, principal, edit),
           `pool '${op.pool}' is written elsewhere in this file as its contract principal ${principal}; write one pool one way`,
         ),
       );
@@ -94,3 +83,15 @@ export const mixedGeneration: Rule = {
     return out;
   },
 };
+
+/** Where a pool written as an alias is reported, with the quick fix writing its contract principal. */
+function principalFix(op: number, principal: string | undefined, edit: TextEdit | undefined): FindingAt {
+  return {
+    op,
+    path: ['operations', op, 'pool'],
+    fixes:
+      edit && principal
+        ? [{ title: `Use the contract principal ${principal}`, edits: [edit], preferred: true }]
+        : [],
+  };
+}
