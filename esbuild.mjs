@@ -136,6 +136,17 @@ if (watch) {
     });
   }
   await Promise.all(contexts.map((c) => c.dispose()));
+  // Each node bundle carries the SHA-256 of its content, the key of the CLI's V8 code cache
+  // (cli/src/codeCache.ts); a watch build has no such line, and its bundles are never cached.
+  const { createHash } = await import('node:crypto');
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  for (const e of built.filter((b) => b.platform === 'node')) {
+    const text = readFileSync(e.out, 'utf8');
+    const map = text.lastIndexOf('\n//# sourceMappingURL=');
+    const [code, tail] = map < 0 ? [text, ''] : [text.slice(0, map + 1), text.slice(map + 1)];
+    const hash = createHash('sha256').update(code).update(tail).digest('hex');
+    writeFileSync(e.out, `${code}${code.endsWith('\n') ? '' : '\n'}//# dlmm-bundle-sha256=${hash}\n${tail}`);
+  }
   // The JSON Schema for plans is generated from the same zod schema the analyzer uses.
   if (existsSync('core/plan/jsonSchema.ts')) {
     const { execFileSync } = await import('node:child_process');

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 'use strict';
-// The `dlmm` command: the bundled CLI (run `npm run build` first when working from a clone).
-require('../dist/cli.js')
-  .main(process.argv.slice(2))
-  .then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e) => {
-      process.stderr.write(String(e) + '\n');
-      process.exitCode = 2;
-    },
-  );
+// The `dlmm` command: the bundled CLI (run `npm run build` first when working from a clone). Its bundles
+// load through the V8 code cache in the user's cache folder (cli/src/codeCache.ts).
+const cli = require('../dist/cli.js');
+cli.useCodeCache();
+cli.main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(String(e) + '\n');
+    process.exitCode = 2;
+  },
+);

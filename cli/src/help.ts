@@ -395,7 +395,7 @@ export function topLevelHelp(): string {
     '  DLMM_INVENTORY_URL  market-maker inventory base (positions for withdraw/move)',
     '  DLMM_NODE_URL       Stacks node base (bin shares via read-only calls)',
     '  DLMM_ROUTERS        JSON file of router contracts per network (export, sim apply)',
-    "  DLMM_CACHE_DIR      machine-wide cache of node bin reads (default: the user's cache folder; off: none)",
+    "  DLMM_CACHE_DIR      machine-wide cache of node bin reads and compiled code (default: the user's cache folder; off: none)",
     '  BITFLOW_API_HOST, BITFLOW_API_KEY, BITFLOW_PROVIDER_ADDRESS, READONLY_CALL_API_HOST,',
     '  READONLY_CALL_API_KEY, KEEPER_API_HOST, KEEPER_API_KEY',
     '                      the core swap API (tokens, routes, quote --source core); see docs/core-api.md',

@@ -5,6 +5,7 @@
 import { safeText } from '../../core/text/safe';
 import { configuredSecrets, processIO, UsageError, type CliIO, type Command } from './io';
 import { commandHelpText, helpKey, topLevelHelp, wantsHelp } from './help';
+import { enableCodeCache } from './codeCache';
 
 /**
  * A command whose module is loaded on first use, so `dlmm --version`, `--help` and each command load only
@@ -30,6 +31,17 @@ export const COMMANDS: Record<string, Command> = {
   routes: lazy(() => require('./commands/routes') as typeof import('./commands/routes')),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
+
+/**
+ * Called by bin/dlmm.js before `main`: the bundles next to this one (dist/cli-<name>.js, dist/lazy-*.js) load
+ * through the V8 code cache in the user's cache folder (codeCache.ts; `DLMM_CACHE_DIR=off`: none).
+ */
+export function useCodeCache(env: Record<string, string | undefined> = process.env): void {
+  enableCodeCache(__dirname, () =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:os only once a bundle loads
+    (require('../../core/cacheDir') as typeof import('../../core/cacheDir')).userCacheDir(env),
+  );
+}
 
 /** Runs the CLI with argv (without node and script) and returns the exit status. */
 export async function main(argv: string[], rawIO: CliIO = processIO): Promise<number> {

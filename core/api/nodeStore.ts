@@ -12,9 +12,11 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { defaultCacheDir, explicitCacheDir } from '../cacheDir';
 import type { ReadOnlyResult } from './schemas';
+
+export { defaultCacheDir };
 
 /** Read-only functions whose answer is a fact of (pool, bin) at an applied state height. */
 export const BIN_FACT_FUNCTIONS: ReadonlySet<string> = new Set(['get-bin-balances', 'get-total-supply']);
@@ -45,18 +47,6 @@ interface FileShape {
   requests: number[];
 }
 
-/** Where the cache lives when DLMM_CACHE_DIR does not say: the platform's per-user cache folder. */
-export function defaultCacheDir(
-  env: Record<string, string | undefined>,
-  platform: NodeJS.Platform = process.platform,
-  home: string = safeHome(),
-): string {
-  if (platform === 'win32')
-    return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'dlmm-studio', 'Cache');
-  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'dlmm-studio');
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'dlmm-studio');
-}
-
 /**
  * The cache directory for node facts: DLMM_CACHE_DIR when set, else the per-user default. A loopback node
  * (the simulator, whose state can be reset or replaced at the same height) is cached on disk only when
@@ -66,7 +56,7 @@ export function nodeCacheDir(
   env: Record<string, string | undefined>,
   nodeUrl: string | undefined,
 ): string | undefined {
-  const explicit = env.DLMM_CACHE_DIR?.trim();
+  const explicit = explicitCacheDir(env);
   if (explicit === 'off') return undefined;
   if (explicit) return explicit;
   if (nodeUrl === undefined || isLoopback(nodeUrl)) return undefined;
@@ -79,14 +69,6 @@ function isLoopback(url: string): boolean {
     return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
   } catch {
     return false;
-  }
-}
-
-function safeHome(): string {
-  try {
-    return homedir();
-  } catch {
-    return '.';
   }
 }
 

@@ -1,0 +1,166 @@
+/**
+ * A V8 code cache for the CLI's own bundles (dist/cli-<name>.js, dist/lazy-*.js), so a repeated command
+ * neither parses nor compiles its 0.4–1.8 MB of JavaScript again: the first run of a bundle compiles it as
+ * usual and, when the process exits, writes V8's cached data for it (with every function that run compiled)
+ * to `<cache>/v8/`; later runs hand that data to V8 (`vm.Script` `cachedData`). Node 20 has no
+ * `module.enableCompileCache`, hence this hook.
+ *
+ * The cache is an optimisation only: a missing, unreadable, foreign or rejected file means a plain compile,
+ * an unwritable folder means no cache, and `DLMM_CACHE_DIR=off` turns it off. A file is keyed by the
+ * bundle's content hash (written into the bundle by esbuild.mjs, `//# dlmm-bundle-sha256=`), its size and
+ * modification time, the Node version and the architecture, so a rebuilt, edited or reinstalled bundle
+ * never meets another's code; a bundle without the hash line (esbuild's watch mode) is never cached. V8
+ * itself refuses data from another V8 version or flag set, or with a bad checksum.
+ */
+import type { Script } from 'node:vm';
+
+/** The line esbuild.mjs adds to each node bundle: the SHA-256 of the bundle without that line. */
+export const BUNDLE_HASH_MARK = '//# dlmm-bundle-sha256=';
+/** Bundles of the CLI that go through the cache (the dispatcher itself, dist/cli.js, is small). */
+const CACHED_BUNDLE = /^(?:cli-[a-z-]+|lazy-[a-z-]+)\.js$/;
+
+interface Pending {
+  script: Script;
+  file: string;
+  /** The bundle's name, for dropping its caches of older builds. */
+  bundle: string;
+}
+
+/**
+ * Routes the CLI's bundles in `distDir` through the code cache under `cacheDir()` (the per-user cache
+ * folder, asked when the first bundle loads; undefined: off). Only these files are affected; every other
+ * module loads as Node loads it. Installing costs nothing until a bundle is loaded.
+ */
+export function enableCodeCache(distDir: string, cacheDir: () => string | undefined): void {
+  // The CommonJS loader's Module class (`require('node:module')` would load more of Node than a command).
+  const Module = module.constructor as unknown as ModuleClass;
+  const original = Module.prototype._compile;
+  const pending: Pending[] = [];
+  let v8Dir: string | null | undefined; // null: off
+  Module.prototype._compile = function (this: NodeModuleLike, content: string, filename: string) {
+    const bundle = baseName(filename);
+    if (v8Dir !== null && dirName(filename) === distDir && CACHED_BUNDLE.test(bundle)) {
+      if (v8Dir === undefined) {
+        const dir = cacheDir();
+        v8Dir = dir === undefined ? null : `${dir}/v8`;
+        if (v8Dir !== null) {
+          const where = v8Dir;
+          process.once('exit', () => writeCaches(where, pending));
+        }
+      }
+      const key = v8Dir === null ? undefined : cacheKey(content, filename);
+      if (v8Dir !== null && key !== undefined) {
+        const file = `${v8Dir}/${bundle.slice(0, -3)}.${key}.bin`;
+        return compileCached(this, content, filename, bundle, file, pending, Module);
+      }
+    }
+    return original.call(this, content, filename);
+  };
+}
+
+interface NodeModuleLike {
+  exports: unknown;
+}
+
+interface ModuleClass {
+  prototype: { _compile(this: NodeModuleLike, content: string, filename: string): unknown };
+  wrap(source: string): string;
+  createRequire(filename: string): NodeJS.Require;
+}
+
+function compileCached(
+  mod: NodeModuleLike,
+  content: string,
+  filename: string,
+  bundle: string,
+  file: string,
+  pending: Pending[],
+  Module: ModuleClass,
+): unknown {
+  /* eslint-disable @typescript-eslint/no-require-imports -- see enableCodeCache */
+  const vm = require('node:vm') as typeof import('node:vm');
+  const fs = require('node:fs') as typeof import('node:fs');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(file);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new vm.Script(Module.wrap(content), {
+    filename,
+    ...(cachedData ? { cachedData } : {}),
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (!cachedData || script.cachedDataRejected === true) pending.push({ script, file, bundle });
+  const fn = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: NodeModuleLike,
+    filename: string,
+    dirname: string,
+  ) => unknown;
+  return fn.call(mod.exports, mod.exports, Module.createRequire(filename), mod, filename, dirName(filename));
+}
+
+/**
+ * The cache file's key for a bundle: its content hash (from the bundle's hash line), size and modification
+ * time, Node version and architecture; undefined when the bundle has no hash line or cannot be stat'ed.
+ */
+function cacheKey(content: string, filename: string): string | undefined {
+  const at = content.lastIndexOf(BUNDLE_HASH_MARK);
+  if (at < 0) return undefined;
+  const hash = /^[0-9a-f]{64}/.exec(
+    content.slice(at + BUNDLE_HASH_MARK.length, at + BUNDLE_HASH_MARK.length + 64),
+  );
+  if (!hash) return undefined;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see enableCodeCache
+    const st = (require('node:fs') as typeof import('node:fs')).statSync(filename);
+    return `${hash[0].slice(0, 32)}.${st.size}.${Math.trunc(st.mtimeMs)}.${process.version}.${process.arch}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the code caches of the bundles this process compiled without one; any failure is ignored. */
+function writeCaches(v8Dir: string, pending: readonly Pending[]): void {
+  if (pending.length === 0) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see enableCodeCache
+  const fs = require('node:fs') as typeof import('node:fs');
+  try {
+    fs.mkdirSync(v8Dir, { recursive: true });
+  } catch {
+    return;
+  }
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(v8Dir);
+  } catch {
+    names = [];
+  }
+  for (const { script, file, bundle } of pending) {
+    try {
+      const data = script.createCachedData();
+      // Written aside and renamed, so a concurrent run reads the old file or the new one, never half of one.
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, data);
+      fs.renameSync(tmp, file);
+      // This bundle's caches of other builds are dead weight.
+      const prefix = `${bundle.slice(0, -3)}.`;
+      for (const name of names)
+        if (name.startsWith(prefix) && `${v8Dir}/${name}` !== file && !name.endsWith('.tmp'))
+          fs.rmSync(`${v8Dir}/${name}`, { force: true });
+    } catch {
+      /* the cache is an optimisation: an unwritable folder is no cache */
+    }
+  }
+}
+
+function baseName(p: string): string {
+  return p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+}
+
+function dirName(p: string): string {
+  return p.slice(0, Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')));
+}

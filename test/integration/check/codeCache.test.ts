@@ -1,0 +1,135 @@
+/**
+ * The CLI's V8 code cache (cli/src/codeCache.ts) through the real `bin/dlmm.js` and the built bundles
+ * (`npm run build` first): the same output with, without, and with a broken or unwritable cache; a cache
+ * file per bundle, reused and not rewritten on the next run; never for a bundle without its hash line.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUNDLE_HASH_MARK } from '../../../cli/src/codeCache';
+
+const ROOT = join(__dirname, '../../..');
+const PLAN = join(ROOT, 'examples', 'add-ladder.dlmm.yaml');
+const BAD_PLAN = join(ROOT, 'examples', 'mistakes', 'wrong-side.dlmm.yaml');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs node with only PATH and the cache settings: DLMM_CACHE_DIR, or XDG_CACHE_HOME when `xdg` is set. */
+function node(args: string[], cacheDir: string, xdg?: string): Promise<Run> {
+  const env =
+    xdg === undefined
+      ? { DLMM_CACHE_DIR: cacheDir }
+      : { XDG_CACHE_HOME: xdg, ...(cacheDir ? { DLMM_CACHE_DIR: cacheDir } : {}) };
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, timeout: 55_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (err as { code?: number | null }).code : 0;
+        resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
+      },
+    );
+  });
+}
+
+const dlmm = (args: string[], cacheDir: string, xdg?: string): Promise<Run> =>
+  node([join(ROOT, 'bin', 'dlmm.js'), ...args], cacheDir, xdg);
+
+function cacheFiles(dir: string): string[] {
+  const v8 = join(dir, 'v8');
+  return existsSync(v8) ? readdirSync(v8).sort() : [];
+}
+
+describe('CLI code cache (built bundles)', function () {
+  this.timeout(120_000);
+  let tmp: string;
+  let plain: Run;
+  let plainBad: Run;
+
+  before(async function () {
+    if (!existsSync(join(ROOT, 'dist', 'cli-check.js'))) this.skip(); // needs `npm run build`
+    tmp = mkdtempSync(join(tmpdir(), 'dlmm-codecache-'));
+    plain = await dlmm(['check', '--offline', PLAN], 'off');
+    plainBad = await dlmm(['check', '--offline', '--format', 'json', BAD_PLAN], 'off');
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(plainBad.code, 1, plainBad.stderr);
+  });
+  after(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('without DLMM_CACHE_DIR it is the user cache folder; DLMM_CACHE_DIR=off writes nothing there', async () => {
+    const xdg = join(tmp, 'xdg');
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], 'off', xdg), plain);
+    assert.equal(existsSync(join(xdg, 'dlmm-studio')), false);
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], '', xdg), plain);
+    assert.equal(cacheFiles(join(xdg, 'dlmm-studio')).length, 1);
+  });
+
+  it('the first run writes the bundle cache, the next reuses it unchanged; the output is the same', async () => {
+    const dir = join(tmp, 'warm');
+    const first = await dlmm(['check', '--offline', PLAN], dir);
+    assert.deepEqual(first, plain);
+    const files = cacheFiles(dir);
+    assert.equal(files.length, 1, files.join(' '));
+    assert.match(files[0]!, /^cli-check\.[0-9a-f]{32}\.\d+\.\d+\.v\d+\.\d+\.\d+\.[a-z0-9]+\.bin$/);
+    const file = join(dir, 'v8', files[0]!);
+    const before = statSync(file).mtimeMs;
+    const again = await dlmm(['check', '--offline', PLAN], dir);
+    assert.deepEqual(again, plain);
+    // Error findings and JSON go through the cached code too.
+    assert.deepEqual(await dlmm(['check', '--offline', '--format', 'json', BAD_PLAN], dir), plainBad);
+    assert.equal(statSync(file).mtimeMs, before, 'an accepted cache is not written again');
+    assert.deepEqual(cacheFiles(dir), files);
+  });
+
+  it('a broken cache file is refused by V8 and replaced; the output is the same', async () => {
+    const dir = join(tmp, 'broken');
+    await dlmm(['check', '--offline', PLAN], dir);
+    const [name] = cacheFiles(dir);
+    const file = join(dir, 'v8', name!);
+    const garbage = Buffer.alloc(statSync(file).size, 0x5a);
+    writeFileSync(file, garbage);
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
+    assert.notDeepEqual(readFileSync(file), garbage);
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
+  });
+
+  it('an unwritable cache folder is no cache, not an error', async () => {
+    const file = join(tmp, 'a-file');
+    writeFileSync(file, 'not a folder');
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], join(file, 'cache')), plain);
+  });
+
+  it('a bundle without its hash line (a watch build) is never cached', async () => {
+    const dist = join(tmp, 'dist');
+    mkdirSync(dist);
+    copyFileSync(join(ROOT, 'dist', 'cli.js'), join(dist, 'cli.js'));
+    const text = readFileSync(join(ROOT, 'dist', 'cli-check.js'), 'utf8');
+    const at = text.lastIndexOf(BUNDLE_HASH_MARK);
+    assert.ok(at > 0, 'the build writes the hash line');
+    writeFileSync(join(dist, 'cli-check.js'), text.slice(0, at) + text.slice(text.indexOf('\n', at) + 1));
+    const dir = join(tmp, 'unhashed');
+    const script = `const c = require(${JSON.stringify(join(dist, 'cli.js'))}); c.useCodeCache();
+      c.main(['check', '--offline', ${JSON.stringify(PLAN)}]).then((code) => { process.exitCode = code; });`;
+    assert.deepEqual(await node(['-e', script], dir), plain);
+    assert.deepEqual(cacheFiles(dir), []);
+  });
+});
