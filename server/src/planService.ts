@@ -10,6 +10,8 @@ import type { DlmmApi } from '../../core/api/types';
 import type { Finding } from '../../core/plan/diagnostics';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../core/plan/analyze';
 import { createLiveSession, type LiveSession } from '../../core/plan/live';
+import { parsePlan, type ParsedPlan } from '../../core/plan/parse';
+import type { ExecResult } from '../../core/chain/router';
 import type { BuiltTransaction } from '../../core/tx/types';
 import { carriedLiveFindings, lastLive, type LastLive } from './carry';
 import type { ServerSettings } from './protocol';
@@ -17,25 +19,33 @@ import type { ServerSettings } from './protocol';
 /** What only an export reads of a built transaction (the export builds its own). */
 type ExportOnly =
   'functionArgs' | 'argNames' | 'postConditions' | 'postConditionWords' | 'rows' | 'totals' | 'notes';
-/** A transaction of the check's execution as the editor keeps it: what it is and what executing it did. */
-export type ExecutedTransaction = Omit<BuiltTransaction, ExportOnly>;
 /**
- * The analysis the editor keeps for an open document: all of it but the execution's arguments and
- * post-conditions, which were a third of what 200 open plans held (hover and lenses read each
- * transaction's identity, execution and effects).
+ * An executed transaction's outcome as the editor keeps it: a revert or an unknown as executed; a success
+ * without the pools it left and its movements (the chain model's own objects: every bin and every holder's
+ * shares of each pool it touched), since hover reads what it did from `effects`.
+ */
+export type EditorExecution = { status: 'ok' } | Exclude<ExecResult, { status: 'ok' }>;
+/** A transaction of the check's execution as the editor keeps it: what it is and what executing it did. */
+export type ExecutedTransaction = Omit<BuiltTransaction, ExportOnly | 'execution'> & {
+  execution?: EditorExecution;
+};
+/**
+ * The analysis the editor keeps for an open document: all of it but the execution's arguments,
+ * post-conditions and resulting pool states (two thirds of what 200 open plans held), and with `parsed`
+ * read again from `text` when a request needs it (parseAgain) instead of kept: the parse tree of every
+ * open plan was a third of the rest.
  */
 export type EditorAnalysis = Omit<Analysis, 'execution'> & {
   execution?: { transactions: ExecutedTransaction[] };
 };
 
-/** `analysis` without what the editor does not read (see EditorAnalysis). */
-export function editorAnalysis(analysis: Analysis): EditorAnalysis {
-  const ex = analysis.execution;
-  if (!ex) return analysis;
-  return {
-    ...analysis,
-    execution: {
-      transactions: ex.transactions.map((tx) => {
+/** `analysis` without what the editor does not read or reads again on demand (see EditorAnalysis). */
+export function editorAnalysis(analysis: Analysis | EditorAnalysis): EditorAnalysis {
+  const { parsed, execution, ...rest } = analysis;
+  const kept: Omit<EditorAnalysis, 'parsed'> = rest;
+  if (execution)
+    kept.execution = {
+      transactions: execution.transactions.map((tx) => {
         const {
           functionArgs: _a,
           argNames: _n,
@@ -44,12 +54,40 @@ export function editorAnalysis(analysis: Analysis): EditorAnalysis {
           rows: _r,
           totals: _t,
           notes: _o,
-          ...kept
-        } = tx;
-        return kept;
+          execution: run,
+          ...identity
+        } = tx as BuiltTransaction;
+        const out: ExecutedTransaction = identity;
+        if (run) out.execution = run.status === 'ok' ? { status: 'ok' } : run;
+        return out;
       }),
-    },
-  };
+    };
+  const format = parsed.format;
+  const text = analysis.text;
+  return Object.defineProperty(kept, 'parsed', {
+    get: () => parseAgain(kept as EditorAnalysis, text, format),
+    enumerable: true,
+  }) as EditorAnalysis;
+}
+
+/**
+ * Parse trees of the analyses requests read lately (hover, lenses, hints, symbols and completion ask for
+ * the same document's over and over): parsePlan is deterministic, so the tree read again is the one the
+ * analysis had.
+ */
+const reparsed = new Map<object, ParsedPlan>();
+const REPARSED_KEPT = 4;
+
+function parseAgain(owner: object, text: string, format: ParsedPlan['format']): ParsedPlan {
+  let parsed = reparsed.get(owner);
+  if (parsed) {
+    reparsed.delete(owner);
+  } else {
+    parsed = parsePlan(text, { format });
+    if (reparsed.size >= REPARSED_KEPT) reparsed.delete(reparsed.keys().next().value as object);
+  }
+  reparsed.set(owner, parsed);
+  return parsed;
 }
 
 export interface AnalysisResult {
@@ -292,7 +330,13 @@ export class PlanService {
       this.deps.log(`analysis failed for ${uri}: ${errorText(e)}`);
       return undefined;
     }
-    const offline: AnalysisResult = { version, analysis, live: false, settings, api };
+    const offline: AnalysisResult = {
+      version,
+      analysis: editorAnalysis(analysis),
+      live: false,
+      settings,
+      api,
+    };
     state.latest = offline;
     if (!api) {
       state.lastLive = undefined;
@@ -307,7 +351,10 @@ export class PlanService {
         ? offline
         : {
             ...offline,
-            analysis: { ...analysis, findings: sortFindings([...analysis.findings, ...carried]) },
+            analysis: editorAnalysis({
+              ...analysis,
+              findings: sortFindings([...analysis.findings, ...carried]),
+            }),
           },
     );
 

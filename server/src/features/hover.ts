@@ -20,8 +20,8 @@ import type { PreparedOperation } from '../../../core/plan/prepared';
 import { revertWords } from '../../../core/chain/router';
 import { addBounds, minReceivedFor, poolFees } from '../../../core/tx/bounds';
 import { amountText } from '../../../core/tx/summary';
-import type { Amount, BuiltTransaction, TxEffects } from '../../../core/tx/types';
-import type { AnalysisResult } from '../planService';
+import type { Amount, TxEffects } from '../../../core/tx/types';
+import type { AnalysisResult, ExecutedTransaction } from '../planService';
 import { rangeOf } from './diagnostics';
 import { describeRoute, formatAmount } from './format';
 import { locate } from './pathAt';
@@ -418,7 +418,7 @@ function distributionSection(
 
 /** What hover reads of an executed transaction (the editor keeps no arguments: planService.ts). */
 type ExecutedTx = Pick<
-  BuiltTransaction,
+  ExecutedTransaction,
   'opIndex' | 'part' | 'parts' | 'functionName' | 'execution' | 'effects' | 'itemIndexes'
 >;
 
