@@ -1,7 +1,8 @@
 /** The plain language service: per-document debounce, stale versions dropped, requests flush the debounce. */
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { PlanService, type AnalysisResult } from '../../../server/src/planService';
+import { analyzeOffline, type Analysis } from '../../../core/plan/analyze';
+import { editorAnalysis, PlanService, type AnalysisResult } from '../../../server/src/planService';
 
 const GOOD =
   'version: 1\noperations:\n  - op: swap\n    input_token: SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token\n    output_token: SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx\n    amount_in: 1\n';
@@ -68,5 +69,42 @@ describe('PlanService', () => {
     await new Promise((r) => setTimeout(r, 60));
     assert.equal(published.length, 0);
     assert.deepEqual(svc.openUris(), []);
+  });
+
+  it('keeps an analysis without its parse tree and pool states, and reads the same tree again', () => {
+    const json =
+      '{"version": 1, "operations": [{"id": "s", "op": "swap", "input_token": "a.b", "output_token": "c.d", "amount_in": 1}]}';
+    for (const [text, fileName] of [
+      [GOOD, 'a.dlmm.yaml'],
+      [json, 'a.dlmm.json'],
+    ] as const) {
+      const full = analyzeOffline(text, { fileName });
+      const tx = { opId: 's', opIndex: 0, op: 'swap', mode: 'swap', part: 1, parts: 1, functionName: 'f' };
+      const pools = [{ id: 'pool' }];
+      const withRun = {
+        ...full,
+        execution: {
+          transactions: [
+            { ...tx, functionArgs: [], execution: { status: 'ok', movements: [1], effects: [2], pools } },
+            { ...tx, execution: { status: 'unknown', detail: 'shares not read' } },
+          ],
+        },
+      } as unknown as Analysis;
+      const kept = editorAnalysis(withRun);
+      const runs = kept.execution?.transactions ?? [];
+      assert.deepEqual(runs[0]?.execution, { status: 'ok' });
+      assert.equal('functionArgs' in (runs[0] ?? {}), false);
+      assert.deepEqual(runs[1]?.execution, { status: 'unknown', detail: 'shares not read' });
+      assert.deepEqual(kept.findings, full.findings);
+      const again = kept.parsed;
+      assert.notEqual(again, full.parsed);
+      assert.equal(again.format, full.parsed.format);
+      assert.deepEqual(again.value, full.parsed.value);
+      assert.equal(again.operationCount, full.parsed.operationCount);
+      for (const path of [['operations', 0], ['operations', 0, 'amount_in'], ['version']] as const)
+        assert.deepEqual(again.rangeOf([...path]), full.parsed.rangeOf([...path]));
+      // Read again only once while it is among the last few asked for.
+      assert.equal(kept.parsed, again);
+    }
   });
 });
