@@ -1,9 +1,8 @@
 /**
  * The per-user cache folder of every dlmm process (node bin facts, the CLI's compiled code): DLMM_CACHE_DIR
- * when set (`off`: none), else the platform's per-user cache folder. Only node:os and node:path, so the
- * CLI's dispatcher can ask for it without loading anything else.
+ * when set (`off`: none), else the platform's per-user cache folder. Only node:path (node:os when HOME is
+ * unset), so the CLI's dispatcher can ask for it without loading anything else.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /** Where the cache lives when DLMM_CACHE_DIR does not say: the platform's per-user cache folder. */
@@ -23,9 +22,13 @@ export function explicitCacheDir(env: Record<string, string | undefined>): strin
   return env.DLMM_CACHE_DIR?.trim() || undefined;
 }
 
+/** os.homedir(): $HOME when set on POSIX (read directly, without loading node:os for it), else the OS's answer. */
 function safeHome(): string {
+  const home = process.platform === 'win32' ? undefined : process.env.HOME;
+  if (home) return home;
   try {
-    return homedir();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- only when HOME does not say
+    return (require('node:os') as typeof import('node:os')).homedir();
   } catch {
     return '.';
   }

@@ -1,6 +1,7 @@
 import { keysFromEnv } from '../../core/text/safe';
 import { inputFileProblem } from './planFile';
-import { readFile } from 'node:fs/promises';
+import { writeSync } from 'node:fs';
+import { readFile } from './fsAsync';
 import { resolve } from 'node:path';
 
 /** The terminal edge: results to stdout, progress to stderr (docs/cli.md). Injectable for tests. */
@@ -24,11 +25,36 @@ export function escapeForTerminal(text: string): string {
 }
 
 export const processIO: CliIO = {
-  out: (t) => process.stdout.write(escapeForTerminal(t)),
-  err: (t) => process.stderr.write(escapeForTerminal(t)),
+  out: stdioWriter(1, () => process.stdout),
+  err: stdioWriter(2, () => process.stderr),
   env: process.env,
   cwd: process.cwd(),
 };
+
+/**
+ * Writes escaped text to stdout (fd 1) or stderr (fd 2). On Linux, where Node writes stdout and stderr
+ * synchronously whether they are files, pipes or terminals, a plain synchronous write(2) of the same bytes:
+ * `process.stdout`/`stderr` would first load Node's whole stream stack (a few ms of every command's start).
+ * A write that cannot complete (a non-blocking pipe that is full) or fails (EPIPE...) hands the rest to the
+ * stream, used from then on, so output keeps its order and errors are the stream's as before; elsewhere
+ * (Windows consoles want UTF-16, macOS pipes are asynchronous) always the stream.
+ */
+function stdioWriter(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
+  let viaStream = process.platform !== 'linux';
+  return (text) => {
+    const bytes = Buffer.from(escapeForTerminal(text), 'utf8');
+    let done = 0;
+    if (!viaStream) {
+      try {
+        while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+        return;
+      } catch {
+        viaStream = true;
+      }
+    }
+    stream().write(done === 0 ? bytes : bytes.subarray(done));
+  };
+}
 
 /** A usage error: exit status 2 with the message on stderr. */
 export class UsageError extends Error {

@@ -2,7 +2,7 @@
  * Reading a plan (or any input) file from the command line: the file's type and size are checked before
  * a byte is read, so a FIFO never blocks `dlmm check` and /dev/zero is never read into memory.
  */
-import { stat } from 'node:fs/promises';
+import { stat } from './fsAsync';
 
 /** Regular files above this are refused unread (plans are parsed up to 4 MiB characters). */
 export const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;

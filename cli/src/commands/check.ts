@@ -4,7 +4,7 @@
  * so 120 plans on one pool take a handful of requests. Results on stdout, progress on stderr.
  * Exit: 0 no error finding; 1 an error finding; 2 usage error, or live data unavailable without --offline.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from '../fsAsync';
 import { join, relative, resolve, sep } from 'node:path';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/plan/analyze';
 import type { DlmmApi } from '../../../core/api/types';
