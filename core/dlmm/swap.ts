@@ -52,36 +52,51 @@ export interface RouteHopInput {
 /** Router walk limit: BIN_INDEX_RANGE of the swap router has 350 entries. */
 export const MAX_SWAP_BINS = 350;
 
+/**
+ * One input side's fees (bps) with their sum and FEE_SCALE minus it, read once per walk: a 350-bin walk
+ * then builds no fee object and no fee sum per bin (fewer allocations, so fewer collections mid-walk).
+ */
 interface Side {
   protocol: bigint;
   provider: bigint;
   variable: bigint;
+  total: bigint;
+  /** FEE_SCALE - total */
+  net: bigint;
 }
 
-function checkInputs(bin: BinBalances, amount: bigint, fee: Side): bigint {
+function sideOf(fees: PoolFees, xForY: boolean): Side {
+  const protocol = xForY ? fees.x_protocol : fees.y_protocol;
+  const provider = xForY ? fees.x_provider : fees.y_provider;
+  const variable = xForY ? fees.x_variable : fees.y_variable;
+  const total = protocol + provider + variable;
+  return { protocol, provider, variable, total, net: FEE_SCALE - total };
+}
+
+function checkAmountAndPrice(bin: BinBalances, amount: bigint): void {
   if (amount <= 0n) throw new RangeError(`swap amount must be > 0 (the contract asserts it), got ${amount}`);
   if (bin.price <= 0n) throw new RangeError(`bin price must be > 0, got ${bin.price}`);
-  const total = fee.protocol + fee.provider + fee.variable;
-  if (fee.protocol < 0n || fee.provider < 0n || fee.variable < 0n || total >= FEE_SCALE) {
+}
+
+function checkFees(fee: Side): void {
+  if (fee.protocol < 0n || fee.provider < 0n || fee.variable < 0n || fee.total >= FEE_SCALE) {
     throw new RangeError(
       `fees must be >= 0 and total < 10000 bps, got ${fee.protocol}+${fee.provider}+${fee.variable}`,
     );
   }
-  return total;
 }
 
-/** Fee parts of `used` input: total, protocol, variable floored separately; provider takes the remainder. */
-function splitFee(used: bigint, side: Side, total: bigint): { fee: bigint; protocol: bigint; keep: bigint } {
-  const fee = u128(used * total, 'input * fee') / FEE_SCALE;
-  const protocol = (used * side.protocol) / FEE_SCALE;
-  const variable = (used * side.variable) / FEE_SCALE;
-  const provider = fee - protocol - variable;
-  return { fee, protocol, keep: provider + variable };
+/**
+ * The fee on `used` input, floored. The contract floors the protocol and variable parts separately and the
+ * provider takes the remainder, so provider + variable (what stays in the bin) is fee - protocol.
+ */
+function feeOf(used: bigint, side: Side): bigint {
+  return u128(used * side.total, 'input * fee') / FEE_SCALE;
 }
 
 /** Scales the exact-output input cap up by the fee: cap * 10000 / (10000 - f) when f > 0. */
-function withFee(cap: bigint, total: bigint): bigint {
-  return total > 0n ? u128(cap * FEE_SCALE, 'max input * 10000') / (FEE_SCALE - total) : cap;
+function withFee(cap: bigint, side: Side): bigint {
+  return side.total > 0n ? u128(cap * FEE_SCALE, 'max input * 10000') / side.net : cap;
 }
 
 /**
@@ -89,21 +104,38 @@ function withFee(cap: bigint, total: bigint): bigint {
  * out of range, and U128RangeError where the contract's u128 arithmetic would abort.
  */
 export function swapXForYInBin(bin: BinBalances, xIn: bigint, fees: PoolFees): BinSwapResult {
-  const side = { protocol: fees.x_protocol, provider: fees.x_provider, variable: fees.x_variable };
-  const total = checkInputs(bin, xIn, side);
+  const side = sideOf(fees, true);
+  checkAmountAndPrice(bin, xIn);
+  checkFees(side);
+  return xForYIn(bin, xIn, side);
+}
+
+/** Swap `yIn` of Y for X in one bin (core swap-y-for-x); throws like swapXForYInBin. */
+export function swapYForXInBin(bin: BinBalances, yIn: bigint, fees: PoolFees): BinSwapResult {
+  const side = sideOf(fees, false);
+  checkAmountAndPrice(bin, yIn);
+  checkFees(side);
+  return yForXIn(bin, yIn, side);
+}
+
+/** swapXForYInBin with the input and fees already checked. */
+function xForYIn(bin: BinBalances, xIn: bigint, side: Side): BinSwapResult {
   const { price, reserve_x: bx, reserve_y: by } = bin;
   const wasEmpty = bx === 0n && by === 0n;
   const maxX = (u128(by * PRICE_SCALE, 'y balance * 1e8') + price - 1n) / price;
-  const maxXWithFee = withFee(maxX, total);
+  const maxXWithFee = withFee(maxX, side);
   const used = xIn >= maxXWithFee ? maxXWithFee : xIn;
-  const { fee, protocol, keep } = splitFee(used, side, total);
+  const fee = feeOf(used, side);
+  const protocol = (used * side.protocol) / FEE_SCALE;
+  const keep = fee - protocol;
   const dx = used - fee;
   const dyRaw = u128(dx * price, 'dx * price') / PRICE_SCALE;
   const dy = dyRaw > by ? by : dyRaw;
   // The contract writes balances only when it took input from a non-empty bin.
   const changed = used > 0n && !wasEmpty;
+  const left = by - dy;
   const bin_after = changed
-    ? { ...bin, reserve_x: u128(bx + dx + keep, 'x balance'), reserve_y: by - dy }
+    ? { ...bin, reserve_x: u128(bx + dx + keep, 'x balance'), reserve_y: left }
     : { ...bin };
   return {
     amount_in: used,
@@ -111,26 +143,27 @@ export function swapXForYInBin(bin: BinBalances, xIn: bigint, fees: PoolFees): B
     protocol_fee: protocol,
     amount_out: dy,
     bin_after,
-    exhausted: by - dy === 0n || wasEmpty,
+    exhausted: left === 0n || wasEmpty,
   };
 }
 
-/** Swap `yIn` of Y for X in one bin (core swap-y-for-x); throws like swapXForYInBin. */
-export function swapYForXInBin(bin: BinBalances, yIn: bigint, fees: PoolFees): BinSwapResult {
-  const side = { protocol: fees.y_protocol, provider: fees.y_provider, variable: fees.y_variable };
-  const total = checkInputs(bin, yIn, side);
+/** swapYForXInBin with the input and fees already checked. */
+function yForXIn(bin: BinBalances, yIn: bigint, side: Side): BinSwapResult {
   const { price, reserve_x: bx, reserve_y: by } = bin;
   const wasEmpty = bx === 0n && by === 0n;
   const maxY = (u128(bx * price, 'x balance * price') + PRICE_SCALE - 1n) / PRICE_SCALE;
-  const maxYWithFee = withFee(maxY, total);
+  const maxYWithFee = withFee(maxY, side);
   const used = yIn >= maxYWithFee ? maxYWithFee : yIn;
-  const { fee, protocol, keep } = splitFee(used, side, total);
+  const fee = feeOf(used, side);
+  const protocol = (used * side.protocol) / FEE_SCALE;
+  const keep = fee - protocol;
   const dy = used - fee;
   const dxRaw = u128(dy * PRICE_SCALE, 'dy * 1e8') / price;
   const dx = dxRaw > bx ? bx : dxRaw;
   const changed = used > 0n && !wasEmpty;
+  const left = bx - dx;
   const bin_after = changed
-    ? { ...bin, reserve_x: bx - dx, reserve_y: u128(by + dy + keep, 'y balance') }
+    ? { ...bin, reserve_x: left, reserve_y: u128(by + dy + keep, 'y balance') }
     : { ...bin };
   return {
     amount_in: used,
@@ -138,7 +171,7 @@ export function swapYForXInBin(bin: BinBalances, yIn: bigint, fees: PoolFees): B
     protocol_fee: protocol,
     amount_out: dx,
     bin_after,
-    exhausted: bx - dx === 0n || wasEmpty,
+    exhausted: left === 0n || wasEmpty,
   };
 }
 
@@ -164,13 +197,21 @@ export function swapWalk(
   let out = 0n;
   let feesTotal = 0n;
   let protocolTotal = 0n;
+  const side = sideOf(fees, xForY);
+  // The fees are checked at the first bin that exists, after its amount and price, as each call does.
+  let feesChecked = false;
   for (let call = 0; call < maxBins && remaining > 0n; call++) {
     const bin = bins_after.get(active) ?? getBin(active);
     let exhausted = true;
     if (bin === undefined) {
       steps.push({ bin_id: active, amount_in: 0n, amount_out: 0n, fee: 0n, protocol_fee: 0n });
     } else {
-      const r = xForY ? swapXForYInBin(bin, remaining, fees) : swapYForXInBin(bin, remaining, fees);
+      checkAmountAndPrice(bin, remaining);
+      if (!feesChecked) {
+        checkFees(side);
+        feesChecked = true;
+      }
+      const r = xForY ? xForYIn(bin, remaining, side) : yForXIn(bin, remaining, side);
       steps.push({
         bin_id: active,
         amount_in: r.amount_in,
