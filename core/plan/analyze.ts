@@ -232,22 +232,40 @@ function finish(analysis: Analysis, target?: Checkable): Analysis {
   const sourceIndex = target?.sourceIndex;
   if (sourceIndex)
     analysis.prepared = analysis.prepared.map((p) => ({ ...p, index: sourceIndex[p.index] ?? p.index }));
-  const seen = new Set<string>();
-  const sorted = analysis.findings
-    .filter((f) => {
-      const key = `${f.code}|${f.offset}|${f.length}|${f.message}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .sort(
-      (a, b) =>
-        a.offset - b.offset ||
-        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-        a.code.localeCompare(b.code),
-    );
+  const sorted = withoutRepeats(analysis.findings).sort(
+    (a, b) =>
+      a.offset - b.offset ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.code.localeCompare(b.code),
+  );
   analysis.findings = capFindings(sorted).map(shortMessage);
   return analysis;
+}
+
+/**
+ * The findings without repeats (same code, offset, length and message), the first of each kept. Compared
+ * field by field among the few findings at one offset (a key string per finding cost 0.5 ms on a plan with
+ * 300 findings); an offset holding many findings gets a set of keys, so the work stays linear.
+ */
+export function withoutRepeats(findings: readonly Finding[]): Finding[] {
+  const byOffset = new Map<number, { list: Finding[]; keys?: Set<string> }>();
+  const out: Finding[] = [];
+  for (const f of findings) {
+    let at = byOffset.get(f.offset);
+    if (!at) byOffset.set(f.offset, (at = { list: [] }));
+    if (at.keys) {
+      const key = `${f.code}|${f.length}|${f.message}`;
+      if (at.keys.has(key)) continue;
+      at.keys.add(key);
+    } else {
+      if (at.list.some((g) => g.code === f.code && g.length === f.length && g.message === f.message))
+        continue;
+      at.list.push(f);
+      if (at.list.length > 8) at.keys = new Set(at.list.map((g) => `${g.code}|${g.length}|${g.message}`));
+    }
+    out.push(f);
+  }
+  return out;
 }
 
 /**

@@ -688,7 +688,7 @@ function lightAt(
   let key: LightScalar | undefined;
   for (const seg of path) {
     if (node.kind === 'map') {
-      const i = lightKeyIndex(node).get(String(seg));
+      const i = lightKeyAt(node, String(seg));
       if (i === undefined) return undefined;
       key = node.keys[i];
       node = node.values[i] as LightNode;
@@ -700,6 +700,14 @@ function lightAt(
     } else return undefined;
   }
   return { node, key };
+}
+
+/** Index of `key` in a light map (the last one when repeated): a scan of a small map, else its index. */
+function lightKeyAt(map: LightMap, key: string): number | undefined {
+  const keys = map.keys;
+  if (keys.length > 8) return lightKeyIndex(map).get(key);
+  for (let i = keys.length - 1; i >= 0; i--) if (keys[i]!.value === key) return i;
+  return undefined;
 }
 
 /**
