@@ -40,6 +40,19 @@ export const POOL_SHARES_ASSET = 'pool-token';
 /** Non-fungible asset keyed by {token-id: unsigned bin id, owner}. */
 export const POSITION_NFT_ASSET = 'pool-token-id';
 
+/**
+ * (principal, asset) pairs whose condition `Pc` has built and checked (c32 decoding with a sha256 checksum
+ * of the principal and of the token contract, each time): later conditions on them are written as the same
+ * literal `Pc` returns, so a check or an export does not decode the same two addresses again and again.
+ */
+const checkedFungible = new Set<string>();
+const MAX_CHECKED_FUNGIBLE = 1024;
+
+function rememberChecked(key: string): void {
+  if (checkedFungible.size >= MAX_CHECKED_FUNGIBLE) checkedFungible.clear();
+  checkedFungible.add(key);
+}
+
 /** A fungible outflow condition on `principal` for `token` (STX wrapper -> ustx). */
 export function fungibleCondition(
   principal: string,
@@ -48,6 +61,23 @@ export function fungibleCondition(
   token: TokenInfo,
 ): PostCondition {
   checkAmount(amount);
+  const key = `${principal}|${token.assetName === null ? 'ustx' : `${token.contract}::${token.assetName}`}`;
+  if (checkedFungible.has(key)) {
+    if (token.assetName === null)
+      return {
+        type: 'stx-postcondition',
+        address: principal,
+        condition: comparator,
+        amount: amount.toString(),
+      };
+    return {
+      type: 'ft-postcondition',
+      address: principal,
+      condition: comparator,
+      amount: amount.toString(),
+      asset: `${token.contract as `${string}.${string}`}::${token.assetName}`,
+    };
+  }
   const p = Pc.principal(principal);
   const partial =
     comparator === 'lte'
@@ -55,8 +85,12 @@ export function fungibleCondition(
       : comparator === 'eq'
         ? p.willSendEq(amount)
         : p.willSendGte(amount);
-  if (token.assetName === null) return partial.ustx();
-  return partial.ft(token.contract as `${string}.${string}`, token.assetName);
+  const pc =
+    token.assetName === null
+      ? partial.ustx()
+      : partial.ft(token.contract as `${string}.${string}`, token.assetName);
+  rememberChecked(key);
+  return pc;
 }
 
 /** The sender burns (sends) pool shares: exactly on strict withdraw/move, at most on simple ones. */
@@ -67,9 +101,20 @@ export function sharesCondition(
   pool: string,
 ): PostCondition {
   checkAmount(amount);
+  const key = `${sender}|${pool}::${POOL_SHARES_ASSET}`;
+  if (checkedFungible.has(key))
+    return {
+      type: 'ft-postcondition',
+      address: sender,
+      condition: comparator,
+      amount: amount.toString(),
+      asset: `${pool as `${string}.${string}`}::${POOL_SHARES_ASSET}`,
+    };
   const p = Pc.principal(sender);
   const partial = comparator === 'eq' ? p.willSendEq(amount) : p.willSendLte(amount);
-  return partial.ft(pool as `${string}.${string}`, POOL_SHARES_ASSET);
+  const pc = partial.ft(pool as `${string}.${string}`, POOL_SHARES_ASSET);
+  rememberChecked(key);
+  return pc;
 }
 
 /**

@@ -5,7 +5,13 @@
 import * as assert from 'node:assert/strict';
 import { Cl, Pc, postConditionToHex } from '@stacks/transactions';
 import { contractCV } from '../../../core/tx/context';
-import { positionNftCondition, positionNftId } from '../../../core/tx/postConditions';
+import {
+  fungibleCondition,
+  positionNftCondition,
+  positionNftId,
+  sharesCondition,
+} from '../../../core/tx/postConditions';
+import type { TokenInfo } from '../../../core/tx/types';
 
 const SENDERS = ['SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR', 'SP3D6PV2ACBPEKYJTCMH7HEN02KP87QSP8KTEH335'];
 const POOLS = [
@@ -50,5 +56,47 @@ describe('post-condition builders', () => {
         assert.deepEqual(contractCV(id), Cl.contractPrincipal(a, n));
       }
     assert.throws(() => contractCV('SPNOTANADDRESS.pool'));
+  });
+
+  it('fungible and share conditions equal the ones stacks.js builds, the first time and the later ones', () => {
+    const sbtc: TokenInfo = {
+      contract: 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token',
+      symbol: 'sBTC',
+      decimals: 8,
+      assetName: 'sbtc-token',
+    };
+    const stx: TokenInfo = { contract: 'ustx', symbol: 'STX', decimals: 6, assetName: null };
+    for (let round = 0; round < 2; round++)
+      for (const sender of [...SENDERS, POOLS[0] as string])
+        for (const amount of [0n, 7n, (1n << 64n) - 1n]) {
+          const p = Pc.principal(sender);
+          assert.deepEqual(
+            fungibleCondition(sender, 'lte', amount, sbtc),
+            p.willSendLte(amount).ft(sbtc.contract as `${string}.${string}`, 'sbtc-token'),
+          );
+          assert.deepEqual(
+            fungibleCondition(sender, 'gte', amount, sbtc),
+            p.willSendGte(amount).ft(sbtc.contract as `${string}.${string}`, 'sbtc-token'),
+          );
+          assert.deepEqual(fungibleCondition(sender, 'eq', amount, stx), p.willSendEq(amount).ustx());
+          for (const pool of POOLS) {
+            const shares = p.willSendEq(amount).ft(pool as `${string}.${string}`, 'pool-token');
+            assert.deepEqual(sharesCondition(sender, 'eq', amount, pool), shares);
+            assert.deepEqual(
+              sharesCondition(sender, 'lte', amount, pool),
+              p.willSendLte(amount).ft(pool as `${string}.${string}`, 'pool-token'),
+            );
+          }
+        }
+  });
+
+  it('fungible conditions still refuse a bad principal or token contract, also after good ones', () => {
+    const bad: TokenInfo = { contract: 'SPNOTANADDRESS.token', symbol: 'X', decimals: 0, assetName: 'x' };
+    const sender = SENDERS[0] as string;
+    assert.throws(() => fungibleCondition('SPNOTANADDRESS', 'eq', 1n, bad));
+    assert.throws(() => fungibleCondition(sender, 'eq', 1n, bad));
+    assert.throws(() => sharesCondition('SPNOTANADDRESS', 'eq', 1n, POOLS[0] as string));
+    assert.throws(() => sharesCondition(sender, 'eq', 1n, 'not-a-contract'));
+    assert.throws(() => fungibleCondition(sender, 'eq', 1n << 64n, bad), /u64/);
   });
 });
