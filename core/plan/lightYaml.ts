@@ -1,12 +1,14 @@
 /**
  * A fast reader for the common shape of plan files: block maps and sequences, one-line flow maps and
- * sequences of scalars, plain/quoted scalars, comments. It yields the same JS value and the same node
- * ranges as `yaml`'s parseDocument + toJS (core schema, intAsBigInt), at a fraction of the cost (the
- * composed Document dominated the analyzer's time). Anything outside that subset (anchors, aliases, tags,
- * block scalars, multi-line scalars, escapes, duplicate keys, tabs, a CR not followed by LF, odd
- * indentation, comment-only lines inside the body, errors...) returns undefined, and the caller falls back
- * to parseDocument, so messages and behaviour stay identical.
- * test/unit/plan/lightYaml.test.ts checks the equivalence differentially.
+ * sequences of scalars, plain/quoted scalars, comments (after a value, and comment-only or blank lines
+ * anywhere, at any indentation; their text may hold anything but a tab), Windows line ends. It yields the
+ * same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core schema, intAsBigInt), at a
+ * fraction of the cost (the composed Document dominated the analyzer's time; yaml's own tree for a 3 MB plan
+ * is over 300 MB). Anything outside that subset (anchors, aliases, tags, block scalars, multi-line scalars,
+ * escapes in double-quoted strings, `''` in single-quoted ones, duplicate keys, tabs, a CR not followed by
+ * LF, document markers, odd indentation, errors...) returns undefined, and the caller falls back to
+ * parseDocument, so messages and behaviour stay identical.
+ * test/unit/plan/lightYaml.test.ts checks the equivalence differentially (values and every range).
  */
 
 /** [start, value end, node end] as in `yaml` node ranges. */
@@ -37,8 +39,12 @@ export interface LightDoc {
   value: Record<string, unknown>;
 }
 
-/** Characters and markers this reader leaves to the full parser (anywhere in the text, comments too). */
-const UNSUPPORTED = /[\t\r&*!|>%@`?\\\u{FEFF}]|^(?:---|\.\.\.)/mu;
+/**
+ * Characters this reader leaves to the full parser anywhere in the text (comments too). Other indicators
+ * (`&`, `*`, `!`, `|`, `>`, `%`, `@`, `` ` ``, `?`, `---`...) are refused where they would mean something:
+ * the reader only accepts the scalar characters it models, so they may appear in comments and quoted strings.
+ */
+const UNSUPPORTED = /[\t\r\u{FEFF}]/u;
 const CORE_SPECIAL =
   /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const INT = /^-?(?:0|[1-9][0-9]*)$/;
@@ -127,10 +133,20 @@ function resolvePlain(s: string): unknown {
   return s;
 }
 
+/** What follows a block collection's last item, up to the next content line (see Reader.gap). */
+interface Closed<N> {
+  node: N;
+  next: number;
+  /**
+   * The deepest comment indent of the comment-only lines left after the collection (not taken into its
+   * last value's end), or -1 when there are none: yaml keeps those lines in the collection that is closing
+   * when one of them is at least as indented as it, else hands them to the parent.
+   */
+  trail: number;
+}
+
 class Reader {
   private readonly len: number;
-  /** Comment-only lines after this offset are left to yaml (it attaches them to node ends in ways not modelled). */
-  private bodyStart = Infinity;
   constructor(private readonly text: string) {
     this.len = text.length;
   }
@@ -151,7 +167,6 @@ class Reader {
         continue;
       }
       if (c === HASH) {
-        if (p >= this.bodyStart) return bail();
         const nl = this.text.indexOf('\n', q);
         if (nl < 0) return this.len;
         p = nl + 1;
@@ -161,6 +176,55 @@ class Reader {
       return p;
     }
     return this.len;
+  }
+
+  /**
+   * The blank and comment-only lines after an inline value whose line ends at `lineEnd`, in a collection
+   * whose items sit at column `col`. yaml's parser takes a comment line indented deeper than `col` (and the
+   * blank lines before it) into the value's end, as long as no comment line at or left of `col` came first;
+   * the lines after that stay pending (`trail`: their deepest comment indent, -1 without comments).
+   */
+  private gap(lineEnd: number, col: number): { valueEnd: number; next: number; trail: number } {
+    let valueEnd = lineEnd;
+    let absorbing = true;
+    let trail = -1;
+    let p = lineEnd;
+    while (p < this.len) {
+      let q = p;
+      while (this.code(q) === SP) q++;
+      const c = this.code(q);
+      if (c === NL) {
+        p = q + 1;
+        continue;
+      }
+      if (c === -1) break;
+      if (c !== HASH) return { valueEnd, next: p, trail };
+      const nl = this.text.indexOf('\n', q);
+      const after = nl < 0 ? this.len : nl + 1;
+      const indent = q - p;
+      if (absorbing && indent > col) valueEnd = after;
+      else {
+        absorbing = false;
+        if (indent > trail) trail = indent;
+      }
+      p = after;
+    }
+    return { valueEnd, next: this.len, trail };
+  }
+
+  /**
+   * Closes a block collection at column `col` whose last item ends at `end`: the pending comment lines
+   * stay in it (its node end moves to where the next content starts, after that line's indentation) when
+   * one of them is indented at least `col` and the collection is not at column 0; else they go up.
+   */
+  private close(range: LightRange, end: number, col: number, next: number, trail: number): number {
+    range[1] = end;
+    if (trail >= col && col !== 0) {
+      range[2] = next < this.len ? next + this.indentAt(next) : this.len;
+      return -1;
+    }
+    range[2] = end;
+    return trail;
   }
 
   private indentAt(lineStart: number): number {
@@ -200,22 +264,18 @@ class Reader {
   document(): LightDoc {
     const start = this.nextContentLine(0);
     if (start >= this.len || this.indentAt(start) !== 0 || !this.isKeyAt(start)) return bail();
-    this.bodyStart = start;
     const { node, value, next } = this.blockMap(start, 0);
     if (next < this.len) return bail();
     return { root: node, value };
   }
 
   /** A block map whose keys sit at column `col`; the first key at `keyPos`. `next` is the next content line. */
-  private blockMap(
-    keyPos: number,
-    col: number,
-  ): { node: LightMap; value: Record<string, unknown>; next: number } {
+  private blockMap(keyPos: number, col: number): Closed<LightMap> & { value: Record<string, unknown> } {
     const keys: LightScalar[] = [];
     const values: LightNode[] = [];
     const value: Record<string, unknown> = {};
+    const node: LightMap = { kind: 'map', range: [keyPos, keyPos, keyPos], flow: false, keys, values };
     let p = keyPos;
-    let end = keyPos;
     for (;;) {
       if (!this.isKeyAt(p)) return bail();
       let q = p + 1;
@@ -227,78 +287,80 @@ class Reader {
       while (this.code(q) === SP) q++;
       const c = this.code(q);
       let next: number;
+      let end: number;
+      let trail: number;
       if (c === NL || c === -1 || (c === HASH && this.code(q - 1) === SP)) {
         // Nested block collection on the following lines.
         const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
         if (line >= this.len) return bail();
         const ind = this.indentAt(line);
         const at = line + ind;
-        if (this.isSeqDash(at) && ind >= col) {
-          const seq = this.blockSeq(at, ind);
-          values.push(seq.node);
-          value[key] = seq.value;
-          end = seq.node.range[2];
-          next = seq.next;
-        } else if (ind > col && this.isKeyAt(at)) {
-          const map = this.blockMap(at, ind);
-          values.push(map.node);
-          value[key] = map.value;
-          end = map.node.range[2];
-          next = map.next;
-        } else return bail();
+        let child: Closed<LightNode> & { value: unknown };
+        if (this.isSeqDash(at) && ind >= col) child = this.blockSeq(at, ind);
+        else if (ind > col && this.isKeyAt(at)) child = this.blockMap(at, ind);
+        else return bail();
+        values.push(child.node);
+        value[key] = child.value;
+        end = child.node.range[2];
+        next = child.next;
+        trail = child.trail;
       } else {
         const v = this.inlineValue(q);
-        const r2 = this.lineEnd(v.end);
-        v.node.range[2] = r2;
+        const g = this.gap(this.lineEnd(v.end), col);
+        v.node.range[2] = g.valueEnd;
         values.push(v.node);
         value[key] = v.value;
-        end = r2;
-        next = this.nextContentLine(r2);
+        end = g.valueEnd;
+        next = g.next;
+        trail = g.trail;
       }
-      if (next >= this.len) return { node: mapNode(keyPos, end, keys, values), value, next };
-      const ind = this.indentAt(next);
-      if (ind < col) return { node: mapNode(keyPos, end, keys, values), value, next };
+      const ind = next < this.len ? this.indentAt(next) : -1;
+      if (ind < col) return { node, value, next, trail: this.close(node.range, end, col, next, trail) };
       if (ind > col) return bail();
       p = next + ind;
-      if (this.isSeqDash(p)) return { node: mapNode(keyPos, end, keys, values), value, next };
+      // A dash at a map's own column is not a plan shape (yaml reads it as an error or a different tree).
+      if (this.isSeqDash(p)) return bail();
     }
   }
 
   /** A block sequence whose dashes sit at column `col`; the first dash at `dashPos`. */
-  private blockSeq(dashPos: number, col: number): { node: LightSeq; value: unknown[]; next: number } {
+  private blockSeq(dashPos: number, col: number): Closed<LightSeq> & { value: unknown[] } {
     const items: LightNode[] = [];
     const value: unknown[] = [];
+    const node: LightSeq = { kind: 'seq', range: [dashPos, dashPos, dashPos], flow: false, items };
     let p = dashPos;
-    let end = dashPos;
     for (;;) {
       if (!this.isSeqDash(p)) return bail();
       let q = p + 2;
       while (this.code(q) === SP) q++;
       let next: number;
-      let item: LightNode;
+      let end: number;
+      let trail: number;
       if (this.isKeyAt(q)) {
         const lineStart = p - col;
         const map = this.blockMap(q, q - lineStart);
-        item = map.node;
+        items.push(map.node);
         value.push(map.value);
+        end = map.node.range[2];
         next = map.next;
+        trail = map.trail;
       } else {
         const v = this.inlineValue(q);
-        const r2 = this.lineEnd(v.end);
-        v.node.range[2] = r2;
-        item = v.node;
+        const g = this.gap(this.lineEnd(v.end), col);
+        v.node.range[2] = g.valueEnd;
+        items.push(v.node);
         value.push(v.value);
-        next = this.nextContentLine(r2);
+        end = g.valueEnd;
+        next = g.next;
+        trail = g.trail;
       }
-      items.push(item);
-      end = item.range[2];
       const ind = next < this.len ? this.indentAt(next) : -1;
       if (ind > col) return bail();
       if (ind === col && this.isSeqDash(next + ind)) {
         p = next + ind;
         continue;
       }
-      return { node: { kind: 'seq', range: [dashPos, end, end], flow: false, items }, value, next };
+      return { node, value, next, trail: this.close(node.range, end, col, next, trail) };
     }
   }
 
@@ -322,6 +384,7 @@ class Reader {
       if (close < 0 || (nl >= 0 && nl < close)) return bail();
       if (c === 39 && this.code(close + 1) === 39) return bail(); // '' escape
       const v = this.text.slice(p + 1, close);
+      if (c === 34 && v.includes('\\')) return bail(); // escapes
       return {
         node: { kind: 'scalar', range: [p, close + 1, close + 1], value: v },
         value: v,
@@ -403,8 +466,4 @@ class Reader {
 /** Keys this reader takes: not a core-schema special word, not `__proto__`, not a duplicate. */
 function plainKey(key: string, seen: Record<string, unknown>): boolean {
   return key !== '__proto__' && !CORE_SPECIAL.test(key) && !Object.prototype.hasOwnProperty.call(seen, key);
-}
-
-function mapNode(start: number, end: number, keys: LightScalar[], values: LightNode[]): LightMap {
-  return { kind: 'map', range: [start, end, end], flow: false, keys, values };
 }

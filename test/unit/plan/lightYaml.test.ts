@@ -60,6 +60,17 @@ function check(text: string): boolean {
   return true;
 }
 
+/** Comment texts: plan lines commented out, prose with YAML indicators. */
+const COMMENT_TEXT = [
+  'comment',
+  '- { bin_id: 3, x_amount: 0, y_amount: 5 }',
+  'op: add',
+  "don't! &a *b | > ? % @ `x` \\ ---",
+  '{b}',
+  '',
+  '#',
+];
+
 /** Small deterministic PRNG (mulberry32), the simulator's. */
 const rng = prng;
 
@@ -71,14 +82,24 @@ function randomPlan(seed: number): string {
   const sp = (): string => ' '.repeat(pick([1, 1, 1, 2, 3]));
   const tail = (): string =>
     chance(0.2) ? `${sp()}# note ${pick(['a', 'x: y', '- z', '{b}'])}` : chance(0.1) ? '  ' : '';
-  const filler = (indent: number): string =>
-    chance(0.15) ? pick(['\n', `${' '.repeat(pick([0, indent, indent + 2]))}# comment\n`, '   \n']) : '';
+  // Blank, space-only and comment-only lines before any line: comments at every column (less, as and more
+  // indented than the line that follows; after the last item of nested collections; at the end of the
+  // text, sometimes without a final newline), with text that would mean something outside a comment.
+  const comment = (indent: number): string =>
+    `${' '.repeat(pick([0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, indent, indent, indent - 1, indent + 1, indent + 2].map((c) => Math.max(0, c))))}#${pick([' ', '', '  '])}${pick(COMMENT_TEXT)}\n`;
+  const filler = (indent: number): string => {
+    if (!chance(0.3)) return '';
+    let out = '';
+    for (let n = 1 + Math.floor(r() * 3); n > 0; n--)
+      out += chance(0.7) ? comment(indent) : pick(['\n', '   \n', ' \n']);
+    return out;
+  };
   const scalar = (): string =>
     pick([
       String(Math.floor(r() * 2000) - 1000),
       '0',
-      `"${pick(['abc', '12', 'a b', 'x:y', ''])}"`,
-      `'${pick(['q', '7', 'with space'])}'`,
+      `"${pick(['abc', '12', 'a b', 'x:y', '', 'a & b! *c', '# not a comment', chance(0.05) ? 'a\\"b' : 'ab'])}"`,
+      `'${pick(['q', '7', 'with space', 'x > y | z ? %', '"q"'])}'`,
       pick(['0.5', '1.25', '-2.0', 'abc', 'dlmm_1', SENDER, POOL1, './s.json', 'a:b', 'x-y']),
     ]);
   const flowMap = (keys: string[]): string => {
@@ -141,7 +162,8 @@ function randomPlan(seed: number): string {
     out += filler(col);
   }
   out += filler(0);
-  if (chance(0.2)) out = out.replace(/\n$/, '');
+  if (chance(0.3)) out += comment(pick([0, 2, 4, 6]));
+  if (chance(0.3)) out = out.replace(/\n$/, '');
   return out;
 }
 
@@ -159,10 +181,24 @@ describe('fast plan reader (lightYaml)', () => {
   });
 
   it('matches yaml on 1000 random plan-shaped texts (and accepts a good part of them)', function () {
-    this.timeout(30_000); // yaml composes each text too; the machine may be loaded
+    // LIGHTYAML_SEEDS=20000 runs a longer sweep (done before changing the reader).
+    const n = Number(process.env.LIGHTYAML_SEEDS ?? 1000);
+    this.timeout(30_000 + n * 30); // yaml composes each text too; the machine may be loaded
     let accepted = 0;
-    for (let seed = 1; seed <= 1000; seed++) if (check(randomPlan(seed))) accepted++;
-    assert.ok(accepted > 300, `accepted ${accepted} of 1000`);
+    const refused: number[] = [];
+    for (let seed = 1; seed <= n; seed++) {
+      const text = randomPlan(seed);
+      if (check(text)) accepted++;
+      else if (process.env.LIGHTYAML_SEEDS && composed(text).errors.length === 0) refused.push(seed);
+    }
+    if (process.env.LIGHTYAML_SEEDS)
+      console.log(
+        `accepted ${accepted} of ${n}; refused although yaml reads them: ${refused.length}`,
+        refused.slice(0, 10),
+      );
+    if (process.env.LIGHTYAML_SHOW)
+      for (const sd of refused.slice(0, 8)) console.log(`--- ${sd}\n${randomPlan(sd)}`);
+    assert.ok(accepted > n * 0.3, `accepted ${accepted} of ${n}`);
   });
 
   it('reads Windows line ends (CRLF) exactly as yaml does: same values, ranges in the CRLF text', function () {
@@ -198,6 +234,10 @@ describe('fast plan reader (lightYaml)', () => {
   it('refuses what it does not model, leaving it to yaml', () => {
     const refused = [
       'version: 1\nop: &a add\nx: *a\n',
+      'version: 1\n...\n',
+      'version: 1\n--- # second\nx: 2\n',
+      'version: 1\nx: "a # b\n  c"\n',
+      'version: 1\nx: a #b\n  c\n',
       'version: !!str 1\n',
       'version: |\n  1\n',
       'version: 1\nversion: 2\n',
@@ -220,11 +260,34 @@ describe('fast plan reader (lightYaml)', () => {
     for (const t of refused) assert.equal(parseLightYaml(t), undefined, JSON.stringify(t));
   });
 
+  it('reads comment-only and blank lines anywhere in the body exactly as yaml does', () => {
+    // yaml takes a comment line indented deeper than the collection into the previous value's end, and
+    // leaves a trailing comment at or right of a nested collection's column in that collection (its end
+    // moves to the next content): every case below is compared range by range with yaml.
+    const cases = [
+      'a:\n  b:\n    c: 1\n    # x\n  # y\nd: 2',
+      'a:\n  b:\n    c: 1\n    # x\n  d: 2',
+      'a:\n  b: 1\n  # c\n\nd: 1',
+      'version: 1\n  # c\n',
+      'a:\n  b: {x: 1}\n\n     # c\n  d: 1',
+      'a:\n  - 1\n# c\n  # d\nb: 2   # x',
+      'a:\n- 1\n  # c\n',
+      'a:\n  list:\n  - 1\n  # c\n  other: 2\n',
+      'ops:\n  - id: x\n    # op: add\n    op: swap\n  # - id: y\n  - id: z\n# end',
+      'ops:\n  - id: x\n      # deeper\n\n      # deeper\n    # same\n        # deeper after\n  - id: z\n',
+      'a: "x & y! *z | > ? % @"\n# don\'t! &a *b | > ? % @ `x` \\ ---\nb: 1\n#end',
+    ];
+    for (const t of cases) assert.ok(check(t), JSON.stringify(t));
+  });
+
   it('the analyzer gives the same findings, ranges and doc through the fast path', () => {
     const text = `version: 1\nsender: ${SENDER}\noperations:\n  - id: a\n    op: add\n    pool: ${POOL1}\n    bins:\n      - { bin_id: 600, x_amount: 0, y_amount: 0 }\n      - { bin_id: 600, x_amount: 1, y_amount: 0, z: 1 }\n`;
     const parsed = parsePlan(text);
     assert.ok(parseLightYaml(text));
-    const slow = parsePlan(`${text}# &anchor-like comment forces the full parser\n`);
+    // A document end marker is outside the fast reader's subset: the same plan through the full parser.
+    const slowText = `${text}...\n`;
+    assert.equal(parseLightYaml(slowText), undefined);
+    const slow = parsePlan(slowText);
     assert.deepEqual(parsed.findings, slow.findings);
     assert.deepEqual(
       parsed.rangeOf(['operations', 0, 'bins', 1]),
