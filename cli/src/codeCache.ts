@@ -10,7 +10,8 @@
  * bundle's content hash (written into the bundle by esbuild.mjs, `//# dlmm-bundle-sha256=`), its size and
  * modification time, the Node version and the architecture, so a rebuilt, edited or reinstalled bundle
  * never meets another's code; a bundle without the hash line (esbuild's watch mode) is never cached. V8
- * itself refuses data from another V8 version or flag set, or with a bad checksum.
+ * itself refuses data from another V8 version or flag set, or with a bad checksum. Only files of the
+ * current user that no one else may write are used (the folder is created 0700, the files 0600).
  */
 import type { Script } from 'node:vm';
 
@@ -18,6 +19,18 @@ import type { Script } from 'node:vm';
 export const BUNDLE_HASH_MARK = '//# dlmm-bundle-sha256=';
 /** Bundles of the CLI that go through the cache (the dispatcher itself, dist/cli.js, is small). */
 const CACHED_BUNDLE = /^(?:cli-[a-z-]+|lazy-[a-z-]+)\.js$/;
+
+/** Another build's cache file (or a crashed run's temporary one) is removed once this old. */
+const STALE_MS = 24 * 3600_000;
+
+/**
+ * Compiled code is run as code: only a cache file of this user that no one else may write is used (on
+ * POSIX; any other file is compiled around and replaced).
+ */
+function trusted(st: { uid: number; mode: number }): boolean {
+  const uid = process.getuid?.();
+  return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
+}
 
 interface Pending {
   script: Script;
@@ -83,7 +96,7 @@ function compileCached(
   /* eslint-enable @typescript-eslint/no-require-imports */
   let cachedData: Buffer | undefined;
   try {
-    cachedData = fs.readFileSync(file);
+    cachedData = trusted(fs.statSync(file)) ? fs.readFileSync(file) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -129,7 +142,7 @@ function writeCaches(v8Dir: string, pending: readonly Pending[]): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- see enableCodeCache
   const fs = require('node:fs') as typeof import('node:fs');
   try {
-    fs.mkdirSync(v8Dir, { recursive: true });
+    fs.mkdirSync(v8Dir, { recursive: true, mode: 0o700 });
   } catch {
     return;
   }
@@ -144,13 +157,15 @@ function writeCaches(v8Dir: string, pending: readonly Pending[]): void {
       const data = script.createCachedData();
       // Written aside and renamed, so a concurrent run reads the old file or the new one, never half of one.
       const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, data);
+      fs.writeFileSync(tmp, data, { mode: 0o600 });
       fs.renameSync(tmp, file);
-      // This bundle's caches of other builds are dead weight.
       const prefix = `${bundle.slice(0, -3)}.`;
-      for (const name of names)
-        if (name.startsWith(prefix) && `${v8Dir}/${name}` !== file && !name.endsWith('.tmp'))
-          fs.rmSync(`${v8Dir}/${name}`, { force: true });
+      // This bundle's caches of other builds, once unused for a day (two installs used in turn keep theirs).
+      for (const name of names) {
+        const other = `${v8Dir}/${name}`;
+        if (!name.startsWith(prefix) || other === file) continue;
+        if (Date.now() - fs.statSync(other).mtimeMs > STALE_MS) fs.rmSync(other, { force: true });
+      }
     } catch {
       /* the cache is an optimisation: an unwritable folder is no cache */
     }

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -14,6 +15,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,6 +112,36 @@ describe('CLI code cache (built bundles)', function () {
     assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
     assert.notDeepEqual(readFileSync(file), garbage);
     assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
+  });
+
+  it('a cache file that others may write is not used, and is replaced by one that only the user may', async function () {
+    if (process.platform === 'win32') this.skip(); // POSIX modes
+    const dir = join(tmp, 'shared');
+    await dlmm(['check', '--offline', PLAN], dir);
+    const [name] = cacheFiles(dir);
+    const file = join(dir, 'v8', name!);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(statSync(join(dir, 'v8')).mode & 0o777, 0o700);
+    chmodSync(file, 0o666);
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
+    assert.equal(statSync(file).mode & 0o777, 0o600, 'compiled around and written again');
+  });
+
+  it("writing a bundle's cache removes that bundle's caches of other builds unused for a day", async () => {
+    const dir = join(tmp, 'builds');
+    mkdirSync(join(dir, 'v8'), { recursive: true });
+    const old = join(dir, 'v8', 'cli-check.0000.1.1.v0.0.0.x.bin');
+    const recent = join(dir, 'v8', 'cli-check.1111.1.1.v0.0.0.x.bin');
+    const otherBundle = join(dir, 'v8', 'lazy-yaml.0000.1.1.v0.0.0.x.bin');
+    for (const f of [old, recent, otherBundle]) writeFileSync(f, 'x', { mode: 0o600 });
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
+    utimesSync(otherBundle, twoDaysAgo, twoDaysAgo);
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
+    assert.equal(existsSync(old), false);
+    assert.equal(existsSync(recent), true, 'another install used today keeps its cache');
+    assert.equal(existsSync(otherBundle), true, 'only the written bundle is tidied');
+    assert.equal(cacheFiles(dir).length, 3);
   });
 
   it('an unwritable cache folder is no cache, not an error', async () => {
