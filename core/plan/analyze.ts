@@ -122,8 +122,10 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
  * offline check (`dlmm check --offline`, the editor's keystroke pass) never loads it (esbuild.mjs bundles it
  * apart for the CLI and the language server).
  */
+let executeModule: typeof import('./execute') | undefined;
+// Kept once loaded: a require per analysis resolved the path again each time (0.2 ms under tsx).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const loadExecute = () => require('./execute') as typeof import('./execute');
+const loadExecute = () => (executeModule ??= require('./execute') as typeof import('./execute'));
 
 /** What the rules check: the plan, or the valid operations of a plan that failed its schema. */
 interface Checkable {
