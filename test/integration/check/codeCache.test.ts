@@ -150,6 +150,17 @@ describe('CLI code cache (built bundles)', function () {
     assert.deepEqual(await dlmm(['check', '--offline', PLAN], join(file, 'cache')), plain);
   });
 
+  it('the node bundles are pure ASCII (one non-ASCII comment makes V8 hold a bundle as two-byte text)', () => {
+    for (const name of readdirSync(join(ROOT, 'dist')).filter((n) => /^(cli|lazy-|server).*\.js$/.test(n))) {
+      const bytes = readFileSync(join(ROOT, 'dist', name));
+      assert.equal(
+        bytes.findIndex((b) => b > 0x7f),
+        -1,
+        `${name} has a non-ASCII byte`,
+      );
+    }
+  });
+
   it('a bundle without its hash line (a watch build) is never cached', async () => {
     const dist = join(tmp, 'dist');
     mkdirSync(dist);
