@@ -250,20 +250,29 @@ function finish(analysis: Analysis, target?: Checkable): Analysis {
  * 300 findings); an offset holding many findings gets a set of keys, so the work stays linear.
  */
 export function withoutRepeats(findings: readonly Finding[]): Finding[] {
-  const byOffset = new Map<number, { list: Finding[]; keys?: Set<string> }>();
+  // The first finding at each offset; the offsets holding several get a list (and past 8 a set of keys).
+  const first = new Map<number, Finding>();
+  let more: Map<number, { list: Finding[]; keys?: Set<string> }> | undefined;
+  const same = (f: Finding, g: Finding) =>
+    g.code === f.code && g.length === f.length && g.message === f.message;
   const out: Finding[] = [];
   for (const f of findings) {
-    let at = byOffset.get(f.offset);
-    if (!at) byOffset.set(f.offset, (at = { list: [] }));
-    if (at.keys) {
-      const key = `${f.code}|${f.length}|${f.message}`;
-      if (at.keys.has(key)) continue;
-      at.keys.add(key);
-    } else {
-      if (at.list.some((g) => g.code === f.code && g.length === f.length && g.message === f.message))
-        continue;
-      at.list.push(f);
-      if (at.list.length > 8) at.keys = new Set(at.list.map((g) => `${g.code}|${g.length}|${g.message}`));
+    const g = first.get(f.offset);
+    if (g === undefined) first.set(f.offset, f);
+    else if (same(f, g)) continue;
+    else {
+      more ??= new Map();
+      let at = more.get(f.offset);
+      if (!at) more.set(f.offset, (at = { list: [g] }));
+      if (at.keys) {
+        const key = `${f.code}|${f.length}|${f.message}`;
+        if (at.keys.has(key)) continue;
+        at.keys.add(key);
+      } else {
+        if (at.list.some((h) => same(f, h))) continue;
+        at.list.push(f);
+        if (at.list.length > 8) at.keys = new Set(at.list.map((h) => `${h.code}|${h.length}|${h.message}`));
+      }
     }
     out.push(f);
   }

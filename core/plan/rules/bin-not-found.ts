@@ -31,6 +31,8 @@ export const binNotFound: Rule = {
           );
       }
       const items = op.op === 'add' ? op.bins : op.moves;
+      // The part every item's message shares, built once per operation.
+      const listed = `is not in the pool's bin list (${ids.length} bins, ${span}, active ${active}); target a listed bin`;
       items.forEach((item, j) => {
         const target =
           op.op === 'add' ? addTarget(op, item as never, active) : moveTarget(op, item as never, active);
@@ -43,7 +45,7 @@ export const binNotFound: Rule = {
             ctx,
             'bin-not-found',
             { op: i, path: ['operations', i, list, j, field] },
-            `bin ${target}${how} is not in the pool's bin list (${ids.length} bins, ${span}, active ${active}); target a listed bin`,
+            `bin ${target}${how} ${listed}`,
           ),
         );
       });
