@@ -108,7 +108,7 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
         analysis.findings,
         opts,
       );
-      analysis.findings.push(...ex.findings);
+      append(analysis.findings, ex.findings);
       if (ex.execution) analysis.execution = ex.execution;
     } catch (e) {
       analysis.internalErrors.push(`execute: ${e instanceof Error ? e.message : String(e)}`);
@@ -142,7 +142,7 @@ function checkable(analysis: Analysis): Checkable | undefined {
   if (parsed.plan) return { plan: parsed.plan, parsed, policyValid: true };
   const partial = safePartial(parsed, analysis.internalErrors);
   if (!partial) return undefined;
-  analysis.findings.push(...partial.findings);
+  append(analysis.findings, partial.findings);
   return {
     plan: partial.plan,
     parsed: partial.view,
@@ -213,9 +213,9 @@ function runRules(
   for (const rule of RULES) {
     if (rule.needsLive && !live) continue;
     if (!target.policyValid && POLICY_RULES.has(rule.code) && maxTipLag === undefined) continue;
-    analysis.findings.push(...runRule(rule, ctx, analysis.internalErrors));
+    append(analysis.findings, runRule(rule, ctx, analysis.internalErrors));
   }
-  if (live) analysis.findings.push(...uncheckedOperationFindings(ctx, analysis.findings));
+  if (live) append(analysis.findings, uncheckedOperationFindings(ctx, analysis.findings));
 }
 
 function runRule(rule: Rule, ctx: RuleContext, errors: string[]): Finding[] {
@@ -225,6 +225,14 @@ function runRule(rule: Rule, ctx: RuleContext, errors: string[]): Finding[] {
     errors.push(`${rule.code}: ${e instanceof Error ? e.message : String(e)}`);
     return [];
   }
+}
+
+/**
+ * Appends one by one: a rule may return a finding per bin (aliases let a 4 MB plan list hundreds of thousands of bins), and
+ * spreading that many arguments overflows the call stack.
+ */
+function append(target: Finding[], items: readonly Finding[]): void {
+  for (const f of items) target.push(f);
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

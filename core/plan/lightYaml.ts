@@ -1,13 +1,18 @@
 /**
- * A fast reader for the common shape of plan files: block maps and sequences, one-line flow maps and
- * sequences of scalars, plain/quoted scalars, comments (after a value, and comment-only or blank lines
- * anywhere, at any indentation; their text may hold anything but a tab), Windows line ends. It yields the
- * same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core schema, intAsBigInt), at a
- * fraction of the cost (the composed Document dominated the analyzer's time; yaml's own tree for a 3 MB plan
- * is over 300 MB). Anything outside that subset (anchors, aliases, tags, block scalars, multi-line scalars,
- * escapes in double-quoted strings, `''` in single-quoted ones, duplicate keys, tabs, a CR not followed by
- * LF, document markers, odd indentation, errors...) returns undefined, and the caller falls back to
- * parseDocument, so messages and behaviour stay identical.
+ * A fast reader for the common shape of plan files, linear in the text: block maps and sequences, one-line
+ * flow maps and sequences of scalars, plain and quoted scalars, block scalars (`|` and `>`, with `-` or `+`
+ * chomping), anchors on values and aliases of them (in block and flow values), comments after a value and
+ * comment-only or blank lines anywhere at any indentation (their text may hold anything but a tab), Windows
+ * line ends. It yields the same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core
+ * schema, intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over
+ * 300 MB). Anything outside that subset returns undefined, and the caller falls back to parseDocument, so
+ * messages and behaviour stay identical. Left to yaml: tags, multi-line plain or quoted scalars, escapes in
+ * double-quoted strings and `''` in single-quoted ones, multi-line flow collections and flow collections
+ * inside flow collections, block scalars with an indentation indicator / leading empty lines / lines of
+ * spaces / deeper lines when folded, anchors on keys or over a block sequence item's map, an anchored node
+ * that holds an alias, an alias used up to yaml's limit, explicit keys (`?`), non-plain or special keys,
+ * duplicate keys, `<<`, tabs, a CR not followed by LF, a BOM, directives and document markers, odd
+ * indentation, and anything yaml reports as an error.
  * test/unit/plan/lightYaml.test.ts checks the equivalence differentially (values and every range).
  */
 
@@ -32,7 +37,13 @@ export interface LightSeq {
   flow: boolean;
   items: LightNode[];
 }
-export type LightNode = LightScalar | LightMap | LightSeq;
+/** `*name`: the anchored node it stands for (never itself an alias); yaml's toJS gives the same JS value. */
+export interface LightAlias {
+  kind: 'alias';
+  range: LightRange;
+  target: LightScalar | LightMap | LightSeq;
+}
+export type LightNode = LightScalar | LightMap | LightSeq | LightAlias;
 
 export interface LightDoc {
   root: LightMap;
@@ -61,6 +72,10 @@ const SP = 32;
 const NL = 10;
 const HASH = 35;
 const COLON = 58;
+const AMP = 38;
+const PIPE = 124;
+const GT = 62;
+const STAR = 42;
 
 /**
  * Reads `text` when it is in the supported subset; undefined otherwise (use parseDocument). Windows line
@@ -68,7 +83,7 @@ const COLON = 58;
  * break, so a node's offsets in the CRLF text are its offsets in the LF text plus the line breaks before
  * them (tested against yaml on CRLF texts). A lone CR is left to yaml.
  */
-export function parseLightYaml(text: string): LightDoc | undefined {
+export function parseLightYaml(text: string, maxAliasCount = 100): LightDoc | undefined {
   let lf = text;
   let crlf = false;
   if (text.includes('\r')) {
@@ -78,7 +93,7 @@ export function parseLightYaml(text: string): LightDoc | undefined {
   }
   if (UNSUPPORTED.test(lf)) return undefined;
   try {
-    const doc = new Reader(lf).document();
+    const doc = new Reader(lf, maxAliasCount).document();
     if (crlf) remapToCrlf(doc.root, lf);
     return doc;
   } catch (e) {
@@ -145,10 +160,62 @@ interface Closed<N> {
   trail: number;
 }
 
+/** An anchored node read so far, with the JS value its aliases share and how often it was used. */
+interface Anchor {
+  node: LightScalar | LightMap | LightSeq;
+  value: unknown;
+  uses: number;
+}
+
 class Reader {
   private readonly len: number;
-  constructor(private readonly text: string) {
+  /** Anchor name -> its latest node; null while that node is still being read (an alias to it is a cycle). */
+  private readonly anchors = new Map<string, Anchor | null>();
+  /** Aliases read so far (an anchored node that holds one is left to yaml: its alias counts multiply). */
+  private aliases = 0;
+  constructor(
+    private readonly text: string,
+    private readonly maxAliasCount: number,
+  ) {
     this.len = text.length;
+  }
+
+  /** `&name` at `p`, then a space, the line end or the text end: the name, and where the value starts. */
+  private anchorAt(p: number): { name: string; q: number } {
+    let q = p + 1;
+    while (isKeyChar(this.code(q))) q++;
+    const n = this.code(q);
+    if (q === p + 1 || (n !== SP && n !== NL && n !== -1)) return bail();
+    const name = this.text.slice(p + 1, q);
+    while (this.code(q) === SP) q++;
+    if (this.code(q) === STAR || this.code(q) === AMP) return bail(); // props on an alias, two anchors
+    this.anchors.set(name, null);
+    return { name, q };
+  }
+
+  /** Records the node read for `&name` (read after `aliasesBefore` aliases). */
+  private define(name: string, node: LightNode, value: unknown, aliasesBefore: number): void {
+    if (node.kind === 'alias' || this.aliases !== aliasesBefore) return bail();
+    this.anchors.set(name, { node, value, uses: 0 });
+  }
+
+  /**
+   * `*name` at `p`, ended by a space, the line end or the text end (in flow, also `,` `]` `}`): the latest
+   * anchor of that name read before it. yaml's toJS refuses an anchor used maxAliasCount times or more
+   * (times its node's alias depth, 1 here: anchored nodes that hold aliases are left to yaml); that
+   * refusal, an unknown anchor and a cycle are left to yaml, which reports them.
+   */
+  private alias(p: number, flow: boolean): { node: LightAlias; value: unknown; end: number } {
+    let q = p + 1;
+    while (isKeyChar(this.code(q))) q++;
+    const n = this.code(q);
+    const ends = n === SP || n === NL || n === -1 || (flow && (n === 44 || n === 93 || n === 125));
+    if (q === p + 1 || !ends) return bail();
+    const anchor = this.anchors.get(this.text.slice(p + 1, q));
+    // yaml counts the anchored node itself as one use: its toJS throws once 1 + aliases > maxAliasCount.
+    if (!anchor || 1 + ++anchor.uses > this.maxAliasCount) return bail();
+    this.aliases++;
+    return { node: { kind: 'alias', range: [p, q, q], target: anchor.node }, value: anchor.value, end: q };
   }
 
   private code(i: number): number {
@@ -184,9 +251,13 @@ class Reader {
    * blank lines before it) into the value's end, as long as no comment line at or left of `col` came first;
    * the lines after that stay pending (`trail`: their deepest comment indent, -1 without comments).
    */
-  private gap(lineEnd: number, col: number): { valueEnd: number; next: number; trail: number } {
+  private gap(
+    lineEnd: number,
+    col: number,
+    absorb: boolean,
+  ): { valueEnd: number; next: number; trail: number } {
     let valueEnd = lineEnd;
-    let absorbing = true;
+    let absorbing = absorb;
     let trail = -1;
     let p = lineEnd;
     while (p < this.len) {
@@ -285,7 +356,13 @@ class Reader {
       keys.push({ kind: 'scalar', range: [p, q, q], value: key });
       q++; // ':'
       while (this.code(q) === SP) q++;
-      const c = this.code(q);
+      let c = this.code(q);
+      let anchor: string | undefined;
+      const aliasesBefore = this.aliases;
+      if (c === AMP) {
+        ({ name: anchor, q } = this.anchorAt(q));
+        c = this.code(q);
+      }
       let next: number;
       let end: number;
       let trail: number;
@@ -299,20 +376,20 @@ class Reader {
         if (this.isSeqDash(at) && ind >= col) child = this.blockSeq(at, ind);
         else if (ind > col && this.isKeyAt(at)) child = this.blockMap(at, ind);
         else return bail();
+        if (anchor !== undefined) this.define(anchor, child.node, child.value, aliasesBefore);
         values.push(child.node);
         value[key] = child.value;
         end = child.node.range[2];
         next = child.next;
         trail = child.trail;
       } else {
-        const v = this.inlineValue(q);
-        const g = this.gap(this.lineEnd(v.end), col);
-        v.node.range[2] = g.valueEnd;
+        const v = this.lineValue(q, col);
+        if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
         values.push(v.node);
         value[key] = v.value;
-        end = g.valueEnd;
-        next = g.next;
-        trail = g.trail;
+        end = v.node.range[2];
+        next = v.next;
+        trail = v.trail;
       }
       const ind = next < this.len ? this.indentAt(next) : -1;
       if (ind < col) return { node, value, next, trail: this.close(node.range, end, col, next, trail) };
@@ -333,10 +410,18 @@ class Reader {
       if (!this.isSeqDash(p)) return bail();
       let q = p + 2;
       while (this.code(q) === SP) q++;
+      let anchor: string | undefined;
+      const aliasesBefore = this.aliases;
+      if (this.code(q) === AMP) {
+        ({ name: anchor, q } = this.anchorAt(q));
+        // `- &a` over a block map, or `- &a key: v` (the anchor is the key's): left to yaml.
+        const c = this.code(q);
+        if (c === NL || c === -1 || c === HASH || this.isKeyAt(q)) return bail();
+      }
       let next: number;
       let end: number;
       let trail: number;
-      if (this.isKeyAt(q)) {
+      if (anchor === undefined && this.isKeyAt(q)) {
         const lineStart = p - col;
         const map = this.blockMap(q, q - lineStart);
         items.push(map.node);
@@ -345,14 +430,13 @@ class Reader {
         next = map.next;
         trail = map.trail;
       } else {
-        const v = this.inlineValue(q);
-        const g = this.gap(this.lineEnd(v.end), col);
-        v.node.range[2] = g.valueEnd;
+        const v = this.lineValue(q, col);
+        if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
         items.push(v.node);
         value.push(v.value);
-        end = g.valueEnd;
-        next = g.next;
-        trail = g.trail;
+        end = v.node.range[2];
+        next = v.next;
+        trail = v.trail;
       }
       const ind = next < this.len ? this.indentAt(next) : -1;
       if (ind > col) return bail();
@@ -364,11 +448,85 @@ class Reader {
     }
   }
 
+  /**
+   * The value of a map entry or sequence item that starts on its line at `q` (a scalar, a one-line flow
+   * collection or a block scalar) in a collection at column `col`, its node end set, and what follows it.
+   */
+  private lineValue(
+    q: number,
+    col: number,
+  ): { node: LightNode; value: unknown; next: number; trail: number } {
+    const c = this.code(q);
+    if (c === PIPE || c === GT) {
+      const b = this.blockScalar(q, col);
+      // yaml's parser gives a block scalar no end to take comment lines into: they all stay pending.
+      const g = this.gap(b.regionEnd, col, false);
+      return { node: b.node, value: b.value, next: g.next, trail: g.trail };
+    }
+    const v = this.inlineValue(q);
+    const g = this.gap(this.lineEnd(v.end), col, true);
+    v.node.range[2] = g.valueEnd;
+    return { node: v.node, value: v.value, next: g.next, trail: g.trail };
+  }
+
+  /**
+   * A block scalar (`|` literal or `>` folded, optional `-` strip or `+` keep chomping, optional comment on
+   * the header line) whose header is at `h`, in a collection at column `col`. Its lines sit at the column of
+   * the first one (which must be deeper than `col`); the first line at a shallower column (or the end)
+   * ends it. Left to yaml: an indentation indicator, empty or space-only lines before the first line,
+   * lines of spaces only, deeper lines in a folded scalar, a keep-chomped scalar ending without a line
+   * break. Its node ends after its last line (after its trailing empty lines when kept); `regionEnd` is
+   * where the line that ends it starts.
+   */
+  private blockScalar(h: number, col: number): { node: LightScalar; value: string; regionEnd: number } {
+    const folded = this.code(h) === GT;
+    let p = h + 1;
+    const chomp = this.code(p);
+    if (chomp === 45 || chomp === 43) p++; // '-' strip, '+' keep
+    let lineStart = this.lineEnd(p);
+    let indent = -1;
+    let body = '';
+    let empty = 0; // empty lines since the last content line
+    let lastEnd = -1;
+    while (lineStart < this.len) {
+      let q = lineStart;
+      while (this.code(q) === SP) q++;
+      const c = this.code(q);
+      if (c === NL || c === -1) {
+        if (q > lineStart || indent < 0) return bail(); // spaces only, or before the first line
+        empty++;
+        lineStart = q + 1;
+        continue;
+      }
+      const at = q - lineStart;
+      if (indent < 0) {
+        if (at <= col) return bail();
+        indent = at;
+      }
+      if (at < indent) break;
+      if (folded && at > indent) return bail();
+      const nl = this.text.indexOf('\n', q);
+      const lineText = this.text.slice(lineStart + indent, nl < 0 ? this.len : nl);
+      if (lastEnd < 0) body = lineText;
+      else if (folded) body += (empty === 0 ? ' ' : '\n'.repeat(empty)) + lineText;
+      else body += '\n'.repeat(empty + 1) + lineText;
+      empty = 0;
+      lastEnd = nl < 0 ? this.len : nl + 1;
+      lineStart = lastEnd;
+    }
+    if (indent < 0) return bail();
+    if (chomp === 43 && this.code(lastEnd - 1) !== NL) return bail();
+    const value = chomp === 45 ? body : chomp === 43 ? body + '\n'.repeat(empty + 1) : body + '\n';
+    const end = chomp === 43 ? lineStart : lastEnd;
+    return { node: { kind: 'scalar', range: [h, end, end], value }, value, regionEnd: lineStart };
+  }
+
   /** A scalar or one-line flow collection starting at `p`; `end` is just after it. */
   private inlineValue(p: number): { node: LightNode; value: unknown; end: number } {
     const c = this.code(p);
     if (c === 123) return this.flowMap(p);
     if (c === 91) return this.flowSeq(p);
+    if (c === STAR) return this.alias(p, false);
     const s = this.scalar(p, false);
     const n = this.code(s.end);
     if (n !== SP && n !== NL && n !== -1) return bail();
@@ -408,6 +566,11 @@ class Reader {
     return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
   }
 
+  /** A scalar or an alias inside a one-line flow collection. */
+  private flowValue(p: number): { node: LightScalar | LightAlias; value: unknown; end: number } {
+    return this.code(p) === STAR ? this.alias(p, true) : this.scalar(p, true);
+  }
+
   private skipSpaces(p: number): number {
     let q = p;
     while (this.code(q) === SP) q++;
@@ -427,7 +590,7 @@ class Reader {
       const key = this.text.slice(p, q);
       if (!plainKey(key, value)) return bail();
       keys.push({ kind: 'scalar', range: [p, q, q], value: key });
-      const s = this.scalar(this.skipSpaces(q + 1), true);
+      const s = this.flowValue(this.skipSpaces(q + 1));
       const after = this.skipSpaces(s.end);
       s.node.range[2] = after;
       values.push(s.node);
@@ -447,7 +610,7 @@ class Reader {
     const value: unknown[] = [];
     let p = this.skipSpaces(open + 1);
     for (;;) {
-      const s = this.scalar(p, true);
+      const s = this.flowValue(p);
       const after = this.skipSpaces(s.end);
       s.node.range[2] = after;
       items.push(s.node);

@@ -118,7 +118,10 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
 
   // Fast path: the common plan shape (any JSON plan) read without composing a yaml Document (same value
   // and ranges).
-  const light = format === 'yaml' ? parseLightYaml(text) : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
+  const light =
+    format === 'yaml'
+      ? parseLightYaml(text, PARSE_LIMITS.maxAliasCount)
+      : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
   let source: SourceTree;
   let value: unknown;
   if (light) {
@@ -183,7 +186,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   parsed.invalidOperations = result.invalidOperations;
   if (result.plan) {
     parsed.plan = result.plan;
-    findings.push(...planFindings(parsed, result.plan));
+    for (const f of planFindings(parsed, result.plan)) findings.push(f); // may be one per bin
   } else {
     // One value can fail two checks that read the same way (e.g. a float beyond 2^53): say it once.
     // At most MAX_FINDINGS_PER_FILE are built (60,000 bad bins must not cost seconds and hundreds of MB);
@@ -664,7 +667,8 @@ function lightTree(root: LightMap, text: string, compose: () => Document.Parsed)
   return {
     empty: false,
     scalarText(path) {
-      const node = lightAt(root, path)?.node;
+      let node = lightAt(root, path)?.node;
+      if (node?.kind === 'alias') node = node.target;
       return node?.kind === 'scalar' ? text.slice(node.range[0], node.range[1]).trim() : undefined;
     },
     at(path) {
@@ -687,6 +691,8 @@ function lightAt(
   let node: LightNode = root;
   let key: LightScalar | undefined;
   for (const seg of path) {
+    // As nodeAt: an alias is followed on the way down; the last node is returned as it is.
+    if (node.kind === 'alias') node = node.target;
     if (node.kind === 'map') {
       const i = lightKeyAt(node, String(seg));
       if (i === undefined) return undefined;

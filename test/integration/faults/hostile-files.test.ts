@@ -19,6 +19,23 @@ operations:
     pool: dlmm_1
 `;
 const BIN = '      - { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
+const COMMENTED = `${BIN}      # - { bin_id: 2, x_amount: 1, y_amount: 0 }  (commented out)\n    # a note less indented\n\n          # a deeper note\n`;
+/** An anchored bin and 3 aliases of it (about 100 characters). */
+const anchored = (i: number): string =>
+  `      - &b${i} { bin_id: 1, x_amount: 1, y_amount: 0 }\n${`      - *b${i}\n`.repeat(3)}`;
+
+/** Half a literal block-scalar note (lines that look like YAML, empty lines), half bins. */
+function blockScalarPlan(size: number): string {
+  const NOTE = '      - { bin_id: 1 } is not a bin here: # nor a comment\n\n';
+  const half = Math.ceil(size / 2);
+  return (
+    HEAD +
+    '    note: |-\n' +
+    NOTE.repeat(Math.ceil(half / NOTE.length)) +
+    '    bins:\n' +
+    BIN.repeat(Math.ceil(half / BIN.length))
+  );
+}
 
 /** name -> file text (built once; the largest is 5 MB). */
 function hostileFiles(): Record<string, string> {
@@ -55,6 +72,17 @@ function hostileFiles(): Record<string, string> {
       '  - { op: swap, input_token: x, output_token: y, amount_in: -1 }\n'.repeat(60_000),
     'nesting-after-quote.dlmm.yaml': `version: 1\nnote: it 'is\noperations: ${'['.repeat(200_000)}\n`,
     'five-megabytes.dlmm.yaml': HEAD + '    bins:\n' + BIN.repeat(Math.ceil((5 * 1024 * 1024) / BIN.length)),
+    // Read by the fast reader (lightYaml.ts) since it takes these forms: entries commented out and notes at
+    // every indentation, blocks of bins repeated through anchors and aliases, a long block-scalar note.
+    'comments-3mb.dlmm.yaml':
+      HEAD + '    bins:\n' + COMMENTED.repeat(Math.ceil((3 * 1024 * 1024) / COMMENTED.length)),
+    'anchors-3mb.dlmm.yaml':
+      HEAD +
+      '    bins:\n' +
+      Array.from({ length: Math.ceil((3 * 1024 * 1024) / anchored(9999).length) }, (_, i) =>
+        anchored(i),
+      ).join(''),
+    'block-scalar-3mb.dlmm.yaml': blockScalarPlan(3 * 1024 * 1024),
     'deep-block.dlmm.yaml':
       HEAD + '    bins:\n' + Array.from({ length: 200 }, (_, i) => ' '.repeat(i + 6) + 'a:\n').join(''),
   };
@@ -157,8 +185,7 @@ describe('hostile files: no hang, no blow-up (CLI and language server, heap capp
 });
 
 /**
- * A 3 MB plan that only the full YAML parser reads (one anchor and alias; the fast reader leaves those to
- * it): it used to lex the text twice and take 13 s. The full parser's own tree for 3 MB needs over 300 MB of
+ * A 3 MB plan that only the full YAML parser reads (one tag; the fast reader leaves tags to it): it used to lex the text twice and take 13 s. The full parser's own tree for 3 MB needs over 300 MB of
  * heap, so this row runs at 600 MB: only a hang (the 55 s timeout), a crash or a blow-up beyond that breaks it.
  */
 describe('hostile files: a 3 MB plan that needs the full YAML parser (heap capped at 600 MB)', function () {
@@ -169,7 +196,7 @@ describe('hostile files: a 3 MB plan that needs the full YAML parser (heap cappe
   let text: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dlmm-hostile-full-'));
-    const head = HEAD + '    bins:\n      - &first { bin_id: 1, x_amount: 1, y_amount: 0 }\n      - *first\n';
+    const head = HEAD + '    bins:\n      - !!map { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
     text = head + BIN.repeat(Math.ceil((3 * 1024 * 1024) / BIN.length));
     await writeFile(join(dir, name), text);
   });

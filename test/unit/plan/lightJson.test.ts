@@ -32,6 +32,7 @@ function diff(light: LightNode, node: unknown, text: string, where: string): str
     }
     return undefined;
   }
+  if (light.kind === 'alias') return `${where}: JSON has no aliases`;
   if (!isSeq(node) || node.items.length !== light.items.length) return `${where}: seq`;
   for (let i = 0; i < light.items.length; i++) {
     const d = diff(light.items[i]!, node.items[i], text, `${where}[${i}]`);

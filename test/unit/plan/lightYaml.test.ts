@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { parseLightYaml, type LightNode } from '../../../core/plan/lightYaml';
 import { parsePlan } from '../../../core/plan/parse';
 import { POOL1, SBTC, SENDER, USDCX } from './helpers';
@@ -24,6 +24,7 @@ function diff(light: LightNode, node: unknown, text: string, where: string): str
   if (!r || r[0] !== light.range[0] || r[1] !== light.range[1] || r[2] !== light.range[2])
     return `${where}: range ${show(light.range)} vs yaml ${show(r)}`;
   if (light.kind === 'scalar') return isScalar(node) ? undefined : `${where}: scalar vs ${String(node)}`;
+  if (light.kind === 'alias') return isAlias(node) ? undefined : `${where}: alias vs ${String(node)}`;
   if (light.kind === 'map') {
     if (!isMap(node)) return `${where}: map vs other`;
     if (node.flow !== light.flow && !(node.flow === undefined && !light.flow)) return `${where}: flow flag`;
@@ -94,6 +95,19 @@ function randomPlan(seed: number): string {
       out += chance(0.7) ? comment(indent) : pick(['\n', '   \n', ' \n']);
     return out;
   };
+  // Anchors on values and items, aliases of them later (block values, flow values, seq items).
+  const anchors: string[] = [];
+  const anchor = (): string => {
+    const name = `a${anchors.length}`;
+    anchors.push(name);
+    return `&${name}${sp()}`;
+  };
+  const value = (flow: boolean): string =>
+    anchors.length > 0 && chance(0.06)
+      ? `*${pick(anchors)}`
+      : !flow && chance(0.06)
+        ? anchor() + scalar()
+        : scalar();
   const scalar = (): string =>
     pick([
       String(Math.floor(r() * 2000) - 1000),
@@ -103,7 +117,7 @@ function randomPlan(seed: number): string {
       pick(['0.5', '1.25', '-2.0', 'abc', 'dlmm_1', SENDER, POOL1, './s.json', 'a:b', 'x-y']),
     ]);
   const flowMap = (keys: string[]): string => {
-    const parts = keys.map((k) => `${k}:${sp()}${scalar()}`);
+    const parts = keys.map((k) => `${k}:${sp()}${value(true)}`);
     const o = pick(['{ ', '{', '{  ']);
     const c = pick([' }', '}', '  }']);
     return `${o}${parts.join(pick([', ', ',', ' , ']))}${c}`;
@@ -112,17 +126,33 @@ function randomPlan(seed: number): string {
     let out = '';
     keys.forEach((k, i) => {
       if (!(first && i === 0)) out += filler(indent) + ' '.repeat(indent);
-      out += `${k}:${sp()}${scalar()}${tail()}\n`;
+      out += `${k}:${sp()}${value(false)}${tail()}\n`;
     });
     return out;
   };
   const seqIndent = (col: number): number => col + pick([0, 2, 2, 4]);
+  // A block scalar (header and lines) for a value in a collection at column `col`: literal or folded, every
+  // chomping, '#' and ': ' inside it, empty lines inside and after it.
+  const blockScalar = (col: number): string => {
+    const n = col + pick([1, 2, 2, 4]);
+    const folded = chance(0.5);
+    let out = `${folded ? '>' : '|'}${pick(['', '', '-', '+'])}${chance(0.2) ? '  # header note' : ''}\n`;
+    for (let i = 1 + Math.floor(r() * 4); i > 0; i--) {
+      if (out.includes('\n ') && chance(0.3)) out += '\n'.repeat(1 + Math.floor(r() * 2));
+      const deeper = !folded && chance(0.2) ? '  ' : '';
+      out += `${' '.repeat(n)}${deeper}${pick(['a line', '# not a comment here', 'x: y - z', "it's \\ *fine*", '- item'])}\n`;
+    }
+    if (chance(0.4)) out += '\n'.repeat(1 + Math.floor(r() * 2));
+    return out;
+  };
   let out = filler(0);
   out += `version:${sp()}1${tail()}\n` + filler(0);
+  if (chance(0.15)) out += `description: ${blockScalar(0)}` + filler(0);
   if (chance(0.7)) out += `sender: ${SENDER}${tail()}\n` + filler(0);
   if (chance(0.3)) {
     const pi = pick([2, 4]);
-    out += `policy:${tail()}\n${filler(pi)}${' '.repeat(pi)}max_tip_lag: ${pick(['0', '3'])}${tail()}\n`;
+    const pol = chance(0.3) ? anchor() : '';
+    out += `policy:${pol ? ' ' + pol : ''}${tail()}\n${filler(pi)}${' '.repeat(pi)}max_tip_lag: ${pick(['0', '3'])}${tail()}\n`;
     if (chance(0.5)) out += `${filler(pi)}${' '.repeat(pi)}slippage_tolerance: ${pick(['1', '0.5'])}\n`;
   }
   out += `operations:${tail()}\n`;
@@ -133,6 +163,7 @@ function randomPlan(seed: number): string {
     const col = oi + 2 + (chance(0.1) ? 1 : 0);
     out += filler(col) + ' '.repeat(oi) + '-' + ' '.repeat(col - oi - 1);
     out += blockMap([`id`, 'op'], col, true).replace(/op:.*\n/, `op: ${kind}${tail()}\n`);
+    if (chance(0.15)) out += filler(col) + `${' '.repeat(col)}note: ${blockScalar(col)}`;
     if (kind === 'swap') {
       out += blockMap(['amount_in'], col, false);
       out += `${' '.repeat(col)}input_token: ${SBTC}\n${' '.repeat(col)}output_token: ${USDCX}\n`;
@@ -152,8 +183,9 @@ function randomPlan(seed: number): string {
     const n = 1 + Math.floor(r() * 4);
     for (let j = 0; j < n; j++) {
       out += filler(ii) + ' '.repeat(ii) + '-' + sp();
-      if (kind === 'withdraw') out += `${scalar()}${tail()}\n`;
-      else if (chance(0.6)) out += `${flowMap(fields)}${tail()}\n`;
+      if (kind === 'withdraw') out += chance(0.1) ? blockScalar(ii) : `${scalar()}${tail()}\n`;
+      else if (anchors.length > 0 && chance(0.1)) out += `*${pick(anchors)}${tail()}\n`;
+      else if (chance(0.6)) out += `${chance(0.15) ? anchor() : ''}${flowMap(fields)}${tail()}\n`;
       else {
         const c2 = out.length - (out.lastIndexOf('\n') + 1);
         out += blockMap(fields, c2, true);
@@ -162,6 +194,7 @@ function randomPlan(seed: number): string {
     out += filler(col);
   }
   out += filler(0);
+  if (anchors.length > 0 && chance(0.3)) out += `again:${sp()}*${pick(anchors)}${tail()}\n`;
   if (chance(0.3)) out += comment(pick([0, 2, 4, 6]));
   if (chance(0.3)) out = out.replace(/\n$/, '');
   return out;
@@ -186,14 +219,19 @@ describe('fast plan reader (lightYaml)', () => {
     this.timeout(30_000 + n * 30); // yaml composes each text too; the machine may be loaded
     let accepted = 0;
     const refused: number[] = [];
+    const forms = { blockScalars: 0, aliases: 0, commentLines: 0 };
     for (let seed = 1; seed <= n; seed++) {
       const text = randomPlan(seed);
-      if (check(text)) accepted++;
-      else if (process.env.LIGHTYAML_SEEDS && composed(text).errors.length === 0) refused.push(seed);
+      if (check(text)) {
+        accepted++;
+        if (/: [|>]/.test(text)) forms.blockScalars++;
+        if (/\*a\d/.test(text)) forms.aliases++;
+        if (/^ *#/m.test(text)) forms.commentLines++;
+      } else if (process.env.LIGHTYAML_SEEDS && composed(text).errors.length === 0) refused.push(seed);
     }
     if (process.env.LIGHTYAML_SEEDS)
       console.log(
-        `accepted ${accepted} of ${n}; refused although yaml reads them: ${refused.length}`,
+        `accepted ${accepted} of ${n} (${JSON.stringify(forms)}); refused although yaml reads them: ${refused.length}`,
         refused.slice(0, 10),
       );
     if (process.env.LIGHTYAML_SHOW)
@@ -233,13 +271,16 @@ describe('fast plan reader (lightYaml)', () => {
 
   it('refuses what it does not model, leaving it to yaml', () => {
     const refused = [
-      'version: 1\nop: &a add\nx: *a\n',
       'version: 1\n...\n',
       'version: 1\n--- # second\nx: 2\n',
       'version: 1\nx: "a # b\n  c"\n',
       'version: 1\nx: a #b\n  c\n',
       'version: !!str 1\n',
-      'version: |\n  1\n',
+      'version: |2\n  1\n',
+      'version: |\n\n  1\n',
+      'version: >\n  1\n    2\n',
+      'version: |+\n  1',
+      'version: |\n  1\n   \n  2\n',
       'version: 1\nversion: 2\n',
       'version: 1\rx: 2\r',
       'version: 1\r\nx: 2\r',
@@ -278,6 +319,62 @@ describe('fast plan reader (lightYaml)', () => {
       'a: "x & y! *z | > ? % @"\n# don\'t! &a *b | > ? % @ `x` \\ ---\nb: 1\n#end',
     ];
     for (const t of cases) assert.ok(check(t), JSON.stringify(t));
+  });
+
+  it('reads anchors and aliases as yaml does (values shared, alias ranges), leaves the rest to yaml', () => {
+    const cases = [
+      'a: &x 5\nb: *x\n',
+      'a: &x { p: 1, q: 2 }\nb: [*x, *x]\nc: { r: *x }\n',
+      'ops:\n  - &b { bin_id: 1 }\n  - *b   # again\n     # deeper\n  - *b\n',
+      'defaults: &d\n  pool: dlmm_1\n  mode: strict\nop: *d\n',
+      'a: &x 1\nb: &x 2\nc: *x\n',
+    ];
+    for (const t of cases) assert.ok(check(t), JSON.stringify(t));
+    const shared = parseLightYaml('a: &x { p: 1 }\nb: *x\n')!.value as Record<string, unknown>;
+    assert.equal(shared.a, shared.b, 'an alias is the same JS object, as in toJS');
+    const refused = [
+      'a: *x\n', // no anchor
+      'a: &x\n  b: *x\n', // a cycle
+      'a: &x 1\nb: &y [*x]\nc: *y\n', // an anchored node holding an alias (alias counts multiply)
+      'a: &x 1\nb: &y *x\n', // props on an alias
+      'a:\n  - &x\n    b: 1\n',
+      'a:\n  - &x b: 1\n',
+      'a: &x 1\nb: *x:\n',
+      `a: &x 1\n${Array.from({ length: 100 }, (_, i) => `b${i}: *x\n`).join('')}`, // yaml's alias limit
+    ];
+    for (const t of refused) assert.equal(parseLightYaml(t), undefined, JSON.stringify(t));
+    // At the limit it is read, and gives what yaml gives.
+    assert.ok(check(`a: &x 1\n${Array.from({ length: 99 }, (_, i) => `b${i}: *x\n`).join('')}`));
+  });
+
+  it('the analyzer gives the same findings and ranges through aliases, block scalars and comment lines', () => {
+    const text = `version: 1\nsender: ${SENDER}\noperations:\n  - id: &name a\n    op: add\n    # pool: x\n    pool: &pool ${POOL1}\n    bins:\n      - &b { bin_id: 600, x_amount: 0, y_amount: 1.5 }\n      - *b\n        # deeper\n      - { bin_id: *name, x_amount: 1, y_amount: 0, z: 1 }\n  - id: |-\n      b\n    op: withdraw\n    pool: *pool\n    bins: [1, 2]\n# end\n`;
+    assert.ok(parseLightYaml(text));
+    const slowText = `${text}...\n`;
+    assert.equal(parseLightYaml(slowText), undefined);
+    const [fast, slow] = [parsePlan(text), parsePlan(slowText)];
+    assert.ok(fast.findings.length >= 3);
+    assert.deepEqual(fast.findings, slow.findings);
+    for (const path of [
+      ['operations', 0, 'bins', 1],
+      ['operations', 0, 'bins', 1, 'bin_id'],
+      ['operations', 0, 'bins', 2, 'bin_id'],
+      ['operations', 1, 'id'],
+      ['operations', 1, 'pool'],
+      ['operations', 1],
+    ])
+      assert.deepEqual(fast.rangeOf(path), slow.rangeOf(path), JSON.stringify(path));
+    assert.deepEqual(
+      fast.keyRangeOf(['operations', 0, 'bins', 1, 'x_amount']),
+      slow.keyRangeOf(['operations', 0, 'bins', 1, 'x_amount']),
+    );
+    assert.equal(
+      fast.isFlowMap(['operations', 0, 'bins', 1, 'bin_id']),
+      slow.isFlowMap(['operations', 0, 'bins', 1, 'bin_id']),
+    );
+    for (const at of [text.indexOf('# pool'), text.indexOf('# deeper'), text.indexOf('bins: [')])
+      assert.equal(fast.operationIndexAt(at), slow.operationIndexAt(at), String(at));
+    assert.deepEqual(fast.value, slow.value);
   });
 
   it('the analyzer gives the same findings, ranges and doc through the fast path', () => {
