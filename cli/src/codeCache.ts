@@ -22,6 +22,8 @@ const CACHED_BUNDLE = /^(?:cli-[a-z-]+|lazy-[a-z-]+)\.js$/;
 
 /** Another build's cache file (or a crashed run's temporary one) is removed once this old. */
 const STALE_MS = 24 * 3600_000;
+/** Other builds' cache files kept per bundle at most, the most recently written first. */
+const KEEP_OTHERS = 8;
 
 /**
  * Compiled code is run as code: only a cache file of this user that no one else may write is used (on
@@ -160,12 +162,15 @@ function writeCaches(v8Dir: string, pending: readonly Pending[]): void {
       fs.writeFileSync(tmp, data, { mode: 0o600 });
       fs.renameSync(tmp, file);
       const prefix = `${bundle.slice(0, -3)}.`;
-      // This bundle's caches of other builds, once unused for a day (two installs used in turn keep theirs).
-      for (const name of names) {
-        const other = `${v8Dir}/${name}`;
-        if (!name.startsWith(prefix) || other === file) continue;
-        if (Date.now() - fs.statSync(other).mtimeMs > STALE_MS) fs.rmSync(other, { force: true });
-      }
+      // This bundle's caches of other builds: kept while used within a day (two installs used in turn keep
+      // theirs), at most KEEP_OTHERS of them (a developer rebuilding all day).
+      const others = names
+        .filter((name) => name.startsWith(prefix) && `${v8Dir}/${name}` !== file)
+        .map((name) => ({ path: `${v8Dir}/${name}`, mtimeMs: fs.statSync(`${v8Dir}/${name}`).mtimeMs }))
+        .sort((a, b) => b.mtimeMs - a.mtimeMs);
+      others.forEach((other, i) => {
+        if (i >= KEEP_OTHERS || Date.now() - other.mtimeMs > STALE_MS) fs.rmSync(other.path, { force: true });
+      });
     } catch {
       /* the cache is an optimisation: an unwritable folder is no cache */
     }

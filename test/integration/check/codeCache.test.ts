@@ -144,6 +144,22 @@ describe('CLI code cache (built bundles)', function () {
     assert.equal(cacheFiles(dir).length, 3);
   });
 
+  it('keeps at most 8 other builds of a bundle, the most recent ones', async () => {
+    const dir = join(tmp, 'many-builds');
+    mkdirSync(join(dir, 'v8'), { recursive: true });
+    const files = Array.from({ length: 10 }, (_, i) => join(dir, 'v8', `cli-check.${i}.1.1.v0.0.0.x.bin`));
+    files.forEach((f, i) => {
+      writeFileSync(f, 'x', { mode: 0o600 });
+      const at = new Date(Date.now() - (10 - i) * 60_000); // file 9 is the most recent
+      utimesSync(f, at, at);
+    });
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
+    assert.deepEqual(
+      files.map((f) => existsSync(f)),
+      [false, false, true, true, true, true, true, true, true, true],
+    );
+  });
+
   it('an unwritable cache folder is no cache, not an error', async () => {
     const file = join(tmp, 'a-file');
     writeFileSync(file, 'not a folder');
