@@ -12,7 +12,23 @@ import { parsePlan } from '../../core/plan/parse';
 import { prepareOperations } from '../../core/plan/prepare';
 import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
-import { timeIt, type BenchRow } from './types';
+import { median, timeIt, type BenchRow } from './types';
+
+/**
+ * Median process CPU time in ms of `runs` sequential calls of `f`: what the code costs when the machine is
+ * shared (the wall figures then mostly measure the scheduler). It includes V8's own threads (concurrent
+ * marking, parallel scavenges), so it reads above the main thread's time.
+ */
+async function cpuTimeIt(runs: number, f: () => unknown): Promise<number> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c = process.cpuUsage();
+    await f();
+    const d = process.cpuUsage(c);
+    out.push((d.user + d.system) / 1000);
+  }
+  return median(out);
+}
 
 function plan350(seed: number): string {
   const bins: string[] = [];
@@ -42,6 +58,10 @@ export async function bench(): Promise<BenchRow[]> {
       analyzeOffline(text);
       await analyzePlan(text, { api, session });
     }
+    // The analysis itself 100 times more: V8 takes about 120 analyses to finish optimizing it (process CPU
+    // p50 of analyses 2-61: 10.2 ms, 62-121: 6.3 ms, from 122 on: 4.2-4.4 ms), so after 20 the rows below
+    // measured the compiler's warm-up rather than the check.
+    for (let i = 0; i < 100; i++) await analyzePlan(text, { api, session });
     const runs = 60;
     const bare = await timeIt(runs, () => parseDocument(text, { intAsBigInt: true }));
     const parse = await timeIt(runs, () => parsePlan(text));
@@ -59,6 +79,8 @@ export async function bench(): Promise<BenchRow[]> {
     const liveNow = await readLive(plan, api, { session });
     const prepared = prepareOperations(plan, liveNow, (i) => parsed.operationId(i));
     const execution = await timeIt(runs, () => executePlan(parsed, plan, liveNow, prepared, []));
+    const totalCpu = await cpuTimeIt(runs, () => analyzePlan(text, { api, session }));
+    const executionCpu = await cpuTimeIt(runs, () => executePlan(parsed, plan, liveNow, prepared, []));
     const warmRequests = api.stats().requests - warmHttp;
 
     const before = api.stats().requests;
@@ -91,6 +113,11 @@ export async function bench(): Promise<BenchRow[]> {
         unit: 'ms',
         budget: '<= 5 ms',
         ok: Math.max(0, total - execution) <= 5,
+      },
+      {
+        name: 'full check without execution, process CPU time, 350 positions (p50)',
+        value: Math.max(0, totalCpu - executionCpu),
+        unit: 'ms',
       },
       {
         name: 'execution of the exported transactions (build + chain model), 350 positions (p50)',
