@@ -31,32 +31,55 @@ const require = createRequire(import.meta.url);
  * Modules bundled into their own file (dist/<out>.js) and required from it. `in`: the bundles where a
  * require of the module goes to that file (default: every bundle built with the plugin); elsewhere it is
  * bundled in (a bundle that also imports the module's dependencies statically keeps one copy of them).
+ * `imports`: static imports of it go to that file too (a module shared by bundles loaded into one process,
+ * so the process compiles and initialises it once). `also`: other specifiers served by the same file.
  */
 const LAZY_MODULES = [
   { module: 'core/api/client.ts', out: 'lazy-api-client' },
   { module: 'core/sim/server.ts', out: 'lazy-sim-server' },
-  // Elsewhere @stacks/transactions is bundled already (the execution): one copy, not two.
-  { module: 'core/plan/binShareCodec.ts', out: 'lazy-bin-share-codec', in: ['cli-check'] },
-  { module: 'core/plan/execute.ts', out: 'lazy-execute', in: ['cli-check'] },
+  // Elsewhere @stacks/transactions is bundled already (the execution): one copy, not two. The language
+  // server's engine loads the execution and the Clarity codec with the first live analysis, not at start.
+  {
+    module: 'core/plan/binShareCodec.ts',
+    out: 'lazy-bin-share-codec',
+    in: ['cli-check', 'lazy-server-engine'],
+  },
+  { module: 'core/plan/execute.ts', out: 'lazy-execute', in: ['cli-check', 'lazy-server-engine'] },
   { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp'] },
   { module: 'yaml', out: 'lazy-yaml', in: ['cli-check'], entry: require.resolve('yaml') },
+  // The language server's process: the LSP library's protocol (server.js, for the handshake) and the engine
+  // (its features) share one copy.
+  {
+    module: 'vscode-languageserver-protocol/node',
+    also: ['vscode-languageserver-protocol', 'vscode-languageserver-protocol/'],
+    out: 'lazy-lsp-protocol',
+    in: ['server', 'cli-lsp', 'lazy-server-engine'],
+    imports: true,
+    entry: require.resolve('vscode-languageserver-protocol/node'),
+  },
 ];
 const here = process.cwd().replace(/\\/g, '/');
 const lazyRequires = (bundle) => ({
   name: 'lazy-requires',
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind !== 'require-call') return undefined;
+      const isImport = args.kind === 'import-statement';
+      if (args.kind !== 'require-call' && !isImport) return undefined;
       const command = /^\.\/commands\/([a-z-]+)$/.exec(args.path);
-      if (command && args.importer.replace(/\\/g, '/').endsWith('cli/src/main.ts'))
+      if (!isImport && command && args.importer.replace(/\\/g, '/').endsWith('cli/src/main.ts'))
         return { path: `./cli-${command[1]}.js`, external: true };
       const target = args.path.startsWith('.')
         ? normalize(`${args.resolveDir.replace(/\\/g, '/')}/${args.path}.ts`)
         : args.path;
       for (const lazy of LAZY_MODULES) {
         if (lazy.in && !lazy.in.includes(bundle)) continue;
-        const file = lazy.module.includes('/') ? normalize(`${here}/${lazy.module}`) : lazy.module;
-        if (target === file) return { path: `./${lazy.out}.js`, external: true };
+        if (isImport && !lazy.imports) continue;
+        // A module's own bundle holds it.
+        if (lazy.out === bundle) continue;
+        const file = (m) =>
+          m.startsWith('core/') || m.startsWith('server/') ? normalize(`${here}/${m}`) : m;
+        if ([lazy.module, ...(lazy.also ?? [])].some((m) => target === file(m)))
+          return { path: `./${lazy.out}.js`, external: true };
       }
       return undefined;
     });

@@ -4,9 +4,10 @@
  * server/src/main.ts (extension, IPC) and by `dlmm lsp --stdio` (cli/src/commands/lsp.ts).
  *
  * `initialize` is answered from this file alone: it imports only the LSP library and the message
- * declarations (protocol.ts). engine.ts is required once the client has the answer (`initialized`), and
- * esbuild.mjs bundles it apart (dist/lazy-server-engine.js), so starting the server compiles neither zod,
- * yaml nor the analyzer.
+ * declarations (protocol.ts). engine.ts is compiled right after the answer is written, while the client
+ * reads it and sends `initialized` and its first documents, and started on `initialized`; esbuild.mjs
+ * bundles it apart (dist/lazy-server-engine.js), so answering `initialize` compiles neither zod, yaml nor
+ * the analyzer.
  */
 import {
   CodeActionKind,
@@ -31,8 +32,17 @@ export interface ServerOptions {
   createApi?: ApiFactory;
 }
 
+let engine: typeof import('./engine') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const loadEngine = () => require('./engine') as typeof import('./engine');
+const loadEngine = () => (engine ??= require('./engine') as typeof import('./engine'));
+
+/**
+ * Runs `f` once the answer being sent now is written: the writer sends a message on the event loop turn
+ * after the handler returns (a `setImmediate`), so a task queued from there runs after it.
+ */
+function afterReply(f: () => void): void {
+  setImmediate(() => setImmediate(f));
+}
 
 /** Wires the handshake onto `connection`, the rest once it is done, and starts listening. */
 export function startServer(connection: Connection, options: ServerOptions): void {
@@ -50,6 +60,10 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       canRefreshInlays: caps.workspace?.inlayHint?.refreshSupport === true,
     };
     hasDynamicConfig = caps.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    // The engine compiles while the answer travels; `initialized` then only starts it.
+    afterReply(() => {
+      if (!started) loadEngine();
+    });
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,

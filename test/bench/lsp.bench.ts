@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { POOL_SBTC_USDCX, SBTC, USDCX } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
-import { positionOf, ROOT, startLsp } from '../integration/lsp/harness';
+import { extensionServer, positionOf, ROOT, startLsp } from '../integration/lsp/harness';
 import { versus, type BenchRow } from './types';
 
 const DEBOUNCE_MS = 150;
@@ -54,7 +54,9 @@ export async function bench(): Promise<BenchRow[]> {
   try {
     // ---- ours: full live check, keystrokes, hover ----
     const t0 = performance.now();
+    // As the extension starts it (dist/server.js with its Node flags), so the flags' cost is in every row.
     const lsp = await startLsp({
+      command: extensionServer(),
       env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
       initializationOptions: { debounceMs: DEBOUNCE_MS, statusPollMs: 60_000, analysisEvents: true },
     });

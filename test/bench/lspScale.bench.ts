@@ -16,8 +16,7 @@ import {
   USDCX,
 } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
-import { SERVER_EXEC_ARGV } from '../../client/src/serverProcess';
-import { ROOT, startLsp, type LspSession } from '../integration/lsp/harness';
+import { extensionServer, ROOT, startLsp, type LspSession } from '../integration/lsp/harness';
 import { median, versus, type BenchRow } from './types';
 
 const FILES = 150;
@@ -140,12 +139,9 @@ async function ourServer(texts: string[]) {
   const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   let lsp: LspSession | undefined;
   try {
-    // With the Node flags the extension starts its server with (client/src/serverProcess.ts).
+    // As the extension starts it: its entry (dist/server.js) with its Node flags (client/src/serverProcess.ts).
     lsp = await startLsp({
-      command: {
-        cmd: process.execPath,
-        args: [...SERVER_EXEC_ARGV, join(ROOT, 'bin', 'dlmm.js'), 'lsp', '--stdio'],
-      },
+      command: extensionServer(),
       env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
       initializationOptions: { debounceMs: 150, statusPollMs: 600_000, analysisEvents: true },
     });

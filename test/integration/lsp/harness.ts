@@ -14,6 +14,7 @@ import {
 } from 'vscode-jsonrpc/node';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
+import { SERVER_EXEC_ARGV } from '../../../client/src/serverProcess';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 
@@ -49,6 +50,14 @@ export interface StartOptions {
   configuration?: (section: string | undefined) => unknown;
   /** Binary to run (default: node bin/dlmm.js lsp --stdio). */
   command?: { cmd: string; args: string[] };
+}
+
+/**
+ * The server as the extension starts it (client/src/extension.ts): its entry, dist/server.js, with the Node
+ * flags of client/src/serverProcess.ts (over stdio here, IPC in the editor).
+ */
+export function extensionServer(): { cmd: string; args: string[] } {
+  return { cmd: process.execPath, args: [...SERVER_EXEC_ARGV, join(ROOT, 'dist', 'server.js'), '--stdio'] };
 }
 
 /** Spawns the server and completes the initialize handshake. */
