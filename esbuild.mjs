@@ -168,7 +168,7 @@ if (watch) {
   const { readFileSync, writeFileSync } = await import('node:fs');
   for (const e of built.filter((b) => b.platform === 'node')) {
     const text = readFileSync(e.out, 'utf8').replace(
-      /[^\x00-\x7f]/g,
+      /[\u0080-\uffff]/g,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
     );
     const map = text.lastIndexOf('\n//# sourceMappingURL=');
