@@ -1,7 +1,7 @@
 /**
  * A fast reader for the common shape of plan files, linear in the text: block maps and sequences, one-line
  * flow maps and sequences of scalars, plain and quoted scalars, block scalars (`|` and `>`, with `-` or `+`
- * chomping), anchors on values and aliases of them (in block and flow values), comments after a value and
+ * chomping), anchors and aliases on values (block and flow), comments after a value and
  * comment-only or blank lines anywhere at any indentation (their text may hold anything but a tab), Windows
  * line ends. It yields the same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core
  * schema, intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over
@@ -566,9 +566,16 @@ class Reader {
     return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
   }
 
-  /** A scalar or an alias inside a one-line flow collection. */
+  /** A scalar, an anchored scalar or an alias inside a one-line flow collection. */
   private flowValue(p: number): { node: LightScalar | LightAlias; value: unknown; end: number } {
-    return this.code(p) === STAR ? this.alias(p, true) : this.scalar(p, true);
+    const c = this.code(p);
+    if (c === STAR) return this.alias(p, true);
+    if (c !== AMP) return this.scalar(p, true);
+    const aliasesBefore = this.aliases;
+    const { name, q } = this.anchorAt(p);
+    const s = this.scalar(q, true);
+    this.define(name, s.node, s.value, aliasesBefore);
+    return s;
   }
 
   private skipSpaces(p: number): number {

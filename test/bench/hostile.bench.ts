@@ -1,8 +1,10 @@
 /**
  * Hostile files through the real command line (`dlmm check --offline`, a fresh process each time): 60,000
- * invalid bins in YAML and in JSON, beside the same command on one ordinary plan. The issue's goal: every
- * file up to 5 MB checked in under 2 s. Medians of a few rounds (the machine's load swings); peak memory is
- * the child's max RSS as the kernel reports it (/usr/bin/time when present).
+ * invalid bins in YAML and in JSON, and 3 MB YAML plans in the forms the fast reader (core/plan/lightYaml.ts)
+ * took over from the full YAML parser (comment-only lines in the body; anchors and aliases; block scalars),
+ * beside the same command on one ordinary plan. The issue's goal: every file up to 5 MB checked in under
+ * 2 s. Medians of a few rounds (the machine's load swings); peak memory is the child's max RSS as the kernel
+ * reports it (/usr/bin/time when present).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,16 @@ import { median, versus, type BenchRow } from './types';
 
 const ROUNDS = 3;
 const BUDGET_MS = 2000;
+const BIN = '      - { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
+/** A bin, one commented out, a note less indented, a blank line, a note more indented. */
+const COMMENTED = `${BIN}      # - { bin_id: 2, x_amount: 1, y_amount: 0 }  (commented out)\n    # a note less indented\n\n          # a deeper note\n`;
+/** 50 bins sharing an amount through an anchor and 49 aliases of it (yaml allows fewer than 100 per anchor). */
+const anchored = (i: number): string =>
+  `      - { bin_id: 1, x_amount: &a${i} 1000, y_amount: 0 }\n` +
+  `      - { bin_id: 1, x_amount: *a${i}, y_amount: 0 }\n`.repeat(49);
+const MB3 = 3 * 1024 * 1024;
+/** A literal block-scalar note (lines that look like YAML, empty lines): half of the file. */
+const NOTE = '      - { bin_id: 1 } is not a bin here: # nor a comment\n\n';
 const HEAD = `version: 1
 sender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
 operations:
@@ -68,15 +80,39 @@ export async function bench(): Promise<BenchRow[]> {
         ],
       }),
     );
+    const comments = join(dir, 'comments.dlmm.yaml');
+    const anchors = join(dir, 'anchors.dlmm.yaml');
+    writeFileSync(comments, HEAD + '    bins:\n' + COMMENTED.repeat(Math.ceil(MB3 / COMMENTED.length)));
+    writeFileSync(
+      anchors,
+      HEAD +
+        '    bins:\n' +
+        Array.from({ length: Math.ceil(MB3 / anchored(9999).length) }, (_, i) => anchored(i)).join(''),
+    );
+    const block = join(dir, 'block-scalar.dlmm.yaml');
+    writeFileSync(
+      block,
+      HEAD +
+        '    note: |-\n' +
+        NOTE.repeat(Math.ceil(MB3 / 2 / NOTE.length)) +
+        '    bins:\n' +
+        BIN.repeat(Math.ceil(MB3 / 2 / BIN.length)),
+    );
     const bin = join(ROOT, 'bin', 'dlmm.js');
     const one = join(ROOT, 'examples', 'add-ladder.dlmm.yaml');
     const peer: number[] = [];
     const ys: Array<{ ms: number; rssMb: number }> = [];
     const js: Array<{ ms: number; rssMb: number }> = [];
+    const cs: Array<{ ms: number; rssMb: number }> = [];
+    const as: Array<{ ms: number; rssMb: number }> = [];
+    const bs: Array<{ ms: number; rssMb: number }> = [];
     for (let i = 0; i < ROUNDS; i++) {
       peer.push(run([bin, 'check', '--offline', one]).ms);
       ys.push(run([bin, 'check', '--offline', yaml]));
       js.push(run([bin, 'check', '--offline', json]));
+      cs.push(run([bin, 'check', '--offline', comments]));
+      as.push(run([bin, 'check', '--offline', anchors]));
+      bs.push(run([bin, 'check', '--offline', block]));
     }
     const against = { name: 'dlmm check --offline one.dlmm.yaml', value: median(peer) };
     const row = (name: string, runs: Array<{ ms: number; rssMb: number }>): BenchRow[] => {
@@ -99,6 +135,9 @@ export async function bench(): Promise<BenchRow[]> {
     return [
       ...row('dlmm check --offline, 60,000 invalid bins (YAML, 3 MB)', ys),
       ...row('dlmm check --offline, 60,000 invalid bins (JSON, 3 MB)', js),
+      ...row('dlmm check --offline, 3 MB YAML with comment-only lines in the body', cs),
+      ...row('dlmm check --offline, 3 MB YAML with anchors and aliases (an amount shared by 50 bins)', as),
+      ...row('dlmm check --offline, 3 MB YAML, half of it a block-scalar note', bs),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -24,6 +24,11 @@ const COMMENTED = `${BIN}      # - { bin_id: 2, x_amount: 1, y_amount: 0 }  (com
 const anchored = (i: number): string =>
   `      - &b${i} { bin_id: 1, x_amount: 1, y_amount: 0 }\n${`      - *b${i}\n`.repeat(3)}`;
 
+/** 50 bins, the first anchoring its amount, the others aliases of it. */
+const sharedAmount = (i: number): string =>
+  `      - { bin_id: 1, x_amount: &a${i} 1000, y_amount: 0 }\n` +
+  `      - { bin_id: 1, x_amount: *a${i}, y_amount: 0 }\n`.repeat(49);
+
 /** Half a literal block-scalar note (lines that look like YAML, empty lines), half bins. */
 function blockScalarPlan(size: number): string {
   const NOTE = '      - { bin_id: 1 } is not a bin here: # nor a comment\n\n';
@@ -83,6 +88,14 @@ function hostileFiles(): Record<string, string> {
         anchored(i),
       ).join(''),
     'block-scalar-3mb.dlmm.yaml': blockScalarPlan(3 * 1024 * 1024),
+    // An amount shared by 50 bins through an anchor in a flow map: yaml resolves each alias by scanning every
+    // anchor and alias before it, so through the full parser this took over 3 minutes.
+    'anchored-amounts-3mb.dlmm.yaml':
+      HEAD +
+      '    bins:\n' +
+      Array.from({ length: Math.ceil((3 * 1024 * 1024) / sharedAmount(9999).length) }, (_, i) =>
+        sharedAmount(i),
+      ).join(''),
     'deep-block.dlmm.yaml':
       HEAD + '    bins:\n' + Array.from({ length: 200 }, (_, i) => ' '.repeat(i + 6) + 'a:\n').join(''),
   };

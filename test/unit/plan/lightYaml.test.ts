@@ -105,7 +105,7 @@ function randomPlan(seed: number): string {
   const value = (flow: boolean): string =>
     anchors.length > 0 && chance(0.06)
       ? `*${pick(anchors)}`
-      : !flow && chance(0.06)
+      : chance(flow ? 0.04 : 0.06)
         ? anchor() + scalar()
         : scalar();
   const scalar = (): string =>
@@ -326,6 +326,7 @@ describe('fast plan reader (lightYaml)', () => {
       'a: &x 5\nb: *x\n',
       'a: &x { p: 1, q: 2 }\nb: [*x, *x]\nc: { r: *x }\n',
       'ops:\n  - &b { bin_id: 1 }\n  - *b   # again\n     # deeper\n  - *b\n',
+      'ops:\n  - { bin_id: 1, x: &x 5 }\n  - { bin_id: 2, x: *x }\n  - [&y a, *y, *x]\n',
       'defaults: &d\n  pool: dlmm_1\n  mode: strict\nop: *d\n',
       'a: &x 1\nb: &x 2\nc: *x\n',
     ];
