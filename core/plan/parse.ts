@@ -49,6 +49,12 @@ export const PARSE_LIMITS = {
   maxFlowDepth: 64,
   maxIndent: 256,
   maxAliasCount: 100,
+  /**
+   * Aliases in a file only the full parser reads: yaml resolves each alias by looking through every anchor
+   * and alias before it, so the time grows with their square (10,000: a few seconds; 60,000: minutes).
+   * The fast reader (lightYaml.ts) resolves them in linear time and has no such limit.
+   */
+  maxFullParserAliases: 10_000,
 } as const;
 
 export interface ParsedPlan {
@@ -155,6 +161,18 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
     if (doc.errors.length > 0)
       return makeParsed(text, format, docTree(doc, text), undefined, undefined, findings);
 
+    const beyond =
+      format === 'yaml' && text.includes('*')
+        ? aliasBeyond(doc, PARSE_LIMITS.maxFullParserAliases)
+        : undefined;
+    if (beyond) {
+      syntax(
+        beyond[0],
+        beyond[1] - beyond[0],
+        `YAML: more than ${PARSE_LIMITS.maxFullParserAliases} aliases in a file that needs the full YAML parser, which resolves them in time growing with their square (minutes at this size); write the values out, or remove what needs the full parser (tags, multi-line scalars, escapes in double-quoted strings, nested flow collections)`,
+      );
+      return makeParsed(text, format, docTree(doc, text), undefined, undefined, findings);
+    }
     try {
       value = doc.toJS({ maxAliasCount: PARSE_LIMITS.maxAliasCount });
     } catch (e) {
@@ -384,6 +402,21 @@ function cleanYamlMessage(message: string, format: PlanFormat): string {
     return `${format.toUpperCase()}: a plan file holds one document; remove the second one (after '---') or move it to its own file`;
   const first = (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
   return format === 'json' ? `JSON: ${first}` : `YAML: ${first}`;
+}
+
+/** The range of the alias after the first `max` ones, if there are more. */
+function aliasBeyond(doc: Document.Parsed, max: number): [number, number] | undefined {
+  let found: [number, number] | undefined;
+  let count = 0;
+  const { visit } = Y();
+  visit(doc, {
+    Alias(_k, node: Alias) {
+      if (++count <= max) return undefined;
+      found = node.range ? [node.range[0], node.range[1]] : [0, 0];
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 function firstAlias(doc: Document.Parsed): [number, number] | undefined {

@@ -206,6 +206,36 @@ describe('plan parsing: syntax and schema findings', () => {
     assert.match(p.findings[0]?.message ?? '', /alias/);
   });
 
+  it('refuses more than 10,000 aliases in a file only the full parser reads (its alias lookup is quadratic)', () => {
+    // The tag sends the file to the full parser; each anchor is used 49 times (under yaml's limit of 100).
+    const shared = (n: number): string => {
+      let t = `version: !!int 1\noperations:\n  - op: add\n    pool: dlmm_1\n    bins:\n`;
+      for (let i = 0; i < n / 49; i++) {
+        t += `      - { bin_id: 1, x_amount: &a${i} 1, y_amount: 0 }\n`;
+        t += `      - { bin_id: 1, x_amount: *a${i}, y_amount: 0 }\n`.repeat(49);
+      }
+      return t;
+    };
+    const t0 = Date.now();
+    const many = parsePlan(shared(10_045));
+    assert.ok(Date.now() - t0 < 20_000);
+    assert.deepEqual(
+      many.findings.map((f) => f.code),
+      ['syntax'],
+    );
+    assert.match(many.findings[0]!.message, /more than 10000 aliases/);
+    assert.equal(
+      many.text
+        .slice(many.findings[0]!.offset, many.findings[0]!.offset + many.findings[0]!.length)
+        .startsWith('*a'),
+      true,
+    );
+    const few = parsePlan(shared(490));
+    assert.ok(!few.findings.some((f) => /aliases/.test(f.message)));
+    // The fast reader has no such limit: without the tag, the same 10,045 aliases are read.
+    assert.ok(!parsePlan(shared(10_045).replace('!!int ', '')).findings.some((f) => f.code === 'syntax'));
+  });
+
   it('reads uint128 max exactly from YAML and JSON (no float)', () => {
     const y = parsePlan(
       plan(`  - { op: swap, input_token: ${SBTC}, output_token: ${USDCX}, amount_in: ${MAX_UINT128} }\n`),
