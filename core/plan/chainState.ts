@@ -67,3 +67,15 @@ export function chainStateFromLive(live: LiveData, sender: string | undefined): 
   for (const t of live.tokens ?? []) if (t.asset_name) names.set(t.contract_address, t.asset_name);
   return new MemoryChainState(pools, names, NOT_READ);
 }
+
+/**
+ * The bin list read that `chainStateFromLive(live, …)` builds pool `principal`'s bins from (the same pool
+ * it picks), or undefined when that state has no such pool.
+ */
+export function binsReadOf(live: LiveData, principal: string): object | undefined {
+  for (const lp of [...live.byPool.values(), ...live.routePools.values()]) {
+    if (!lp.pool || lp.principal === undefined || lp.activeBinId === undefined || !lp.bins) continue;
+    if (lp.principal === principal) return lp.bins;
+  }
+  return undefined;
+}

@@ -56,6 +56,37 @@ export interface DriftInput {
   sender: string;
   routers: RouterConfig;
   now?: () => number;
+  /**
+   * The read a pool's bins in `state()` are built from (the same object: the same bins), so that the trade
+   * moving its active bin is found once per read (chainState.ts binsReadOf).
+   */
+  binsRead?: (poolId: string) => object | undefined;
+}
+
+/** A shift trade found (null: none moves the active bin k bins). */
+type ShiftTrade = { amount: bigint; calls: number | undefined } | null;
+
+/**
+ * Shift trades already found, per bin list read (the object itself: one read at one moment), by pool, active
+ * bin, fees and k. Every open plan on the same pool analysed in the same live session asks for the same
+ * trades on the same read, and the bisection behind one costs some hundred walks. A trade depends only on
+ * what the walk reads (bins' prices and reserves, the active bin, the fees), so it is never reused across
+ * reads; the entries go with the read they belong to.
+ */
+const shiftTrades = new WeakMap<object, Map<string, ShiftTrade>>();
+
+/** shiftTrade, found once per (bin list read, pool, active bin, fees, k) when the read is known. */
+function sharedShiftTrade(pool: ChainPool, k: number, read: object | undefined): ShiftTrade {
+  if (read === undefined) return shiftTrade(pool, k) ?? null;
+  let byKey = shiftTrades.get(read);
+  if (!byKey) shiftTrades.set(read, (byKey = new Map()));
+  const f = pool.fees;
+  const key = `${pool.id}|${pool.activeBinId}|${k}|${f.x_protocol},${f.x_provider},${f.x_variable},${f.y_protocol},${f.y_provider},${f.y_variable}`;
+  const hit = byKey.get(key);
+  if (hit !== undefined) return hit;
+  const found = shiftTrade(pool, k) ?? null;
+  byKey.set(key, found);
+  return found;
 }
 
 /**
@@ -93,8 +124,17 @@ function shiftTrade(pool: ChainPool, k: number): { amount: bigint; calls: number
   return undefined;
 }
 
-/** Moves `poolId`'s active bin by `k` on `state` with a trade on the chain model (state is changed). */
-export function shiftActiveBin(state: MemoryChainState, poolId: string, k: number): DriftShift {
+/**
+ * Moves `poolId`'s active bin by `k` on `state` with a trade on the chain model (state is changed). `read`:
+ * the object the pool's bins were built from, when `state` is exactly as built from it (not yet changed):
+ * the trade is then found once for every caller on that read.
+ */
+export function shiftActiveBin(
+  state: MemoryChainState,
+  poolId: string,
+  k: number,
+  read?: object,
+): DriftShift {
   const pool = state.pool(poolId);
   const from = pool?.activeBinId ?? 0;
   const base = { pool: poolId, k, from, xForY: k < 0, amountIn: 0n, amountOut: 0n };
@@ -108,8 +148,8 @@ export function shiftActiveBin(state: MemoryChainState, poolId: string, k: numbe
       reached: false,
       detail: `the active bin ${from} cannot move to ${target}, outside ${MIN_BIN_ID}..${MAX_BIN_ID}`,
     };
-  const trade = shiftTrade(pool, k);
-  const r = trade === undefined ? undefined : swapInPool(pool, k < 0, trade.amount, 0n, trade.calls);
+  const trade = sharedShiftTrade(pool, k, read);
+  const r = trade === null ? undefined : swapInPool(pool, k < 0, trade.amount, 0n, trade.calls);
   if (!r?.ok)
     return {
       ...base,
@@ -161,7 +201,7 @@ function poolsNamed(args: readonly ClarityValue[], state: MemoryChainState): Set
  */
 export function executeAfterShift(input: DriftInput, poolId: string, k: number): DriftRun {
   const state = input.state();
-  const shift = shiftActiveBin(state, poolId, k);
+  const shift = shiftActiveBin(state, poolId, k, input.binsRead?.(poolId));
   if (!shift.reached)
     return { shift, results: input.transactions.map(() => ({ status: 'unknown', detail: shift.detail })) };
   const unknown = new Map<string, string>();

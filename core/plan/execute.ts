@@ -12,7 +12,7 @@ export { revertWords };
 import { buildTransactions } from '../tx/build';
 import { routerConfigFor, type RouterConfig, type RouterOverrides } from '../tx/routers';
 import type { BuiltTransaction } from '../tx/types';
-import { chainStateFromLive } from './chainState';
+import { binsReadOf, chainStateFromLive } from './chainState';
 import type { Finding } from './diagnostics';
 import type { LiveData } from './live';
 import type { ParsedPlan } from './parse';
@@ -141,6 +141,7 @@ export async function executePlan(
   // strict-drift-risk: the same transactions executed after a 1-bin shift of each strict pool's active bin.
   const drift = {
     state: () => chainStateFromLive(live, sender),
+    binsRead: (pool: string) => binsReadOf(live, pool),
     transactions: built.transactions,
     sender,
     routers,

@@ -272,7 +272,8 @@ export async function buildTransactions(
   const transactions: BuiltTransaction[] = [];
   for (const parts of built) {
     parts.forEach((p, i) => {
-      const part: BuiltTransaction = { ...p, part: i + 1, parts: parts.length };
+      // Onto the built object, not a spread: its export-only fields stay unread (withExportFields).
+      const part: BuiltTransaction = Object.assign(p, { part: i + 1, parts: parts.length });
       if (parts.length > 1)
         part.notes = [
           ...part.notes,

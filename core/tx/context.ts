@@ -162,6 +162,40 @@ export function chunkItems<T>(
 
 export type PartialTx = Omit<BuiltTransaction, 'part' | 'parts' | 'nonce'>;
 
+/** What only an export, its summary and its JSON read of a transaction: computed when first read. */
+export type ExportOnlyField = 'postConditionWords' | 'rows' | 'totals';
+
+/**
+ * `tx` with its export-only fields (post-conditions in words, per-position rows, totals) as getters that
+ * compute once, on first read, and then hold the value: the editor's check builds and executes every
+ * plan's transactions but never reads these (some 7% of a burst of open plans went to them). The values
+ * are the ones the builder would have computed at once. Copy such a transaction with Object.assign onto it,
+ * not a spread (a spread reads every getter).
+ */
+export function withExportFields(
+  tx: Omit<PartialTx, ExportOnlyField>,
+  fields: { [K in ExportOnlyField]: () => PartialTx[K] },
+): PartialTx {
+  for (const key of Object.keys(fields) as ExportOnlyField[]) {
+    const compute = fields[key];
+    const hold = (self: object, value: unknown): void =>
+      void Object.defineProperty(self, key, { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(tx, key, {
+      enumerable: true,
+      configurable: true,
+      get(this: object) {
+        const value = compute();
+        hold(this, value);
+        return value;
+      },
+      set(this: object, value: unknown) {
+        hold(this, value);
+      },
+    });
+  }
+  return tx as PartialTx;
+}
+
 /** What to execute on the chain model for a built transaction. */
 export function chainCallOf(
   tx: Pick<

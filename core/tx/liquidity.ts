@@ -32,6 +32,7 @@ import {
   isExportError,
   tokenInfo,
   withDeadline,
+  withExportFields,
   words,
   type BuildContext,
   type PartialTx,
@@ -413,36 +414,41 @@ async function buildAdd(
         ['positions', 'pool-trait', 'x-token-trait', 'y-token-trait', 'active-bin-tolerance'],
       );
     }
-    const positionRows: PositionRow[] = chunk.map(({ item, b }) => ({
-      label: strict
-        ? `bin ${item.bin_id}`
-        : `offset ${item.active_bin_offset ?? item.bin_id - readActive} (bin ${active + (item.active_bin_offset ?? item.bin_id - readActive)} at active ${active})`,
-      amounts: [
-        { label: 'x', amount: item.x_amount, token: t.tx },
-        { label: 'y', amount: item.y_amount, token: t.ty },
-        ...(b.expectedDlp !== undefined ? [{ label: 'expected shares', amount: b.expectedDlp }] : []),
-      ],
-      bounds: addBoundRows(b, t),
-    }));
+    const positionRows = (): PositionRow[] =>
+      chunk.map(({ item, b }) => ({
+        label: strict
+          ? `bin ${item.bin_id}`
+          : `offset ${item.active_bin_offset ?? item.bin_id - readActive} (bin ${active + (item.active_bin_offset ?? item.bin_id - readActive)} at active ${active})`,
+        amounts: [
+          { label: 'x', amount: item.x_amount, token: t.tx },
+          { label: 'y', amount: item.y_amount, token: t.ty },
+          ...(b.expectedDlp !== undefined ? [{ label: 'expected shares', amount: b.expectedDlp }] : []),
+        ],
+        bounds: addBoundRows(b, t),
+      }));
     const notes = strict
       ? []
       : [
           `active-bin tolerance: the active bin must be within ${ctx.activeBinTolerance} of ${active} at execution`,
         ];
-    return {
-      ...base(ctx, op, fn),
-      functionArgs: call.args,
-      argNames: call.names,
-      postConditions: pcs,
-      postConditionWords: words(pcs, [t.tx, t.ty]),
-      itemIndexes: chunk.map((r) => r.item.index),
-      rows: positionRows,
-      totals: [
-        { label: 'total x', amount: totalX, token: t.tx },
-        { label: 'total y', amount: totalY, token: t.ty },
-      ],
-      notes,
-    };
+    return withExportFields(
+      {
+        ...base(ctx, op, fn),
+        functionArgs: call.args,
+        argNames: call.names,
+        postConditions: pcs,
+        itemIndexes: chunk.map((r) => r.item.index),
+        notes,
+      },
+      {
+        postConditionWords: () => words(pcs, [t.tx, t.ty]),
+        rows: positionRows,
+        totals: () => [
+          { label: 'total x', amount: totalX, token: t.tx },
+          { label: 'total y', amount: totalY, token: t.ty },
+        ],
+      },
+    );
   });
 }
 
@@ -517,45 +523,50 @@ async function buildWithdraw(
     const call = withDeadline(ctx, [Cl.list(list)], ['positions']);
     const pctText = (r: { item: PreparedWithdrawItem }) =>
       `${r.item.withdrawal_percentage}% of ${r.item.user_liquidity} shares`;
-    return {
-      ...base(ctx, op, strict ? 'withdraw-liquidity-multi' : 'withdraw-relative-liquidity-multi'),
-      functionArgs: call.args,
-      argNames: call.names,
-      postConditions: pcs,
-      postConditionWords: words(pcs, [t.tx, t.ty]),
-      rows: chunk.map((r) => ({
-        label: strict
-          ? `bin ${r.item.bin_id}`
-          : `offset ${r.item.active_bin_offset ?? r.item.bin_id - readActive} (bin ${active + (r.item.active_bin_offset ?? r.item.bin_id - readActive)} at active ${active})`,
-        amounts: [
-          { label: `shares (${pctText(r)})`, amount: r.item.amount },
-          { label: 'expected x', amount: r.item.x_amount, token: t.tx },
-          { label: 'expected y', amount: r.item.y_amount, token: t.ty },
+    return withExportFields(
+      {
+        ...base(ctx, op, strict ? 'withdraw-liquidity-multi' : 'withdraw-relative-liquidity-multi'),
+        functionArgs: call.args,
+        argNames: call.names,
+        postConditions: pcs,
+        notes: [],
+      },
+      {
+        postConditionWords: () => words(pcs, [t.tx, t.ty]),
+        rows: () =>
+          chunk.map((r) => ({
+            label: strict
+              ? `bin ${r.item.bin_id}`
+              : `offset ${r.item.active_bin_offset ?? r.item.bin_id - readActive} (bin ${active + (r.item.active_bin_offset ?? r.item.bin_id - readActive)} at active ${active})`,
+            amounts: [
+              { label: `shares (${pctText(r)})`, amount: r.item.amount },
+              { label: 'expected x', amount: r.item.x_amount, token: t.tx },
+              { label: 'expected y', amount: r.item.y_amount, token: t.ty },
+            ],
+            bounds: [
+              {
+                label: 'min-x-amount',
+                amount: r.m.minX,
+                token: t.tx,
+                basis: `expected x ${r.item.x_amount} less ${Number(ctx.slippagePpm) / 10_000}% slippage`,
+              },
+              {
+                label: 'min-y-amount',
+                amount: r.m.minY,
+                token: t.ty,
+                basis: `expected y ${r.item.y_amount} less ${Number(ctx.slippagePpm) / 10_000}% slippage`,
+              },
+            ],
+          })),
+        totals: () => [
+          { label: 'shares burned', amount: shares },
+          { label: 'expected x', amount: expX, token: t.tx },
+          { label: 'expected y', amount: expY, token: t.ty },
+          { label: 'min x', amount: minX, token: t.tx },
+          { label: 'min y', amount: minY, token: t.ty },
         ],
-        bounds: [
-          {
-            label: 'min-x-amount',
-            amount: r.m.minX,
-            token: t.tx,
-            basis: `expected x ${r.item.x_amount} less ${Number(ctx.slippagePpm) / 10_000}% slippage`,
-          },
-          {
-            label: 'min-y-amount',
-            amount: r.m.minY,
-            token: t.ty,
-            basis: `expected y ${r.item.y_amount} less ${Number(ctx.slippagePpm) / 10_000}% slippage`,
-          },
-        ],
-      })),
-      totals: [
-        { label: 'shares burned', amount: shares },
-        { label: 'expected x', amount: expX, token: t.tx },
-        { label: 'expected y', amount: expY, token: t.ty },
-        { label: 'min x', amount: minX, token: t.tx },
-        { label: 'min y', amount: minY, token: t.ty },
-      ],
-      notes: [],
-    };
+      },
+    );
   });
 }
 
@@ -620,31 +631,36 @@ async function buildMove(
           }),
     );
     const call = withDeadline(ctx, [Cl.list(list)], ['positions']);
-    return {
-      ...base(ctx, op, strict ? 'move-liquidity-multi' : 'move-relative-liquidity-multi'),
-      functionArgs: call.args,
-      argNames: call.names,
-      postConditions: pcs,
-      postConditionWords: words(pcs, [t.tx, t.ty]),
-      itemIndexes: chunk.map((r) => r.item.index),
-      rows: chunk.map(({ item, b }) => ({
-        label: strict
-          ? `${item.from_bin_id} -> ${item.to_bin_id}`
-          : `${item.from_bin_id} -> offset ${item.active_bin_offset ?? item.to_bin_id - readActive} (bin ${active + (item.active_bin_offset ?? item.to_bin_id - readActive)} at active ${active})`,
-        amounts: [
-          { label: 'shares', amount: item.amount },
-          { label: 'x moved', amount: item.x_amount, token: t.tx },
-          { label: 'y moved', amount: item.y_amount, token: t.ty },
-          ...(b.expectedDlp !== undefined ? [{ label: 'expected shares', amount: b.expectedDlp }] : []),
+    return withExportFields(
+      {
+        ...base(ctx, op, strict ? 'move-liquidity-multi' : 'move-relative-liquidity-multi'),
+        functionArgs: call.args,
+        argNames: call.names,
+        postConditions: pcs,
+        itemIndexes: chunk.map((r) => r.item.index),
+        notes: [],
+      },
+      {
+        postConditionWords: () => words(pcs, [t.tx, t.ty]),
+        rows: () =>
+          chunk.map(({ item, b }) => ({
+            label: strict
+              ? `${item.from_bin_id} -> ${item.to_bin_id}`
+              : `${item.from_bin_id} -> offset ${item.active_bin_offset ?? item.to_bin_id - readActive} (bin ${active + (item.active_bin_offset ?? item.to_bin_id - readActive)} at active ${active})`,
+            amounts: [
+              { label: 'shares', amount: item.amount },
+              { label: 'x moved', amount: item.x_amount, token: t.tx },
+              { label: 'y moved', amount: item.y_amount, token: t.ty },
+              ...(b.expectedDlp !== undefined ? [{ label: 'expected shares', amount: b.expectedDlp }] : []),
+            ],
+            bounds: addBoundRows(b, t),
+          })),
+        totals: () => [
+          { label: 'shares moved', amount: shares },
+          { label: 'x moved', amount: sum(chunk, (r) => r.item.x_amount), token: t.tx },
+          { label: 'y moved', amount: sum(chunk, (r) => r.item.y_amount), token: t.ty },
         ],
-        bounds: addBoundRows(b, t),
-      })),
-      totals: [
-        { label: 'shares moved', amount: shares },
-        { label: 'x moved', amount: sum(chunk, (r) => r.item.x_amount), token: t.tx },
-        { label: 'y moved', amount: sum(chunk, (r) => r.item.y_amount), token: t.ty },
-      ],
-      notes: [],
-    };
+      },
+    );
   });
 }

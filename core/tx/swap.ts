@@ -25,6 +25,7 @@ import {
   isExportError,
   tokenInfo,
   withDeadline,
+  withExportFields,
   words,
   type BuildContext,
   type PartialTx,
@@ -151,34 +152,38 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
       ),
     };
     return [
-      {
-        ...base,
-        functionName: fn,
-        functionArgs: call.args,
-        argNames: call.names,
-        postConditions: pcs,
-        postConditionWords: words(pcs, tokens),
-        rows: [
-          {
-            label: `${first.pool} (walks up to 350 bins)`,
-            amounts: [
-              { label: 'in', amount: s.amount_in, token: first.tin },
-              {
-                label: check?.complete ? 'input used (whole amount)' : 'input used',
-                amount: check?.amount_in_used ?? s.amount_in,
-                token: first.tin,
-              },
-              { label: 'quoted out', amount: quotedOut, token: first.tout },
-            ],
-            bounds: [bound],
-          },
-        ],
-        totals: [
-          { label: 'in', amount: s.amount_in, token: first.tin },
-          { label: 'min out', amount: minOut, token: last.tout },
-        ],
-        notes,
-      },
+      withExportFields(
+        {
+          ...base,
+          functionName: fn,
+          functionArgs: call.args,
+          argNames: call.names,
+          postConditions: pcs,
+          notes,
+        },
+        {
+          postConditionWords: () => words(pcs, tokens),
+          rows: () => [
+            {
+              label: `${first.pool} (walks up to 350 bins)`,
+              amounts: [
+                { label: 'in', amount: s.amount_in, token: first.tin },
+                {
+                  label: check?.complete ? 'input used (whole amount)' : 'input used',
+                  amount: check?.amount_in_used ?? s.amount_in,
+                  token: first.tin,
+                },
+                { label: 'quoted out', amount: quotedOut, token: first.tout },
+              ],
+              bounds: [bound],
+            },
+          ],
+          totals: () => [
+            { label: 'in', amount: s.amount_in, token: first.tin },
+            { label: 'min out', amount: minOut, token: last.tout },
+          ],
+        },
+      ),
     ];
   }
   return buildSwapMulti(ctx, op, hops, ppm, base, notes, tokens, walked?.steps);
@@ -311,23 +316,27 @@ function buildSwapMulti(
   const last = hops[hops.length - 1]!;
   const lastMin = poolOut.get(`${last.pool}|${last.tout.contract}`)?.amount ?? 0n;
   return [
-    {
-      ...base,
-      functionName: 'swap-multi',
-      functionArgs: call.args,
-      argNames: call.names,
-      postConditions: pcs,
-      postConditionWords: words(pcs, tokens),
-      rows,
-      totals: [
-        { label: 'in', amount: op.swap.amount_in, token: first.tin },
-        { label: 'min out (last hop)', amount: lastMin, token: last.tout },
-      ],
-      notes: [
-        ...notes,
-        `max-unfavorable-bins ${ctx.activeBinTolerance} (policy.active_bin_tolerance): total unfavourable drift of the active bins summed over the steps`,
-      ],
-    },
+    withExportFields(
+      {
+        ...base,
+        functionName: 'swap-multi',
+        functionArgs: call.args,
+        argNames: call.names,
+        postConditions: pcs,
+        notes: [
+          ...notes,
+          `max-unfavorable-bins ${ctx.activeBinTolerance} (policy.active_bin_tolerance): total unfavourable drift of the active bins summed over the steps`,
+        ],
+      },
+      {
+        postConditionWords: () => words(pcs, tokens),
+        rows: () => rows,
+        totals: () => [
+          { label: 'in', amount: op.swap.amount_in, token: first.tin },
+          { label: 'min out (last hop)', amount: lastMin, token: last.tout },
+        ],
+      },
+    ),
   ];
 }
 

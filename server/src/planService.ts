@@ -19,6 +19,15 @@ import type { ServerSettings } from './protocol';
 /** What only an export reads of a built transaction (the export builds its own). */
 type ExportOnly =
   'functionArgs' | 'argNames' | 'postConditions' | 'postConditionWords' | 'rows' | 'totals' | 'notes';
+const EXPORT_ONLY: ReadonlySet<string> = new Set<ExportOnly>([
+  'functionArgs',
+  'argNames',
+  'postConditions',
+  'postConditionWords',
+  'rows',
+  'totals',
+  'notes',
+]);
 /**
  * An executed transaction's outcome as the editor keeps it: a revert or an unknown as executed; a success
  * without the pools it left and its movements (the chain model's own objects: every bin and every holder's
@@ -46,18 +55,12 @@ export function editorAnalysis(analysis: Analysis | EditorAnalysis): EditorAnaly
   if (execution)
     kept.execution = {
       transactions: execution.transactions.map((tx) => {
-        const {
-          functionArgs: _a,
-          argNames: _n,
-          postConditions: _p,
-          postConditionWords: _w,
-          rows: _r,
-          totals: _t,
-          notes: _o,
-          execution: run,
-          ...identity
-        } = tx as BuiltTransaction;
-        const out: ExecutedTransaction = identity;
+        // Key by key, never reading the export-only ones: the builder computes some of them on first read.
+        const identity: Record<string, unknown> = {};
+        for (const key of Object.keys(tx))
+          if (!EXPORT_ONLY.has(key) && key !== 'execution') identity[key] = tx[key as keyof typeof tx];
+        const out = identity as ExecutedTransaction;
+        const run = tx.execution;
         if (run) out.execution = run.status === 'ok' ? { status: 'ok' } : run;
         return out;
       }),

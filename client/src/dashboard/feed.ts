@@ -6,7 +6,7 @@
 import type { DlmmApi, Pool, Route, Status, Token } from '../../../core/api/types';
 import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
 import { revertWords } from '../../../core/chain/router';
-import { chainStateFromLive } from '../../../core/plan/chainState';
+import { binsReadOf, chainStateFromLive } from '../../../core/plan/chainState';
 import type { Finding } from '../../../core/plan/diagnostics';
 import { executeAfterShift, type DriftInput } from '../../../core/plan/drift';
 import type { PlanExecution } from '../../../core/plan/execute';
@@ -355,6 +355,7 @@ function driftTable(a: DashboardAnalysis, ops: LiquidityOp[], previews: PreviewO
     );
   const input: DriftInput = {
     state: () => chainStateFromLive(a.live as LiveData, ex.sender),
+    binsRead: (pool) => binsReadOf(a.live as LiveData, pool),
     transactions: ex.transactions,
     sender: ex.sender,
     routers: ex.routers,

@@ -1,7 +1,8 @@
 /**
  * The drift what-if's shift (core/plan/drift.ts): the smallest swap on the chain model that moves a pool's
  * active bin k bins, over bins with gaps (never written), one-sided bins and empty bins; the crossed bins are
- * left as that trade leaves them; a shift past -500..500 is not reachable. Tables on a hand-built pool.
+ * left as that trade leaves them; a shift past -500..500 is not reachable; a trade found on one read is
+ * shared by the states built from it only. Tables on a hand-built pool.
  */
 import { strict as assert } from 'node:assert';
 import { MemoryChainState, quotePool, type ChainPool } from '../../../core/chain/index';
@@ -87,6 +88,23 @@ describe('drift what-if: the shift is a trade on the chain model', () => {
     assert.equal(s.reached, false);
     assert.match(s.detail, /outside -500\.\.500/);
     assert.equal(p.activeBinId, 498);
+  });
+
+  it('the trade found on one read is shared by every state built from it, never by another read', () => {
+    const shift = (p: ChainPool, k: number, read?: object) =>
+      shiftActiveBin(new MemoryChainState([p]), p.id, k, read);
+    const readA = {};
+    const first = shift(pool(), 2, readA);
+    assert.deepEqual(first, shift(pool(), 2));
+    assert.deepEqual(shift(pool(), 2, readA), first);
+    // Another active bin on the same read is another trade.
+    assert.deepEqual(shift(pool(1), 2, readA), shift(pool(1), 2));
+    // Another read of the same pool (more X in bin 1) is walked again: a shared trade would stop short.
+    const deeper = (): ChainPool => pool(0, [[1, 5_000_000n, 0n]]);
+    const other = shift(deeper(), 2, {});
+    assert.deepEqual(other, shift(deeper(), 2));
+    assert.ok(other.amountIn > first.amountIn, `${other.amountIn} vs ${first.amountIn}`);
+    assert.equal(other.to, 2);
   });
 
   it('a pool that was not read is named', () => {

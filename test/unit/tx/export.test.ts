@@ -359,6 +359,38 @@ describe('tx export: build, serialize, decode, dry-run', () => {
     );
   });
 
+  it('computes the export-only fields (words, rows, totals) on first read, once, split parts included', async () => {
+    const engine = testEngine();
+    const p = pool1(engine);
+    const items = Array.from({ length: 400 }, (_, i) =>
+      addItem(engine, p, i, p.activeBinId + 1 + (i % 300), 1000n + BigInt(i), 0n),
+    );
+    // buildTransactions alone: build() also serializes, which reads every field.
+    const r = await buildTransactions(
+      analysisOf(engine, [
+        { id: 'big', index: 0, op: 'add', mode: 'simple', pool: snapshot(engine, p), items },
+      ]),
+      { nonce: 7n },
+    );
+    assert.ok(r.ok, r.ok ? '' : r.error.message);
+    const txs = r.transactions;
+    assert.equal(txs.length, 2);
+    for (const tx of txs) {
+      for (const key of ['postConditionWords', 'rows', 'totals'] as const) {
+        assert.equal(typeof Object.getOwnPropertyDescriptor(tx, key)?.get, 'function', `${key} unread`);
+        const value = tx[key];
+        assert.equal(Object.getOwnPropertyDescriptor(tx, key)?.value, value, `${key} held after a read`);
+        assert.equal(tx[key], value);
+      }
+      assert.equal(tx.postConditionWords.length, tx.postConditions.length);
+      assert.equal(tx.rows.length, tx.itemIndexes?.length);
+      assert.deepEqual(
+        tx.totals.map((t) => t.label),
+        ['total x', 'total y'],
+      );
+    }
+  });
+
   it('refuses a plan with error findings, listing them', async () => {
     const engine = testEngine();
     const a = analysisOf(engine, [strictAdd(engine)]);
