@@ -14,6 +14,7 @@ import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
 import { parseLightJson } from './lightJson';
+import { locateDoc, locateLight, type Located } from './locate';
 import { parseLightYaml, type LightMap, type LightNode, type LightScalar } from './lightYaml';
 
 /**
@@ -88,6 +89,11 @@ export interface ParsedPlan {
    * Composed on first access when the fast reader (lightYaml.ts) read the plan.
    */
   doc: Document.Parsed | undefined;
+  /**
+   * Where `offset` is: the path of the innermost node containing it (hover, navigation), read from the tree
+   * the plan was parsed into, so a plan the fast reader read never needs the composed Document for it.
+   */
+  locate(offset: number): Located | undefined;
 }
 
 /** Parses plan text (YAML or JSON by file name) into a ParsedPlan. Never throws. */
@@ -668,6 +674,8 @@ interface SourceTree {
   operations: NodeRange[];
   /** The yaml Document (composed on first use for the light tree). */
   doc(): Document.Parsed;
+  /** The innermost node at `offset`, in this tree (never composes the Document). */
+  locate(offset: number): Located | undefined;
 }
 
 function docTree(doc: Document.Parsed, text: string): SourceTree {
@@ -691,6 +699,7 @@ function docTree(doc: Document.Parsed, text: string): SourceTree {
     },
     operations: opItems.map((n) => (n as Node | null)?.range ?? [0, 0, 0]),
     doc: () => doc,
+    locate: (offset) => locateDoc(doc, offset),
   };
 }
 
@@ -714,6 +723,7 @@ function lightTree(root: LightMap, text: string, compose: () => Document.Parsed)
     },
     operations: ops?.kind === 'seq' ? ops.items.map((n) => n.range) : [],
     doc: () => (doc ??= compose()),
+    locate: (offset) => locateLight(root, offset),
   };
 }
 
@@ -825,6 +835,9 @@ function makeParsed(
     findings,
     get doc() {
       return source?.doc();
+    },
+    locate(offset) {
+      return source?.locate(offset);
     },
     operationCount: opStarts.length,
     rangeOf(path) {

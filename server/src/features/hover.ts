@@ -24,14 +24,13 @@ import type { Amount, TxEffects } from '../../../core/tx/types';
 import type { AnalysisResult, ExecutedTransaction } from '../planService';
 import { rangeOf } from './diagnostics';
 import { describeRoute, formatAmount } from './format';
-import { locate } from './pathAt';
 
 type Op = Record<string, unknown>;
 
 /** Hover at `offset` of a plan document, or null when there is nothing to say. */
 export function hover(doc: TextDocument, result: AnalysisResult, offset: number): Hover | null {
   const a = result.analysis;
-  const loc = locate(a.parsed.doc, offset);
+  const loc = a.parsed.locate(offset);
   if (!loc || loc.path[0] !== 'operations' || typeof loc.path[1] !== 'number') return null;
   const index = loc.path[1];
   const rawOp = opAt(a.parsed.value, index);

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { parseLightYaml, type LightNode } from '../../../core/plan/lightYaml';
 import { parsePlan } from '../../../core/plan/parse';
+import { locateDoc, locateLight } from '../../../core/plan/locate';
+import { parseLightJson } from '../../../core/plan/lightJson';
 import { POOL1, SBTC, SENDER, USDCX } from './helpers';
 import { prng } from '../../../core/sim/history';
 
@@ -237,6 +239,42 @@ describe('fast plan reader (lightYaml)', () => {
     if (process.env.LIGHTYAML_SHOW)
       for (const sd of refused.slice(0, 8)) console.log(`--- ${sd}\n${randomPlan(sd)}`);
     assert.ok(accepted > n * 0.3, `accepted ${accepted} of ${n}`);
+  });
+
+  it('locates every offset the same in its tree as in the composed Document (hover never composes it)', function () {
+    this.timeout(60_000);
+    let compared = 0;
+    for (let seed = 1; seed <= 150; seed++) {
+      const text = randomPlan(seed);
+      const light = parseLightYaml(text);
+      if (!light) continue;
+      const doc = composed(text);
+      for (let offset = 0; offset <= text.length; offset++)
+        assert.deepEqual(
+          locateLight(light.root, offset),
+          locateDoc(doc, offset),
+          `seed ${seed}, offset ${offset}: ${JSON.stringify(text.slice(offset, offset + 20))}`,
+        );
+      compared++;
+    }
+    assert.ok(compared > 40, `compared ${compared} texts`);
+    const dir = join(__dirname, '../../../examples');
+    for (const name of readdirSync(dir).filter((f) => /\.dlmm\.json$/.test(f))) {
+      const text = readFileSync(join(dir, name), 'utf8');
+      const light = parseLightJson(text, 100_000);
+      assert.ok(light, `${name}: read by the JSON reader`);
+      const doc = composed(text);
+      for (let offset = 0; offset <= text.length; offset++)
+        assert.deepEqual(locateLight(light.root, offset), locateDoc(doc, offset), `${name} at ${offset}`);
+    }
+    // Through parsePlan: hover's entry point.
+    const plan = parsePlan(`version: 1\nsender: ${SENDER}\noperations:\n  - id: a\n    op: swap\n`);
+    const at = plan.text.indexOf('swap');
+    assert.deepEqual(plan.locate(at), {
+      path: ['operations', 0, 'op'],
+      onKey: false,
+      scalar: { value: 'swap', offset: at, length: 4 },
+    });
   });
 
   it('reads Windows line ends (CRLF) exactly as yaml does: same values, ranges in the CRLF text', function () {
