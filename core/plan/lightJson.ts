@@ -6,7 +6,14 @@
  * the parser's limit) returns undefined, and the caller falls back to parseDocument, so messages and
  * behaviour stay identical. test/unit/plan/lightJson.test.ts checks the equivalence differentially.
  */
-import type { LightDoc, LightMap, LightNode, LightScalar, LightSeq } from './lightYaml';
+import {
+  exact,
+  type LightDoc,
+  type LightMap,
+  type LightNode,
+  type LightScalar,
+  type LightSeq,
+} from './lightYaml';
 
 const INT = /^-?(?:0|[1-9][0-9]*)$/;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -154,7 +161,13 @@ class Reader {
     value: Record<string, unknown>,
   ): Read {
     const end = close + 1;
-    const node: LightMap = { kind: 'map', range: [open, end, end], flow: true, keys, values };
+    const node: LightMap = {
+      kind: 'map',
+      range: [open, end, end],
+      flow: true,
+      keys: exact(keys),
+      values: exact(values),
+    };
     return { node, value, end };
   }
 

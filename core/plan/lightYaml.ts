@@ -63,6 +63,12 @@ const FLOAT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 const STRING_START = /^[A-Za-z_$./]/;
 const DOT_NUMBER = /^\.[0-9]/;
 
+/**
+ * A small array copied to its exact length. An array grown by push keeps room for 17 entries (152 bytes);
+ * a map's keys and values are two such arrays, and a 60,000-bin plan has 60,000 maps (18 MB of room).
+ */
+export const exact = <T>(a: T[]): T[] => (a.length < 17 ? a.slice() : a);
+
 class Bail extends Error {}
 const bail = (): never => {
   throw new Bail();
@@ -392,7 +398,11 @@ class Reader {
         trail = v.trail;
       }
       const ind = next < this.len ? this.indentAt(next) : -1;
-      if (ind < col) return { node, value, next, trail: this.close(node.range, end, col, next, trail) };
+      if (ind < col) {
+        node.keys = exact(keys);
+        node.values = exact(values);
+        return { node, value, next, trail: this.close(node.range, end, col, next, trail) };
+      }
       if (ind > col) return bail();
       p = next + ind;
       // A dash at a map's own column is not a plan shape (yaml reads it as an error or a different tree).
@@ -605,7 +615,14 @@ class Reader {
       const c = this.code(after);
       if (c === 125) {
         const end = after + 1;
-        return { node: { kind: 'map', range: [open, end, end], flow: true, keys, values }, value, end };
+        const node: LightMap = {
+          kind: 'map',
+          range: [open, end, end],
+          flow: true,
+          keys: exact(keys),
+          values: exact(values),
+        };
+        return { node, value, end };
       }
       if (c !== 44) return bail();
       p = this.skipSpaces(after + 1);
@@ -625,7 +642,11 @@ class Reader {
       const c = this.code(after);
       if (c === 93) {
         const end = after + 1;
-        return { node: { kind: 'seq', range: [open, end, end], flow: true, items }, value, end };
+        return {
+          node: { kind: 'seq', range: [open, end, end], flow: true, items: exact(items) },
+          value,
+          end,
+        };
       }
       if (c !== 44) return bail();
       p = this.skipSpaces(after + 1);
