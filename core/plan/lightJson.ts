@@ -7,7 +7,7 @@
  * behaviour stay identical. test/unit/plan/lightJson.test.ts checks the equivalence differentially.
  */
 import {
-  exact,
+  flowMapNode,
   type LightDoc,
   type LightMap,
   type LightNode,
@@ -161,14 +161,7 @@ class Reader {
     value: Record<string, unknown>,
   ): Read {
     const end = close + 1;
-    const node: LightMap = {
-      kind: 'map',
-      range: [open, end, end],
-      flow: true,
-      keys: exact(keys),
-      values: exact(values),
-    };
-    return { node, value, end };
+    return { node: flowMapNode(open, end, keys, values), value, end };
   }
 
   private seq(open: number): Read {

@@ -69,6 +69,20 @@ const DOT_NUMBER = /^\.[0-9]/;
  */
 export const exact = <T>(a: T[]): T[] => (a.length < 17 ? a.slice() : a);
 
+/** A closed flow map `{ ... }` from `open` to `end`, its keys and values in exact-length arrays. */
+export const flowMapNode = (
+  open: number,
+  end: number,
+  keys: LightScalar[],
+  values: LightNode[],
+): LightMap => ({
+  kind: 'map',
+  range: [open, end, end],
+  flow: true,
+  keys: exact(keys),
+  values: exact(values),
+});
+
 class Bail extends Error {}
 const bail = (): never => {
   throw new Bail();
@@ -615,14 +629,7 @@ class Reader {
       const c = this.code(after);
       if (c === 125) {
         const end = after + 1;
-        const node: LightMap = {
-          kind: 'map',
-          range: [open, end, end],
-          flow: true,
-          keys: exact(keys),
-          values: exact(values),
-        };
-        return { node, value, end };
+        return { node: flowMapNode(open, end, keys, values), value, end };
       }
       if (c !== 44) return bail();
       p = this.skipSpaces(after + 1);

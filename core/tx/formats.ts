@@ -28,27 +28,24 @@ export interface SigningParams {
 
 const strip0x = (h: string): string => (h.startsWith('0x') ? h.slice(2) : h);
 
-/** Hex (no 0x) of each Clarity argument, serialized once per transaction and shared by every format. */
-const argsHexCache = new WeakMap<BuiltTransaction, string[]>();
-export function argsHex(tx: BuiltTransaction): string[] {
-  let hex = argsHexCache.get(tx);
-  if (!hex) {
-    hex = tx.functionArgs.map(clarityHex);
-    argsHexCache.set(tx, hex);
-  }
-  return hex;
+/** `f(tx)` computed once per built transaction and shared by every format. */
+function perTransaction<T>(f: (tx: BuiltTransaction) => T): (tx: BuiltTransaction) => T {
+  const cache = new WeakMap<BuiltTransaction, T>();
+  return (tx) => {
+    let v = cache.get(tx);
+    if (v === undefined) {
+      v = f(tx);
+      cache.set(tx, v);
+    }
+    return v;
+  };
 }
 
-/** Hex (no 0x) of each post-condition, serialized once per transaction and shared by every format. */
-const postConditionsHexCache = new WeakMap<BuiltTransaction, string[]>();
-export function postConditionsHex(tx: BuiltTransaction): string[] {
-  let hex = postConditionsHexCache.get(tx);
-  if (!hex) {
-    hex = tx.postConditions.map(postConditionHex);
-    postConditionsHexCache.set(tx, hex);
-  }
-  return hex;
-}
+/** Hex (no 0x) of each Clarity argument, serialized once per transaction. */
+export const argsHex = perTransaction((tx) => tx.functionArgs.map(clarityHex));
+
+/** Hex (no 0x) of each post-condition, serialized once per transaction. */
+export const postConditionsHex = perTransaction((tx) => tx.postConditions.map(postConditionHex));
 
 /** The unsigned transaction of `tx` (offline: publicKey, nonce and fee given). */
 export async function unsignedTransaction(
