@@ -1,12 +1,14 @@
 /**
  * A fast reader for the common shape of plan files, linear in the text: block maps and sequences, one-line
- * flow maps and sequences of scalars, plain and quoted scalars, block scalars (`|` and `>`, with `-` or `+`
+ * flow maps and sequences of scalars, plain scalars (of several words on one line in block values) and quoted
+ * scalars, block scalars (`|` and `>`, with `-` or `+`
  * chomping), anchors and aliases on values (block and flow), comments after a value and
  * comment-only or blank lines anywhere at any indentation (their text may hold anything but a tab), Windows
  * line ends. It yields the same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core
  * schema, intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over
  * 300 MB). Anything outside that subset returns undefined, and the caller falls back to parseDocument, so
- * messages and behaviour stay identical. Left to yaml: tags, multi-line plain or quoted scalars, escapes in
+ * messages and behaviour stay identical. Left to yaml: tags, multi-line plain or quoted scalars, plain
+ * scalars of several words inside flow collections, escapes in
  * double-quoted strings and `''` in single-quoted ones, multi-line flow collections and flow collections
  * inside flow collections, block scalars with an indentation indicator / leading empty lines / lines of
  * spaces / deeper lines when folded, anchors on keys or over a block sequence item's map, an anchored node
@@ -581,6 +583,14 @@ class Reader {
         const n = this.code(q + 1);
         if (n === SP || n === NL || n === -1) return bail(); // `a: b` inside a value
         q++;
+      } else if (!flow && d === SP && q > p) {
+        // Words separated by spaces on one line (`note: weekly ladder`): the scalar goes on when the next
+        // word starts with a plain character; a `#` after a space starts a comment, anything else is left
+        // to the line's end check (or to yaml).
+        let r = q + 1;
+        while (this.code(r) === SP) r++;
+        if (!isPlainChar(this.code(r))) break;
+        q = r;
       } else break;
     }
     if (q === p) return bail();

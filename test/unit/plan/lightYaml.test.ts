@@ -166,6 +166,10 @@ function randomPlan(seed: number): string {
     out += filler(col) + ' '.repeat(oi) + '-' + ' '.repeat(col - oi - 1);
     out += blockMap([`id`, 'op'], col, true).replace(/op:.*\n/, `op: ${kind}${tail()}\n`);
     if (chance(0.15)) out += filler(col) + `${' '.repeat(col)}note: ${blockScalar(col)}`;
+    if (chance(0.25))
+      out +=
+        filler(col) +
+        `${' '.repeat(col)}label: ${pick(['weekly ladder', 'two  spaces   here', 'a - b', 'x: y', 'x :y', 'ends at a note', 'it is 5 % done', "don't", 'a #b', 'true or false', 'a,b c', 'dlmm_1 and 2'])}${pick(['', ' ', '   '])}${tail()}\n`;
     if (kind === 'swap') {
       out += blockMap(['amount_in'], col, false);
       out += `${' '.repeat(col)}input_token: ${SBTC}\n${' '.repeat(col)}output_token: ${USDCX}\n`;
@@ -324,7 +328,8 @@ describe('fast plan reader (lightYaml)', () => {
       'version: 1\r\nx: 2\r',
       'version:\t1\n',
       'version: 1\nsender:\n',
-      'version: yes sir\n',
+      'version: yes sir: no\n',
+      'version: two\n  lines\n',
       'version: "a\\"b"\n',
       'version: 1\n  x: 2\n',
       'version: 0x10\n',
@@ -337,6 +342,25 @@ describe('fast plan reader (lightYaml)', () => {
       '',
     ];
     for (const t of refused) assert.equal(parseLightYaml(t), undefined, JSON.stringify(t));
+  });
+
+  it('reads plain scalars of several words on one line exactly as yaml does', () => {
+    for (const t of [
+      'version: yes sir\n',
+      'note: weekly ladder   # after the words\nx: 1\n',
+      'ops:\n  - id: my first add\n    note: a  -  b\n      # deeper\n  - id: x/y +z\n',
+      'a: b c',
+      'a: b c   \n',
+    ])
+      assert.ok(check(t), JSON.stringify(t));
+    for (const t of [
+      'a: b c: d\n',
+      'a: b #c d\n'.replace('#', 'c#'),
+      'a: b\n  c\n',
+      "a: it's\n",
+      'a: [b c]\n',
+    ])
+      assert.equal(parseLightYaml(t), undefined, JSON.stringify(t));
   });
 
   it('reads comment-only and blank lines anywhere in the body exactly as yaml does', () => {
