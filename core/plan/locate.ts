@@ -2,7 +2,7 @@
  * Where an offset is in a plan: the path of the innermost node containing it, read from the same tree the
  * plan was parsed into — the fast reader's (lightYaml.ts / lightJson.ts) or yaml's composed Document — so a
  * hover on a large plan never composes the Document the fast reader avoided. Navigation only; no plan rule
- * lives here. Both readers give the same answer (test/unit/plan/locate.test.ts).
+ * lives here. Both readers give the same answer (test/unit/plan/lightYaml.test.ts).
  */
 import type { Document, Node } from 'yaml';
 import type { LightMap, LightNode } from './lightYaml';
@@ -31,73 +31,104 @@ const within = (r: Range | null | undefined, offset: number): boolean =>
   !!r && offset >= r[0] && offset <= r[1];
 const scalarAt = (value: unknown, r: Range) => ({ value, offset: r[0], length: r[1] - r[0] });
 
-/** In the fast reader's tree. An alias is not followed (as in the composed tree, where it is its own node). */
-export function locateLight(root: LightMap, offset: number): Located | undefined {
-  if (!within(root.range, offset)) return undefined;
+/** One node seen the same way in either tree. */
+type View<N> =
+  | {
+      kind: 'map';
+      size: number;
+      key(i: number): { name: string; range: Range | undefined } | undefined;
+      value(i: number): N | null;
+    }
+  | { kind: 'seq'; items: readonly N[] }
+  | { kind: 'scalar'; value: unknown; range: Range }
+  | { kind: 'other' };
+
+/** The innermost node containing `offset`, walking down from `root` through `view`. */
+function walk<N>(
+  root: N,
+  offset: number,
+  range: (n: N | null) => Range | null | undefined,
+  view: (n: N) => View<N>,
+) {
+  if (!within(range(root), offset)) return undefined;
   const path: LocatedPath = [];
-  let node: LightNode = root;
+  let node = root;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
-    if (node.kind === 'map') {
-      let next: LightNode | undefined;
-      for (let i = 0; i < node.keys.length; i++) {
-        const key = node.keys[i]!;
-        const name = String(key.value);
-        if (within(key.range, offset))
-          return { path: [...path, name], onKey: true, scalar: scalarAt(name, key.range) };
-        const value = node.values[i];
-        if (value && within(value.range, offset)) {
-          path.push(name);
+    const v = view(node);
+    if (v.kind === 'map') {
+      let next: N | null = null;
+      for (let i = 0; i < v.size; i++) {
+        const key = v.key(i);
+        if (!key) continue;
+        if (key.range && within(key.range, offset))
+          return { path: [...path, key.name], onKey: true, scalar: scalarAt(key.name, key.range) };
+        const value = v.value(i);
+        if (value && within(range(value), offset)) {
+          path.push(key.name);
           next = value;
           break;
         }
       }
       if (!next) return { path, onKey: false };
       node = next;
-    } else if (node.kind === 'seq') {
-      const index: number = node.items.findIndex((it) => within(it.range, offset));
+    } else if (v.kind === 'seq') {
+      const index = v.items.findIndex((it) => within(range(it), offset));
       if (index < 0) return { path, onKey: false };
       path.push(index);
-      node = node.items[index]!;
-    } else if (node.kind === 'scalar') {
-      return { path, onKey: false, scalar: scalarAt(node.value, node.range) };
+      node = v.items[index]!;
+    } else if (v.kind === 'scalar') {
+      return { path, onKey: false, scalar: scalarAt(v.value, v.range) };
     } else return { path, onKey: false };
   }
   return { path, onKey: false };
 }
 
+/** In the fast reader's tree. An alias is not followed (as in the composed tree, where it is its own node). */
+export function locateLight(root: LightMap, offset: number): Located | undefined {
+  return walk<LightNode>(
+    root,
+    offset,
+    (n) => n?.range,
+    (n): View<LightNode> =>
+      n.kind === 'map'
+        ? {
+            kind: 'map',
+            size: n.keys.length,
+            key: (i) => ({ name: String(n.keys[i]!.value), range: n.keys[i]!.range }),
+            value: (i) => n.values[i] ?? null,
+          }
+        : n.kind === 'seq'
+          ? { kind: 'seq', items: n.items }
+          : n.kind === 'scalar'
+            ? { kind: 'scalar', value: n.value, range: n.range }
+            : { kind: 'other' },
+  );
+}
+
 /** In yaml's composed Document (plans the fast reader leaves to the full parser). */
 export function locateDoc(doc: Document.Parsed | undefined, offset: number): Located | undefined {
-  const y = Y();
   if (!doc?.contents) return undefined;
-  const path: LocatedPath = [];
-  let node: Node | null = doc.contents as Node;
-  if (!within(node.range, offset)) return undefined;
-  for (let depth = 0; depth < MAX_DEPTH; depth++) {
-    if (y.isMap(node)) {
-      let next: Node | null = null;
-      for (const pair of node.items) {
-        const key = pair.key as Node | null;
-        const value = pair.value as Node | null;
-        if (!y.isScalar(key)) continue;
-        const name = String(key.value);
-        if (within(key.range, offset))
-          return { path: [...path, name], onKey: true, scalar: scalarAt(name, key.range!) };
-        if (value && within(value.range, offset)) {
-          path.push(name);
-          next = value;
-          break;
-        }
+  const y = Y();
+  return walk<Node>(
+    doc.contents as Node,
+    offset,
+    (n) => n?.range,
+    (n): View<Node> => {
+      if (y.isMap(n)) {
+        const items = n.items;
+        return {
+          kind: 'map',
+          size: items.length,
+          key: (i) => {
+            const k = items[i]!.key;
+            return y.isScalar(k) ? { name: String(k.value), range: k.range ?? undefined } : undefined;
+          },
+          value: (i) => (items[i]!.value as Node | null) ?? null,
+        };
       }
-      if (!next) return { path, onKey: false };
-      node = next;
-    } else if (y.isSeq(node)) {
-      const index = node.items.findIndex((it) => within((it as Node | null)?.range, offset));
-      if (index < 0) return { path, onKey: false };
-      path.push(index);
-      node = node.items[index] as Node;
-    } else if (y.isScalar(node)) {
-      return { path, onKey: false, scalar: scalarAt(node.value, node.range!) };
-    } else return { path, onKey: false };
-  }
-  return { path, onKey: false };
+      if (y.isSeq(n)) return { kind: 'seq', items: n.items as Node[] };
+      if (y.isScalar(n) && n.range) return { kind: 'scalar', value: n.value, range: n.range };
+      return { kind: 'other' };
+    },
+  );
 }
