@@ -556,7 +556,7 @@ function flowProblem(token: CstToken, format: PlanFormat): { offset: number; mes
               if (!found || s.offset < found.offset)
                 found = {
                   offset: s.offset,
-                  message: `${lang}: a mapping with more than ${PARSE_LIMITS.maxMapEntries} entries is not read (plan objects have a handful of fields)`,
+                  message: `${lang}: a mapping with more than ${PARSE_LIMITS.maxMapEntries} entries is not read (plan objects have a handful of fields); remove the keys the plan format does not define`,
                 };
               break scan;
             }
