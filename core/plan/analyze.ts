@@ -4,7 +4,15 @@
  */
 import { cancelledError } from '../api/errors';
 import type { DlmmApi } from '../api/types';
-import { MAX_FINDINGS_PER_FILE, MAX_MESSAGE_LENGTH, type Finding, type Severity } from './diagnostics';
+import {
+  DIAGNOSTIC_CODES,
+  MAX_FINDINGS_PER_FILE,
+  MAX_MESSAGE_LENGTH,
+  type DiagnosticCode,
+  type Finding,
+  type Severity,
+} from './diagnostics';
+import { fileRange } from './rules/rule';
 import type { PlanExecution } from './execute';
 import { createLiveSession, readLive, type LiveData, type LiveSession } from './live';
 import type { RouterOverrides } from '../tx/routers';
@@ -237,7 +245,44 @@ function append(target: Finding[], items: readonly Finding[]): void {
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
+/**
+ * A check that could not run is never silence: each internal error becomes a finding that says what was not
+ * checked. A rule that failed reports under its own code as an error (the plan is not known to pass it);
+ * an execution that failed is `execution-unchecked`; failing to read the live data or to prepare the
+ * operations is `unexpected-response` (an error: nothing live was checked).
+ */
+export function internalErrorFindings(analysis: Pick<Analysis, 'parsed' | 'internalErrors'>): Finding[] {
+  const at = fileRange(analysis.parsed);
+  return analysis.internalErrors.map((entry) => {
+    const colon = entry.indexOf(': ');
+    const what = colon < 0 ? entry : entry.slice(0, colon);
+    const why = colon < 0 ? '' : entry.slice(colon + 2);
+    const base = { offset: at.offset, length: at.length };
+    if (what === 'execute')
+      return {
+        ...base,
+        code: 'execution-unchecked',
+        severity: 'warning',
+        message: `the plan's transactions could not be executed on the state read (internal error: ${why}), so whether they revert is unknown`,
+      };
+    if (Object.prototype.hasOwnProperty.call(DIAGNOSTIC_CODES, what))
+      return {
+        ...base,
+        code: what as DiagnosticCode,
+        severity: 'error',
+        message: `the ${what} check could not run (internal error: ${why}), so the plan is not known to pass it; please report this`,
+      };
+    return {
+      ...base,
+      code: 'unexpected-response',
+      severity: 'error',
+      message: `the ${what === 'live' ? 'live data could not be read' : what === 'prepare' ? 'operations could not be prepared' : `${what} step failed`} (internal error: ${why}), so the plan was not fully checked; please report this`,
+    };
+  });
+}
+
 function finish(analysis: Analysis, target?: Checkable): Analysis {
+  append(analysis.findings, internalErrorFindings(analysis));
   // A partial plan's prepared operations go out with their index in the document, as faces expect.
   const sourceIndex = target?.sourceIndex;
   if (sourceIndex)

@@ -147,6 +147,18 @@ export async function executePlan(
     routers,
     ...(opts.now ? { now: opts.now } : {}),
   };
-  out.push(...strictDriftFindings(ctx, drift, redOps));
+  try {
+    out.push(...strictDriftFindings(ctx, drift, redOps));
+  } catch (e) {
+    // The what-if after a shift failing must not take the findings above with it.
+    out.push(
+      finding(
+        ctx,
+        'execution-unchecked',
+        { path: ['operations'] },
+        `the plan's transactions were not executed after a one-bin shift of the active bin (strict-drift-risk not checked): ${e instanceof Error ? e.message : String(e)}`,
+      ),
+    );
+  }
   return { findings: out, execution: { transactions: built.transactions, sender, routers } };
 }
