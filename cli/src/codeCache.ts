@@ -8,10 +8,13 @@
  * The cache is an optimisation only: a missing, unreadable, foreign or rejected file means a plain compile,
  * an unwritable folder means no cache, and `DLMM_CACHE_DIR=off` turns it off. A file is keyed by the
  * bundle's content hash (written into the bundle by esbuild.mjs, `//# dlmm-bundle-sha256=`), its size and
- * modification time, the Node version and the architecture, so a rebuilt, edited or reinstalled bundle
- * never meets another's code; a bundle without the hash line (esbuild's watch mode) is never cached. V8
- * itself refuses data from another V8 version or flag set, or with a bad checksum. Only files of the
- * current user that no one else may write are used (the folder is created 0700, the files 0600).
+ * modification time, the Node version, the architecture and the process's Node flags (V8 refuses data made
+ * under other flags, so the editor's server and the CLI keep a file each), so a rebuilt, edited or
+ * reinstalled bundle never meets another's code; a bundle without the hash line (esbuild's watch mode) is
+ * never cached. V8 checks only the data's header (version, flags, length), not its contents: compiled code
+ * is run as code, so it is trusted only from a folder and files of the current user that no one else may
+ * write (an absolute folder, checked without following links; the folder is created 0700, the files 0600
+ * and created new, never through an existing name).
  */
 import type { Script } from 'node:vm';
 
@@ -57,7 +60,8 @@ export function enableCodeCache(distDir: string, cacheDir: () => string | undefi
     if (v8Dir !== null && dirName(filename) === distDir && CACHED_BUNDLE.test(bundle)) {
       if (v8Dir === undefined) {
         const dir = cacheDir();
-        v8Dir = dir === undefined ? null : `${dir}/v8`;
+        // A relative folder (no home, a relative XDG_CACHE_HOME) would be the current directory's: none.
+        v8Dir = dir === undefined || !isAbsolutePath(dir) ? null : `${dir}/v8`;
         if (v8Dir !== null) {
           const where = v8Dir;
           process.once('exit', () => writeCaches(where, pending));
@@ -98,7 +102,7 @@ function compileCached(
   /* eslint-enable @typescript-eslint/no-require-imports */
   let cachedData: Buffer | undefined;
   try {
-    cachedData = trusted(fs.statSync(file)) ? fs.readFileSync(file) : undefined;
+    cachedData = folderTrusted(dirName(file)) ? readTrusted(fs, file) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -132,7 +136,7 @@ function cacheKey(content: string, filename: string): string | undefined {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see enableCodeCache
     const st = (require('node:fs') as typeof import('node:fs')).statSync(filename);
-    return `${hash[0].slice(0, 32)}.${st.size}.${Math.trunc(st.mtimeMs)}.${process.version}.${process.arch}`;
+    return `${hash[0].slice(0, 32)}.${st.size}.${Math.trunc(st.mtimeMs)}.${process.version}.${process.arch}.${flagsKey()}`;
   } catch {
     return undefined;
   }
@@ -148,6 +152,8 @@ function writeCaches(v8Dir: string, pending: readonly Pending[]): void {
   } catch {
     return;
   }
+  folderChecked.delete(v8Dir);
+  if (!folderTrusted(v8Dir)) return;
   let names: string[] = [];
   try {
     names = fs.readdirSync(v8Dir);
@@ -158,12 +164,13 @@ function writeCaches(v8Dir: string, pending: readonly Pending[]): void {
     try {
       const data = script.createCachedData();
       // Written aside and renamed, so a concurrent run reads the old file or the new one, never half of one.
+      // Created new ('wx'): an existing name, a link planted there included, makes this write fail.
       const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, data, { mode: 0o600 });
+      fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
       fs.renameSync(tmp, file);
       const prefix = `${bundle.slice(0, -3)}.`;
-      // This bundle's caches of other builds: kept while used within a day (two installs used in turn keep
-      // theirs), at most KEEP_OTHERS of them (a developer rebuilding all day).
+      // This bundle's caches of other builds: removed a day after they were written (reading one does not
+      // renew it), and beyond the KEEP_OTHERS most recent (a developer rebuilding all day).
       const others = names
         .filter((name) => name.startsWith(prefix) && `${v8Dir}/${name}` !== file)
         .map((name) => ({ path: `${v8Dir}/${name}`, mtimeMs: fs.statSync(`${v8Dir}/${name}`).mtimeMs }))
@@ -175,6 +182,47 @@ function writeCaches(v8Dir: string, pending: readonly Pending[]): void {
       /* the cache is an optimisation: an unwritable folder is no cache */
     }
   }
+}
+
+/** The folder holds only what this user wrote: a real folder (not a link) of this user, writable by no one else. */
+const folderChecked = new Map<string, boolean>();
+function folderTrusted(dir: string): boolean {
+  let ok = folderChecked.get(dir);
+  if (ok === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- see enableCodeCache
+      const st = (require('node:fs') as typeof import('node:fs')).lstatSync(dir);
+      ok = st.isDirectory() && trusted(st);
+    } catch {
+      ok = false;
+    }
+    folderChecked.set(dir, ok);
+  }
+  return ok;
+}
+
+/** The cache file's bytes when it is a regular file of this user that no one else may write (no links). */
+function readTrusted(fs: typeof import('node:fs'), file: string): Buffer | undefined {
+  const noFollow = fs.constants.O_NOFOLLOW ?? 0;
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | noFollow);
+  try {
+    const st = fs.fstatSync(fd);
+    return st.isFile() && trusted(st) ? fs.readFileSync(fd) : undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A short digest of the Node flags this process runs with (V8 refuses cached data made under others). */
+function flagsKey(): string {
+  const flags = `${process.execArgv.join(' ')}|${process.env.NODE_OPTIONS ?? ''}`;
+  let h = 0x811c9dc5; // FNV-1a: not a security measure, only a name
+  for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+function isAbsolutePath(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
 }
 
 function baseName(p: string): string {

@@ -9,12 +9,15 @@ import {
   chmodSync,
   copyFileSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -91,7 +94,10 @@ describe('CLI code cache (built bundles)', function () {
     assert.deepEqual(first, plain);
     const files = cacheFiles(dir);
     assert.equal(files.length, 1, files.join(' '));
-    assert.match(files[0]!, /^cli-check\.[0-9a-f]{32}\.\d+\.\d+\.v\d+\.\d+\.\d+\.[a-z0-9]+\.bin$/);
+    assert.match(
+      files[0]!,
+      /^cli-check\.[0-9a-f]{32}\.\d+\.\d+\.v\d+\.\d+\.\d+\.[a-z0-9]+\.[0-9a-f]{8}\.bin$/,
+    );
     const file = join(dir, 'v8', files[0]!);
     const before = statSync(file).mtimeMs;
     const again = await dlmm(['check', '--offline', PLAN], dir);
@@ -127,7 +133,39 @@ describe('CLI code cache (built bundles)', function () {
     assert.equal(statSync(file).mode & 0o777, 0o600, 'compiled around and written again');
   });
 
-  it("writing a bundle's cache removes that bundle's caches of other builds unused for a day", async () => {
+  it('a cache folder others may write, or a cache file behind a link, is not used; nothing is written through them', async function () {
+    if (process.platform === 'win32') this.skip(); // POSIX modes and links
+    // A folder anyone may write: its files could have been put there by anyone, and V8 checks only the header
+    // of cached data. A file V8 would refuse shows it: in a trusted folder it would be compiled around and
+    // replaced; here it is neither read nor replaced.
+    const open = join(tmp, 'open');
+    await dlmm(['check', '--offline', PLAN], open);
+    const [name] = cacheFiles(open);
+    const file = join(open, 'v8', name!);
+    chmodSync(join(open, 'v8'), 0o777);
+    const planted = Buffer.alloc(statSync(file).size, 0x5a);
+    writeFileSync(file, planted);
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], open), plain);
+    assert.deepEqual(readFileSync(file), planted, 'not used, and nothing written into that folder');
+    // A cache file that is a link to a file elsewhere (even the user's own).
+    const linked = join(tmp, 'linked');
+    await dlmm(['check', '--offline', PLAN], linked);
+    const [lname] = cacheFiles(linked);
+    const lfile = join(linked, 'v8', lname!);
+    const elsewhere = join(tmp, 'elsewhere.bin');
+    renameSync(lfile, elsewhere);
+    symlinkSync(elsewhere, lfile);
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], linked), plain);
+    assert.equal(lstatSync(lfile).isSymbolicLink(), false, 'compiled around the link and replaced by a file');
+  });
+
+  it('a relative cache folder (the current directory) is never used', async () => {
+    const run = await dlmm(['check', '--offline', PLAN], 'relative-cache');
+    assert.deepEqual(run, plain);
+    assert.equal(existsSync(join(ROOT, 'relative-cache')), false);
+  });
+
+  it("writing a bundle's cache removes that bundle's caches of other builds written over a day ago", async () => {
     const dir = join(tmp, 'builds');
     mkdirSync(join(dir, 'v8'), { recursive: true });
     const old = join(dir, 'v8', 'cli-check.0000.1.1.v0.0.0.x.bin');

@@ -114,7 +114,12 @@ function cli(args: string[], cwd: string, heap = HEAP): Promise<Run> {
     execFile(
       process.execPath,
       [heap, join(ROOT, 'bin', 'dlmm.js'), ...args],
-      { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 55_000, env: { PATH: process.env.PATH } },
+      {
+        cwd,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 55_000,
+        env: { PATH: process.env.PATH, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME },
+      },
       (err, stdout, stderr) => {
         const code = err ? ((err as { code?: number | null }).code ?? null) : 0;
         resolve({

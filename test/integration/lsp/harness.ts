@@ -70,7 +70,8 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
   };
   const child = spawn(command.cmd, command.args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, ...opts.env },
+    // XDG_CACHE_HOME: the suite's temporary cache folder (test/setup.ts), never the developer's own.
+    env: { PATH: process.env.PATH, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let err = '';
