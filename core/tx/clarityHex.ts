@@ -73,7 +73,7 @@ function contractHex(id: string): string | null {
   if (h === undefined) {
     const dot = id.indexOf('.');
     const name = id.slice(dot + 1);
-    h = /^[\x20-\x7e]*$/.test(name) ? '06' + addressHex(id.slice(0, dot)) + nameHex(name) : null;
+    h = /^[\x20-\x7e]{0,128}$/.test(name) ? '06' + addressHex(id.slice(0, dot)) + nameHex(name) : null;
     if (contractCache.size < 10_000) contractCache.set(id, h);
   }
   return h;
@@ -126,8 +126,11 @@ const CONDITION_CODES: Record<string, number> = {
   'maybe-sent': 0x12,
 };
 const U64_MAX = (1n << 64n) - 1n;
-/** A name stacks.js reads the same way: printable ASCII without the '.' it splits principals on. */
-const PLAIN_NAME = /^[\x20-\x2d\x2f-\x7e]+$/;
+/**
+ * A name stacks.js reads the same way: printable ASCII without the '.' it splits principals on, at most 128
+ * characters (longer ones go to stacks.js, which refuses them, instead of a wrong length byte).
+ */
+const PLAIN_NAME = /^[\x20-\x2d\x2f-\x7e]{1,128}$/;
 
 /** Post-condition principal: '01' origin, '02' + address, '03' + address + name; null when not fast-pathed. */
 function pcPrincipalHex(p: string): string | null {
@@ -143,7 +146,10 @@ const assetCache = new Map<string, string | null>();
 function assetHex(asset: string): string | null {
   let h = assetCache.get(asset);
   if (h === undefined) {
-    const m = /^([^.:]+)\.([\x20-\x2d\x2f-\x39\x3b-\x7e]+)::([\x20-\x2d\x2f-\x39\x3b-\x7e]+)$/.exec(asset);
+    const m =
+      /^([^.:]+)\.([\x20-\x2d\x2f-\x39\x3b-\x7e]{1,128})::([\x20-\x2d\x2f-\x39\x3b-\x7e]{1,128})$/.exec(
+        asset,
+      );
     h = m ? addressHex(m[1]!) + nameHex(m[2]!) + nameHex(m[3]!) : null;
     if (assetCache.size < 10_000) assetCache.set(asset, h);
   }

@@ -89,4 +89,16 @@ describe('clarityHex', () => {
     assert.throws(() => postConditionToHex(pc));
     assert.throws(() => postConditionHex(pc));
   });
+
+  it('names beyond 128 characters go to stacks.js (which refuses them), never a wrong length byte', () => {
+    const long = 'c'.repeat(129);
+    const pcs: PostCondition[] = [
+      { type: 'stx-postcondition', address: `${ADDR}.${long}`, condition: 'eq', amount: 1n },
+      { type: 'ft-postcondition', address: ADDR, condition: 'eq', amount: 1n, asset: `${ADDR}.${long}::t` },
+    ];
+    for (const pc of pcs) {
+      assert.throws(() => postConditionToHex(pc));
+      assert.throws(() => postConditionHex(pc));
+    }
+  });
 });
