@@ -9,7 +9,7 @@ cli.main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e) => {
-    process.stderr.write(String(e) + '\n');
+    process.stderr.write(cli.fatalText(e, process.argv.slice(2)));
     process.exitCode = 2;
   },
 );

@@ -88,6 +88,15 @@ export async function main(argv: string[], rawIO: CliIO = processIO): Promise<nu
 }
 
 /**
+ * The last-resort line bin/dlmm.js prints when `main` itself fails (it reports its own errors; this is for a
+ * failure of the reporting, e.g. a closed stream): as safe as everything else the CLI prints.
+ */
+export function fatalText(e: unknown, argv: readonly string[], env: CliIO['env'] = process.env): string {
+  const what = e instanceof Error ? e.message : String(e);
+  return `dlmm: ${safeText(what, configuredSecrets(env, argv))}\n`;
+}
+
+/**
  * Everything the CLI prints goes through here: the configured keys (DLMM_API_KEY, the variable named by
  * --api-key-env) are redacted wherever the text came from, and control characters are escaped, so neither a
  * service body nor a plan value can put a key or a terminal escape sequence on the user's screen.
@@ -108,7 +117,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (e) => {
-      process.stderr.write(safeText(String(e), configuredSecrets(process.env, process.argv)) + '\n');
+      process.stderr.write(fatalText(e, process.argv.slice(2)));
       process.exitCode = 2;
     },
   );

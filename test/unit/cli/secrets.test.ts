@@ -1,6 +1,7 @@
 /** Which configured keys the CLI redacts from everything it prints (cli/src/io.ts configuredSecrets). */
 import { strict as assert } from 'node:assert';
 import { configuredSecrets } from '../../../cli/src/io';
+import { fatalText } from '../../../cli/src/main';
 import { safeText } from '../../../core/text/safe';
 
 describe('CLI: configured secrets', () => {
@@ -22,5 +23,15 @@ describe('CLI: configured secrets', () => {
     const shown = safeText(echoed, secrets);
     for (const k of secrets) assert.ok(!shown.includes(k), `${k} leaked: ${shown}`);
     assert.ok(shown.includes('not-a-secret-value'));
+  });
+
+  it('the last-resort line (a failure of main itself) is redacted and escaped too', () => {
+    const env = { DLMM_API_KEY: 'sk-service-1234', MY_KEY: 'sk-custom-7890' };
+    const line = fatalText(
+      new Error('write EPIPE sk-service-1234 sk-custom-7890 \u001b]0;owned\u0007'),
+      ['check', '--api-key-env=MY_KEY'],
+      env,
+    );
+    assert.equal(line, 'dlmm: write EPIPE [redacted] [redacted] \\u001b]0;owned\\u0007\n');
   });
 });

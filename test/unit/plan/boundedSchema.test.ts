@@ -59,13 +59,13 @@ describe('bounded plan schema: whole-first pass', () => {
     }
   });
 
-  it('random add ladders with random bad entries agree with the bounded path', () => {
-    const entry = fc.oneof(
-      fc.record({
-        bin_id: fc.bigInt({ min: -600n, max: 600n }),
-        x_amount: fc.bigInt({ min: 0n, max: 99n }),
-        y_amount: fc.constant(0n),
-      }),
+  it('random add ladders, valid or with random bad entries, agree with the bounded path', () => {
+    const good = fc.record({
+      bin_id: fc.bigInt({ min: -600n, max: 600n }),
+      x_amount: fc.bigInt({ min: 0n, max: 99n }),
+      y_amount: fc.constant(0n),
+    });
+    const bad = fc.oneof(
       fc.record({ bin_id: fc.string(), x_amount: fc.constant(1n), y_amount: fc.constant(1n) }),
       fc.record({
         x_amount: fc.bigInt({ min: -5n, max: 5n }),
@@ -73,12 +73,29 @@ describe('bounded plan schema: whole-first pass', () => {
       }),
       fc.constant({ active_bin_offset: 1n, x_amount: 1n, y_amount: 1n, nope: true }),
     );
-    fc.assert(
-      fc.property(fc.array(entry, { minLength: 0, maxLength: 40 }), fc.boolean(), (bins, badMode) => {
-        const v = plan([{ op: 'add', pool: POOL, ...(badMode ? { mode: 1n } : {}), bins }]);
-        assert.deepEqual(validatePlan(v), bounded(v));
+    // Half the runs are valid ladders (no bad entry, a valid mode): both outcomes are compared, and counted.
+    const spoil = fc.option(
+      fc.record({
+        at: fc.array(fc.tuple(fc.nat(), bad), { minLength: 1, maxLength: 5 }),
+        badMode: fc.boolean(),
       }),
-      { numRuns: 150 },
+      { freq: 2 },
     );
+    let valid = 0;
+    let invalid = 0;
+    fc.assert(
+      fc.property(fc.array(good, { minLength: 1, maxLength: 40 }), spoil, (ladder, spoilt) => {
+        const bins: unknown[] = [...ladder];
+        for (const [i, entry] of spoilt?.at ?? []) bins.splice(i % (bins.length + 1), 0, entry);
+        const v = plan([{ op: 'add', pool: POOL, ...(spoilt?.badMode ? { mode: 1n } : {}), bins }]);
+        const r = validatePlan(v);
+        if (r.plan) valid++;
+        else invalid++;
+        assert.deepEqual(r, bounded(v));
+        if (r.plan) assert.deepEqual(r.plan, PlanSchema.parse(v));
+      }),
+      { numRuns: 200 },
+    );
+    assert.ok(valid >= 50 && invalid >= 50, `valid ${valid}, invalid ${invalid}`);
   });
 });

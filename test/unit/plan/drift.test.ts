@@ -91,14 +91,32 @@ describe('drift what-if: the shift is a trade on the chain model', () => {
   });
 
   it('the trade found on one read is shared by every state built from it, never by another read', () => {
+    /** A pool whose bin lookups are counted: the search for a trade walks the bins tens of times. */
+    const counted = (p: ChainPool): { pool: ChainPool; gets: () => number } => {
+      let n = 0;
+      const bins = new (class extends Map<number, BinBalances> {
+        override get(id: number): BinBalances | undefined {
+          n++;
+          return super.get(id);
+        }
+      })(p.bins);
+      return { pool: { ...p, bins }, gets: () => n };
+    };
     const shift = (p: ChainPool, k: number, read?: object) =>
       shiftActiveBin(new MemoryChainState([p]), p.id, k, read);
     const readA = {};
-    const first = shift(pool(), 2, readA);
+    const a1 = counted(pool());
+    const first = shift(a1.pool, 2, readA);
     assert.deepEqual(first, shift(pool(), 2));
-    assert.deepEqual(shift(pool(), 2, readA), first);
+    // A second state built from the same read takes the trade found on the first: it only applies it.
+    const a2 = counted(pool());
+    assert.deepEqual(shift(a2.pool, 2, readA), first);
+    assert.ok(a1.gets() > 50, `the search read ${a1.gets()} bins`);
+    assert.ok(a2.gets() * 5 < a1.gets(), `shared trade read ${a2.gets()} bins, the search ${a1.gets()}`);
     // Another active bin on the same read is another trade.
-    assert.deepEqual(shift(pool(1), 2, readA), shift(pool(1), 2));
+    const b = counted(pool(1));
+    assert.deepEqual(shift(b.pool, 2, readA), shift(pool(1), 2));
+    assert.ok(b.gets() > 50, `a new search read ${b.gets()} bins`);
     // Another read of the same pool (more X in bin 1) is walked again: a shared trade would stop short.
     const deeper = (): ChainPool => pool(0, [[1, 5_000_000n, 0n]]);
     const other = shift(deeper(), 2, {});
