@@ -362,12 +362,14 @@ function driftTable(a: DashboardAnalysis, ops: LiquidityOp[], previews: PreviewO
   };
   const pool = ops[0]!.pool.pool_id;
   const steps = [];
+  // Which list element of which transaction carries each item: the same for every shift.
+  const elements = ops.map((op) => elementsOf(ex.transactions, op));
   for (let k = -DRIFT_LIMIT; k <= DRIFT_LIMIT; k++) {
     const run = executeAfterShift(input, pool, k);
     const outcomes: DriftOutcome[] = [];
     ops.forEach((op, n) => {
       const preview = previews[n]!;
-      const at = elementsOf(ex.transactions, op);
+      const at = elements[n]!;
       op.items.forEach((it, j) => {
         const item = preview.items[j]!;
         const key = 'index' in it ? it.index : j;
