@@ -6,17 +6,35 @@
  * the parser's limit) returns undefined, and the caller falls back to parseDocument, so messages and
  * behaviour stay identical. test/unit/plan/lightJson.test.ts checks the equivalence differentially.
  */
-import {
-  flowMapNode,
-  type LightDoc,
-  type LightMap,
-  type LightNode,
-  type LightScalar,
-  type LightSeq,
-} from './lightYaml';
+import { CompactStore, seqNode, type ScalarCodec } from './lightCompact';
+import { flowMapNode, type LightDoc, type LightMap, type LightNode, type LightScalar } from './lightYaml';
 
 const INT = /^-?(?:0|[1-9][0-9]*)$/;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** A JSON string's value (the text from its opening to its closing quote, which the syntax check passed). */
+function stringValue(text: string, start: number, end: number): string {
+  const raw = text.slice(start + 1, end - 1);
+  return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
+}
+
+/** A JSON number's value: integers exact (bigint), others as JS numbers (parse.ts keeps their text). */
+function numberValue(written: string): bigint | number {
+  return INT.test(written) ? BigInt(written) : parseFloat(written);
+}
+
+/** Scalar values read again from the text for compact collections (lightCompact.ts). */
+const JSON_CODEC: ScalarCodec = {
+  key: stringValue,
+  value(text, start, end) {
+    const c = text.charCodeAt(start);
+    if (c === 34) return stringValue(text, start, end);
+    if (c === 116) return true;
+    if (c === 102) return false;
+    if (c === 110) return null;
+    return numberValue(text.slice(start, end));
+  },
+};
 
 class Bail extends Error {}
 const bail = (): never => {
@@ -31,6 +49,7 @@ export function parseLightJson(text: string, maxMapEntries: number): LightDoc | 
     if (text.charCodeAt(start) !== 123) return undefined;
     const root = r.value(start);
     root.node.range[2] = r.lineEnd(root.end);
+    r.store.trim();
     return { root: root.node as LightMap, value: root.value as Record<string, unknown> };
   } catch (e) {
     if (e instanceof Bail) return undefined;
@@ -45,10 +64,13 @@ interface Read {
 }
 
 class Reader {
+  readonly store: CompactStore;
   constructor(
     private readonly text: string,
     private readonly maxEntries: number,
-  ) {}
+  ) {
+    this.store = new CompactStore(text, JSON_CODEC);
+  }
 
   /** The first offset at or after `p` that is not JSON whitespace. */
   ws(p: number): number {
@@ -88,13 +110,13 @@ class Reader {
     let value: unknown;
     if (c === 34) {
       end = this.stringEnd(p);
-      value = this.stringValue(p, end);
+      value = stringValue(t, p, end);
     } else if (c === 45 || (c >= 48 && c <= 57)) {
       NUMBER.lastIndex = p;
       const m = NUMBER.exec(t);
       if (!m) return bail();
       end = p + m[0].length;
-      value = INT.test(m[0]) ? BigInt(m[0]) : parseFloat(m[0]);
+      value = numberValue(m[0]);
     } else if (t.startsWith('true', p)) {
       end = p + 4;
       value = true;
@@ -121,11 +143,6 @@ class Reader {
     }
   }
 
-  private stringValue(p: number, end: number): string {
-    const raw = this.text.slice(p + 1, end - 1);
-    return raw.includes('\\') ? (JSON.parse(this.text.slice(p, end)) as string) : raw;
-  }
-
   private map(open: number): Read {
     const keys: LightScalar[] = [];
     const values: LightNode[] = [];
@@ -135,7 +152,7 @@ class Reader {
     for (;;) {
       if (this.text.charCodeAt(p) !== 34) return bail();
       const keyEnd = this.stringEnd(p);
-      const key = this.stringValue(p, keyEnd);
+      const key = stringValue(this.text, p, keyEnd);
       if (key === '__proto__' || Object.prototype.hasOwnProperty.call(value, key)) return bail();
       if (keys.length >= this.maxEntries) return bail();
       keys.push({ kind: 'scalar', range: [p, keyEnd, keyEnd], value: key });
@@ -161,7 +178,7 @@ class Reader {
     value: Record<string, unknown>,
   ): Read {
     const end = close + 1;
-    return { node: flowMapNode(open, end, keys, values), value, end };
+    return { node: flowMapNode(this.store, open, end, keys, values), value, end };
   }
 
   private seq(open: number): Read {
@@ -185,7 +202,6 @@ class Reader {
       }
     }
     const end = p + 1;
-    const node: LightSeq = { kind: 'seq', range: [open, end, end], flow: true, items };
-    return { node, value, end };
+    return { node: seqNode(this.store, [open, end, end], true, items), value, end };
   }
 }

@@ -18,6 +18,8 @@
  * test/unit/plan/lightYaml.test.ts checks the equivalence differentially (values and every range).
  */
 
+import { CompactMap, CompactSeq, CompactStore, mapNode, seqNode, type ScalarCodec } from './lightCompact';
+
 /** [start, value end, node end] as in `yaml` node ranges. */
 export type LightRange = [number, number, number];
 
@@ -65,25 +67,23 @@ const FLOAT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 const STRING_START = /^[A-Za-z_$./]/;
 const DOT_NUMBER = /^\.[0-9]/;
 
-/**
- * A small array copied to its exact length. An array grown by push keeps room for 17 entries (152 bytes);
- * a map's keys and values are two such arrays, and a 60,000-bin plan has 60,000 maps (18 MB of room).
- */
-export const exact = <T>(a: T[]): T[] => (a.length < 17 ? a.slice() : a);
-
-/** A closed flow map `{ ... }` from `open` to `end`, its keys and values in exact-length arrays. */
+/** A closed flow map `{ ... }` from `open` to `end` (compact when it holds only scalars: lightCompact.ts). */
 export const flowMapNode = (
+  store: CompactStore,
   open: number,
   end: number,
   keys: LightScalar[],
   values: LightNode[],
-): LightMap => ({
-  kind: 'map',
-  range: [open, end, end],
-  flow: true,
-  keys: exact(keys),
-  values: exact(values),
-});
+): LightMap => mapNode(store, [open, end, end], true, keys, values);
+
+/** Scalar values read again from the text for compact collections: the reader's own rules. */
+const YAML_CODEC: ScalarCodec = {
+  key: (text, start, end) => text.slice(start, end),
+  value(text, start, end) {
+    const c = text.charCodeAt(start);
+    return c === 34 || c === 39 ? text.slice(start + 1, end - 1) : resolvePlain(text.slice(start, end));
+  },
+};
 
 class Bail extends Error {}
 const bail = (): never => {
@@ -115,8 +115,10 @@ export function parseLightYaml(text: string, maxAliasCount = 100): LightDoc | un
   }
   if (UNSUPPORTED.test(lf)) return undefined;
   try {
-    const doc = new Reader(lf, maxAliasCount).document();
-    if (crlf) remapToCrlf(doc.root, lf);
+    const reader = new Reader(lf, maxAliasCount);
+    const doc = reader.document();
+    reader.store.trim();
+    if (crlf) remapToCrlf(doc.root, lf, reader.store, text);
     return doc;
   } catch (e) {
     if (e instanceof Bail) return undefined;
@@ -125,7 +127,7 @@ export function parseLightYaml(text: string, maxAliasCount = 100): LightDoc | un
 }
 
 /** Moves every range of the tree read from `lf` to the offsets of the CRLF text it came from. */
-function remapToCrlf(root: LightNode, lf: string): void {
+function remapToCrlf(root: LightNode, lf: string, store: CompactStore, crlf: string): void {
   const breaks: number[] = [];
   for (let i = lf.indexOf('\n'); i >= 0; i = lf.indexOf('\n', i + 1)) breaks.push(i);
   // Offset o in the LF text: one CR more for each line break strictly before o.
@@ -139,15 +141,24 @@ function remapToCrlf(root: LightNode, lf: string): void {
     }
     return o + lo;
   };
+  // The compact collections' entries are offsets in the store; an anchored node that is such an entry is
+  // reached only through its aliases (visited once each).
+  store.remap(at, crlf);
+  const done = new Set<LightNode>();
   const stack: LightNode[] = [root];
   while (stack.length > 0) {
     const n = stack.pop()!;
+    if (done.has(n)) continue;
+    done.add(n);
     n.range = [at(n.range[0]), at(n.range[1]), at(n.range[2])];
     // One push per child: a spread of a 100,000-item list would overflow the call stack.
-    if (n.kind === 'map') {
+    if (n instanceof CompactMap || n instanceof CompactSeq) {
+      for (const t of n.targets ?? []) if (t) stack.push(t);
+    } else if (n.kind === 'map') {
       for (const k of n.keys) stack.push(k);
       for (const v of n.values) stack.push(v);
     } else if (n.kind === 'seq') for (const it of n.items) stack.push(it);
+    else if (n.kind === 'alias') stack.push(n.target);
   }
 }
 
@@ -195,11 +206,13 @@ class Reader {
   private readonly anchors = new Map<string, Anchor | null>();
   /** Aliases read so far (an anchored node that holds one is left to yaml: its alias counts multiply). */
   private aliases = 0;
+  readonly store: CompactStore;
   constructor(
     private readonly text: string,
     private readonly maxAliasCount: number,
   ) {
     this.len = text.length;
+    this.store = new CompactStore(text, YAML_CODEC);
   }
 
   /** `&name` at `p`, then a space, the line end or the text end: the name, and where the value starts. */
@@ -415,9 +428,8 @@ class Reader {
       }
       const ind = next < this.len ? this.indentAt(next) : -1;
       if (ind < col) {
-        node.keys = exact(keys);
-        node.values = exact(values);
-        return { node, value, next, trail: this.close(node.range, end, col, next, trail) };
+        const closed = this.close(node.range, end, col, next, trail);
+        return { node: mapNode(this.store, node.range, false, keys, values), value, next, trail: closed };
       }
       if (ind > col) return bail();
       p = next + ind;
@@ -470,7 +482,8 @@ class Reader {
         p = next + ind;
         continue;
       }
-      return { node, value, next, trail: this.close(node.range, end, col, next, trail) };
+      const closed = this.close(node.range, end, col, next, trail);
+      return { node: seqNode(this.store, node.range, false, items), value, next, trail: closed };
     }
   }
 
@@ -639,7 +652,7 @@ class Reader {
       const c = this.code(after);
       if (c === 125) {
         const end = after + 1;
-        return { node: flowMapNode(open, end, keys, values), value, end };
+        return { node: flowMapNode(this.store, open, end, keys, values), value, end };
       }
       if (c !== 44) return bail();
       p = this.skipSpaces(after + 1);
@@ -659,11 +672,7 @@ class Reader {
       const c = this.code(after);
       if (c === 93) {
         const end = after + 1;
-        return {
-          node: { kind: 'seq', range: [open, end, end], flow: true, items: exact(items) },
-          value,
-          end,
-        };
+        return { node: seqNode(this.store, [open, end, end], true, items), value, end };
       }
       if (c !== 44) return bail();
       p = this.skipSpaces(after + 1);

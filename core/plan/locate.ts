@@ -6,6 +6,7 @@
  */
 import type { Document, Node } from 'yaml';
 import type { LightMap, LightNode } from './lightYaml';
+import { mapKey, mapSize, mapValue } from './lightCompact';
 
 export type LocatedPath = (string | number)[];
 
@@ -93,9 +94,12 @@ export function locateLight(root: LightMap, offset: number): Located | undefined
       n.kind === 'map'
         ? {
             kind: 'map',
-            size: n.keys.length,
-            key: (i) => ({ name: String(n.keys[i]!.value), range: n.keys[i]!.range }),
-            value: (i) => n.values[i] ?? null,
+            size: mapSize(n),
+            key: (i) => {
+              const k = mapKey(n, i)!;
+              return { name: String(k.value), range: k.range };
+            },
+            value: (i) => mapValue(n, i) ?? null,
           }
         : n.kind === 'seq'
           ? { kind: 'seq', items: n.items }

@@ -16,6 +16,7 @@ import { describeIssue, issueTargetsKey } from './schemaMessages';
 import { parseLightJson } from './lightJson';
 import { locateDoc, locateLight, type Located } from './locate';
 import { parseLightYaml, type LightMap, type LightNode, type LightScalar } from './lightYaml';
+import { mapKey, mapKeyValue, mapSize, mapValue, seqItem } from './lightCompact';
 
 /**
  * The `yaml` library is loaded on first use: the fast reader (lightYaml.ts) reads the usual plan without it,
@@ -739,10 +740,10 @@ function lightAt(
     if (node.kind === 'map') {
       const i = lightKeyAt(node, String(seg));
       if (i === undefined) return undefined;
-      key = node.keys[i];
-      node = node.values[i] as LightNode;
+      key = mapKey(node, i);
+      node = mapValue(node, i) as LightNode;
     } else if (node.kind === 'seq' && typeof seg === 'number') {
-      const item: LightNode | undefined = node.items[seg];
+      const item: LightNode | undefined = seqItem(node, seg);
       if (item === undefined) return undefined;
       node = item;
       key = undefined;
@@ -753,9 +754,9 @@ function lightAt(
 
 /** Index of `key` in a light map (the last one when repeated): a scan of a small map, else its index. */
 function lightKeyAt(map: LightMap, key: string): number | undefined {
-  const keys = map.keys;
-  if (keys.length > 8) return lightKeyIndex(map).get(key);
-  for (let i = keys.length - 1; i >= 0; i--) if (keys[i]!.value === key) return i;
+  const size = mapSize(map);
+  if (size > 8) return lightKeyIndex(map).get(key);
+  for (let i = size - 1; i >= 0; i--) if (mapKeyValue(map, i) === key) return i;
   return undefined;
 }
 
@@ -769,7 +770,7 @@ function lightKeyIndex(map: LightMap): Map<unknown, number> {
   let index = lightKeyIndexes.get(map);
   if (!index) {
     index = new Map();
-    map.keys.forEach((k, i) => index!.set(k.value, i));
+    for (let i = 0, n = mapSize(map); i < n; i++) index.set(mapKeyValue(map, i), i);
     lightKeyIndexes.set(map, index);
   }
   return index;

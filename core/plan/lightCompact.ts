@@ -1,0 +1,233 @@
+/**
+ * Compact storage for the fast readers' trees (lightYaml.ts, lightJson.ts). A plan of 5 MB holds some
+ * 100,000 small maps of scalars (the bins); as objects, each scalar with its own range array, their tree
+ * took about 1 KB a bin (over 100 MB). A map or sequence whose entries are all one-line scalars (or aliases)
+ * keeps instead its entries' offsets in one Int32Array shared by the document, and builds the scalar nodes
+ * when asked (their value read again from the text, as the reader read it). Readers of the tree see the same
+ * `LightMap` / `LightSeq` interface; `mapSize`, `mapKey`, `mapValue` reach one entry without building the
+ * others.
+ */
+import type { LightAlias, LightMap, LightNode, LightRange, LightScalar, LightSeq } from './lightYaml';
+
+/** How a reader turns a scalar's text back into its value (the same function it read it with). */
+export interface ScalarCodec {
+  /** The value of a key whose text is `text[start, end)`. */
+  key(text: string, start: number, end: number): string;
+  /** The value of a one-line scalar whose text is `text[start, end)` (never a block scalar). */
+  value(text: string, start: number, end: number): unknown;
+}
+
+/** Entry offsets of the compact collections of one document (an Int32Array grown by doubling). */
+export class CompactStore {
+  data = new Int32Array(1024);
+  length = 0;
+  constructor(
+    public text: string,
+    readonly codec: ScalarCodec,
+  ) {}
+
+  /** Room for `n` more numbers; the index of the first. */
+  reserve(n: number): number {
+    const at = this.length;
+    if (at + n > this.data.length) {
+      let size = this.data.length * 2;
+      while (size < at + n) size *= 2;
+      const grown = new Int32Array(size);
+      grown.set(this.data.subarray(0, at));
+      this.data = grown;
+    }
+    this.length = at + n;
+    return at;
+  }
+
+  /** Drops the room left over once the document is read. */
+  trim(): void {
+    if (this.data.length > this.length) this.data = this.data.slice(0, this.length);
+  }
+
+  /**
+   * Maps every offset held here through `at` into `text` (the CRLF text read as LF, lightYaml.ts: the
+   * entries are one-line scalars, whose text is the same in both).
+   */
+  remap(at: (offset: number) => number, text: string): void {
+    this.text = text;
+    const d = this.data;
+    for (let i = 0; i < this.length; i++) d[i] = at(d[i]!);
+  }
+}
+
+/** Where the value node of a scalar may start: not a block scalar (`|`, `>`), whose value the text alone does not give. */
+function oneLine(store: CompactStore, node: LightNode): boolean {
+  if (node.kind === 'alias') return true;
+  if (node.kind !== 'scalar') return false;
+  const c = store.text.charCodeAt(node.range[0]);
+  return c !== 124 && c !== 62;
+}
+
+/** Per entry: key start, key end, value start, value end, node end. */
+const MAP_STRIDE = 5;
+/** Per item: start, value end, node end. */
+const SEQ_STRIDE = 3;
+
+/** Alias targets of a collection's entries (only for collections that hold an alias). */
+function aliasTargets(nodes: readonly LightNode[]): LightAlias['target'][] | undefined {
+  let out: LightAlias['target'][] | undefined;
+  nodes.forEach((n, i) => {
+    if (n.kind !== 'alias') return;
+    out ??= new Array<LightAlias['target']>(nodes.length);
+    out[i] = n.target;
+  });
+  return out;
+}
+
+function scalarNode(
+  store: CompactStore,
+  at: number,
+  targets: LightAlias['target'][] | undefined,
+  i: number,
+): LightScalar | LightAlias {
+  const d = store.data;
+  const range: LightRange = [d[at]!, d[at + 1]!, d[at + 2]!];
+  const target = targets?.[i];
+  if (target) return { kind: 'alias', range, target };
+  return { kind: 'scalar', range, value: store.codec.value(store.text, range[0], range[1]) };
+}
+
+export class CompactMap implements LightMap {
+  readonly kind = 'map' as const;
+  constructor(
+    public range: LightRange,
+    readonly flow: boolean,
+    readonly store: CompactStore,
+    readonly base: number,
+    readonly size: number,
+    readonly targets: LightAlias['target'][] | undefined,
+  ) {}
+
+  keyValue(i: number): string {
+    const d = this.store.data;
+    const at = this.base + i * MAP_STRIDE;
+    return this.store.codec.key(this.store.text, d[at]!, d[at + 1]!);
+  }
+
+  key(i: number): LightScalar {
+    const d = this.store.data;
+    const at = this.base + i * MAP_STRIDE;
+    return { kind: 'scalar', range: [d[at]!, d[at + 1]!, d[at + 1]!], value: this.keyValue(i) };
+  }
+
+  value(i: number): LightScalar | LightAlias {
+    return scalarNode(this.store, this.base + i * MAP_STRIDE + 2, this.targets, i);
+  }
+
+  get keys(): LightScalar[] {
+    return Array.from({ length: this.size }, (_, i) => this.key(i));
+  }
+
+  get values(): LightNode[] {
+    return Array.from({ length: this.size }, (_, i) => this.value(i));
+  }
+}
+
+export class CompactSeq implements LightSeq {
+  readonly kind = 'seq' as const;
+  constructor(
+    public range: LightRange,
+    readonly flow: boolean,
+    readonly store: CompactStore,
+    readonly base: number,
+    readonly size: number,
+    readonly targets: LightAlias['target'][] | undefined,
+  ) {}
+
+  item(i: number): LightScalar | LightAlias {
+    return scalarNode(this.store, this.base + i * SEQ_STRIDE, this.targets, i);
+  }
+
+  get items(): LightNode[] {
+    return Array.from({ length: this.size }, (_, i) => this.item(i));
+  }
+}
+
+/**
+ * A map node: compact when every value is a one-line scalar or an alias and every key's range is
+ * [start, end, end]; else the plain object.
+ */
+export function mapNode(
+  store: CompactStore,
+  range: LightRange,
+  flow: boolean,
+  keys: LightScalar[],
+  values: LightNode[],
+): LightMap {
+  let compact = keys.length > 0 && keys.length === values.length;
+  for (let i = 0; compact && i < keys.length; i++)
+    compact = keys[i]!.range[1] === keys[i]!.range[2] && oneLine(store, values[i]!);
+  if (!compact) return { kind: 'map', range, flow, keys: exact(keys), values: exact(values) };
+  const base = store.reserve(keys.length * MAP_STRIDE);
+  const d = store.data;
+  for (let i = 0; i < keys.length; i++) {
+    const at = base + i * MAP_STRIDE;
+    const k = keys[i]!.range;
+    const v = values[i]!.range;
+    d[at] = k[0];
+    d[at + 1] = k[1];
+    d[at + 2] = v[0];
+    d[at + 3] = v[1];
+    d[at + 4] = v[2];
+  }
+  return new CompactMap(range, flow, store, base, keys.length, aliasTargets(values));
+}
+
+/** A sequence node: compact when every item is a one-line scalar or an alias; else the plain object. */
+export function seqNode(store: CompactStore, range: LightRange, flow: boolean, items: LightNode[]): LightSeq {
+  let compact = items.length > 0;
+  for (let i = 0; compact && i < items.length; i++) compact = oneLine(store, items[i]!);
+  if (!compact) return { kind: 'seq', range, flow, items: exact(items) };
+  const base = store.reserve(items.length * SEQ_STRIDE);
+  const d = store.data;
+  for (let i = 0; i < items.length; i++) {
+    const at = base + i * SEQ_STRIDE;
+    const r = items[i]!.range;
+    d[at] = r[0];
+    d[at + 1] = r[1];
+    d[at + 2] = r[2];
+  }
+  return new CompactSeq(range, flow, store, base, items.length, aliasTargets(items));
+}
+
+/**
+ * A small array copied to its exact length. An array grown by push keeps room for 17 entries (152 bytes);
+ * a map's keys and values are two such arrays, and a 60,000-bin plan has 60,000 maps (18 MB of room).
+ */
+export const exact = <T>(a: T[]): T[] => (a.length < 17 ? a.slice() : a);
+
+/** Number of entries of a map. */
+export function mapSize(map: LightMap): number {
+  return map instanceof CompactMap ? map.size : map.keys.length;
+}
+
+/** The key node of entry `i`. */
+export function mapKey(map: LightMap, i: number): LightScalar | undefined {
+  return map instanceof CompactMap ? (i < map.size ? map.key(i) : undefined) : map.keys[i];
+}
+
+/** The key of entry `i` as a value (the key's text for a plan). */
+export function mapKeyValue(map: LightMap, i: number): unknown {
+  return map instanceof CompactMap ? map.keyValue(i) : map.keys[i]?.value;
+}
+
+/** The value node of entry `i`. */
+export function mapValue(map: LightMap, i: number): LightNode | undefined {
+  return map instanceof CompactMap ? (i < map.size ? map.value(i) : undefined) : map.values[i];
+}
+
+/** Number of items of a sequence. */
+export function seqSize(seq: LightSeq): number {
+  return seq instanceof CompactSeq ? seq.size : seq.items.length;
+}
+
+/** Item `i` of a sequence. */
+export function seqItem(seq: LightSeq, i: number): LightNode | undefined {
+  return seq instanceof CompactSeq ? (i >= 0 && i < seq.size ? seq.item(i) : undefined) : seq.items[i];
+}
