@@ -8,6 +8,7 @@
  */
 import { CompactStore, seqNode, type ScalarCodec } from './lightCompact';
 import { flowMapNode, type LightDoc, type LightMap, type LightNode, type LightScalar } from './lightYaml';
+import { checkJsonSyntax } from './jsonSyntax';
 
 const INT = /^-?(?:0|[1-9][0-9]*)$/;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -55,6 +56,22 @@ export function parseLightJson(text: string, maxMapEntries: number): LightDoc | 
     if (e instanceof Bail) return undefined;
     throw e;
   }
+}
+
+/**
+ * A YAML plan written as JSON (JSON-ish YAML from generators, or a `.yaml` file holding JSON): every JSON text
+ * is YAML whose value and node ranges, under yaml's core schema, are those of the JSON schema the reader
+ * mirrors (strings are quoted, so only numbers, `true`, `false` and `null` are resolved, alike in both; the
+ * lexer and ranges are the same). Read when the text is valid JSON with an object root and no lone CR (a line
+ * break to YAML, whitespace to JSON); undefined otherwise. test/unit/plan/lightYaml.test.ts compares it
+ * with yaml's core schema on random JSON plans.
+ */
+export function parseJsonAsYaml(text: string, maxMapEntries: number, maxDepth: number): LightDoc | undefined {
+  let start = 0;
+  for (let c = text.charCodeAt(0); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++start));
+  if (text.charCodeAt(start) !== 123 || /\r(?!\n)/.test(text)) return undefined;
+  if (checkJsonSyntax(text, maxDepth)) return undefined;
+  return parseLightJson(text, maxMapEntries);
 }
 
 interface Read {

@@ -1,19 +1,23 @@
 /**
  * A fast reader for the common shape of plan files, linear in the text: block maps and sequences, one-line
- * flow maps and sequences of scalars, plain scalars (of several words on one line in block values) and quoted
- * scalars, block scalars (`|` and `>`, with `-` or `+`
+ * flow maps and sequences of scalars, plain scalars (of several words on one line in block values) and
+ * one-line quoted scalars (double-quoted with yaml's escapes, single-quoted with `''`), quoted keys (`"a": 1`,
+ * `{"a":1}`), block scalars (`|` and `>`, with `-` or `+`
  * chomping), anchors and aliases on values (block and flow), comments after a value and
- * comment-only or blank lines anywhere at any indentation (their text may hold anything but a tab), Windows
+ * comment-only or blank lines anywhere at any indentation, tabs as separation inside a line (after `:`, `-`,
+ * `,`, before a comment; in quoted scalars and comments), Windows
  * line ends. It yields the same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core
  * schema, intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over
  * 300 MB). Anything outside that subset returns undefined, and the caller falls back to parseDocument, so
  * messages and behaviour stay identical. Left to yaml: tags, multi-line plain or quoted scalars, plain
- * scalars of several words inside flow collections, escapes in
- * double-quoted strings and `''` in single-quoted ones, multi-line flow collections and flow collections
- * inside flow collections, block scalars with an indentation indicator / leading empty lines / lines of
+ * scalars of several words inside flow collections, invalid or escaped-line-break escapes, multi-line flow
+ * collections and flow collections inside flow collections (a plan written wholly as JSON is read by
+ * lightJson.ts's parseJsonAsYaml instead), block scalars with an indentation indicator / leading empty lines / lines of
  * spaces / deeper lines when folded, anchors on keys or over a block sequence item's map, an anchored node
- * that holds an alias, an alias used up to yaml's limit, explicit keys (`?`), non-plain or special keys,
- * duplicate keys, `<<`, tabs, a CR not followed by LF, a BOM, directives and document markers, odd
+ * that holds an alias, an alias used up to yaml's limit, explicit keys (`?`), keys that are neither an identifier nor
+ * quoted, plain keys yaml resolves to a non-string (`true`, `null`...),
+ * duplicate keys, implicit keys longer than yaml's 1024 characters, `<<` in a flow map, tabs as indentation, on blank or
+ * comment lines, in block scalars or before a sequence item's map or anchor, a CR not followed by LF, a BOM, directives and document markers, odd
  * indentation, and anything yaml reports as an error.
  * test/unit/plan/lightYaml.test.ts checks the equivalence differentially (values and every range).
  */
@@ -59,7 +63,7 @@ export interface LightDoc {
  * (`&`, `*`, `!`, `|`, `>`, `%`, `@`, `` ` ``, `?`, `---`...) are refused where they would mean something:
  * the reader only accepts the scalar characters it models, so they may appear in comments and quoted strings.
  */
-const UNSUPPORTED = /[\t\r\u{FEFF}]/u;
+const UNSUPPORTED = /[\r\u{FEFF}]/u;
 const CORE_SPECIAL =
   /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const INT = /^-?(?:0|[1-9][0-9]*)$/;
@@ -78,10 +82,13 @@ export const flowMapNode = (
 
 /** Scalar values read again from the text for compact collections: the reader's own rules. */
 const YAML_CODEC: ScalarCodec = {
-  key: (text, start, end) => text.slice(start, end),
+  key(text, start, end) {
+    const c = text.charCodeAt(start);
+    return c === 34 || c === 39 ? readQuoted(text, start).value : text.slice(start, end);
+  },
   value(text, start, end) {
     const c = text.charCodeAt(start);
-    return c === 34 || c === 39 ? text.slice(start + 1, end - 1) : resolvePlain(text.slice(start, end));
+    return c === 34 || c === 39 ? readQuoted(text, start).value : resolvePlain(text.slice(start, end));
   },
 };
 
@@ -98,6 +105,39 @@ const AMP = 38;
 const PIPE = 124;
 const GT = 62;
 const STAR = 42;
+const TAB = 9;
+const LT = 60;
+const BACKSLASH = 92;
+const DQUOTE = 34;
+const SQUOTE = 39;
+/** yaml's longest implicit key: the `:` at most 1024 characters after the key's start. */
+const MAX_IMPLICIT_KEY = 1024;
+
+/** The one-character escapes of a double-quoted scalar, as yaml resolves them (others are left to yaml). */
+const ESCAPES = new Map<string, string>([
+  ['0', '\0'],
+  ['a', '\x07'],
+  ['b', '\b'],
+  ['e', '\x1b'],
+  ['f', '\f'],
+  ['n', '\n'],
+  ['r', '\r'],
+  ['t', '\t'],
+  ['v', '\v'],
+  ['N', '\u0085'],
+  ['_', '\u00a0'],
+  ['L', '\u2028'],
+  ['P', '\u2029'],
+  [' ', ' '],
+  ['"', '"'],
+  ['/', '/'],
+  ['\\', '\\'],
+  ['\t', '\t'],
+]);
+const HEX = /^[0-9a-fA-F]+$/;
+
+/** A space or a tab: separation inside a line (indentation is spaces only). */
+const isWhite = (c: number): boolean => c === SP || c === TAB;
 
 /**
  * Reads `text` when it is in the supported subset; undefined otherwise (use parseDocument). Windows line
@@ -220,9 +260,9 @@ class Reader {
     let q = p + 1;
     while (isKeyChar(this.code(q))) q++;
     const n = this.code(q);
-    if (q === p + 1 || (n !== SP && n !== NL && n !== -1)) return bail();
+    if (q === p + 1 || (!isWhite(n) && n !== NL && n !== -1)) return bail();
     const name = this.text.slice(p + 1, q);
-    while (this.code(q) === SP) q++;
+    while (isWhite(this.code(q))) q++;
     if (this.code(q) === STAR || this.code(q) === AMP) return bail(); // props on an alias, two anchors
     this.anchors.set(name, null);
     return { name, q };
@@ -244,7 +284,7 @@ class Reader {
     let q = p + 1;
     while (isKeyChar(this.code(q))) q++;
     const n = this.code(q);
-    const ends = n === SP || n === NL || n === -1 || (flow && (n === 44 || n === 93 || n === 125));
+    const ends = isWhite(n) || n === NL || n === -1 || (flow && (n === 44 || n === 93 || n === 125));
     if (q === p + 1 || !ends) return bail();
     const anchor = this.anchors.get(this.text.slice(p + 1, q));
     // yaml counts the anchored node itself as one use: its toJS throws once 1 + aliases > maxAliasCount.
@@ -342,7 +382,7 @@ class Reader {
   /** After an inline value ending at `p`: spaces, an optional comment, then the newline or the end. */
   private lineEnd(p: number): number {
     let q = p;
-    while (this.code(q) === SP) q++;
+    while (isWhite(this.code(q))) q++;
     const c = this.code(q);
     if (c === -1) return this.len;
     if (c === NL) return q + 1;
@@ -357,14 +397,39 @@ class Reader {
     return this.code(p) === 45 && this.code(p + 1) === SP;
   }
 
-  /** Whether a block-map key `ident:` followed by a space, a newline or the end starts at `p`. */
+  /**
+   * A block-map key at `p`: a plain `ident` or a one-line quoted scalar, then optional spaces, then `:`
+   * followed by a space, a tab, a newline or the end. Its text ends at `end`; its value (after `:`) at
+   * `colon + 1`. Undefined when no key starts at `p`.
+   */
+  private keyAt(p: number): { key: string; quoted: boolean; end: number; colon: number } | undefined {
+    const c = this.code(p);
+    let key: string;
+    let end: number;
+    const quoted = c === DQUOTE || c === SQUOTE;
+    if (quoted) ({ value: key, end } = this.quoted(p));
+    else if (c === LT && this.code(p + 1) === LT) {
+      // `<<` is an ordinary key: plans are YAML 1.2 (yaml's merge option is off), which has no merge keys.
+      end = p + 2;
+      key = '<<';
+    } else {
+      if (!isKeyStart(c)) return undefined;
+      end = p + 1;
+      while (isKeyChar(this.code(end))) end++;
+      key = this.text.slice(p, end);
+    }
+    let colon = end;
+    while (this.code(colon) === SP) colon++;
+    if (this.code(colon) !== COLON) return undefined;
+    const n = this.code(colon + 1);
+    if (!isWhite(n) && n !== NL && n !== -1) return undefined;
+    // yaml refuses an implicit key whose `:` is more than 1024 characters after its start.
+    if (colon - p > MAX_IMPLICIT_KEY) return bail();
+    return { key, quoted, end, colon };
+  }
+
   private isKeyAt(p: number): boolean {
-    if (!isKeyStart(this.code(p))) return false;
-    let q = p + 1;
-    while (isKeyChar(this.code(q))) q++;
-    if (this.code(q) !== COLON) return false;
-    const n = this.code(q + 1);
-    return n === SP || n === NL || n === -1;
+    return this.keyAt(p) !== undefined;
   }
 
   document(): LightDoc {
@@ -383,14 +448,12 @@ class Reader {
     const node: LightMap = { kind: 'map', range: [keyPos, keyPos, keyPos], flow: false, keys, values };
     let p = keyPos;
     for (;;) {
-      if (!this.isKeyAt(p)) return bail();
-      let q = p + 1;
-      while (isKeyChar(this.code(q))) q++;
-      const key = this.text.slice(p, q);
-      if (!plainKey(key, value)) return bail();
-      keys.push({ kind: 'scalar', range: [p, q, q], value: key });
-      q++; // ':'
-      while (this.code(q) === SP) q++;
+      const k = this.keyAt(p) ?? bail();
+      const key = k.key;
+      if (!(k.quoted ? quotedKey(key, value) : plainKey(key, value))) return bail();
+      keys.push({ kind: 'scalar', range: [p, k.end, k.end], value: key });
+      let q = k.colon + 1;
+      while (isWhite(this.code(q))) q++;
       let c = this.code(q);
       let anchor: string | undefined;
       const aliasesBefore = this.aliases;
@@ -401,7 +464,7 @@ class Reader {
       let next: number;
       let end: number;
       let trail: number;
-      if (c === NL || c === -1 || (c === HASH && this.code(q - 1) === SP)) {
+      if (c === NL || c === -1 || (c === HASH && isWhite(this.code(q - 1)))) {
         // Nested block collection on the following lines.
         const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
         if (line >= this.len) return bail();
@@ -447,7 +510,10 @@ class Reader {
     for (;;) {
       if (!this.isSeqDash(p)) return bail();
       let q = p + 2;
-      while (this.code(q) === SP) q++;
+      // A tab before a map in the item (or before an anchor) is indentation to yaml (an error): left to it.
+      let tabbed = false;
+      for (let c = this.code(q); isWhite(c); c = this.code(++q)) if (c === TAB) tabbed = true;
+      if (tabbed && this.code(q) === AMP) return bail(); // so are properties after a tab
       let anchor: string | undefined;
       const aliasesBefore = this.aliases;
       if (this.code(q) === AMP) {
@@ -460,6 +526,7 @@ class Reader {
       let end: number;
       let trail: number;
       if (anchor === undefined && this.isKeyAt(q)) {
+        if (tabbed) return bail();
         const lineStart = p - col;
         const map = this.blockMap(q, q - lineStart);
         items.push(map.node);
@@ -546,6 +613,8 @@ class Reader {
       if (folded && at > indent) return bail();
       const nl = this.text.indexOf('\n', q);
       const lineText = this.text.slice(lineStart + indent, nl < 0 ? this.len : nl);
+      // A tab in a block scalar (a more-indented line when folded, or whitespace yaml may trim): left to yaml.
+      if (lineText.includes('\t')) return bail();
       if (lastEnd < 0) body = lineText;
       else if (folded) body += (empty === 0 ? ' ' : '\n'.repeat(empty)) + lineText;
       else body += '\n'.repeat(empty + 1) + lineText;
@@ -568,25 +637,16 @@ class Reader {
     if (c === STAR) return this.alias(p, false);
     const s = this.scalar(p, false);
     const n = this.code(s.end);
-    if (n !== SP && n !== NL && n !== -1) return bail();
+    if (!isWhite(n) && n !== NL && n !== -1) return bail();
     return s;
   }
 
   /** A quoted or plain scalar at `p` (flow: stops at flow indicators; block: ':' allowed mid-word). */
   private scalar(p: number, flow: boolean): { node: LightScalar; value: unknown; end: number } {
     const c = this.code(p);
-    if (c === 34 || c === 39) {
-      const close = this.text.indexOf(String.fromCharCode(c), p + 1);
-      const nl = this.text.indexOf('\n', p + 1);
-      if (close < 0 || (nl >= 0 && nl < close)) return bail();
-      if (c === 39 && this.code(close + 1) === 39) return bail(); // '' escape
-      const v = this.text.slice(p + 1, close);
-      if (c === 34 && v.includes('\\')) return bail(); // escapes
-      return {
-        node: { kind: 'scalar', range: [p, close + 1, close + 1], value: v },
-        value: v,
-        end: close + 1,
-      };
+    if (c === DQUOTE || c === SQUOTE) {
+      const { value, end } = this.quoted(p);
+      return { node: { kind: 'scalar', range: [p, end, end], value }, value, end };
     }
     let q = p;
     for (;;) {
@@ -625,10 +685,15 @@ class Reader {
     return s;
   }
 
+  /** Spaces and tabs from `p` on (separation inside a line). */
   private skipSpaces(p: number): number {
     let q = p;
-    while (this.code(q) === SP) q++;
+    while (isWhite(this.code(q))) q++;
     return q;
+  }
+
+  private quoted(p: number): { value: string; end: number } {
+    return readQuoted(this.text, p);
   }
 
   private flowMap(open: number): { node: LightMap; value: Record<string, unknown>; end: number } {
@@ -637,14 +702,26 @@ class Reader {
     const value: Record<string, unknown> = {};
     let p = this.skipSpaces(open + 1);
     for (;;) {
-      if (!isKeyStart(this.code(p))) return bail();
-      let q = p + 1;
-      while (isKeyChar(this.code(q))) q++;
-      if (this.code(q) !== COLON || this.code(q + 1) !== SP) return bail();
-      const key = this.text.slice(p, q);
-      if (!plainKey(key, value)) return bail();
+      const c0 = this.code(p);
+      let key: string;
+      let q: number;
+      if (c0 === DQUOTE || c0 === SQUOTE) {
+        // A quoted key: its `:` may follow it at once (`{"a":1}`), as in JSON.
+        ({ value: key, end: q } = this.quoted(p));
+        if (!quotedKey(key, value)) return bail();
+      } else {
+        if (!isKeyStart(c0)) return bail();
+        q = p + 1;
+        while (isKeyChar(this.code(q))) q++;
+        key = this.text.slice(p, q);
+        if (!plainKey(key, value)) return bail();
+      }
+      let colon = q;
+      while (this.code(colon) === SP) colon++;
+      if (this.code(colon) !== COLON) return bail();
+      if (c0 !== DQUOTE && c0 !== SQUOTE && !isWhite(this.code(colon + 1))) return bail();
       keys.push({ kind: 'scalar', range: [p, q, q], value: key });
-      const s = this.flowValue(this.skipSpaces(q + 1));
+      const s = this.flowValue(this.skipSpaces(colon + 1));
       const after = this.skipSpaces(s.end);
       s.node.range[2] = after;
       values.push(s.node);
@@ -680,7 +757,56 @@ class Reader {
   }
 }
 
+/**
+ * A quoted scalar on one line at `p`: its value as yaml resolves it and its end (after the closing
+ * quote). Single-quoted: `''` is a quote. Double-quoted: yaml's escapes (one character, `\xXX`, `\uXXXX`,
+ * `\UXXXXXXXX`); an invalid escape, an escaped line break or any line break is left to yaml.
+ */
+function readQuoted(t: string, p: number): { value: string; end: number } {
+  if (t.charCodeAt(p) === SQUOTE) {
+    let close = t.indexOf("'", p + 1);
+    while (close >= 0 && t.charCodeAt(close + 1) === SQUOTE) close = t.indexOf("'", close + 2);
+    if (close < 0) return bail();
+    const raw = t.slice(p + 1, close);
+    if (raw.includes('\n')) return bail();
+    return { value: raw.includes("''") ? raw.replace(/''/g, "'") : raw, end: close + 1 };
+  }
+  let value = '';
+  let from = p + 1;
+  let q = p + 1;
+  for (;;) {
+    const d = q < t.length ? t.charCodeAt(q) : -1;
+    if (d === DQUOTE) return { value: value + t.slice(from, q), end: q + 1 };
+    if (d === NL || d === -1) return bail();
+    if (d !== BACKSLASH) {
+      q++;
+      continue;
+    }
+    value += t.slice(from, q);
+    const e = t.charAt(q + 1);
+    const one = ESCAPES.get(e);
+    if (one !== undefined) {
+      value += one;
+      q += 2;
+    } else if (e === 'x' || e === 'u' || e === 'U') {
+      const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+      const hex = t.slice(q + 2, q + 2 + n);
+      if (hex.length !== n || !HEX.test(hex)) return bail();
+      const cp = parseInt(hex, 16);
+      if (cp > 0x10ffff) return bail();
+      value += String.fromCodePoint(cp);
+      q += 2 + n;
+    } else return bail();
+    from = q;
+  }
+}
+
 /** Keys this reader takes: not a core-schema special word, not `__proto__`, not a duplicate. */
 function plainKey(key: string, seen: Record<string, unknown>): boolean {
-  return key !== '__proto__' && !CORE_SPECIAL.test(key) && !Object.prototype.hasOwnProperty.call(seen, key);
+  return !CORE_SPECIAL.test(key) && quotedKey(key, seen);
+}
+
+/** A quoted key is a string whatever its text: not `__proto__`, not a duplicate. */
+function quotedKey(key: string, seen: Record<string, unknown>): boolean {
+  return key !== '__proto__' && !Object.prototype.hasOwnProperty.call(seen, key);
 }

@@ -13,7 +13,7 @@ import type { Plan } from './schema';
 import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
-import { parseLightJson } from './lightJson';
+import { parseJsonAsYaml, parseLightJson } from './lightJson';
 import { locateDoc, locateLight, type Located } from './locate';
 import { parseLightYaml, type LightMap, type LightNode, type LightScalar } from './lightYaml';
 import { mapKey, mapKeyValue, mapSize, mapValue, seqItem } from './lightCompact';
@@ -133,7 +133,8 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   // and ranges).
   const light =
     format === 'yaml'
-      ? parseLightYaml(text, PARSE_LIMITS.maxAliasCount)
+      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount) ??
+        parseJsonAsYaml(text, PARSE_LIMITS.maxMapEntries, PARSE_LIMITS.maxFlowDepth))
       : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
   let source: SourceTree;
   let value: unknown;

@@ -1,7 +1,8 @@
 /**
  * Hostile files through the real command line (`dlmm check --offline`, a fresh process each time): 60,000
  * invalid bins in YAML and in JSON, and 3 MB YAML plans in the forms the fast reader (core/plan/lightYaml.ts)
- * took over from the full YAML parser (comment-only lines in the body; anchors and aliases; block scalars),
+ * took over from the full YAML parser (comment-only lines in the body; anchors and aliases; block scalars;
+ * escapes in quoted strings, quoted keys, tabs between the parts of a line, `<<` keys, a plan written as JSON),
  * beside the same command on one ordinary plan. The issue's goal: every file up to 5 MB checked in under
  * 2 s. Medians of a few rounds (the machine's load swings); peak memory is the child's max RSS as the kernel
  * reports it (/usr/bin/time when present).
@@ -25,6 +26,17 @@ const anchored = (i: number): string =>
 const MB3 = 3 * 1024 * 1024;
 /** A literal block-scalar note (lines that look like YAML, empty lines): half of the file. */
 const NOTE = '      - { bin_id: 1 } is not a bin here: # nor a comment\n\n';
+/**
+ * 3 MB YAML in forms the fast reader took over next (each went to the full parser before: 5-10 s and
+ * 400-530 MB), one bin line repeated: name -> bin text.
+ */
+const FORMS: Record<string, string> = {
+  'escapes in double-quoted strings': '      - { bin_id: 1, x_amount: "1\\u0030", y_amount: "\\"0\\"\\t" }\n',
+  "'' in single-quoted strings": "      - { bin_id: 1, x_amount: 'it''s', y_amount: 0 }\n",
+  'quoted keys (JSON-ish YAML)': '      - {"bin_id": 1, "x_amount": 1, "y_amount": 0}\n',
+  'tabs between the parts of a line': '      - { bin_id:\t1, x_amount: 1, y_amount: 0 }\t# c\n',
+  '`<<` keys': '      - <<: { x_amount: 1 }\n        bin_id: 1\n',
+};
 const HEAD = `version: 1
 sender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
 operations:
@@ -98,6 +110,34 @@ export async function bench(): Promise<BenchRow[]> {
         '    bins:\n' +
         BIN.repeat(Math.ceil(MB3 / 2 / BIN.length)),
     );
+    const forms = Object.entries(FORMS).map(([name, unit], i) => {
+      const file = join(dir, `form-${i}.dlmm.yaml`);
+      writeFileSync(file, HEAD + '    bins:\n' + unit.repeat(Math.ceil(MB3 / unit.length)));
+      return { name, file, runs: [] as Array<{ ms: number; rssMb: number }> };
+    });
+    const asJson = join(dir, 'json-as-yaml.dlmm.yaml');
+    writeFileSync(
+      asJson,
+      JSON.stringify(
+        {
+          version: 1,
+          operations: [
+            {
+              op: 'add',
+              pool: 'dlmm_1',
+              bins: Array.from({ length: Math.ceil(MB3 / 98) }, () => ({
+                bin_id: 1,
+                x_amount: 1,
+                y_amount: 0,
+              })),
+            },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    forms.push({ name: 'a plan written as JSON', file: asJson, runs: [] });
     const bin = join(ROOT, 'bin', 'dlmm.js');
     const one = join(ROOT, 'examples', 'add-ladder.dlmm.yaml');
     const peer: number[] = [];
@@ -113,6 +153,7 @@ export async function bench(): Promise<BenchRow[]> {
       cs.push(run([bin, 'check', '--offline', comments]));
       as.push(run([bin, 'check', '--offline', anchors]));
       bs.push(run([bin, 'check', '--offline', block]));
+      for (const f of forms) f.runs.push(run([bin, 'check', '--offline', f.file]));
     }
     const against = { name: 'dlmm check --offline one.dlmm.yaml', value: median(peer) };
     const row = (name: string, runs: Array<{ ms: number; rssMb: number }>): BenchRow[] => {
@@ -138,6 +179,7 @@ export async function bench(): Promise<BenchRow[]> {
       ...row('dlmm check --offline, 3 MB YAML with comment-only lines in the body', cs),
       ...row('dlmm check --offline, 3 MB YAML with anchors and aliases (an amount shared by 50 bins)', as),
       ...row('dlmm check --offline, 3 MB YAML, half of it a block-scalar note', bs),
+      ...forms.flatMap((f) => row(`dlmm check --offline, 3 MB YAML: ${f.name}`, f.runs)),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -42,6 +42,30 @@ function blockScalarPlan(size: number): string {
   );
 }
 
+/**
+ * Bins in forms generators and hand-written plans use, each repeated to 3 MB: escapes in double-quoted strings
+ * and `''` in single-quoted ones, quoted keys (JSON-ish YAML), tabs between the parts of a line, `<<` keys.
+ */
+const FORMS_BIN =
+  '      - {"bin_id": 1, \'x_amount\': "1\\u0030", y_amount:\t"\\"0\\"", note: \'it\'\'s\' }\t# c\n' +
+  '      - <<: { x_amount: 1 }\n        "bin_id": 2\n';
+/** A plan written as JSON in a YAML file, of `bins` bins. */
+const jsonPlan = (bins: number): string =>
+  JSON.stringify(
+    {
+      version: 1,
+      operations: [
+        {
+          op: 'add',
+          pool: 'dlmm_1',
+          bins: Array.from({ length: bins }, () => ({ bin_id: 1, x_amount: 1, y_amount: 0 })),
+        },
+      ],
+    },
+    null,
+    2,
+  );
+
 /** name -> file text (built once; the largest is 5 MB). */
 function hostileFiles(): Record<string, string> {
   const keys: string[] = [];
@@ -96,6 +120,11 @@ function hostileFiles(): Record<string, string> {
       Array.from({ length: Math.ceil((3 * 1024 * 1024) / sharedAmount(9999).length) }, (_, i) =>
         sharedAmount(i),
       ).join(''),
+    // Read by the fast reader since it takes these forms too (they went to the full parser: 5-10 s and
+    // 400-530 MB at 3 MB): escapes, quoted keys, tabs, `<<`; and a YAML plan written wholly as JSON.
+    'forms-3mb.dlmm.yaml':
+      HEAD + '    bins:\n' + FORMS_BIN.repeat(Math.ceil((3 * 1024 * 1024) / FORMS_BIN.length)),
+    'json-as-yaml-3mb.dlmm.yaml': jsonPlan(Math.ceil((3 * 1024 * 1024) / 98)),
     'deep-block.dlmm.yaml':
       HEAD + '    bins:\n' + Array.from({ length: 200 }, (_, i) => ' '.repeat(i + 6) + 'a:\n').join(''),
   };

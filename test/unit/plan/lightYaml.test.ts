@@ -10,7 +10,7 @@ import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml'
 import { parseLightYaml, type LightNode } from '../../../core/plan/lightYaml';
 import { parsePlan } from '../../../core/plan/parse';
 import { locateDoc, locateLight } from '../../../core/plan/locate';
-import { parseLightJson } from '../../../core/plan/lightJson';
+import { parseJsonAsYaml, parseLightJson } from '../../../core/plan/lightJson';
 import { POOL1, SBTC, SENDER, USDCX } from './helpers';
 import { prng } from '../../../core/sim/history';
 
@@ -25,7 +25,13 @@ function diff(light: LightNode, node: unknown, text: string, where: string): str
     x ? `[${x.join(',')}] ${JSON.stringify(text.slice(x[0], x[1]))}` : String(x);
   if (!r || r[0] !== light.range[0] || r[1] !== light.range[1] || r[2] !== light.range[2])
     return `${where}: range ${show(light.range)} vs yaml ${show(r)}`;
-  if (light.kind === 'scalar') return isScalar(node) ? undefined : `${where}: scalar vs ${String(node)}`;
+  if (light.kind === 'scalar') {
+    if (!isScalar(node)) return `${where}: scalar vs ${String(node)}`;
+    // The node's own value too (a compact collection reads it again from the text: lightCompact.ts).
+    return light.value === node.value || (Number.isNaN(light.value) && Number.isNaN(node.value))
+      ? undefined
+      : `${where}: value ${String(light.value)} vs yaml ${String(node.value)}`;
+  }
   if (light.kind === 'alias') return isAlias(node) ? undefined : `${where}: alias vs ${String(node)}`;
   if (light.kind === 'map') {
     if (!isMap(node)) return `${where}: map vs other`;
@@ -56,7 +62,11 @@ function check(text: string): boolean {
   const light = parseLightYaml(text);
   if (!light) return false;
   const doc = composed(text);
-  assert.deepEqual(doc.errors, [], `fast reader accepted a text yaml rejects:\n${text}`);
+  assert.equal(
+    doc.errors.length,
+    0,
+    `fast reader accepted a text yaml rejects (${doc.errors.map((e) => `${e.code} at ${e.pos[0]}`).join(', ')}):\n${text}`,
+  );
   assert.deepEqual(light.value, doc.toJS(), `value differs for:\n${text}`);
   const d = diff(light.root, doc.contents, text, 'root');
   assert.equal(d, undefined, `${d}\n--- text:\n${text}`);
@@ -74,6 +84,26 @@ const COMMENT_TEXT = [
   '#',
 ];
 
+/**
+ * Double-quoted contents with escapes (valid ones yaml resolves, and invalid ones the reader must leave to
+ * yaml), and raw tabs.
+ */
+const ESCAPED = [
+  'a\\"b\\\\c',
+  '\\t\\n\\r\\0\\a\\b\\e\\f\\v',
+  '\\N\\_\\L\\P\\/\\ x',
+  '\\x41\\u00e9\\U0001F600',
+  '\\uD83D\\uDE00 \\uD800',
+  'tab\tinside',
+  '\\\ttab escape',
+  '\\q',
+  '\\x4',
+  '\\U00110000',
+  '\\uZZZZ',
+  'ends with \\\\',
+  '\\',
+];
+
 /** Small deterministic PRNG (mulberry32), the simulator's. */
 const rng = prng;
 
@@ -82,9 +112,23 @@ function randomPlan(seed: number): string {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
   const chance = (p: number): boolean => r() < p;
-  const sp = (): string => ' '.repeat(pick([1, 1, 1, 2, 3]));
+  // Forms a plan may use throughout: tabs in separation, quoted keys (JSON-ish YAML), escapes.
+  const tabs = chance(0.25);
+  const quotedKeys = chance(0.25);
+  const escapes = chance(0.3);
+  const sp = (): string =>
+    tabs && chance(0.3) ? pick(['\t', ' \t', '\t ', '\t\t']) : ' '.repeat(pick([1, 1, 1, 2, 3]));
+  /** A key as written: plain, or double- or single-quoted (some with an escape), some with a space before `:`. */
+  const key = (k: string): string =>
+    (quotedKeys && chance(0.5)
+      ? pick([`"${k}"`, `'${k}'`, `"${k.replace('_', '\\x5f')}"`, `"${k}\\t"`, `'it''s'`])
+      : k) + (chance(0.05) ? ' ' : '');
   const tail = (): string =>
-    chance(0.2) ? `${sp()}# note ${pick(['a', 'x: y', '- z', '{b}'])}` : chance(0.1) ? '  ' : '';
+    chance(0.2)
+      ? `${sp()}# note ${pick(['a', 'x: y', '- z', '{b}', 'tab\there'])}`
+      : chance(0.1)
+        ? pick(['  ', tabs ? '\t' : ' ', tabs ? ' \t ' : ''])
+        : '';
   // Blank, space-only and comment-only lines before any line: comments at every column (less, as and more
   // indented than the line that follows; after the last item of nested collections; at the end of the
   // text, sometimes without a final newline), with text that would mean something outside a comment.
@@ -114,12 +158,16 @@ function randomPlan(seed: number): string {
     pick([
       String(Math.floor(r() * 2000) - 1000),
       '0',
-      `"${pick(['abc', '12', 'a b', 'x:y', '', 'a & b! *c', '# not a comment', chance(0.05) ? 'a\\"b' : 'ab'])}"`,
-      `'${pick(['q', '7', 'with space', 'x > y | z ? %', '"q"'])}'`,
+      `"${pick(['abc', '12', 'a b', 'x:y', '', 'a & b! *c', '# not a comment', chance(0.05) ? 'a\\"b' : 'ab', ...(escapes ? ESCAPED : [])])}"`,
+      `'${pick(['q', '7', 'with space', 'x > y | z ? %', '"q"', ...(escapes ? ["it''s", "''", "a''''b", 'tab\there'] : [])])}'`,
       pick(['0.5', '1.25', '-2.0', 'abc', 'dlmm_1', SENDER, POOL1, './s.json', 'a:b', 'x-y']),
     ]);
   const flowMap = (keys: string[]): string => {
-    const parts = keys.map((k) => `${k}:${sp()}${value(true)}`);
+    const parts = keys.map((k) => {
+      const written = key(k);
+      // After a quoted key the value may follow the `:` at once (JSON style).
+      return `${written}:${/["']$/.test(written) && chance(0.3) ? '' : sp()}${value(true)}`;
+    });
     const o = pick(['{ ', '{', '{  ']);
     const c = pick([' }', '}', '  }']);
     return `${o}${parts.join(pick([', ', ',', ' , ']))}${c}`;
@@ -128,7 +176,10 @@ function randomPlan(seed: number): string {
     let out = '';
     keys.forEach((k, i) => {
       if (!(first && i === 0)) out += filler(indent) + ' '.repeat(indent);
-      out += `${k}:${sp()}${value(false)}${tail()}\n`;
+      out += `${key(k)}:${sp()}${value(false)}${tail()}\n`;
+      // `<<` (a plain key in YAML 1.2: no merge), usually before an alias.
+      if (anchors.length > 0 && chance(0.04))
+        out += `${' '.repeat(indent)}<<${pick(['', ' '])}: ${pick([`*${pick(anchors)}`, '1', '<<'])}\n`;
     });
     return out;
   };
@@ -225,7 +276,15 @@ describe('fast plan reader (lightYaml)', () => {
     this.timeout(30_000 + n * 30); // yaml composes each text too; the machine may be loaded
     let accepted = 0;
     const refused: number[] = [];
-    const forms = { blockScalars: 0, aliases: 0, commentLines: 0 };
+    const forms = {
+      blockScalars: 0,
+      aliases: 0,
+      commentLines: 0,
+      tabs: 0,
+      quotedKeys: 0,
+      escapes: 0,
+      mergeKeys: 0,
+    };
     for (let seed = 1; seed <= n; seed++) {
       const text = randomPlan(seed);
       if (check(text)) {
@@ -233,6 +292,10 @@ describe('fast plan reader (lightYaml)', () => {
         if (/: [|>]/.test(text)) forms.blockScalars++;
         if (/\*a\d/.test(text)) forms.aliases++;
         if (/^ *#/m.test(text)) forms.commentLines++;
+        if (text.includes('\t')) forms.tabs++;
+        if (/["'] ?:/.test(text)) forms.quotedKeys++;
+        if (/"[^"\n]*\\/.test(text)) forms.escapes++;
+        if (/^ *<</m.test(text)) forms.mergeKeys++;
       } else if (process.env.LIGHTYAML_SEEDS && composed(text).errors.length === 0) refused.push(seed);
     }
     if (process.env.LIGHTYAML_SEEDS)
@@ -326,11 +389,20 @@ describe('fast plan reader (lightYaml)', () => {
       'version: 1\nversion: 2\n',
       'version: 1\rx: 2\r',
       'version: 1\r\nx: 2\r',
-      'version:\t1\n',
+      'version:\t1\n  x: 2\n',
+      'a:\n\t- 1\n',
+      'a:\n  - \tb: 1\n',
+      'a:\n  - b: |\n      \tx\n',
+      'a: 1\n  \t# c\n',
+      'a: "\\q"\n',
+      'a: "\\U00110000"\n',
+      'a: "\\x4"\n',
+      'a: "b\\\n  c"\n',
+      `${'k'.repeat(1030)}: 1\n`,
+      `"${'k'.repeat(1030)}": 1\n`,
       'version: 1\nsender:\n',
       'version: yes sir: no\n',
       'version: two\n  lines\n',
-      'version: "a\\"b"\n',
       'version: 1\n  x: 2\n',
       'version: 0x10\n',
       'version: .5\n',
@@ -342,6 +414,95 @@ describe('fast plan reader (lightYaml)', () => {
       '',
     ];
     for (const t of refused) assert.equal(parseLightYaml(t), undefined, JSON.stringify(t));
+  });
+
+  it('reads escapes, quoted keys, tabs in separation and `<<` exactly as yaml does', () => {
+    for (const t of [
+      'a: "x\\"y\\u00e9\\x41\\U0001F600\\t\\\\ \\/"\n',
+      "a: 'it''s'\nb: ''''\n",
+      '"a": 1\n\'b\' : {"c":1, \'d\': "e\\n"}\nf:\n  - "g": 2\n    h: 3\n',
+      'a:\t1\t# c\nb: [1,\t2]\t\nc: {d:\t"\tx"}\n# tab\tin a comment\n',
+      'a:\n  - \tb\n  - \t{ c: 1 }\n',
+      `"${'k'.repeat(1000)}": 1\n`,
+      'd: &d { x_amount: 1 }\nbins:\n  - <<: *d\n    bin_id: 1\n  - bin_id: 2\n    << : *d\n',
+    ])
+      assert.ok(check(t), JSON.stringify(t));
+    // YAML 1.2 has no merge keys: `<<` is a key like any other, as yaml reads it with our options.
+    assert.deepEqual(parseLightYaml('d: &d { x: 1 }\ne:\n  <<: *d\n')?.value, {
+      d: { x: 1n },
+      e: { '<<': { x: 1n } },
+    });
+    assert.deepEqual(parseLightYaml('a: "\\x41\\"\\t"\n')?.value, { a: 'A"\t' });
+  });
+
+  it('reads YAML written as JSON exactly as yaml does (core schema): random JSON plans in every layout', function () {
+    const n = Number(process.env.LIGHTYAML_SEEDS ?? 1000) / 4;
+    this.timeout(30_000 + n * 30);
+    let accepted = 0;
+    for (let seed = 1; seed <= n; seed++) {
+      const r = prng(seed);
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+      const scalar = (): unknown =>
+        pick([
+          Math.floor(r() * 2000) - 1000,
+          0,
+          -0.5,
+          1e21,
+          2.5e-7,
+          true,
+          false,
+          null,
+          'abc',
+          'a "q" \\ é \u0001 \t',
+          '# not a comment',
+          '--- x',
+          '',
+          SENDER,
+          '\u2028',
+        ]);
+      const value = (depth: number): unknown =>
+        depth > 0 && r() < 0.3
+          ? r() < 0.5
+            ? Array.from({ length: Math.floor(r() * 4) }, () => value(depth - 1))
+            : Object.fromEntries(
+                Array.from({ length: Math.floor(r() * 4) }, (_, i) => [
+                  pick(['bin_id', 'x_amount', 'k', 'a b', 'é', '"q"', '']) + i,
+                  value(depth - 1),
+                ]),
+              )
+          : scalar();
+      const plan = {
+        version: 1,
+        sender: SENDER,
+        operations: Array.from({ length: 1 + Math.floor(r() * 3) }, () => ({
+          op: pick(['add', 'withdraw']),
+          pool: POOL1,
+          bins: Array.from({ length: Math.floor(r() * 4) }, () => ({
+            bin_id: Math.floor(r() * 100) - 50,
+            x_amount: value(2),
+            y_amount: value(2),
+          })),
+        })),
+      };
+      let text = JSON.stringify(plan, null, pick([undefined, 0, 1, 2, 4, '\t']));
+      // Odd but valid JSON whitespace: spaces around tokens, blank lines, CRLF, leading and trailing space.
+      if (r() < 0.3) text = text.replace(/,/g, () => pick([',', ' ,', ', ', ',\n', '\n,', ',\n\n  ']));
+      if (r() < 0.2) text = text.replace(/:/g, () => pick([':', ' :', ': ', ':\n', '\t:\t']));
+      if (r() < 0.2) text = text.replace(/\n/g, '\r\n');
+      if (r() < 0.2) text = pick([' ', '\n', '\n\n ', '\t']) + text + pick(['', '\n', ' \n\n', '\t']);
+      const light = parseJsonAsYaml(text, 2000, 64);
+      assert.ok(light, `refused: ${JSON.stringify(text)}`);
+      const doc = composed(text);
+      assert.equal(doc.errors.length, 0, `yaml rejects: ${JSON.stringify(text)}`);
+      assert.deepEqual(light.value, doc.toJS(), `value differs for:\n${text}`);
+      const d = diff(light.root, doc.contents, text, 'root');
+      assert.equal(d, undefined, `${d}\n--- text:\n${text}`);
+      accepted++;
+    }
+    assert.ok(accepted >= n);
+    // What is not JSON (or not an object, or a lone CR) is left to the YAML readers.
+    for (const t of ['{"a": 1, }', '[1]', '{"a": 1}\r', '{a: 1}', '{"a": 1} # c', '{"a": 1, "a": 2}'])
+      assert.equal(parseJsonAsYaml(t, 2000, 64), undefined, t);
   });
 
   it('reads plain scalars of several words on one line exactly as yaml does', () => {
