@@ -16,7 +16,7 @@ import {
   type PoolFees,
   type SwapWalkResult,
 } from '../dlmm/math';
-import { binOf, creditShares, userSharesOf, type ChainPool } from './state';
+import { binOf, CowBins, creditShares, userSharesOf, type ChainPool } from './state';
 
 /** A failed call: the contract error it reverts with. */
 export type ChainResult<T> = LiquidityResult<T>;
@@ -53,12 +53,13 @@ export interface ListedPool {
   bins: Map<number, BinBalances>;
   positions: Map<string, Map<number, bigint>>;
   /** Bins whose total shares no source gave (omitted or empty: all known). */
-  unknownShares?: Set<number>;
+  unknownShares?: ReadonlySet<number>;
 }
 
 /**
  * The chain pool of a read: only the listed bins have a known price (the contract derives the others from
  * the initial price and bin step, which no read gives), so executing into any other bin is unknown state.
+ * The listing's bins become the pool's copy-on-write base: the caller never writes that map again.
  */
 export function chainPoolFromListing(l: ListedPool): ChainPool {
   const prices = new Map<number, bigint>();
@@ -76,7 +77,7 @@ export function chainPoolFromListing(l: ListedPool): ChainPool {
         throw new UnknownState(`pool ${l.id}: bin ${binId} is not in the bin list, so its price is unknown`);
       return price;
     },
-    bins: l.bins,
+    bins: new CowBins(l.bins),
     positions: l.positions,
     protocolFeesX: 0n,
     protocolFeesY: 0n,

@@ -10,6 +10,12 @@
  * - Bin total shares may be unknown to the analyzer (the v2 bin list has `liquidity: null` and no node
  *   read answered): such bins are listed in `unknownShares`, and anything that needs their shares cannot
  *   be executed (the executor says so instead of guessing).
+ *
+ * Copies are copy-on-write: a pool's bins may be a `CowBins` (every state the analyzer builds, and the
+ * simulator's pools), whose snapshot shares the bins read and copies only the bins written since, so a
+ * snapshot before each call (the executor's all-or-nothing), a copy per what-if run and the builder's
+ * scratch runs cost what they write, not the pool's size. A plain Map still works and is copied whole.
+ * `unknownShares` is never changed in place (a new set replaces it), so copies share it.
  */
 import { BIN_ID_OFFSET, MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
 import type { BinBalances, PoolFees } from '../dlmm/math';
@@ -26,14 +32,101 @@ export interface ChainPool {
   activeBinId: number;
   /** Price of a bin by signed id (the contract derives it from the initial price and bin step). */
   priceOf(binId: number): bigint;
-  /** Bins ever written, by signed id. */
-  bins: Map<number, BinBalances>;
+  /** Bins ever written, by signed id (a Map, or a copy-on-write CowBins). */
+  bins: Bins;
   /** user -> signed bin id -> shares. An entry (even 0) means the user holds that bin's position NFT. */
   positions: Map<string, Map<number, bigint>>;
   protocolFeesX: bigint;
   protocolFeesY: bigint;
-  /** Bins whose total shares are unknown (analyzer states only). */
-  unknownShares?: Set<number>;
+  /** Bins whose total shares are unknown (analyzer states only); replaced, never changed in place. */
+  unknownShares?: ReadonlySet<number>;
+}
+
+/** What the model reads and writes of a pool's bins: a Map has all of it, and so has CowBins. */
+export interface Bins extends Iterable<[number, BinBalances]> {
+  readonly size: number;
+  get(id: number): BinBalances | undefined;
+  has(id: number): boolean;
+  set(id: number, b: BinBalances): unknown;
+  keys(): IterableIterator<number>;
+  values(): IterableIterator<BinBalances>;
+  entries(): IterableIterator<[number, BinBalances]>;
+}
+
+/**
+ * Copy-on-write bins: a base map that is never written (shared by every copy) and this copy's own writes
+ * over it. `fork()` is an independent copy costing the writes made so far; a write to one copy never shows
+ * in another or in the base. Reads and iteration are those of a Map that saw the same `set` calls (base
+ * order, a key first written later at the end).
+ */
+export class CowBins implements Bins {
+  private base: ReadonlyMap<number, BinBalances>;
+  private own: Map<number, BinBalances>;
+  /** Keys in `own` that `base` lacks. */
+  private added: number;
+
+  /** `base` becomes this table's: the caller must never write it again. */
+  constructor(base: ReadonlyMap<number, BinBalances>, own?: Map<number, BinBalances>, added = 0) {
+    this.base = base;
+    this.own = own ?? new Map();
+    this.added = added;
+  }
+
+  get size(): number {
+    return this.base.size + this.added;
+  }
+
+  get(id: number): BinBalances | undefined {
+    const mine = this.own.size === 0 ? undefined : this.own.get(id);
+    return mine ?? this.base.get(id);
+  }
+
+  has(id: number): boolean {
+    return this.own.has(id) || this.base.has(id);
+  }
+
+  set(id: number, b: BinBalances): this {
+    if (!this.own.has(id) && !this.base.has(id)) this.added++;
+    this.own.set(id, b);
+    return this;
+  }
+
+  /** An independent copy: shares the base, copies the writes (folded into a new base when they are many). */
+  fork(): CowBins {
+    if (this.own.size > 32 && this.own.size * 2 > this.base.size) {
+      this.base = new Map(this.entries());
+      this.own = new Map();
+      this.added = 0;
+    }
+    return new CowBins(this.base, this.own.size === 0 ? undefined : new Map(this.own), this.added);
+  }
+
+  *entries(): IterableIterator<[number, BinBalances]> {
+    const own = this.own;
+    for (const [id, b] of this.base) yield [id, own.get(id) ?? b];
+    if (this.added > 0) for (const e of own) if (!this.base.has(e[0])) yield e;
+  }
+
+  *keys(): IterableIterator<number> {
+    for (const [id] of this.entries()) yield id;
+  }
+
+  *values(): IterableIterator<BinBalances> {
+    for (const [, b] of this.entries()) yield b;
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, BinBalances]> {
+    return this.entries();
+  }
+}
+
+/**
+ * A copy of bins: O(writes) for CowBins, a whole copy for a plain Map. Told apart by `fork`, not instanceof:
+ * a lazily loaded bundle carries its own copy of this class.
+ */
+function copyBins(bins: Bins): Bins {
+  const cow = bins as Partial<CowBins>;
+  return typeof cow.fork === 'function' ? cow.fork() : new Map(bins);
 }
 
 /** What the executor reads: pools by principal and the fungible-token asset names. */
@@ -77,25 +170,30 @@ export function pricesById(prices: readonly bigint[]): (binId: number) => bigint
 
 /** The mutable part of a pool, for snapshots. */
 export interface PoolSnapshot {
-  bins: Map<number, BinBalances>;
+  bins: Bins;
   positions: Map<string, Map<number, bigint>>;
   activeBinId: number;
   active: boolean;
   protocolFeesX: bigint;
   protocolFeesY: bigint;
-  unknownShares: Set<number> | undefined;
+  unknownShares: ReadonlySet<number> | undefined;
 }
 
-/** A copy of a pool's mutable state (maps copied; balances are immutable values). */
+/**
+ * A copy of a pool's mutable state: bins copied on write (CowBins) or whole (a plain Map), holders' shares
+ * copied, `unknownShares` shared (never changed in place); balances are immutable values.
+ */
 export function snapshotPool(p: ChainPool): PoolSnapshot {
+  const positions = new Map<string, Map<number, bigint>>();
+  for (const [user, mine] of p.positions) positions.set(user, new Map(mine));
   return {
-    bins: new Map(p.bins),
-    positions: new Map([...p.positions].map(([u, m]) => [u, new Map(m)])),
+    bins: copyBins(p.bins),
+    positions,
     activeBinId: p.activeBinId,
     active: p.active,
     protocolFeesX: p.protocolFeesX,
     protocolFeesY: p.protocolFeesY,
-    unknownShares: p.unknownShares ? new Set(p.unknownShares) : undefined,
+    unknownShares: p.unknownShares,
   };
 }
 

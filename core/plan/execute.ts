@@ -78,10 +78,13 @@ export async function executePlan(
     );
     return { findings: out };
   }
+  // The state read, built once: the build executes on one copy, each what-if run on another (copies are
+  // copy-on-write, core/chain/state.ts).
+  const read = chainStateFromLive(live, sender);
   const built = await buildTransactions(
     { plan, findings: [], prepared, parsed, live },
     {
-      state: chainStateFromLive(live, sender),
+      state: read.clone(),
       resolvePool: poolResolver(live),
       forCheck: true,
       // Unknown bin shares are execution-unchecked findings here, not a refusal of the whole build.
@@ -140,7 +143,7 @@ export async function executePlan(
   }
   // strict-drift-risk: the same transactions executed after a 1-bin shift of each strict pool's active bin.
   const drift = {
-    state: () => chainStateFromLive(live, sender),
+    state: () => read.clone(),
     binsRead: (pool: string) => binsReadOf(live, pool),
     transactions: built.transactions,
     sender,

@@ -16,6 +16,7 @@ import {
 import {
   addToPool,
   binOf,
+  CowBins,
   moveInPool,
   pricesById,
   quotePool,
@@ -112,7 +113,8 @@ export class SimEngine {
         activeBinId: spec.active_bin,
         prices: layout.prices,
         priceOf: pricesById(layout.prices),
-        bins: layout.bins,
+        // Copy-on-write: a transaction's snapshot costs the bins it writes, not the pool.
+        bins: new CowBins(layout.bins),
         positions: layout.positions,
         protocolFeesX: 0n,
         protocolFeesY: 0n,

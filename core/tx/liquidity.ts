@@ -163,13 +163,16 @@ async function fillShares(ctx: BuildContext, cp: ChainPool, bins: number[]): Pro
   if (!unknown || !ctx.api) return;
   const missing = [...new Set(bins)].filter((id) => unknown.has(id));
   const reads = await Promise.all(missing.map((id) => ctx.shares.read(cp.id, id)));
+  // A new set replaces the pool's (copies of the state share it: never changed in place).
+  const still = new Set(cp.unknownShares);
   missing.forEach((id, i) => {
     const r = reads[i];
     const b = cp.bins.get(id);
     if (!r || !b) return;
     cp.bins.set(id, { ...b, reserve_x: r.reserve_x, reserve_y: r.reserve_y, shares: r.shares });
-    unknown.delete(id);
+    still.delete(id);
   });
+  cp.unknownShares = still;
 }
 
 /** Runs `f` on the pool and puts the pool back as it was (scratch execution for sequential bounds). */

@@ -353,8 +353,10 @@ function driftTable(a: DashboardAnalysis, ops: LiquidityOp[], previews: PreviewO
     return none(
       "The plan's transactions were not executed (it needs a sender, live data and router contracts), so what a shift does is unknown.",
     );
+  // The state read, built once; each run executes on its own copy-on-write copy.
+  const read = chainStateFromLive(a.live, ex.sender);
   const input: DriftInput = {
-    state: () => chainStateFromLive(a.live as LiveData, ex.sender),
+    state: () => read.clone(),
     binsRead: (pool) => binsReadOf(a.live as LiveData, pool),
     transactions: ex.transactions,
     sender: ex.sender,
