@@ -1,0 +1,413 @@
+/**
+ * `dlmm check` from a V8 startup snapshot (Node's `--build-snapshot` / `--snapshot-blob`): the CLI's
+ * dispatcher (dist/cli.js), the check command (dist/cli-check.js) and the YAML library (dist/lazy-yaml.js)
+ * loaded, and one offline check of two small plans already run, so zod's plan schema is built and its
+ * parsers compiled. A repeated `dlmm check --offline` then starts from that heap instead of loading,
+ * compiling and building it again.
+ *
+ * This one bundle (dist/snapshot.js) plays three parts:
+ * - **the builder**, when Node runs it with `--build-snapshot`: loads the bundles above, runs the warm-up
+ *   check and names the function a snapshot run starts with (`runFromSnapshot`);
+ * - **the supervisor**, `node dist/snapshot.js --build <blob> <node>`: started in the background (detached,
+ *   no output) by a run of the `dlmm` launcher (bin/dlmm) that found no valid snapshot; builds the snapshot
+ *   aside, checks that it answers a check exactly as the plain CLI does, and renames it into place with the
+ *   `.node` file the launcher compares the node binary against;
+ * - **the trigger**, `startBuild` (bin/dlmm.js, after a plain run the launcher asked for a snapshot).
+ *
+ * A snapshot is valid only for the exact node binary and bundles that built it (Node refuses another
+ * version's blob with an error, and a blob of another V8 build or a truncated one crashes it), so the
+ * launcher uses one only when its name holds this build's id (dist/snapshot.id, written by esbuild.mjs from
+ * every bundle's content hash) and `node --version`, its `.node` file names the same node path with the same
+ * modification time, and no bundle is newer than it. Files live in `<cache>/snapshot/` (the per-user cache
+ * folder of core/cacheDir.ts, `DLMM_CACHE_DIR=off`: none) under the code cache's trust rules: an absolute
+ * folder of this user that no one else may write (created 0700, checked without following links), files
+ * created new ('wx', or by Node into a fresh name in that folder) and renamed into place.
+ *
+ * What a snapshot holds must not depend on the process that built it: modules loaded into it keep no
+ * environment, working directory, argv, terminal or time (cli/src/io.ts reads env and cwd when asked);
+ * caches filled by the warm-up are keyed by content (schemas, compiled parsers, the yaml module).
+ */
+import { userCacheDir } from '../../core/cacheDir';
+
+/** The bundles held in the snapshot (everything `check --offline` loads); others load from disk as usual. */
+const SNAPSHOT_BUNDLES = ['cli.js', 'cli-check.js', 'lazy-yaml.js'] as const;
+/** A build attempt holding the lock longer than this is taken for dead. */
+const LOCK_STALE_MS = 10 * 60_000;
+/** Other builds' snapshots (and a crashed build's leftovers) are removed once this old... */
+const STALE_MS = 24 * 3600_000;
+/** ...and beyond this many, the most recently written first (each is a few MB). */
+const KEEP_OTHERS = 2;
+
+/* eslint-disable @typescript-eslint/no-require-imports -- built-ins only when a part needs them: the
+   builder's require serves nothing else, and the trigger runs at the end of a plain `dlmm check`. */
+const fsMod = (): typeof import('node:fs') => require('node:fs') as typeof import('node:fs');
+const pathMod = (): typeof import('node:path') => require('node:path') as typeof import('node:path');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** The name of a build's snapshot for a node version (the launcher builds the same name). */
+export function snapshotName(buildId: string, nodeVersion: string): string {
+  return `check.${buildId}.${nodeVersion}`;
+}
+
+/** This build's id (dist/snapshot.id), or undefined when the bundles carry none (a watch build). */
+export function readBuildId(distDir: string): string | undefined {
+  try {
+    const id = fsMod().readFileSync(`${distDir}/snapshot.id`, 'utf8').trim();
+    return /^[0-9a-f]{32}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file or folder only this user may have written (on POSIX; elsewhere no snapshot is built). */
+function ownedPrivately(st: { uid: number; mode: number }): boolean {
+  const uid = process.getuid?.();
+  return uid !== undefined && st.uid === uid && (st.mode & 0o022) === 0;
+}
+
+/**
+ * The snapshot folder for `env` when `blob` lies in it under this build's and this node's name; else
+ * undefined (the launcher's idea of the cache folder differs from core/cacheDir.ts's: no snapshot then).
+ */
+export function expectedFolder(
+  blob: string,
+  distDir: string,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const path = pathMod();
+  const cache = userCacheDir(env);
+  const id = readBuildId(distDir);
+  if (cache === undefined || !path.isAbsolute(cache) || id === undefined) return undefined;
+  const folder = path.resolve(cache, 'snapshot');
+  if (!path.isAbsolute(blob) || path.resolve(path.dirname(blob)) !== folder) return undefined;
+  return path.basename(blob) === `${snapshotName(id, process.version)}.blob` ? folder : undefined;
+}
+
+/**
+ * Starts the background build of the snapshot the launcher looked for (`blob`, for the node binary at
+ * `nodePath`), unless one is being built. Never fails the command: any problem means no snapshot.
+ */
+export function startBuild(blob: string, nodePath: string, distDir: string): void {
+  try {
+    if (process.platform === 'win32' || !expectedFolder(blob, distDir, process.env)) return;
+    const fs = fsMod();
+    try {
+      if (Date.now() - fs.statSync(`${blob}.lock`).mtimeMs < LOCK_STALE_MS) return;
+    } catch {
+      /* no build under way */
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- only for this
+    const { spawn } = require('node:child_process') as typeof import('node:child_process');
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    spawn(process.execPath, [`${distDir}/snapshot.js`, '--build', blob, nodePath], {
+      detached: true,
+      stdio: 'ignore',
+      env,
+      cwd: '/',
+    }).unref();
+  } catch {
+    /* the snapshot is an optimisation */
+  }
+}
+
+/** Two small plans (YAML and JSON) whose offline check builds every part of the plan schema. */
+const WARMUP_YAML = `version: 1
+network: mainnet
+sender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
+policy: { max_tip_lag: 3, active_bin_tolerance: 2, slippage_tolerance: 1 }
+operations:
+  - id: add
+    op: add
+    mode: strict
+    pool: SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-10
+    bins:
+      - { bin_id: 145, x_amount: 150000, y_amount: 0 }
+      - { bin_id: 131, x_amount: 0, y_amount: "2500000" }
+  - id: add-simple
+    op: add
+    mode: simple
+    pool: SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-stx-usdcx-v-1-bps-20
+    bins:
+      - { active_bin_offset: 2, x_amount: 5000000, y_amount: 0 }
+  - id: move
+    op: move
+    mode: simple
+    pool: SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-stx-usdcx-v-1-bps-20
+    moves:
+      - { from_bin_id: -40, active_bin_offset: -5, amount: 1000 }
+  - id: withdraw
+    op: withdraw
+    mode: strict
+    pool: SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-stx-usdcx-v-1-bps-20
+    withdrawal_percentage: 50
+    bins: [-38, -36]
+  - id: swap
+    op: swap
+    input_token: SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token
+    output_token: SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx
+    amount_in: "100000"
+  - { id: wrong, op: add, pool: nope, bins: [{ bin_id: x }] }
+`;
+const WARMUP_JSON = `{"version":1,"sender":"SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR","operations":[{"id":"s","op":"swap","input_token":"SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token","output_token":"SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx","amount_in":"100000"}]}\n`;
+
+interface CliBundle {
+  main(argv: string[], io?: unknown): Promise<number>;
+  useCodeCache(): void;
+}
+
+/** The builder: runs inside `node --snapshot-blob <file> --build-snapshot dist/snapshot.js`. */
+function buildSnapshot(): void {
+  /* eslint-disable @typescript-eslint/no-require-imports -- the builder's require serves built-ins only */
+  const v8 = require('node:v8') as typeof import('node:v8');
+  const vm = require('node:vm') as typeof import('node:vm');
+  const fs = require('node:fs') as typeof import('node:fs');
+  const ModuleClass = require('node:module') as unknown as ModuleCtor;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const builderRequire = require;
+  const dist = process.env.DLMM_SNAPSHOT_DIST ?? '';
+  const warmup = (process.env.DLMM_SNAPSHOT_WARMUP ?? '').split('\n').filter(Boolean);
+  const warmupDir = process.env.DLMM_SNAPSHOT_WARMUP_DIR ?? '/';
+
+  // A small CommonJS loader for dist/: the builder's own require serves only Node's built-ins. Modules are
+  // real Module objects (cli/src/codeCache.ts patches their class at run time) compiled like the code
+  // cache compiles them, so their functions and stack traces name the same files as a plain run's.
+  const loaded = new Map<string, { exports: unknown }>();
+  let runtimeRequire: NodeJS.Require | undefined;
+  const load = (name: string): unknown => {
+    const filename = `${dist}/${name}`;
+    const have = loaded.get(filename);
+    if (have) return have.exports;
+    const mod = new ModuleClass(filename, null);
+    mod.filename = filename;
+    loaded.set(filename, mod);
+    const fn = vm.runInThisContext(ModuleClass.wrap(fs.readFileSync(filename, 'utf8')), { filename }) as (
+      ...args: unknown[]
+    ) => void;
+    fn.call(mod.exports, mod.exports, requireFor, mod, filename, dist);
+    mod.loaded = true;
+    return mod.exports;
+  };
+  function requireFor(id: string): unknown {
+    const local = /^\.\/([a-z0-9-]+\.js)$/.exec(id)?.[1];
+    if (local !== undefined && loaded.has(`${dist}/${local}`)) return load(local);
+    if (v8.startupSnapshot.isBuildingSnapshot()) {
+      // While building: a bundle the warm-up needs goes into the snapshot too.
+      if (local !== undefined) return load(local);
+      return builderRequire(id);
+    }
+    // At run time: Node's own loader (and the code cache), for built-ins and bundles loaded on demand.
+    runtimeRequire ??= ModuleClass.createRequire(`${dist}/cli.js`);
+    return runtimeRequire(id);
+  }
+
+  for (const name of SNAPSHOT_BUNDLES) load(name);
+  const cli = load('cli.js') as CliBundle;
+  const quiet = { out: () => undefined, err: () => undefined, env: {}, cwd: warmupDir };
+  const done =
+    warmup.length > 0 ? cli.main(['check', '--offline', ...warmup], quiet) : Promise.resolve(0);
+  void done.then(() => {
+    v8.startupSnapshot.setDeserializeMainFunction(() => runFromSnapshot(cli, dist));
+  });
+}
+
+interface ModuleCtor {
+  new (id: string, parent: null): { exports: unknown; filename: string; loaded: boolean };
+  wrap(source: string): string;
+  createRequire(filename: string): NodeJS.Require;
+}
+
+/**
+ * A snapshot run: `node --snapshot-blob <blob> <dist> <args...>` (from bin/dlmm). Behaves exactly as
+ * bin/dlmm.js with `<args...>`; when `<dist>` is not the folder the snapshot was built from, runs
+ * bin/dlmm.js itself.
+ */
+function runFromSnapshot(cli: CliBundle, builtDist: string): void {
+  /* eslint-disable @typescript-eslint/no-require-imports -- Node's built-ins, at run time */
+  const fs = require('node:fs') as typeof import('node:fs');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const [distArg = '', ...args] = process.argv.slice(1);
+  const blob = snapshotFlag(process.execArgv);
+  // The run's own flags as a plain run has them (the code cache's key; children inherit them).
+  process.execArgv = withoutSnapshotFlags(process.execArgv);
+  let dist: string | undefined;
+  try {
+    dist = fs.realpathSync(distArg);
+  } catch {
+    dist = undefined;
+  }
+  const bin = `${dist ?? distArg}/../bin/dlmm.js`;
+  process.argv = [process.execPath, bin, ...args];
+  if (dist !== builtDist) {
+    // Another copy of this very build (same name): its own plain CLI, which then builds its own snapshot.
+    try {
+      const node = fs.readFileSync(`${blob?.replace(/\.blob$/, '')}.node`, 'utf8').split('\n')[0];
+      if (blob !== undefined && node) {
+        process.env.DLMM_SNAPSHOT_BLOB = blob;
+        process.env.DLMM_SNAPSHOT_NODE = node;
+      }
+    } catch {
+      /* no rebuild then */
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain CLI, as bin/dlmm would run it
+    (require('node:module') as unknown as ModuleCtor).createRequire(bin)(bin);
+    return;
+  }
+  cli.useCodeCache();
+  cli.main(args).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(String(e) + '\n');
+      process.exitCode = 2;
+    },
+  );
+}
+
+/** The `--snapshot-blob` of `argv` (Node's flags), if any. */
+export function snapshotFlag(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--snapshot-blob') return argv[i + 1];
+    if (a.startsWith('--snapshot-blob=')) return a.slice('--snapshot-blob='.length);
+  }
+  return undefined;
+}
+
+/** `process.execArgv` without `--snapshot-blob <file>` (and its `=` form). */
+export function withoutSnapshotFlags(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--snapshot-blob') i++;
+    else if (!a.startsWith('--snapshot-blob=')) out.push(a);
+  }
+  return out;
+}
+
+/**
+ * The supervisor: builds `blob` for this node (its path as the launcher found it: `nodePath`) in the
+ * background. Returns a reason when it built nothing (for tests; the background run prints nothing).
+ */
+export function supervise(blob: string, nodePath: string, distDir: string): string | undefined {
+  /* eslint-disable @typescript-eslint/no-require-imports -- see above */
+  const fs = fsMod();
+  const path = pathMod();
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  if (process.platform === 'win32') return 'no snapshot on Windows';
+  const folder = expectedFolder(blob, distDir, process.env);
+  if (folder === undefined) return 'not this build’s snapshot in the cache folder';
+  try {
+    if (!path.isAbsolute(nodePath) || !fs.statSync(nodePath).isFile()) return 'no node binary';
+  } catch {
+    return 'no node binary';
+  }
+  try {
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const st = fs.lstatSync(folder);
+    if (!st.isDirectory() || !ownedPrivately(st)) return 'the folder is not private to this user';
+  } catch {
+    return 'no folder';
+  }
+  const lock = `${blob}.lock`;
+  try {
+    fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  } catch {
+    try {
+      if (Date.now() - fs.lstatSync(lock).mtimeMs < LOCK_STALE_MS) return 'a build is under way';
+      fs.rmSync(lock, { force: true });
+      fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+    } catch {
+      return 'a build is under way';
+    }
+  }
+  const unique = `${process.pid}.${Date.now().toString(36)}`;
+  const tmp = `${blob}.${unique}.tmp`;
+  const ref = blob.replace(/\.blob$/, '.node');
+  const refTmp = `${ref}.${unique}.tmp`;
+  const yaml = `${folder}/warmup.${unique}.dlmm.yaml`;
+  const json = `${folder}/warmup.${unique}.dlmm.json`;
+  try {
+    fs.writeFileSync(yaml, WARMUP_YAML, { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(json, WARMUP_JSON, { flag: 'wx', mode: 0o600 });
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      DLMM_SNAPSHOT_DIST: distDir,
+      DLMM_SNAPSHOT_WARMUP: `${path.basename(yaml)}\n${path.basename(json)}`,
+      DLMM_SNAPSHOT_WARMUP_DIR: folder,
+    };
+    delete env.NODE_OPTIONS;
+    const built = spawnSync(
+      process.execPath,
+      ['--snapshot-blob', tmp, '--build-snapshot', `${distDir}/snapshot.js`],
+      { cwd: folder, env, stdio: 'ignore', timeout: 120_000 },
+    );
+    if (built.status !== 0) return 'the build failed';
+    fs.chmodSync(tmp, 0o600);
+    const st = fs.lstatSync(tmp);
+    if (!st.isFile() || !ownedPrivately(st) || st.size === 0) return 'no blob written';
+    // The new snapshot must answer a check exactly as the plain CLI does before anyone uses it.
+    const args = ['check', '--offline', '--format', 'json', path.basename(yaml), path.basename(json)];
+    const plain = spawnSync(process.execPath, [`${distDir}/../bin/dlmm.js`, ...args], {
+      cwd: folder,
+      env: { PATH: process.env.PATH, DLMM_CACHE_DIR: 'off' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const fromSnapshot = spawnSync(process.execPath, ['--snapshot-blob', tmp, distDir, ...args], {
+      cwd: folder,
+      env: { PATH: process.env.PATH, DLMM_CACHE_DIR: 'off' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    if (
+      plain.status !== 1 ||
+      fromSnapshot.status !== plain.status ||
+      fromSnapshot.stdout !== plain.stdout ||
+      fromSnapshot.stderr !== plain.stderr
+    )
+      return 'the snapshot does not answer as the plain CLI';
+    // The launcher compares the node binary with this file: its path inside, its modification time copied
+    // to the nanosecond (`touch -r`; Node's own utimes rounds), so another binary at that path never matches.
+    fs.writeFileSync(refTmp, `${nodePath}\n`, { flag: 'wx', mode: 0o600 });
+    const touched = spawnSync('touch', ['-r', nodePath, refTmp], { stdio: 'ignore', timeout: 30_000 });
+    if (touched.status !== 0) return 'cannot date the .node file';
+    fs.renameSync(refTmp, ref);
+    fs.renameSync(tmp, blob);
+    prune(folder, path.basename(blob));
+    return undefined;
+  } catch {
+    return 'the build failed';
+  } finally {
+    for (const f of [tmp, refTmp, yaml, json, lock]) fs.rmSync(f, { force: true });
+  }
+}
+
+/** Removes other builds' snapshots beyond the KEEP_OTHERS newest or older than a day, and old leftovers. */
+function prune(folder: string, keep: string): void {
+  const fs = fsMod();
+  const entries = fs
+    .readdirSync(folder)
+    .filter((n) => n !== keep && n !== keep.replace(/\.blob$/, '.node'))
+    .map((n) => ({ n, mtimeMs: fs.lstatSync(`${folder}/${n}`).mtimeMs }));
+  const blobs = entries.filter((e) => /^check\..+\.blob$/.test(e.n)).sort((a, b) => b.mtimeMs - a.mtimeMs);
+  blobs.forEach((e, i) => {
+    if (i >= KEEP_OTHERS || Date.now() - e.mtimeMs > STALE_MS) {
+      fs.rmSync(`${folder}/${e.n}`, { force: true });
+      fs.rmSync(`${folder}/${e.n.replace(/\.blob$/, '.node')}`, { force: true });
+    }
+  });
+  for (const e of entries)
+    if (/\.(tmp|lock|dlmm\.yaml|dlmm\.json)$/.test(e.n) && Date.now() - e.mtimeMs > STALE_MS)
+      fs.rmSync(`${folder}/${e.n}`, { force: true });
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- the part this process plays */
+if ((require('node:v8') as typeof import('node:v8')).startupSnapshot.isBuildingSnapshot()) buildSnapshot();
+else if (require.main === module && process.argv[2] === '--build') {
+  const [, , , blob = '', nodePath = ''] = process.argv;
+  supervise(blob, nodePath, __dirname);
+}
+/* eslint-enable @typescript-eslint/no-require-imports */

@@ -1,0 +1,303 @@
+/**
+ * `dlmm check` from the startup snapshot (cli/src/snapshot.ts, the launcher bin/dlmm) through the real built
+ * bundles (`npm run build` first) and the real node: the launcher's first run builds the snapshot in the
+ * background and the next one starts from it; a snapshot run prints exactly what the plain CLI prints (stdout,
+ * stderr, exit code) for valid, invalid and hostile plans, with the environment and the working directory
+ * of the run, not of the build; a stale, foreign, linked or mis-dated snapshot is never used. Which way the
+ * launcher went is read from its own trace (`sh -x`), not from the output (which is the same by design).
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { supervise } from '../../../cli/src/snapshot';
+import { REDACTED } from '../../../core/text/safe';
+
+const ROOT = join(__dirname, '../../..');
+const EXAMPLES = join(ROOT, 'examples');
+const PLAN = join(EXAMPLES, 'add-ladder.dlmm.yaml');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(file: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd, env, timeout: 55_000 }, (err, stdout, stderr) => {
+      const code = err ? (err as { code?: number | null }).code : 0;
+      resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
+    });
+  });
+}
+
+/** The exec the launcher ended with: 'snapshot', 'plain' (bin/dlmm.js), or what it printed otherwise. */
+async function launcherPath(launcher: string, args: string[], env: Record<string, string>): Promise<string> {
+  const r = await run('/bin/sh', ['-x', launcher, ...args], env);
+  const exec = r.stderr.split('\n').find((l) => /^\+ exec /.test(l));
+  if (exec === undefined) return `no exec in: ${r.stderr}`;
+  return exec.includes('--snapshot-blob') ? 'snapshot' : exec.includes('dlmm.js') ? 'plain' : exec;
+}
+
+/** Waits (no fixed sleep: polls the folder) until the background build has left a snapshot and its lock. */
+async function builtSnapshot(folder: string, deadlineMs = 90_000): Promise<string> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const names = existsSync(folder) ? readdirSync(folder) : [];
+    const blob = names.find((n) => n.endsWith('.blob'));
+    if (blob && !names.some((n) => n.endsWith('.lock'))) return join(folder, blob);
+    if (Date.now() > until) throw new Error(`no snapshot in ${folder}: ${names.join(' ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A private copy of the package (bin/ and the bundles), so its files can be re-dated and edited. */
+function copyPackage(to: string): void {
+  mkdirSync(join(to, 'bin'), { recursive: true });
+  mkdirSync(join(to, 'dist'), { recursive: true });
+  for (const f of ['dlmm', 'dlmm.js']) copyFileSync(join(ROOT, 'bin', f), join(to, 'bin', f));
+  chmodSync(join(to, 'bin', 'dlmm'), 0o755);
+  for (const f of readdirSync(join(ROOT, 'dist')))
+    if (/^(cli.*|lazy-.*|snapshot)\.js$|^snapshot\.id$/.test(f))
+      copyFileSync(join(ROOT, 'dist', f), join(to, 'dist', f));
+}
+
+const nodeOnPath = (): string => {
+  for (const d of (process.env.PATH ?? '').split(':')) {
+    const f = join(d || '.', 'node');
+    try {
+      if (statSync(f).isFile()) return f;
+    } catch {
+      /* next */
+    }
+  }
+  throw new Error('no node on PATH');
+};
+
+describe('dlmm check from a startup snapshot (built bundles)', function () {
+  this.timeout(180_000);
+  let tmp: string;
+  let cache: string;
+  let blob: string;
+  let env: Record<string, string>;
+
+  before(async function () {
+    if (process.platform === 'win32') this.skip(); // the launcher is a POSIX shell script
+    if (!existsSync(join(ROOT, 'dist', 'snapshot.js'))) this.skip(); // needs `npm run build`
+    tmp = mkdtempSync(join(tmpdir(), 'dlmm-snapshot-'));
+    cache = join(tmp, 'cache');
+    env = { PATH: process.env.PATH ?? '', DLMM_CACHE_DIR: cache };
+    // The first run of the launcher runs the plain CLI and starts the build in the background.
+    assert.equal(await launcherPath(join(ROOT, 'bin', 'dlmm'), ['check', '--offline', PLAN], env), 'plain');
+    blob = await builtSnapshot(join(cache, 'snapshot'));
+  });
+  after(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('the next check runs from the snapshot, which is private to the user and named for this build and node', async () => {
+    assert.equal(
+      await launcherPath(join(ROOT, 'bin', 'dlmm'), ['check', '--offline', PLAN], env),
+      'snapshot',
+    );
+    const id = readFileSync(join(ROOT, 'dist', 'snapshot.id'), 'utf8').trim();
+    assert.equal(blob, join(cache, 'snapshot', `check.${id}.${process.version}.blob`));
+    assert.equal(statSync(blob).mode & 0o077, 0);
+    assert.equal(statSync(join(cache, 'snapshot')).mode & 0o077, 0);
+    assert.equal(readFileSync(blob.replace(/\.blob$/, '.node'), 'utf8'), `${nodeOnPath()}\n`);
+    // Other commands keep the plain path.
+    assert.equal(await launcherPath(join(ROOT, 'bin', 'dlmm'), ['--version'], env), 'plain');
+  });
+
+  describe('prints exactly what the plain CLI prints', () => {
+    let hostile: string;
+    before(() => {
+      hostile = join(tmp, 'plans');
+      mkdirSync(hostile);
+      // Terminal escapes, bidi overrides, a NUL, a long value, a bad bin, broken YAML and a JSON plan.
+      writeFileSync(
+        join(hostile, 'escapes.dlmm.yaml'),
+        'version: 1\nsender: "SP\\e]0;pwned\\a"\noperations:\n' +
+          '  - { id: "\\e[2J\\u202eevil\\0", op: add, mode: strict, pool: "x\\r\\n", bins: [{ bin_id: 1, x_amount: 1, y_amount: 0 }] }\n' +
+          `  - { id: ${'a'.repeat(5000)}, op: swap, input_token: a, output_token: b, amount_in: "-1" }\n`,
+      );
+      writeFileSync(join(hostile, 'broken.dlmm.yaml'), 'version: 1\noperations: [\n  - {{{\n');
+      writeFileSync(join(hostile, 'deep.dlmm.json'), '['.repeat(5000) + ']'.repeat(5000));
+      writeFileSync(join(hostile, 'empty.dlmm.yml'), '');
+      writeFileSync(join(hostile, 'not json.dlmm.json'), '{"version": 1, "operations": [{"op": "\u0007"}]');
+    });
+    const cases: Array<[string, string[], string?]> = [
+      ['a valid YAML plan', ['check', '--offline', PLAN]],
+      ['a JSON plan as JSON', ['check', '--offline', '--format', 'json', join(EXAMPLES, 'swap.dlmm.json')]],
+      ['plans with findings as SARIF', ['check', '--offline', '--format', 'sarif', join(EXAMPLES, 'mistakes')]],
+      ['every example, relative to the working directory', ['check', '--offline', '.'], EXAMPLES],
+      ['a relative path from another folder', ['check', '--offline', 'add-ladder.dlmm.yaml'], EXAMPLES],
+      ['a missing file', ['check', '--offline', 'nope.dlmm.yaml']],
+      ['not a plan file', ['check', '--offline', 'README.md']],
+      ['a usage error', ['check', '--offline', '--format', 'nope', PLAN]],
+      ['--offline with --sim', ['check', '--offline', '--sim', PLAN]],
+      ['check --help', ['check', '--help']],
+    ];
+    for (const [name, args, cwd] of cases) {
+      it(name, async () => {
+        const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env, cwd);
+        const snap = await run(
+          process.execPath,
+          ['--snapshot-blob', blob, join(ROOT, 'dist'), ...args],
+          env,
+          cwd,
+        );
+        assert.deepEqual(snap, plain);
+      });
+    }
+    it('hostile plans (escapes, broken YAML, deep JSON, an empty file), text and JSON', async () => {
+      for (const format of ['text', 'json']) {
+        const args = ['check', '--offline', '--format', format, hostile];
+        const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env);
+        const snap = await run(process.execPath, ['--snapshot-blob', blob, join(ROOT, 'dist'), ...args], env);
+        assert.equal(plain.code, 1, plain.stderr);
+        assert.deepEqual(snap, plain);
+        // eslint-disable-next-line no-control-regex
+        assert.doesNotMatch(snap.stdout + snap.stderr, /[\u0000-\u0008\u000b-\u001f\u007f]/);
+      }
+    });
+  });
+
+  it('reads the environment of the run, not of the build: keys are redacted, settings apply', async () => {
+    const secret = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
+    const args = ['check', '--offline', '--format', 'json', PLAN];
+    const snapArgs = ['--snapshot-blob', blob, join(ROOT, 'dist')];
+    const without = await run(process.execPath, [...snapArgs, ...args], env);
+    assert.ok(without.stdout.includes(secret), 'the plan names the sender');
+    for (const keyEnv of [{ DLMM_API_KEY: secret }, { MY_KEY: secret }]) {
+      const extra = 'MY_KEY' in keyEnv ? ['--api-key-env', 'MY_KEY'] : [];
+      const withKey = { ...env, ...keyEnv };
+      const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args, ...extra], withKey);
+      const snap = await run(process.execPath, [...snapArgs, ...args, ...extra], withKey);
+      assert.deepEqual(snap, plain);
+      assert.ok(!snap.stdout.includes(secret) && snap.stdout.includes(REDACTED), snap.stdout);
+    }
+    const version = await run(process.execPath, [...snapArgs, '--version'], {
+      ...env,
+      DLMM_STUDIO_VERSION: '9.8.7',
+    });
+    assert.deepEqual(version, { code: 0, stdout: '9.8.7\n', stderr: '' });
+  });
+
+  describe('a stale, foreign or untrusted snapshot is never used', () => {
+    let pkg: string;
+    let launcher: string;
+    let pkgCache: string;
+    let pkgEnv: Record<string, string>;
+    let pkgBlob: string;
+    before(() => {
+      pkg = join(tmp, 'pkg');
+      copyPackage(pkg);
+      launcher = join(pkg, 'bin', 'dlmm');
+      pkgCache = join(tmp, 'pkg-cache');
+      pkgEnv = { PATH: process.env.PATH ?? '', DLMM_CACHE_DIR: pkgCache };
+      const id = readFileSync(join(pkg, 'dist', 'snapshot.id'), 'utf8').trim();
+      pkgBlob = join(pkgCache, 'snapshot', `check.${id}.${process.version}.blob`);
+    });
+    /** Builds the copy's snapshot now (what the background build does). */
+    function build(): void {
+      const saved = process.env.DLMM_CACHE_DIR;
+      process.env.DLMM_CACHE_DIR = pkgCache;
+      try {
+        assert.equal(supervise(pkgBlob, nodeOnPath(), join(pkg, 'dist')), undefined);
+      } finally {
+        if (saved === undefined) delete process.env.DLMM_CACHE_DIR;
+        else process.env.DLMM_CACHE_DIR = saved;
+      }
+    }
+    const check = ['check', '--offline', PLAN];
+
+    it('a copy of the package at another path gets its own snapshot, and uses it', async () => {
+      assert.equal(await launcherPath(launcher, check, pkgEnv), 'plain');
+      build();
+      assert.equal(await launcherPath(launcher, check, pkgEnv), 'snapshot');
+    });
+    it('not once a bundle is newer than the snapshot (rebuilt or edited)', async () => {
+      const file = join(pkg, 'dist', 'cli-check.js');
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(file, later, later);
+      assert.equal(await launcherPath(launcher, check, pkgEnv), 'plain');
+      build();
+      assert.equal(await launcherPath(launcher, check, pkgEnv), 'snapshot');
+    });
+    it('not for another node binary (another path, or the same path re-dated)', async () => {
+      const ref = pkgBlob.replace(/\.blob$/, '.node');
+      const { mtime } = statSync(ref);
+      utimesSync(ref, mtime, new Date(mtime.getTime() + 1000));
+      assert.equal(await launcherPath(launcher, check, pkgEnv), 'plain');
+      build();
+      // A node of another version earlier on PATH: its snapshot would have another name.
+      const fake = join(tmp, 'fakebin');
+      mkdirSync(fake, { recursive: true });
+      writeFileSync(
+        join(fake, 'node'),
+        `#!/bin/sh\nif [ "$1" = --version ]; then echo v99.0.0; exit 0; fi\nexec ${JSON.stringify(process.execPath)} "$@"\n`,
+        { mode: 0o755 },
+      );
+      const other = { ...pkgEnv, PATH: `${fake}:${pkgEnv.PATH}` };
+      assert.equal(await launcherPath(launcher, check, other), 'plain');
+      const r = await run(launcher, check, other);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(await launcherPath(launcher, check, pkgEnv), 'snapshot');
+    });
+    it('not through a link, nor with DLMM_CACHE_DIR=off or NODE_OPTIONS', async () => {
+      renameSync(pkgBlob, `${pkgBlob}.real`);
+      symlinkSync(`${pkgBlob}.real`, pkgBlob);
+      assert.equal(await launcherPath(launcher, check, pkgEnv), 'plain');
+      rmSync(pkgBlob);
+      renameSync(`${pkgBlob}.real`, pkgBlob);
+      assert.equal(await launcherPath(launcher, check, pkgEnv), 'snapshot');
+      assert.equal(await launcherPath(launcher, check, { ...pkgEnv, DLMM_CACHE_DIR: 'off' }), 'plain');
+      assert.equal(
+        await launcherPath(launcher, check, { ...pkgEnv, NODE_OPTIONS: '--max-old-space-size=100' }),
+        'plain',
+      );
+    });
+    it('a snapshot built for another copy of this build runs the plain CLI of the copy it is asked for', async () => {
+      // The repository's own snapshot (same build id) handed the copy's folder.
+      const args = ['check', '--offline', '--format', 'json', join(EXAMPLES, 'mistakes')];
+      const plain = await run(process.execPath, [join(pkg, 'bin', 'dlmm.js'), ...args], pkgEnv);
+      const snap = await run(process.execPath, ['--snapshot-blob', blob, join(pkg, 'dist'), ...args], pkgEnv);
+      assert.deepEqual(snap, plain);
+    });
+    it('the build refuses a folder others may write, and no snapshot with DLMM_CACHE_DIR=off', () => {
+      const folder = join(tmp, 'open-cache', 'snapshot');
+      mkdirSync(folder, { recursive: true, mode: 0o777 });
+      chmodSync(folder, 0o777);
+      const id = readFileSync(join(pkg, 'dist', 'snapshot.id'), 'utf8').trim();
+      const saved = process.env.DLMM_CACHE_DIR;
+      try {
+        process.env.DLMM_CACHE_DIR = join(tmp, 'open-cache');
+        const target = join(folder, `check.${id}.${process.version}.blob`);
+        assert.equal(supervise(target, nodeOnPath(), join(pkg, 'dist')), 'the folder is not private to this user');
+        assert.deepEqual(readdirSync(folder), []);
+        process.env.DLMM_CACHE_DIR = 'off';
+        assert.notEqual(supervise(target, nodeOnPath(), join(pkg, 'dist')), undefined);
+      } finally {
+        if (saved === undefined) delete process.env.DLMM_CACHE_DIR;
+        else process.env.DLMM_CACHE_DIR = saved;
+      }
+    });
+  });
+});
