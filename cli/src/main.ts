@@ -78,7 +78,8 @@ export async function main(argv: string[], rawIO: CliIO = processIO): Promise<nu
   try {
     return await cmd(rest, io);
   } catch (e) {
-    if (e instanceof UsageError) {
+    // By name too: each command is its own bundle (dist/cli-<name>.js) with its own copy of the class.
+    if (e instanceof UsageError || (e instanceof Error && e.name === 'UsageError')) {
       io.err(`dlmm ${name}: ${e.message}\n(see: dlmm ${helpKey(argv) ?? name} --help)\n`);
       return 2;
     }

@@ -1,7 +1,7 @@
 /**
  * `dlmm check` from a V8 startup snapshot (Node's `--build-snapshot` / `--snapshot-blob`): the CLI's
- * dispatcher (dist/cli.js), the check command (dist/cli-check.js) and the YAML library (dist/lazy-yaml.js)
- * loaded, and one offline check of two small plans already run, so zod's plan schema is built and its
+ * dispatcher (dist/cli.js) and the check command (dist/cli-check.js) loaded, and one offline check of two
+ * small plans already run, so zod's plan schema is built and its
  * parsers compiled. A repeated `dlmm check --offline` then starts from that heap instead of loading,
  * compiling and building it again.
  *
@@ -14,23 +14,30 @@
  *   `.node` file the launcher compares the node binary against;
  * - **the trigger**, `startBuild` (bin/dlmm.js, after a plain run the launcher asked for a snapshot).
  *
- * A snapshot is valid only for the exact node binary and bundles that built it (Node refuses another
- * version's blob with an error, and a blob of another V8 build or a truncated one crashes it), so the
- * launcher uses one only when its name holds this build's id (dist/snapshot.id, written by esbuild.mjs from
- * every bundle's content hash) and `node --version`, its `.node` file names the same node path with the same
- * modification time, and no bundle is newer than it. Files live in `<cache>/snapshot/` (the per-user cache
- * folder of core/cacheDir.ts, `DLMM_CACHE_DIR=off`: none) under the code cache's trust rules: an absolute
- * folder of this user that no one else may write (created 0700, checked without following links), files
- * created new ('wx', or by Node into a fresh name in that folder) and renamed into place.
+ * A snapshot is valid only for the exact node binary and bundles that built it (Node 20 refuses another
+ * version's blob with an error and exit status 14; one of another V8 build, or a truncated one, crashes it),
+ * so the launcher uses one only when its name holds this build's id (dist/snapshot.id, written by
+ * esbuild.mjs from every bundle's content hash) and the path of the node on PATH, the `.node` file beside it
+ * names that path and carries the binary's exact modification time (copied with `touch -r`; a reinstalled or
+ * upgraded node is a new file with another time), and no bundle is newer than it. A snapshot is built only
+ * when the node on PATH is the binary itself (not a version manager's shim, whose target may change
+ * without the shim changing). Files live in `<cache>/snapshot/` (the per-user cache folder of
+ * core/cacheDir.ts, `DLMM_CACHE_DIR=off`: none) under the code cache's trust rules: an absolute folder of
+ * this user that no one else may write (created 0700, checked without following links), files created new
+ * ('wx', or by Node into a fresh name in that folder) and renamed into place.
  *
  * What a snapshot holds must not depend on the process that built it: modules loaded into it keep no
  * environment, working directory, argv, terminal or time (cli/src/io.ts reads env and cwd when asked);
- * caches filled by the warm-up are keyed by content (schemas, compiled parsers, the yaml module).
+ * caches filled by the warm-up are keyed by content (schemas, compiled parsers).
  */
 import { userCacheDir } from '../../core/cacheDir';
 
-/** The bundles held in the snapshot (everything `check --offline` loads); others load from disk as usual. */
-const SNAPSHOT_BUNDLES = ['cli.js', 'cli-check.js', 'lazy-yaml.js'] as const;
+/**
+ * The bundles held in the snapshot: what `check --offline` loads for plans the CLI's own YAML and JSON
+ * readers take (the warm-up plans are such). Others (the yaml library for rarer YAML, the HTTP stack for a
+ * live check) load from disk on demand, through the code cache, as in a plain run.
+ */
+const SNAPSHOT_BUNDLES = ['cli.js', 'cli-check.js'] as const;
 /** A build attempt holding the lock longer than this is taken for dead. */
 const LOCK_STALE_MS = 10 * 60_000;
 /** Other builds' snapshots (and a crashed build's leftovers) are removed once this old... */
@@ -44,9 +51,12 @@ const fsMod = (): typeof import('node:fs') => require('node:fs') as typeof impor
 const pathMod = (): typeof import('node:path') => require('node:path') as typeof import('node:path');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** The name of a build's snapshot for a node version (the launcher builds the same name). */
-export function snapshotName(buildId: string, nodeVersion: string): string {
-  return `check.${buildId}.${nodeVersion}`;
+/**
+ * The name of a build's snapshot for the node binary at `nodePath` (the launcher builds the same name, with
+ * each `/` as `_`; the `.node` file beside it holds the exact path).
+ */
+export function snapshotName(buildId: string, nodePath: string): string {
+  return `check.${buildId}.${nodePath.split('/').join('_')}`;
 }
 
 /** This build's id (dist/snapshot.id), or undefined when the bundles carry none (a watch build). */
@@ -71,6 +81,7 @@ function ownedPrivately(st: { uid: number; mode: number }): boolean {
  */
 export function expectedFolder(
   blob: string,
+  nodePath: string,
   distDir: string,
   env: Record<string, string | undefined>,
 ): string | undefined {
@@ -80,7 +91,7 @@ export function expectedFolder(
   if (cache === undefined || !path.isAbsolute(cache) || id === undefined) return undefined;
   const folder = path.resolve(cache, 'snapshot');
   if (!path.isAbsolute(blob) || path.resolve(path.dirname(blob)) !== folder) return undefined;
-  return path.basename(blob) === `${snapshotName(id, process.version)}.blob` ? folder : undefined;
+  return path.basename(blob) === `${snapshotName(id, nodePath)}.blob` ? folder : undefined;
 }
 
 /**
@@ -89,7 +100,7 @@ export function expectedFolder(
  */
 export function startBuild(blob: string, nodePath: string, distDir: string): void {
   try {
-    if (process.platform === 'win32' || !expectedFolder(blob, distDir, process.env)) return;
+    if (process.platform === 'win32' || !expectedFolder(blob, nodePath, distDir, process.env)) return;
     const fs = fsMod();
     try {
       if (Date.now() - fs.statSync(`${blob}.lock`).mtimeMs < LOCK_STALE_MS) return;
@@ -111,11 +122,17 @@ export function startBuild(blob: string, nodePath: string, distDir: string): voi
   }
 }
 
-/** Two small plans (YAML and JSON) whose offline check builds every part of the plan schema. */
+/**
+ * Two small plans (YAML and JSON) whose offline check builds every part of the plan schema and runs the
+ * offline rules, findings included; both within the CLI's own readers (no yaml library in the snapshot).
+ */
 const WARMUP_YAML = `version: 1
 network: mainnet
 sender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
-policy: { max_tip_lag: 3, active_bin_tolerance: 2, slippage_tolerance: 1 }
+policy:
+  max_tip_lag: 3
+  active_bin_tolerance: 2
+  slippage_tolerance: 1
 operations:
   - id: add
     op: add
@@ -147,13 +164,18 @@ operations:
     input_token: SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token
     output_token: SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx
     amount_in: "100000"
-  - { id: wrong, op: add, pool: nope, bins: [{ bin_id: x }] }
+  - id: wrong
+    op: add
+    pool: nope
+    bins:
+      - { bin_id: x }
 `;
 const WARMUP_JSON = `{"version":1,"sender":"SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR","operations":[{"id":"s","op":"swap","input_token":"SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token","output_token":"SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx","amount_in":"100000"}]}\n`;
 
 interface CliBundle {
   main(argv: string[], io?: unknown): Promise<number>;
   useCodeCache(): void;
+  fatalText(e: unknown, argv: readonly string[]): string;
 }
 
 /** The builder: runs inside `node --snapshot-blob <file> --build-snapshot dist/snapshot.js`. */
@@ -204,8 +226,7 @@ function buildSnapshot(): void {
   for (const name of SNAPSHOT_BUNDLES) load(name);
   const cli = load('cli.js') as CliBundle;
   const quiet = { out: () => undefined, err: () => undefined, env: {}, cwd: warmupDir };
-  const done =
-    warmup.length > 0 ? cli.main(['check', '--offline', ...warmup], quiet) : Promise.resolve(0);
+  const done = warmup.length > 0 ? cli.main(['check', '--offline', ...warmup], quiet) : Promise.resolve(0);
   void done.then(() => {
     v8.startupSnapshot.setDeserializeMainFunction(() => runFromSnapshot(cli, dist));
   });
@@ -259,7 +280,7 @@ function runFromSnapshot(cli: CliBundle, builtDist: string): void {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(String(e) + '\n');
+      process.stderr.write(cli.fatalText(e, args));
       process.exitCode = 2;
     },
   );
@@ -297,10 +318,14 @@ export function supervise(blob: string, nodePath: string, distDir: string): stri
   const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
   /* eslint-enable @typescript-eslint/no-require-imports */
   if (process.platform === 'win32') return 'no snapshot on Windows';
-  const folder = expectedFolder(blob, distDir, process.env);
+  const folder = expectedFolder(blob, nodePath, distDir, process.env);
   if (folder === undefined) return 'not this build’s snapshot in the cache folder';
+  // The launcher knows the node binary by its path and modification time only (it runs no program to ask
+  // for a version): the node on PATH must be this very binary, not a version manager's shim or a wrapper
+  // that picks one (those keep the plain path).
   try {
-    if (!path.isAbsolute(nodePath) || !fs.statSync(nodePath).isFile()) return 'no node binary';
+    if (!path.isAbsolute(nodePath) || fs.realpathSync(nodePath) !== fs.realpathSync(process.execPath))
+      return 'the node on PATH is not the node binary itself';
   } catch {
     return 'no node binary';
   }
