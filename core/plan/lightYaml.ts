@@ -1,23 +1,24 @@
 /**
- * A fast reader for the common shape of plan files, linear in the text: block maps and sequences, one-line
- * flow maps and sequences of scalars, plain scalars (of several words on one line in block values) and
- * one-line quoted scalars (double-quoted with yaml's escapes, single-quoted with `''`), quoted keys (`"a": 1`,
- * `{"a":1}`), block scalars (`|` and `>`, with `-` or `+`
- * chomping), anchors and aliases on values (block and flow), comments after a value and
- * comment-only or blank lines anywhere at any indentation, tabs as separation inside a line (after `:`, `-`,
- * `,`, before a comment; in quoted scalars and comments), Windows
- * line ends. It yields the same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core
- * schema, intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over
- * 300 MB). Anything outside that subset returns undefined, and the caller falls back to parseDocument, so
- * messages and behaviour stay identical. Left to yaml: tags, multi-line plain or quoted scalars, plain
- * scalars of several words inside flow collections, invalid or escaped-line-break escapes, multi-line flow
- * collections and flow collections inside flow collections (a plan written wholly as JSON is read by
- * lightJson.ts's parseJsonAsYaml instead), block scalars with an indentation indicator / leading empty lines / lines of
- * spaces / deeper lines when folded, anchors on keys or over a block sequence item's map, an anchored node
- * that holds an alias, an alias used up to yaml's limit, explicit keys (`?`), keys that are neither an identifier nor
- * quoted, plain keys yaml resolves to a non-string (`true`, `null`...),
- * duplicate keys, implicit keys longer than yaml's 1024 characters, `<<` in a flow map, tabs as indentation, on blank or
- * comment lines, in block scalars or before a sequence item's map or anchor, a CR not followed by LF, a BOM, directives and document markers, odd
+ * A fast reader for the common shape of plan files, linear in the text: block maps and sequences; flow maps
+ * and sequences, nested (up to 16 levels), empty, with a trailing comma, on one line or over several (each
+ * line deeper than the block collection holding them, blank lines between); plain scalars (of several
+ * words on one line in block values) and one-line quoted scalars (double-quoted with yaml's escapes,
+ * single-quoted with `''`); quoted keys (`"a": 1`, `{"a":1}`) and `<<` as a block key (YAML 1.2: no merge);
+ * block scalars (`|` and `>`, with `-` or `+` chomping); anchors and aliases on values (block and flow);
+ * comments after a value and comment-only or blank lines anywhere at any indentation; tabs as separation
+ * inside a line (after `:`, `-`, `,`, before a comment; in quoted scalars and comments); Windows line ends.
+ * It yields the same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core schema,
+ * intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over 300 MB).
+ * Anything outside that subset returns undefined, and the caller falls back to parseDocument, so messages
+ * and behaviour stay identical (a plan written wholly as JSON is read by lightJson.ts's parseJsonAsYaml
+ * instead). Left to yaml: tags, multi-line plain or quoted scalars, plain scalars of several words inside
+ * flow collections, invalid escapes and escaped line breaks, comments inside a flow collection, block
+ * scalars with an indentation indicator / leading empty lines / lines of spaces / deeper lines when folded,
+ * anchors on keys or over a block sequence item's map, an anchored node that holds an alias, an alias used
+ * up to yaml's limit, explicit keys (`?`), keys that are neither an identifier nor quoted, plain keys yaml
+ * resolves to a non-string (`true`, `null`...), duplicate keys, implicit keys longer than yaml's 1024
+ * characters, `<<` in a flow map, tabs as indentation, on blank or comment lines, in block scalars or before
+ * a sequence item's map or anchor, a CR not followed by LF, a BOM, directives and document markers, odd
  * indentation, and anything yaml reports as an error.
  * test/unit/plan/lightYaml.test.ts checks the equivalence differentially (values and every range).
  */
@@ -110,6 +111,8 @@ const LT = 60;
 const BACKSLASH = 92;
 const DQUOTE = 34;
 const SQUOTE = 39;
+/** Flow collections nested deeper are left to yaml (the full path measures nesting and refuses beyond its limit). */
+const MAX_FLOW_DEPTH = 16;
 /** yaml's longest implicit key: the `:` at most 1024 characters after the key's start. */
 const MAX_IMPLICIT_KEY = 1024;
 
@@ -246,6 +249,10 @@ class Reader {
   private readonly anchors = new Map<string, Anchor | null>();
   /** Aliases read so far (an anchored node that holds one is left to yaml: its alias counts multiply). */
   private aliases = 0;
+  /** Column of the block collection holding the flow collection being read (its lines must go deeper). */
+  private flowCol = 0;
+  /** Flow collections open around the point being read. */
+  private flowDepth = 0;
   readonly store: CompactStore;
   constructor(
     private readonly text: string,
@@ -569,7 +576,7 @@ class Reader {
       const g = this.gap(b.regionEnd, col, false);
       return { node: b.node, value: b.value, next: g.next, trail: g.trail };
     }
-    const v = this.inlineValue(q);
+    const v = this.inlineValue(q, col);
     const g = this.gap(this.lineEnd(v.end), col, true);
     v.node.range[2] = g.valueEnd;
     return { node: v.node, value: v.value, next: g.next, trail: g.trail };
@@ -629,11 +636,16 @@ class Reader {
     return { node: { kind: 'scalar', range: [h, end, end], value }, value, regionEnd: lineStart };
   }
 
-  /** A scalar or one-line flow collection starting at `p`; `end` is just after it. */
-  private inlineValue(p: number): { node: LightNode; value: unknown; end: number } {
+  /**
+   * A scalar or a flow collection starting at `p` in a block collection at column `col`; `end` is just
+   * after it (a flow collection may go on over the following lines).
+   */
+  private inlineValue(p: number, col: number): { node: LightNode; value: unknown; end: number } {
     const c = this.code(p);
-    if (c === 123) return this.flowMap(p);
-    if (c === 91) return this.flowSeq(p);
+    if (c === 123 || c === 91) {
+      this.flowCol = col;
+      return this.flowCollection(p);
+    }
     if (c === STAR) return this.alias(p, false);
     const s = this.scalar(p, false);
     const n = this.code(s.end);
@@ -673,23 +685,49 @@ class Reader {
     return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
   }
 
-  /** A scalar, an anchored scalar or an alias inside a one-line flow collection. */
-  private flowValue(p: number): { node: LightScalar | LightAlias; value: unknown; end: number } {
+  /** A scalar, a flow collection (either anchored) or an alias inside a flow collection. */
+  private flowValue(p: number): { node: LightNode; value: unknown; end: number } {
     const c = this.code(p);
     if (c === STAR) return this.alias(p, true);
-    if (c !== AMP) return this.scalar(p, true);
+    if (c !== AMP) return c === 123 || c === 91 ? this.flowCollection(p) : this.scalar(p, true);
     const aliasesBefore = this.aliases;
     const { name, q } = this.anchorAt(p);
-    const s = this.scalar(q, true);
+    const d = this.code(q);
+    const s = d === 123 || d === 91 ? this.flowCollection(q) : this.scalar(q, true);
     this.define(name, s.node, s.value, aliasesBefore);
     return s;
   }
 
-  /** Spaces and tabs from `p` on (separation inside a line). */
-  private skipSpaces(p: number): number {
+  private flowCollection(p: number): { node: LightMap | LightSeq; value: unknown; end: number } {
+    if (this.flowDepth >= MAX_FLOW_DEPTH) return bail();
+    this.flowDepth++;
+    const r = this.code(p) === 123 ? this.flowMap(p) : this.flowSeq(p);
+    this.flowDepth--;
+    return r;
+  }
+
+  /**
+   * Separation inside a flow collection from `p`: spaces and tabs, and line breaks, blank lines included,
+   * when the next line is indented deeper than the block collection holding the outermost flow collection
+   * (yaml lets only that collection's own closing bracket sit at that column). A comment, a tab in the
+   * indentation, a shallower line or the end of the text is left to yaml.
+   */
+  private flowSpace(p: number): number {
     let q = p;
-    while (isWhite(this.code(q))) q++;
-    return q;
+    for (;;) {
+      while (isWhite(this.code(q))) q++;
+      if (this.code(q) !== NL) return q;
+      const lineStart = q + 1;
+      q = lineStart;
+      while (this.code(q) === SP) q++;
+      const c = this.code(q);
+      if (c === NL) continue;
+      if (c === TAB || c === HASH || c === -1) return bail();
+      const indent = q - lineStart;
+      if (indent > this.flowCol) continue;
+      if (indent === this.flowCol && this.flowDepth === 1 && (c === 93 || c === 125)) continue;
+      return bail();
+    }
   }
 
   private quoted(p: number): { value: string; end: number } {
@@ -700,9 +738,14 @@ class Reader {
     const keys: LightScalar[] = [];
     const values: LightNode[] = [];
     const value: Record<string, unknown> = {};
-    let p = this.skipSpaces(open + 1);
+    let p = this.flowSpace(open + 1);
     for (;;) {
       const c0 = this.code(p);
+      if (c0 === 125) {
+        // `{}`, or a trailing comma before `}`.
+        const end = p + 1;
+        return { node: flowMapNode(this.store, open, end, keys, values), value, end };
+      }
       let key: string;
       let q: number;
       if (c0 === DQUOTE || c0 === SQUOTE) {
@@ -719,11 +762,16 @@ class Reader {
       let colon = q;
       while (this.code(colon) === SP) colon++;
       if (this.code(colon) !== COLON) return bail();
-      if (c0 !== DQUOTE && c0 !== SQUOTE && !isWhite(this.code(colon + 1))) return bail();
+      const n = this.code(colon + 1);
+      if (c0 !== DQUOTE && c0 !== SQUOTE && !isWhite(n) && n !== NL) return bail();
       keys.push({ kind: 'scalar', range: [p, q, q], value: key });
-      const s = this.flowValue(this.skipSpaces(colon + 1));
-      const after = this.skipSpaces(s.end);
-      s.node.range[2] = after;
+      const s = this.flowValue(this.flowSpace(colon + 1));
+      const after = this.flowSpace(s.end);
+      // yaml ends a flow map's value after its spaces and one line break (a flow sequence's item: at the
+      // next token).
+      let valueEnd = s.end;
+      while (isWhite(this.code(valueEnd))) valueEnd++;
+      s.node.range[2] = this.code(valueEnd) === NL ? valueEnd + 1 : valueEnd;
       values.push(s.node);
       value[key] = s.value;
       const c = this.code(after);
@@ -732,27 +780,29 @@ class Reader {
         return { node: flowMapNode(this.store, open, end, keys, values), value, end };
       }
       if (c !== 44) return bail();
-      p = this.skipSpaces(after + 1);
+      p = this.flowSpace(after + 1);
     }
   }
 
   private flowSeq(open: number): { node: LightSeq; value: unknown[]; end: number } {
     const items: LightNode[] = [];
     const value: unknown[] = [];
-    let p = this.skipSpaces(open + 1);
+    let p = this.flowSpace(open + 1);
     for (;;) {
+      if (this.code(p) === 93) {
+        // `[]`, or a trailing comma before `]`.
+        const end = p + 1;
+        return { node: seqNode(this.store, [open, end, end], true, items), value, end };
+      }
       const s = this.flowValue(p);
-      const after = this.skipSpaces(s.end);
+      const after = this.flowSpace(s.end);
       s.node.range[2] = after;
       items.push(s.node);
       value.push(s.value);
       const c = this.code(after);
-      if (c === 93) {
-        const end = after + 1;
-        return { node: seqNode(this.store, [open, end, end], true, items), value, end };
-      }
-      if (c !== 44) return bail();
-      p = this.skipSpaces(after + 1);
+      if (c === 93) p = after;
+      else if (c !== 44) return bail();
+      else p = this.flowSpace(after + 1);
     }
   }
 }

@@ -37,6 +37,9 @@ const FORMS: Record<string, string> = {
   'tabs between the parts of a line': '      - { bin_id:\t1, x_amount: 1, y_amount: 0 }\t# c\n',
   '`<<` keys': '      - <<: { x_amount: 1 }\n        bin_id: 1\n',
 };
+/** 3 MB of bins as one flow sequence over many lines, and as one nested flow sequence on one line. */
+const FLOW_BIN = '      { bin_id: 1, x_amount: 1,\n        y_amount: 0 },\n';
+const NESTED_BIN = '{ bin_id: 1, x_amount: [1], y_amount: 0 }, ';
 const HEAD = `version: 1
 sender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
 operations:
@@ -138,6 +141,18 @@ export async function bench(): Promise<BenchRow[]> {
       ),
     );
     forms.push({ name: 'a plan written as JSON', file: asJson, runs: [] });
+    const flowFile = join(dir, 'flow-multiline.dlmm.yaml');
+    writeFileSync(
+      flowFile,
+      HEAD + '    bins: [\n' + FLOW_BIN.repeat(Math.ceil(MB3 / FLOW_BIN.length)) + '    ]\n',
+    );
+    forms.push({ name: 'one flow sequence of bins over many lines', file: flowFile, runs: [] });
+    const nestedFile = join(dir, 'flow-nested.dlmm.yaml');
+    writeFileSync(
+      nestedFile,
+      HEAD + '    bins: [' + NESTED_BIN.repeat(Math.ceil(MB3 / NESTED_BIN.length)) + ']\n',
+    );
+    forms.push({ name: 'nested flow collections on one line', file: nestedFile, runs: [] });
     const bin = join(ROOT, 'bin', 'dlmm.js');
     const one = join(ROOT, 'examples', 'add-ladder.dlmm.yaml');
     const peer: number[] = [];

@@ -125,6 +125,15 @@ function hostileFiles(): Record<string, string> {
     'forms-3mb.dlmm.yaml':
       HEAD + '    bins:\n' + FORMS_BIN.repeat(Math.ceil((3 * 1024 * 1024) / FORMS_BIN.length)),
     'json-as-yaml-3mb.dlmm.yaml': jsonPlan(Math.ceil((3 * 1024 * 1024) / 98)),
+    // Flow collections: the bins as one flow sequence over many lines, each bin a flow map holding a flow
+    // sequence (went to the full parser: 6-7 s and 420-540 MB at 3 MB).
+    'flow-3mb.dlmm.yaml':
+      HEAD +
+      '    bins: [\n' +
+      '      { bin_id: 1, x_amount: [1],\n        y_amount: 0 },\n'.repeat(
+        Math.ceil((3 * 1024 * 1024) / 52),
+      ) +
+      '    ]\n',
     'deep-block.dlmm.yaml':
       HEAD + '    bins:\n' + Array.from({ length: 200 }, (_, i) => ' '.repeat(i + 6) + 'a:\n').join(''),
   };

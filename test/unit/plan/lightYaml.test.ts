@@ -162,15 +162,46 @@ function randomPlan(seed: number): string {
       `'${pick(['q', '7', 'with space', 'x > y | z ? %', '"q"', ...(escapes ? ["it''s", "''", "a''''b", 'tab\there'] : [])])}'`,
       pick(['0.5', '1.25', '-2.0', 'abc', 'dlmm_1', SENDER, POOL1, './s.json', 'a:b', 'x-y']),
     ]);
+  // Multi-line flow collections: a line break (sometimes a blank line too) and an indentation around the
+  // column `multi` of the block collection holding them (deeper, as yaml wants, sometimes at or left of it).
+  let multi = -1;
+  const brk = (): string =>
+    multi >= 0 && chance(0.3)
+      ? `\n${chance(0.1) ? pick(['\n', '   \n']) : ''}${' '.repeat(Math.max(0, multi + pick([1, 2, 2, 4, 6, 0, -1])))}`
+      : '';
   const flowMap = (keys: string[]): string => {
     const parts = keys.map((k) => {
       const written = key(k);
       // After a quoted key the value may follow the `:` at once (JSON style).
-      return `${written}:${/["']$/.test(written) && chance(0.3) ? '' : sp()}${value(true)}`;
+      return `${written}:${/["']$/.test(written) && chance(0.3) ? '' : brk() || sp()}${flowItem()}`;
     });
-    const o = pick(['{ ', '{', '{  ']);
-    const c = pick([' }', '}', '  }']);
-    return `${o}${parts.join(pick([', ', ',', ' , ']))}${c}`;
+    const o = pick(['{ ', '{', '{  ']) + brk();
+    const c = brk() + pick([' }', '}', '  }', ...(multi >= 0 ? [', }', ',}'] : [])]);
+    return `${o}${parts.join(pick([', ', ',', ' , ']) + brk())}${c}`;
+  };
+  /** A value inside a flow collection: mostly a scalar; in multi-line ones sometimes a nested or empty one. */
+  const flowItem = (): string =>
+    multi >= 0 && chance(0.1)
+      ? pick([
+          '[]',
+          '{ }',
+          `[${value(true)}, [${value(true)}]${brk()}]`,
+          `{ k: [${value(true)},${brk()} ${value(true)}] }`,
+        ])
+      : value(true);
+  /** A flow sequence of `items` over several lines (or on one), its closing bracket around `col`. */
+  const flowSeq = (col: number, items: () => string[]): string => {
+    multi = col;
+    const parts = items();
+    let out = '[';
+    parts.forEach((it, i) => {
+      out += (brk() || pick([' ', ''])) + it + (i < parts.length - 1 || chance(0.2) ? pick([',', ' ,']) : '');
+    });
+    out += chance(0.6)
+      ? `\n${' '.repeat(Math.max(0, col + pick([0, 0, 1, 2, -1])))}]`
+      : `${pick([' ', ''])}]`;
+    multi = -1;
+    return out;
   };
   const blockMap = (keys: string[], indent: number, first: boolean): string => {
     let out = '';
@@ -235,6 +266,14 @@ function randomPlan(seed: number): string {
       out += `${' '.repeat(col)}bins: [${[scalar(), scalar()].join(pick([', ', ',', ' ,']))}]${tail()}\n`;
       continue;
     }
+    if (chance(0.15)) {
+      // The whole list as one flow sequence (of flow maps), over several lines.
+      const n = 1 + Math.floor(r() * 4);
+      out += `${' '.repeat(col)}${list}: ${chance(0.2) ? anchor() : ''}${flowSeq(col, () =>
+        Array.from({ length: n }, () => (kind === 'withdraw' ? flowItem() : flowMap(fields))),
+      )}${tail()}\n`;
+      continue;
+    }
     out += `${' '.repeat(col)}${list}:${tail()}\n`;
     const ii = seqIndent(col);
     const n = 1 + Math.floor(r() * 4);
@@ -242,8 +281,12 @@ function randomPlan(seed: number): string {
       out += filler(ii) + ' '.repeat(ii) + '-' + sp();
       if (kind === 'withdraw') out += chance(0.1) ? blockScalar(ii) : `${scalar()}${tail()}\n`;
       else if (anchors.length > 0 && chance(0.1)) out += `*${pick(anchors)}${tail()}\n`;
-      else if (chance(0.6)) out += `${chance(0.15) ? anchor() : ''}${flowMap(fields)}${tail()}\n`;
-      else {
+      else if (chance(0.6)) {
+        // A bin as a flow map, sometimes over several lines (deeper than the dash).
+        multi = chance(0.3) ? ii : -1;
+        out += `${chance(0.15) ? anchor() : ''}${flowMap(fields)}${tail()}\n`;
+        multi = -1;
+      } else {
         const c2 = out.length - (out.lastIndexOf('\n') + 1);
         out += blockMap(fields, c2, true);
       }
@@ -284,6 +327,8 @@ describe('fast plan reader (lightYaml)', () => {
       quotedKeys: 0,
       escapes: 0,
       mergeKeys: 0,
+      multiLineFlow: 0,
+      nestedFlow: 0,
     };
     for (let seed = 1; seed <= n; seed++) {
       const text = randomPlan(seed);
@@ -296,6 +341,8 @@ describe('fast plan reader (lightYaml)', () => {
         if (/["'] ?:/.test(text)) forms.quotedKeys++;
         if (/"[^"\n]*\\/.test(text)) forms.escapes++;
         if (/^ *<</m.test(text)) forms.mergeKeys++;
+        if (/[[{,] *\n/.test(text)) forms.multiLineFlow++;
+        if (/[[{][^\n\]}]*[[{]/.test(text)) forms.nestedFlow++;
       } else if (process.env.LIGHTYAML_SEEDS && composed(text).errors.length === 0) refused.push(seed);
     }
     if (process.env.LIGHTYAML_SEEDS)
@@ -407,7 +454,12 @@ describe('fast plan reader (lightYaml)', () => {
       'version: 0x10\n',
       'version: .5\n',
       'version: true\n',
-      'version: 1\nops: {a: 1,\n  b: 2}\n',
+      'version: 1\nops: [1, # c\n  2]\n',
+      'version: 1\nops: [1,\n2]\n',
+      'version: 1\nops:\n  b: [\n  1]\n',
+      'version: 1\nops: [a\n  b]\n',
+      'version: 1\nops: [[1]\n]\n'.replace('[[1]\n]', '[[1\n]]'),
+      `version: 1\nops: ${'['.repeat(17)}${']'.repeat(17)}\n`,
       '---\nversion: 1\n',
       'version: 1 # c\nops:\n- a\n  - b\n',
       '- version: 1\n',
@@ -503,6 +555,16 @@ describe('fast plan reader (lightYaml)', () => {
     // What is not JSON (or not an object, or a lone CR) is left to the YAML readers.
     for (const t of ['{"a": 1, }', '[1]', '{"a": 1}\r', '{a: 1}', '{"a": 1} # c', '{"a": 1, "a": 2}'])
       assert.equal(parseJsonAsYaml(t, 2000, 64), undefined, t);
+  });
+
+  it('reads multi-line, nested and empty flow collections exactly as yaml does', () => {
+    for (const t of [
+      'bins: [\n  { bin_id: 1, x_amount: 1,\n    y_amount: 0 },\n  {bin_id: 2}\n]\n',
+      'a:\n  - [\n    1\n  ]\n  - {b:\n      1, c: [2, [3, {}]]\n    }\nd: [ ]\ne: {}\nf: [1, ]\ng: {h: 1, }\n',
+      'a: {b: 1 \n  , c: "2"\n\n  }\nd: [1\n   , &x [2]]\n',
+      `a: ${'['.repeat(16)}${']'.repeat(16)}\n`,
+    ])
+      assert.ok(check(t), JSON.stringify(t));
   });
 
   it('reads plain scalars of several words on one line exactly as yaml does', () => {
