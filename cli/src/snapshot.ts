@@ -109,8 +109,12 @@ export function startBuild(blob: string, nodePath: string, distDir: string): voi
     }
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- only for this
     const { spawn } = require('node:child_process') as typeof import('node:child_process');
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS;
+    // Only what finds the cache folder: the build never sees a key (nor anything else of the user's).
+    const env: Record<string, string> = {};
+    for (const name of ['PATH', 'HOME', 'XDG_CACHE_HOME', 'LOCALAPPDATA', 'DLMM_CACHE_DIR']) {
+      const v = process.env[name];
+      if (v !== undefined) env[name] = v;
+    }
     spawn(process.execPath, [`${distDir}/snapshot.js`, '--build', blob, nodePath], {
       detached: true,
       stdio: 'ignore',
@@ -357,13 +361,13 @@ export function supervise(blob: string, nodePath: string, distDir: string): stri
   try {
     fs.writeFileSync(yaml, WARMUP_YAML, { flag: 'wx', mode: 0o600 });
     fs.writeFileSync(json, WARMUP_JSON, { flag: 'wx', mode: 0o600 });
+    // The builder's whole environment (what a snapshot could keep of it is nothing of the user's).
     const env: Record<string, string | undefined> = {
-      ...process.env,
+      PATH: process.env.PATH,
       DLMM_SNAPSHOT_DIST: distDir,
       DLMM_SNAPSHOT_WARMUP: `${path.basename(yaml)}\n${path.basename(json)}`,
       DLMM_SNAPSHOT_WARMUP_DIR: folder,
     };
-    delete env.NODE_OPTIONS;
     const built = spawnSync(
       process.execPath,
       ['--snapshot-blob', tmp, '--build-snapshot', `${distDir}/snapshot.js`],

@@ -291,6 +291,21 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       assert.ok(!readdirSync(join(pkgCache, 'snapshot')).some((n) => n.includes('_fakebin_')));
       assert.equal(await probe(), 'snapshot');
     });
+    it('a snapshot built after a run with a key set holds no trace of it', async () => {
+      const key = 'k3y-9f8e7d6c5b4a-never-in-a-file';
+      const later = new Date(statSync(pkgBlob).mtimeMs + 10);
+      utimesSync(join(pkg, 'dist', 'cli.js'), later, later);
+      const before = statSync(pkgBlob).mtimeMs;
+      const r = await run(launcher, check, { ...pkgEnv, DLMM_API_KEY: key, MY_SECRET: key });
+      assert.equal(r.code, 0, r.stderr);
+      const until = Date.now() + 90_000;
+      while (!(statSync(pkgBlob).mtimeMs > before && !existsSync(`${pkgBlob}.lock`))) {
+        if (Date.now() > until) throw new Error('no rebuild');
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      assert.ok(!readFileSync(pkgBlob).includes(key));
+      assert.equal(await probe(), 'snapshot');
+    });
     it('not through a link, nor with DLMM_CACHE_DIR=off or NODE_OPTIONS', async () => {
       assert.equal(await probe({ ...pkgEnv, DLMM_CACHE_DIR: 'off' }), 'plain');
       assert.equal(await probe({ ...pkgEnv, NODE_OPTIONS: '--max-old-space-size=100' }), 'plain');
