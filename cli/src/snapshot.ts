@@ -94,6 +94,19 @@ export function expectedFolder(
   return path.basename(blob) === `${snapshotName(id, nodePath)}.blob` ? folder : undefined;
 }
 
+/** Whether to start a build of `blob`: none under way (a fresh lock), none failed in the last day. */
+export function buildWanted(blob: string, now = Date.now()): boolean {
+  const fs = fsMod();
+  const age = (file: string): number => {
+    try {
+      return now - fs.statSync(file).mtimeMs;
+    } catch {
+      return Infinity;
+    }
+  };
+  return age(`${blob}.lock`) >= LOCK_STALE_MS && age(`${blob}.failed`) >= STALE_MS;
+}
+
 /**
  * Starts the background build of the snapshot the launcher looked for (`blob`, for the node binary at
  * `nodePath`), unless one is being built. Never fails the command: any problem means no snapshot.
@@ -101,12 +114,7 @@ export function expectedFolder(
 export function startBuild(blob: string, nodePath: string, distDir: string): void {
   try {
     if (process.platform === 'win32' || !expectedFolder(blob, nodePath, distDir, process.env)) return;
-    const fs = fsMod();
-    try {
-      if (Date.now() - fs.statSync(`${blob}.lock`).mtimeMs < LOCK_STALE_MS) return;
-    } catch {
-      /* no build under way */
-    }
+    if (!buildWanted(blob)) return;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- only for this
     const { spawn } = require('node:child_process') as typeof import('node:child_process');
     // Only what finds the cache folder: the build never sees a key (nor anything else of the user's).
@@ -316,11 +324,8 @@ export function withoutSnapshotFlags(argv: readonly string[]): string[] {
  * background. Returns a reason when it built nothing (for tests; the background run prints nothing).
  */
 export function supervise(blob: string, nodePath: string, distDir: string): string | undefined {
-  /* eslint-disable @typescript-eslint/no-require-imports -- see above */
   const fs = fsMod();
   const path = pathMod();
-  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-  /* eslint-enable @typescript-eslint/no-require-imports */
   if (process.platform === 'win32') return 'no snapshot on Windows';
   const folder = expectedFolder(blob, nodePath, distDir, process.env);
   if (folder === undefined) return 'not this build’s snapshot in the cache folder';
@@ -352,6 +357,26 @@ export function supervise(blob: string, nodePath: string, distDir: string): stri
       return 'a build is under way';
     }
   }
+  const reason = buildLocked(blob, nodePath, distDir, folder);
+  if (reason !== undefined) {
+    // Not tried again for a day (a build that fails would otherwise cost every plain run a second of CPU).
+    try {
+      fs.writeFileSync(`${blob}.failed`, `${reason}\n`, { flag: 'wx', mode: 0o600 });
+    } catch {
+      /* one marker is enough */
+    }
+  }
+  fs.rmSync(lock, { force: true });
+  return reason;
+}
+
+/** The build proper, under the lock: the snapshot aside, checked, then renamed into place with its `.node`. */
+function buildLocked(blob: string, nodePath: string, distDir: string, folder: string): string | undefined {
+  /* eslint-disable @typescript-eslint/no-require-imports -- see above */
+  const fs = fsMod();
+  const path = pathMod();
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const unique = `${process.pid}.${Date.now().toString(36)}`;
   const tmp = `${blob}.${unique}.tmp`;
   const ref = blob.replace(/\.blob$/, '.node');
@@ -405,12 +430,13 @@ export function supervise(blob: string, nodePath: string, distDir: string): stri
     if (touched.status !== 0) return 'cannot date the .node file';
     fs.renameSync(refTmp, ref);
     fs.renameSync(tmp, blob);
+    fs.rmSync(`${blob}.failed`, { force: true });
     prune(folder, path.basename(blob));
     return undefined;
   } catch {
     return 'the build failed';
   } finally {
-    for (const f of [tmp, refTmp, yaml, json, lock]) fs.rmSync(f, { force: true });
+    for (const f of [tmp, refTmp, yaml, json]) fs.rmSync(f, { force: true });
   }
 }
 
@@ -429,7 +455,7 @@ function prune(folder: string, keep: string): void {
     }
   });
   for (const e of entries)
-    if (/\.(tmp|lock|dlmm\.yaml|dlmm\.json)$/.test(e.n) && Date.now() - e.mtimeMs > STALE_MS)
+    if (/\.(tmp|lock|failed|dlmm\.yaml|dlmm\.json)$/.test(e.n) && Date.now() - e.mtimeMs > STALE_MS)
       fs.rmSync(`${folder}/${e.n}`, { force: true });
 }
 

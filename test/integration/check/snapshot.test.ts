@@ -26,7 +26,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { supervise } from '../../../cli/src/snapshot';
+import { buildWanted, supervise } from '../../../cli/src/snapshot';
 import { REDACTED } from '../../../core/text/safe';
 
 const ROOT = join(__dirname, '../../..');
@@ -321,6 +321,40 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       const plain = await run(process.execPath, [join(pkg, 'bin', 'dlmm.js'), ...args], pkgEnv);
       const snap = await run(process.execPath, ['--snapshot-blob', blob, join(pkg, 'dist'), ...args], pkgEnv);
       assert.deepEqual(snap, plain);
+    });
+    it('no second build while one runs, nor for a day after one failed', async () => {
+      const failed = `${pkgBlob}.failed`;
+      const lock = `${pkgBlob}.lock`;
+      assert.equal(buildWanted(pkgBlob), true);
+      writeFileSync(failed, 'test\n');
+      assert.equal(buildWanted(pkgBlob), false);
+      assert.equal(buildWanted(pkgBlob, Date.now() + 25 * 3600_000), true);
+      rmSync(failed);
+      writeFileSync(lock, 'test\n');
+      assert.equal(buildWanted(pkgBlob), false);
+      assert.equal(buildWanted(pkgBlob, Date.now() + 11 * 60_000), true);
+      rmSync(lock);
+      // A build that fails (here: a check bundle that throws as it loads) leaves the marker, and no snapshot.
+      const saved = process.env.DLMM_CACHE_DIR;
+      const bundle = join(pkg, 'dist', 'cli-check.js');
+      const good = readFileSync(bundle);
+      process.env.DLMM_CACHE_DIR = pkgCache;
+      try {
+        rmSync(pkgBlob);
+        writeFileSync(bundle, "throw new Error('broken bundle');\n");
+        assert.equal(supervise(pkgBlob, nodeOnPath(), join(pkg, 'dist')), 'the build failed');
+        assert.ok(existsSync(failed) && !existsSync(pkgBlob) && !existsSync(lock));
+        assert.equal(buildWanted(pkgBlob), false);
+        // Repaired: the build succeeds and drops the marker.
+        writeFileSync(bundle, good);
+        assert.equal(supervise(pkgBlob, nodeOnPath(), join(pkg, 'dist')), undefined);
+        assert.ok(!existsSync(failed) && existsSync(pkgBlob));
+        assert.equal(await probe(), 'snapshot');
+      } finally {
+        writeFileSync(bundle, good);
+        if (saved === undefined) delete process.env.DLMM_CACHE_DIR;
+        else process.env.DLMM_CACHE_DIR = saved;
+      }
     });
     it('the build refuses a folder others may write, and no snapshot with DLMM_CACHE_DIR=off', () => {
       const folder = join(tmp, 'open-cache', 'snapshot');
