@@ -197,15 +197,19 @@ function poolsNamed(args: readonly ClarityValue[], state: MemoryChainState): Set
 /**
  * Executes the transactions in order on a copy of the state read after moving `poolId`'s active bin by `k`.
  * A transaction that cannot be executed (state not read) makes later ones on its pools unknown too, as in
- * the check's own execution.
+ * the check's own execution. `count`: only the first `count` transactions are executed (a caller that reads
+ * no result past them; the results then hold only theirs).
  */
-export function executeAfterShift(input: DriftInput, poolId: string, k: number): DriftRun {
+export function executeAfterShift(input: DriftInput, poolId: string, k: number, count?: number): DriftRun {
+  const txs =
+    count === undefined || count >= input.transactions.length
+      ? input.transactions
+      : input.transactions.slice(0, Math.max(0, count));
   const state = input.state();
   const shift = shiftActiveBin(state, poolId, k, input.binsRead?.(poolId));
-  if (!shift.reached)
-    return { shift, results: input.transactions.map(() => ({ status: 'unknown', detail: shift.detail })) };
+  if (!shift.reached) return { shift, results: txs.map(() => ({ status: 'unknown', detail: shift.detail })) };
   const unknown = new Map<string, string>();
-  const results = input.transactions.map((tx): ExecResult => {
+  const results = txs.map((tx): ExecResult => {
     const pools = poolsNamed(tx.functionArgs, state);
     const blocked = [...pools].map((p) => unknown.get(p)).find((d) => d !== undefined);
     if (blocked !== undefined) return { status: 'unknown', detail: blocked };

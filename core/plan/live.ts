@@ -47,7 +47,8 @@ export interface LivePool {
   v1Pool?: V1Pool;
   bins?: BinList;
   binsError?: LiveError;
-  binById: Map<number, Bin>;
+  /** The bin list by id (one map per bin list read, shared by every analysis that has that read). */
+  binById: ReadonlyMap<number, Bin>;
   activeBinId?: number;
   tokenX?: Token;
   tokenY?: Token;
@@ -562,9 +563,21 @@ export function poolFlagsOf(lp: LivePool | undefined): { active?: boolean; quota
   return out;
 }
 
+/**
+ * Bins by id, per bin list read: every analysis of a live session gets the same read (the same object), so
+ * 150 plans on one pool index its bins once instead of once each (and hold one map, not 150).
+ */
+const binsById = new WeakMap<BinList, ReadonlyMap<number, Bin>>();
+
 function setBins(lp: LivePool, list: BinList): void {
   lp.bins = list;
-  for (const b of list.bins) lp.binById.set(b.bin_id, b);
+  let byId = binsById.get(list);
+  if (!byId) {
+    const m = new Map<number, Bin>();
+    for (const b of list.bins) m.set(b.bin_id, b);
+    binsById.set(list, (byId = m));
+  }
+  lp.binById = byId;
   if (list.active_bin_id !== null) lp.activeBinId ??= list.active_bin_id;
 }
 

@@ -26,20 +26,22 @@ export function strictDriftFindings(
   const txs = input.transactions;
   const strict = (tx: BuiltTransaction) =>
     tx.mode === 'strict' && tx.op !== 'swap' && tx.execution?.status === 'ok' && !redOps.has(tx.opId);
-  const pools = new Set<string>();
-  for (const tx of txs) {
-    if (!strict(tx)) continue;
+  // Per pool, how many transactions to execute after its shift: up to its last strict one (no later result
+  // is read below).
+  const pools = new Map<string, number>();
+  txs.forEach((tx, i) => {
+    if (!strict(tx)) return;
     const op = ctx.prepared.find((p) => p.index === tx.opIndex);
-    if (op && op.op !== 'swap') pools.add(op.pool.pool_id);
-  }
+    if (op && op.op !== 'swap') pools.set(op.pool.pool_id, i + 1);
+  });
   // Per (operation, path): the shifts that revert it.
   const hits = new Map<
     string,
     { tx: BuiltTransaction; path: (string | number)[]; key: boolean; why: string[] }
   >();
-  for (const pool of pools) {
+  for (const [pool, count] of pools) {
     for (const k of SHIFTS) {
-      const run = executeAfterShift(input, pool, k);
+      const run = executeAfterShift(input, pool, k, count);
       if (!run.shift.reached) continue;
       run.results.forEach((r, i) => {
         const tx = txs[i] as BuiltTransaction;

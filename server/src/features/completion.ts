@@ -407,7 +407,9 @@ class DataSource {
     return this.api ? this.api.tokens().catch(() => []) : [];
   }
 
-  async bins(pool: string): Promise<{ active: number | undefined; byId: Map<number, Bin> } | undefined> {
+  async bins(
+    pool: string,
+  ): Promise<{ active: number | undefined; byId: ReadonlyMap<number, Bin> } | undefined> {
     const lp = this.live?.byPool.get(pool);
     if (lp?.bins) return { active: lp.activeBinId, byId: lp.binById };
     if (!this.api) return undefined;
