@@ -93,9 +93,28 @@ describe('bounded plan schema: whole-first pass', () => {
         else invalid++;
         assert.deepEqual(r, bounded(v));
         if (r.plan) assert.deepEqual(r.plan, PlanSchema.parse(v));
+        // Beyond the whole-first bound (3 entries here), a few operations with long lists take the one pass
+        // over their items (validLongLists): the same result.
+        const long = plan([
+          { op: 'add', pool: POOL, ...(spoilt?.badMode ? { mode: 1n } : {}), bins },
+          { op: 'withdraw', pool: POOL, bins: ladder.map((b) => b.bin_id) },
+          { op: 'move', pool: POOL, moves: ladder.map((b) => ({ from_bin_id: b.bin_id, amount: '7' })) },
+        ]);
+        const rl = validatePlan(long, MAX_FINDINGS_PER_FILE, 3);
+        assert.deepEqual(rl, bounded(long));
+        assert.equal(rl.plan !== undefined, r.plan !== undefined);
+        if (rl.plan) assert.deepEqual(rl.plan, PlanSchema.parse(long));
       }),
       { numRuns: 200 },
     );
     assert.ok(valid >= 50 && invalid >= 50, `valid ${valid}, invalid ${invalid}`);
+  });
+
+  it('a long valid plan (100,000 bins) gives exactly PlanSchema’s typed value', function () {
+    this.timeout(60_000);
+    const v = plan([add(100_000), { op: 'withdraw', pool: POOL, bins: [1n, 2n] }]);
+    const r = validatePlan(v);
+    assert.deepEqual(r.plan, PlanSchema.parse(v));
+    assert.deepEqual(r.issues, []);
   });
 });
