@@ -4,7 +4,10 @@
  */
 import { stat } from './fsAsync';
 
-/** Regular files above this are refused unread (plans are parsed up to 4 MiB characters). */
+/**
+ * Regular files above this are refused unread: plans are parsed up to 5 MiB characters (core/plan/parse.ts
+ * PARSE_LIMITS.maxBytes), which UTF-8 writes in at most 16 MiB.
+ */
 export const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Why `file` cannot be read as a plan; undefined when it is a regular file of a readable size. */
@@ -27,6 +30,6 @@ export async function inputFileProblem(file: string): Promise<string | undefined
     return `is ${kind}; only regular files are read`;
   }
   if (st.size > MAX_INPUT_FILE_BYTES)
-    return `has ${st.size} bytes; files above ${MAX_INPUT_FILE_BYTES} bytes are not read (plans are at most 4 MiB: split it)`;
+    return `has ${st.size} bytes; files above ${MAX_INPUT_FILE_BYTES} bytes are not read (plans are at most 5 MiB characters: split it)`;
   return undefined;
 }

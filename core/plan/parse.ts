@@ -43,7 +43,11 @@ export interface ParseOptions {
 
 /** Limits that keep hostile input cheap (a 350-position plan is ~25 KB). */
 export const PARSE_LIMITS = {
-  maxBytes: 4 * 1024 * 1024,
+  /**
+   * Characters of the largest plan read: 5 MiB (5,242,880), so every file up to 5 MB (5,000,000 bytes) is
+   * checked; beyond it, one finding says to split the plan.
+   */
+  maxBytes: 5 * 1024 * 1024,
   /** Longest digit run read (uint128 has 39 digits; converting millions of digits alone takes seconds). */
   maxDigits: 1000,
   /** Entries of one flow mapping read by the full parser (whose duplicate-key check is quadratic). */

@@ -66,7 +66,38 @@ const jsonPlan = (bins: number): string =>
     2,
   );
 
-/** name -> file text (built once; the largest is 5 MB). */
+/** The most bins jsonPlan can hold within `size` characters (each bin takes the same room). */
+const jsonBinsWithin = (size: number): number => {
+  const one = jsonPlan(1).length;
+  return 1 + Math.floor((size - one) / (jsonPlan(2).length - one));
+};
+
+/** A bin of a flow sequence over many lines: a flow map holding a flow sequence. */
+const FLOW_BIN = '      { bin_id: 1, x_amount: [1],\n        y_amount: 0 },\n';
+
+/** The largest plan read (PARSE_LIMITS.maxBytes, 5 MiB characters: every file up to 5 MB is checked). */
+const LIMIT = 5 * 1024 * 1024;
+
+/** HEAD, `bins:` and `unit(i)` for i = 0, 1, ... as long as the text stays within `size` characters. */
+function binsUpTo(size: number, unit: (i: number) => string, head = HEAD + '    bins:\n'): string {
+  const parts = [head];
+  let length = head.length;
+  for (let i = 0; ; i++) {
+    const u = unit(i);
+    if (length + u.length > size) return parts.join('');
+    parts.push(u);
+    length += u.length;
+  }
+}
+
+/** A JSON plan of one add whose bins are `bin` repeated up to `size` characters. */
+function jsonBinsUpTo(size: number, bin: string): string {
+  const head = `{"version":1,"sender":"SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR","operations":[{"op":"add","pool":"dlmm_1","bins":[`;
+  const n = Math.floor((size - head.length - 4) / (bin.length + 1));
+  return head + Array.from({ length: n }, () => bin).join(',') + ']}]}';
+}
+
+/** name -> file text (built once; the largest are at the 5 MiB limit, one just beyond it). */
 function hostileFiles(): Record<string, string> {
   const keys: string[] = [];
   for (let i = 0; i < 100_000; i++) keys.push(`    k${i}: 1\n`);
@@ -76,6 +107,7 @@ function hostileFiles(): Record<string, string> {
     bins: [{ bin_id: 1, x_amount: 1, y_amount: 0 }],
   };
   for (let i = 0; i < 100_000; i++) json[`k${i}`] = 1;
+  const five = binsUpTo(LIMIT, () => BIN);
   return {
     'unknown-keys.dlmm.yaml': HEAD + '    bins:\n' + BIN + keys.join(''),
     'unknown-keys.dlmm.json': JSON.stringify({ version: 1, operations: [json] }),
@@ -83,6 +115,11 @@ function hostileFiles(): Record<string, string> {
       HEAD + `    bins:\n      - { bin_id: 1, x_amount: ${'9'.repeat(3_000_000)}, y_amount: 0 }\n`,
     'invalid-bins.dlmm.yaml':
       HEAD + '    bins:\n' + '      - { bin_id: 9999, x_amount: -1, y_amount: 0 }\n'.repeat(60_000),
+    'invalid-bins-5mb.dlmm.yaml': binsUpTo(
+      LIMIT,
+      () => '      - { bin_id: 9999, x_amount: -1, y_amount: 0 }\n',
+    ),
+    'invalid-bins-5mb.dlmm.json': jsonBinsUpTo(LIMIT, '{"bin_id":9999,"x_amount":-1,"y_amount":0}'),
     // Four problems a bin: 240,000 issues overflowed zod's own stack when the whole document was validated.
     'invalid-bins-4x.dlmm.yaml':
       HEAD + '    bins:\n' + '      - { bin_id: 1.5, x_amount: "x", y_amount: 1e3, zz: 1 }\n'.repeat(60_000),
@@ -100,39 +137,33 @@ function hostileFiles(): Record<string, string> {
       'version: 1\noperations:\n' +
       '  - { op: swap, input_token: x, output_token: y, amount_in: -1 }\n'.repeat(60_000),
     'nesting-after-quote.dlmm.yaml': `version: 1\nnote: it 'is\noperations: ${'['.repeat(200_000)}\n`,
-    'five-megabytes.dlmm.yaml': HEAD + '    bins:\n' + BIN.repeat(Math.ceil((5 * 1024 * 1024) / BIN.length)),
+    // Every file up to 5 MB is checked: the largest plan read, in the forms plans use (too many positions and
+    // ~100,000 duplicate bins: the findings are capped), and one character beyond the limit (one finding).
+    'five-megabytes.dlmm.yaml': five,
+    'five-megabytes.dlmm.json': jsonBinsUpTo(LIMIT, '{"bin_id":1,"x_amount":1,"y_amount":0}'),
+    'block-map-bins-5mb.dlmm.yaml': binsUpTo(
+      LIMIT,
+      () => '      - bin_id: 1\n        x_amount: 1\n        y_amount: 0\n',
+    ),
+    'beyond-the-limit.dlmm.yaml': five + ' '.repeat(LIMIT + 1 - five.length),
     // Read by the fast reader (lightYaml.ts) since it takes these forms: entries commented out and notes at
     // every indentation, blocks of bins repeated through anchors and aliases, a long block-scalar note.
-    'comments-3mb.dlmm.yaml':
-      HEAD + '    bins:\n' + COMMENTED.repeat(Math.ceil((3 * 1024 * 1024) / COMMENTED.length)),
-    'anchors-3mb.dlmm.yaml':
-      HEAD +
-      '    bins:\n' +
-      Array.from({ length: Math.ceil((3 * 1024 * 1024) / anchored(9999).length) }, (_, i) =>
-        anchored(i),
-      ).join(''),
-    'block-scalar-3mb.dlmm.yaml': blockScalarPlan(3 * 1024 * 1024),
+    'comments-5mb.dlmm.yaml': binsUpTo(LIMIT, () => COMMENTED),
+    'anchors-5mb.dlmm.yaml': binsUpTo(LIMIT, anchored),
+    'block-scalar-5mb.dlmm.yaml': blockScalarPlan(LIMIT - 400),
     // An amount shared by 50 bins through an anchor in a flow map: yaml resolves each alias by scanning every
     // anchor and alias before it, so through the full parser this took over 3 minutes.
-    'anchored-amounts-3mb.dlmm.yaml':
-      HEAD +
-      '    bins:\n' +
-      Array.from({ length: Math.ceil((3 * 1024 * 1024) / sharedAmount(9999).length) }, (_, i) =>
-        sharedAmount(i),
-      ).join(''),
+    'anchored-amounts-5mb.dlmm.yaml': binsUpTo(LIMIT, sharedAmount),
     // Read by the fast reader since it takes these forms too (they went to the full parser: 5-10 s and
     // 400-530 MB at 3 MB): escapes, quoted keys, tabs, `<<`; and a YAML plan written wholly as JSON.
-    'forms-3mb.dlmm.yaml':
-      HEAD + '    bins:\n' + FORMS_BIN.repeat(Math.ceil((3 * 1024 * 1024) / FORMS_BIN.length)),
-    'json-as-yaml-3mb.dlmm.yaml': jsonPlan(Math.ceil((3 * 1024 * 1024) / 98)),
+    'forms-5mb.dlmm.yaml': binsUpTo(LIMIT, () => FORMS_BIN),
+    'json-as-yaml-5mb.dlmm.yaml': jsonPlan(jsonBinsWithin(LIMIT)),
     // Flow collections: the bins as one flow sequence over many lines, each bin a flow map holding a flow
     // sequence (went to the full parser: 6-7 s and 420-540 MB at 3 MB).
-    'flow-3mb.dlmm.yaml':
+    'flow-5mb.dlmm.yaml':
       HEAD +
       '    bins: [\n' +
-      '      { bin_id: 1, x_amount: [1],\n        y_amount: 0 },\n'.repeat(
-        Math.ceil((3 * 1024 * 1024) / 52),
-      ) +
+      FLOW_BIN.repeat(Math.floor((LIMIT - HEAD.length - 20) / FLOW_BIN.length)) +
       '    ]\n',
     'deep-block.dlmm.yaml':
       HEAD + '    bins:\n' + Array.from({ length: 200 }, (_, i) => ' '.repeat(i + 6) + 'a:\n').join(''),
@@ -192,6 +223,11 @@ describe('hostile files: no hang, no blow-up (CLI and language server, heap capp
       assert.ok(diags.length >= 1 && diags.length <= 1001, `${diags.length} findings`);
       for (const d of diags)
         assert.ok(d.message.length <= 1000, `a message of ${d.message.length} characters`);
+      const size = files[name]!.length;
+      // Up to the limit a file is checked; beyond it, one finding says to split it.
+      if (size > LIMIT) assert.match(diags[0]!.message, /split it/);
+      else assert.ok(diags.length > 1 || !/split it/.test(diags[0]!.message), 'checked, not refused');
+      assert.ok(name !== 'beyond-the-limit.dlmm.yaml' || size === LIMIT + 1);
       console.log(`      ${name}: ${Math.round(r.ms)} ms, ${diags.length} findings (incl. process start)`);
     });
   }
@@ -224,7 +260,9 @@ describe('hostile files: no hang, no blow-up (CLI and language server, heap capp
     });
     after(async () => lsp.close());
 
-    it('publishes a bounded verdict for every hostile file and keeps answering', async () => {
+    it('publishes a bounded verdict for every hostile file and keeps answering', async function () {
+      // A few seconds a file at most (the 5 MiB ones); the bound is per file, as for the CLI.
+      this.timeout(60_000 * Object.keys(files).length);
       for (const [name, text] of Object.entries(files)) {
         const uri = pathToFileURL(join(dir, name)).href;
         lsp.open(uri, text, name.endsWith('.json') ? 'json' : 'yaml');
