@@ -13,6 +13,7 @@ import { createLiveSession } from '../../../core/plan/live';
 import { toSarif } from '../../../core/plan/sarif';
 import { parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
 import { fileProblem, readTextFile, UsageError, type CliIO } from '../io';
+import { withHeapGrowthHeld } from '../heapGrowth';
 
 export const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist']);
@@ -61,9 +62,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         const text = await readPlanFile(file, io.cwd);
         const fileName = file;
         const opts = maxTipLag === undefined ? { fileName } : { fileName, maxTipLag };
-        const analysis: Analysis = api
-          ? await analyzePlan(text, { ...opts, api, session, ...(routers ? { routers } : {}) })
-          : analyzeOffline(text, opts);
+        const analysis: Analysis = await withHeapGrowthHeld(text.length, () =>
+          api
+            ? analyzePlan(text, { ...opts, api, session, ...(routers ? { routers } : {}) })
+            : analyzeOffline(text, opts),
+        );
         out[i] = { path: displayPath(file, io.cwd), analysis };
       }
     };

@@ -16,15 +16,18 @@ export const duplicateBin: Rule = {
         if (prev === undefined) first.set(key, j);
         return prev;
       };
+      // One message string per (label, first entry): a plan of 100,000 bins in one add repeats each of the
+      // 1,001 bin ids about 100 times, and a message apiece was most of what its findings held.
+      const messages = new Map<string, string>();
       const report = (label: string, path: PlanPath, prevPath: PlanPath): void => {
-        out.push(
-          finding(
-            ctx,
-            'duplicate-bin',
-            { op: i, path },
-            `${label} appears twice in this operation (first at ${prevPath.slice(2, 4).join('[')}]); merge the two entries into one`,
-          ),
-        );
+        const first = `${prevPath.slice(2, 4).join('[')}]`;
+        const key = `${label}|${first}`;
+        let message = messages.get(key);
+        if (message === undefined) {
+          message = `${label} appears twice in this operation (first at ${first}); merge the two entries into one`;
+          messages.set(key, message);
+        }
+        out.push(finding(ctx, 'duplicate-bin', { op: i, path }, message));
       };
       if (op.op === 'add') {
         const p = ctx.prepared.find((x) => x.index === i);
