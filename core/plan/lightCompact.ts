@@ -1,9 +1,10 @@
 /**
  * Compact storage for the fast readers' trees (lightYaml.ts, lightJson.ts). A plan of 5 MB holds some
  * 100,000 small maps of scalars (the bins); as objects, each scalar with its own range array, their tree
- * took about 1 KB a bin (over 100 MB). A map or sequence whose entries are all one-line scalars (or aliases)
- * keeps instead its entries' offsets in one Int32Array shared by the document, and builds the scalar nodes
- * when asked (their value read again from the text, as the reader read it). Readers of the tree see the same
+ * took about 1 KB a bin (over 100 MB). A map (or a sequence of one-line scalars and aliases) keeps instead its
+ * entries' offsets in one Int32Array shared by the document, and builds the scalar nodes when asked (their
+ * value read again from the text, as the reader read it); a value the text does not give back (a collection,
+ * a block scalar) and an alias's target are kept as nodes beside the offsets. Readers of the tree see the same
  * `LightMap` / `LightSeq` interface; `mapSize`, `mapKey`, `mapValue` reach one entry without building the
  * others.
  */
@@ -56,9 +57,8 @@ export class CompactStore {
   }
 }
 
-/** Where the value node of a scalar may start: not a block scalar (`|`, `>`), whose value the text alone does not give. */
-function oneLine(store: CompactStore, node: LightNode): boolean {
-  if (node.kind === 'alias') return true;
+/** A one-line scalar, whose value the text gives back (not a block scalar, `|` or `>`). */
+function decodable(store: CompactStore, node: LightNode): boolean {
   if (node.kind !== 'scalar') return false;
   const c = store.text.charCodeAt(node.range[0]);
   return c !== 124 && c !== 62;
@@ -69,29 +69,34 @@ const MAP_STRIDE = 5;
 /** Per item: start, value end, node end. */
 const SEQ_STRIDE = 3;
 
-/** Alias targets of a collection's entries (only for collections that hold an alias). */
-function aliasTargets(nodes: readonly LightNode[]): LightAlias['target'][] | undefined {
-  let out: LightAlias['target'][] | undefined;
+/** A node kept beside the offsets: an alias's target, or a value the text does not give back. */
+type SideNode = LightAlias['target'];
+
+/**
+ * The entries kept as nodes, by index (only for collections that have one): an alias's target (the entry is
+ * an alias: its text starts with `*`), or the value itself (a collection, a block scalar).
+ */
+function sideNodes(store: CompactStore, nodes: readonly LightNode[]): SideNode[] | undefined {
+  let out: SideNode[] | undefined;
   nodes.forEach((n, i) => {
-    if (n.kind !== 'alias') return;
-    out ??= new Array<LightAlias['target']>(nodes.length);
-    out[i] = n.target;
+    if (decodable(store, n)) return;
+    out ??= new Array<SideNode>(nodes.length);
+    out[i] = n.kind === 'alias' ? n.target : n;
   });
   return out;
 }
 
-function scalarNode(
-  store: CompactStore,
-  at: number,
-  targets: LightAlias['target'][] | undefined,
-  i: number,
-): LightScalar | LightAlias {
+/** Entry `i` of a compact collection, its offsets at `at`. */
+function entryNode(store: CompactStore, at: number, side: SideNode[] | undefined, i: number): LightNode {
   const d = store.data;
+  const node = side?.[i];
+  if (node && store.text.charCodeAt(d[at]!) !== STAR) return node;
   const range: LightRange = [d[at]!, d[at + 1]!, d[at + 2]!];
-  const target = targets?.[i];
-  if (target) return { kind: 'alias', range, target };
+  if (node) return { kind: 'alias', range, target: node };
   return { kind: 'scalar', range, value: store.codec.value(store.text, range[0], range[1]) };
 }
+
+const STAR = 42;
 
 export class CompactMap implements LightMap {
   readonly kind = 'map' as const;
@@ -101,7 +106,8 @@ export class CompactMap implements LightMap {
     readonly store: CompactStore,
     readonly base: number,
     readonly size: number,
-    readonly targets: LightAlias['target'][] | undefined,
+    /** Entries kept as nodes (sideNodes). */
+    readonly targets: SideNode[] | undefined,
   ) {}
 
   keyValue(i: number): string {
@@ -116,8 +122,8 @@ export class CompactMap implements LightMap {
     return { kind: 'scalar', range: [d[at]!, d[at + 1]!, d[at + 1]!], value: this.keyValue(i) };
   }
 
-  value(i: number): LightScalar | LightAlias {
-    return scalarNode(this.store, this.base + i * MAP_STRIDE + 2, this.targets, i);
+  value(i: number): LightNode {
+    return entryNode(this.store, this.base + i * MAP_STRIDE + 2, this.targets, i);
   }
 
   get keys(): LightScalar[] {
@@ -137,11 +143,12 @@ export class CompactSeq implements LightSeq {
     readonly store: CompactStore,
     readonly base: number,
     readonly size: number,
-    readonly targets: LightAlias['target'][] | undefined,
+    /** Entries kept as nodes (sideNodes). */
+    readonly targets: SideNode[] | undefined,
   ) {}
 
-  item(i: number): LightScalar | LightAlias {
-    return scalarNode(this.store, this.base + i * SEQ_STRIDE, this.targets, i);
+  item(i: number): LightNode {
+    return entryNode(this.store, this.base + i * SEQ_STRIDE, this.targets, i);
   }
 
   get items(): LightNode[] {
@@ -150,8 +157,8 @@ export class CompactSeq implements LightSeq {
 }
 
 /**
- * A map node: compact when every value is a one-line scalar or an alias and every key's range is
- * [start, end, end]; else the plain object.
+ * A map node: compact when every key's range is [start, end, end] (its one-line scalar values and aliases as
+ * offsets, other values kept as nodes beside them); else the plain object.
  */
 export function mapNode(
   store: CompactStore,
@@ -161,8 +168,7 @@ export function mapNode(
   values: LightNode[],
 ): LightMap {
   let compact = keys.length > 0 && keys.length === values.length;
-  for (let i = 0; compact && i < keys.length; i++)
-    compact = keys[i]!.range[1] === keys[i]!.range[2] && oneLine(store, values[i]!);
+  for (let i = 0; compact && i < keys.length; i++) compact = keys[i]!.range[1] === keys[i]!.range[2];
   if (!compact) return { kind: 'map', range, flow, keys: exact(keys), values: exact(values) };
   const base = store.reserve(keys.length * MAP_STRIDE);
   const d = store.data;
@@ -176,13 +182,15 @@ export function mapNode(
     d[at + 3] = v[1];
     d[at + 4] = v[2];
   }
-  return new CompactMap(range, flow, store, base, keys.length, aliasTargets(values));
+  return new CompactMap(range, flow, store, base, keys.length, sideNodes(store, values));
 }
 
 /** A sequence node: compact when every item is a one-line scalar or an alias; else the plain object. */
 export function seqNode(store: CompactStore, range: LightRange, flow: boolean, items: LightNode[]): LightSeq {
   let compact = items.length > 0;
-  for (let i = 0; compact && i < items.length; i++) compact = oneLine(store, items[i]!);
+  // A list of collections (the bins) holds a pointer per item either way: only scalars and aliases are stored.
+  for (let i = 0; compact && i < items.length; i++)
+    compact = items[i]!.kind === 'alias' || decodable(store, items[i]!);
   if (!compact) return { kind: 'seq', range, flow, items: exact(items) };
   const base = store.reserve(items.length * SEQ_STRIDE);
   const d = store.data;
@@ -193,7 +201,7 @@ export function seqNode(store: CompactStore, range: LightRange, flow: boolean, i
     d[at + 1] = r[1];
     d[at + 2] = r[2];
   }
-  return new CompactSeq(range, flow, store, base, items.length, aliasTargets(items));
+  return new CompactSeq(range, flow, store, base, items.length, sideNodes(store, items));
 }
 
 /**

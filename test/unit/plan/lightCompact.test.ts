@@ -42,16 +42,23 @@ operations:
 `;
 
 describe('compact light trees (lightCompact.ts)', () => {
-  it('keeps maps and sequences of one-line scalars compact, other collections as objects', () => {
+  it('keeps maps compact (collections and block scalars beside the offsets), and lists of scalars', () => {
     const root = parseLightYaml(PLAN)!.root;
     assert.ok(at(root, 'operations', 0, 'bins', 0) instanceof CompactMap, 'a flow map of scalars');
     assert.ok(at(root, 'operations', 0, 'bins', 1) instanceof CompactMap, 'a block map of scalars');
     assert.ok(at(root, 'operations', 1, 'bins') instanceof CompactSeq, 'a flow sequence of scalars');
-    assert.ok(!(at(root, 'operations', 1) instanceof CompactMap), 'a map holding a block scalar');
-    assert.ok(!(root instanceof CompactMap), 'a map holding collections');
+    assert.ok(!(at(root, 'operations', 0, 'bins') instanceof CompactSeq), 'a list of maps');
+    const withdraw = at(root, 'operations', 1);
+    assert.ok(withdraw instanceof CompactMap, 'a map holding a list and a block scalar');
+    const note = at(root, 'operations', 1, 'note');
+    assert.equal(note.kind === 'scalar' && note.value, 'kept as text\n');
+    // A node kept beside the offsets is the reader's own, every time.
+    assert.equal(at(root, 'operations', 1, 'bins'), at(root, 'operations', 1, 'bins'));
+    assert.ok(root instanceof CompactMap);
     const json = parseLightJson(JSON.stringify({ version: 1, operations: [{ op: 'add', bins: [1] }] }), 100)!;
-    assert.ok(at(json.root, 'operations', 0) instanceof CompactMap === false);
+    assert.ok(at(json.root, 'operations', 0) instanceof CompactMap);
     assert.ok(at(json.root, 'operations', 0, 'bins') instanceof CompactSeq);
+    assert.ok(!(at(json.root, 'operations') instanceof CompactSeq));
   });
 
   it('builds the same nodes as yaml, one entry at a time', () => {
