@@ -265,7 +265,7 @@ function runFromSnapshot(cli: CliBundle, builtDist: string): void {
   process.execArgv = withoutSnapshotFlags(process.execArgv);
   let dist: string | undefined;
   try {
-    dist = fs.realpathSync(distArg);
+    dist = fs.realpathSync.native(distArg);
   } catch {
     dist = undefined;
   }
