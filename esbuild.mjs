@@ -39,13 +39,8 @@ const require = createRequire(import.meta.url);
 const LAZY_MODULES = [
   { module: 'core/api/client.ts', out: 'lazy-api-client' },
   { module: 'core/sim/server.ts', out: 'lazy-sim-server' },
-  // Elsewhere @stacks/transactions is bundled already (the execution): one copy, not two. The language
-  // server's engine loads the execution and the Clarity codec with the first live analysis, not at start.
-  {
-    module: 'core/plan/binShareCodec.ts',
-    out: 'lazy-bin-share-codec',
-    in: ['cli-check', 'lazy-server-engine'],
-  },
+  // The execution holds @stacks/transactions, and with it the Clarity codec of node bin reads (execute.ts
+  // re-exports it): one copy, loaded with the first live analysis, not at start.
   { module: 'core/plan/execute.ts', out: 'lazy-execute', in: ['cli-check', 'lazy-server-engine'] },
   { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp'] },
   { module: 'yaml', out: 'lazy-yaml', in: ['cli-check'], entry: require.resolve('yaml') },

@@ -9,6 +9,11 @@
 import { revertWords, type ExecResult } from '../chain/index';
 
 export { revertWords };
+/**
+ * The Clarity codec of node bin reads travels with the execution: both need @stacks/transactions, so the
+ * language server and `dlmm check` load one copy of it, once (live.ts loads this module for it).
+ */
+export { binIdArg, decodeBinShares } from './binShareCodec';
 import { buildTransactions } from '../tx/build';
 import { routerConfigFor, type RouterConfig, type RouterOverrides } from '../tx/routers';
 import type { BuiltTransaction } from '../tx/types';

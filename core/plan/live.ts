@@ -370,10 +370,11 @@ const apiSchemas = () => require('../api/schemas') as typeof import('../api/sche
 
 /**
  * The Clarity codec of node bin reads, loaded when the first node read happens: an offline check never
- * loads the Clarity library (the CLI bundles it apart, esbuild.mjs).
+ * loads the Clarity library. It comes with the execution (execute.ts re-exports it; esbuild.mjs bundles
+ * that apart), which every live check with a sender loads anyway: one copy of @stacks/transactions, not two.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const codec = () => require('./binShareCodec') as typeof import('./binShareCodec');
+const codec = () => require('./execute') as typeof import('./execute');
 
 /** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
 export function decodeBinShares(hex: string | undefined): bigint | undefined {
