@@ -471,20 +471,20 @@ function checkLimits(
     };
   }
   if (format === 'json') return undefined; // the JSON checker bounds its own depth
+  // Character codes, not one-character strings: this pass runs over every character of a 5 MB plan.
   let depth = 0;
-  let quote = '';
+  let quote = 0; // 34 `"` or 39 `'` inside a quoted scalar
   let lineStart = true;
   let indent = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\n') {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
       lineStart = true;
       indent = 0;
-      if (quote === "'" || quote === '"') continue;
       continue;
     }
     if (lineStart) {
-      if (c === ' ' || c === '-' || c === '\t') {
+      if (c === 32 || c === 45 || c === 9) {
         indent++;
         if (indent > PARSE_LIMITS.maxIndent)
           return {
@@ -497,26 +497,26 @@ function checkLimits(
       lineStart = false;
     }
     if (quote) {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote) quote = '';
+      if (c === 92 && quote === 34) i++;
+      else if (c === quote) quote = 0;
       continue;
     }
-    if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ' '))) {
+    if (c === 35 && (i === 0 || /\s/.test(text[i - 1] ?? ' '))) {
       const nl = text.indexOf('\n', i);
       i = nl < 0 ? text.length : nl - 1;
       continue;
     }
-    if (c === '"' || c === "'") {
+    if (c === 34 || c === 39) {
       // A quote starts a quoted scalar only at a token boundary.
       if (i === 0 || /[\s[{,:-]/.test(text[i - 1] ?? ' ')) quote = c;
-    } else if (c === '[' || c === '{') {
+    } else if (c === 91 || c === 123) {
       if (++depth > PARSE_LIMITS.maxFlowDepth)
         return {
           offset: i,
           length: 1,
           message: `YAML: flow nesting deeper than ${PARSE_LIMITS.maxFlowDepth} levels is not accepted`,
         };
-    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
   }
   return undefined;
 }

@@ -16,15 +16,14 @@ export const duplicateBin: Rule = {
         if (prev === undefined) first.set(key, j);
         return prev;
       };
-      // One message string per (label, first entry): a plan of 100,000 bins in one add repeats each of the
-      // 1,001 bin ids about 100 times, and a message apiece was most of what its findings held.
+      // One message string per key (the key gives the label and the first entry): a plan of 100,000 bins in
+      // one add repeats each of the 1,001 bin ids about 100 times, and a message apiece was most of what its
+      // findings held.
       const messages = new Map<string, string>();
-      const report = (label: string, path: PlanPath, prevPath: PlanPath): void => {
-        const first = `${prevPath.slice(2, 4).join('[')}]`;
-        const key = `${label}|${first}`;
+      const report = (key: string, label: string, path: PlanPath, prevPath: PlanPath): void => {
         let message = messages.get(key);
         if (message === undefined) {
-          message = `${label} appears twice in this operation (first at ${first}); merge the two entries into one`;
+          message = `${label} appears twice in this operation (first at ${prevPath.slice(2, 4).join('[')}]); merge the two entries into one`;
           messages.set(key, message);
         }
         out.push(finding(ctx, 'duplicate-bin', { op: i, path }, message));
@@ -50,17 +49,21 @@ export const duplicateBin: Rule = {
       if (op.op === 'add')
         op.bins.forEach((b, j) => {
           if (b.bin_id !== undefined && op.mode === 'strict') {
-            const prev = seen(`b${b.bin_id}`, j);
+            const key = `b${b.bin_id}`;
+            const prev = seen(key, j);
             if (prev !== undefined)
               report(
+                key,
                 `bin ${b.bin_id}`,
                 ['operations', i, 'bins', j, 'bin_id'],
                 ['operations', i, 'bins', prev],
               );
           } else if (b.active_bin_offset !== undefined) {
-            const prev = seen(`o${b.active_bin_offset}`, j);
+            const key = `o${b.active_bin_offset}`;
+            const prev = seen(key, j);
             if (prev !== undefined)
               report(
+                key,
                 `active_bin_offset ${b.active_bin_offset}`,
                 ['operations', i, 'bins', j, 'active_bin_offset'],
                 ['operations', i, 'bins', prev],
@@ -70,17 +73,21 @@ export const duplicateBin: Rule = {
       else if (op.op === 'move')
         op.moves.forEach((m, j) => {
           if (m.to_bin_id !== undefined && op.mode === 'strict') {
-            const prev = seen(`b${m.to_bin_id}`, j);
+            const key = `b${m.to_bin_id}`;
+            const prev = seen(key, j);
             if (prev !== undefined)
               report(
+                key,
                 `to bin ${m.to_bin_id}`,
                 ['operations', i, 'moves', j, 'to_bin_id'],
                 ['operations', i, 'moves', prev],
               );
           } else if (m.active_bin_offset !== undefined) {
-            const prev = seen(`o${m.active_bin_offset}`, j);
+            const key = `o${m.active_bin_offset}`;
+            const prev = seen(key, j);
             if (prev !== undefined)
               report(
+                key,
                 `active_bin_offset ${m.active_bin_offset}`,
                 ['operations', i, 'moves', j, 'active_bin_offset'],
                 ['operations', i, 'moves', prev],
@@ -89,9 +96,10 @@ export const duplicateBin: Rule = {
         });
       else if (op.op === 'withdraw')
         op.bins?.forEach((id, j) => {
-          const prev = seen(`b${id}`, j);
+          const key = `b${id}`;
+          const prev = seen(key, j);
           if (prev !== undefined)
-            report(`bin ${id}`, ['operations', i, 'bins', j], ['operations', i, 'bins', prev]);
+            report(key, `bin ${id}`, ['operations', i, 'bins', j], ['operations', i, 'bins', prev]);
         });
     });
     return out;
