@@ -173,6 +173,17 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
         assert.doesNotMatch(plain.stderr, /internal error/);
       });
     }
+    it('a plan above 1 MiB (its analysis changes a V8 flag for a while: cli/src/heapGrowth.ts)', async () => {
+      const big = join(tmp, 'big.dlmm.yaml');
+      // Its size in a comment line (the analysis of that many bins would take a while on a busy machine).
+      const plan = readFileSync(join(EXAMPLES, 'mistakes', 'wrong-side.dlmm.yaml'), 'utf8');
+      writeFileSync(big, `# ${'x'.repeat(1.1 * 1024 * 1024)}\n${plan}`);
+      const args = ['check', '--offline', '--format', 'json', big];
+      const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env);
+      const snap = await run(process.execPath, ['--snapshot-blob', blob, join(ROOT, 'dist'), ...args], env);
+      assert.equal(plain.code, 1, plain.stderr);
+      assert.deepEqual(snap, plain);
+    });
     it('hostile plans (escapes, broken YAML, deep JSON, an empty file), text and JSON', async () => {
       for (const format of ['text', 'json']) {
         const args = ['check', '--offline', '--format', format, hostile];
