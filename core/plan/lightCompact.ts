@@ -57,11 +57,18 @@ export class CompactStore {
   }
 }
 
-/** A one-line scalar, whose value the text gives back (not a block scalar, `|` or `>`). */
+/**
+ * A one-line scalar, whose value the text gives back: not a block scalar (`|`, `>`), a plain or quoted scalar
+ * over several lines (folded), nor a tagged one (`!!str 1`), all read by lightYaml.ts.
+ */
 function decodable(store: CompactStore, node: LightNode): boolean {
-  if (node.kind !== 'scalar') return false;
-  const c = store.text.charCodeAt(node.range[0]);
-  return c !== 124 && c !== 62;
+  if (node.kind !== 'scalar' || node.tag !== undefined) return false;
+  const [start, end] = node.range;
+  const t = store.text;
+  const c = t.charCodeAt(start);
+  if (c === 124 || c === 62) return false;
+  for (let i = start; i < end; i++) if (t.charCodeAt(i) === 10) return false;
+  return true;
 }
 
 /** Per entry: key start, key end, value start, value end, node end. */

@@ -2,8 +2,9 @@
  * A fast reader for the common shape of plan files, linear in the text: block maps and sequences; flow maps
  * and sequences, nested (up to 16 levels), empty, with a trailing comma, on one line or over several (each
  * line deeper than the block collection holding them, blank lines between); plain scalars (of several
- * words on one line in block values) and one-line quoted scalars (double-quoted with yaml's escapes,
- * single-quoted with `''`); quoted keys (`"a": 1`, `{"a":1}`) and `<<` as a block key (YAML 1.2: no merge);
+ * words in block values, over several lines too) and quoted scalars (double-quoted with yaml's escapes,
+ * single-quoted with `''`; block values may go on over several lines), folded as yaml folds them; `!!str`
+ * and `!!int` on scalars; quoted keys (`"a": 1`, `{"a":1}`) and `<<` as a block key (YAML 1.2: no merge);
  * block scalars (`|` and `>`, with `-` or `+` chomping); anchors and aliases on values (block and flow);
  * comments after a value and comment-only or blank lines anywhere at any indentation; tabs as separation
  * inside a line (after `:`, `-`, `,`, before a comment; in quoted scalars and comments); Windows line ends.
@@ -11,15 +12,17 @@
  * intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over 300 MB).
  * Anything outside that subset returns undefined, and the caller falls back to parseDocument, so messages
  * and behaviour stay identical (a plan written wholly as JSON is read by lightJson.ts's parseJsonAsYaml
- * instead). Left to yaml: tags, multi-line plain or quoted scalars, plain scalars of several words inside
- * flow collections, invalid escapes and escaped line breaks, comments inside a flow collection, block
- * scalars with an indentation indicator / leading empty lines / lines of spaces / deeper lines when folded,
- * anchors on keys or over a block sequence item's map, an anchored node that holds an alias, an alias used
- * up to yaml's limit, explicit keys (`?`), keys that are neither an identifier nor quoted, plain keys yaml
- * resolves to a non-string (`true`, `null`...), duplicate keys, implicit keys longer than yaml's 1024
- * characters, `<<` in a flow map, tabs as indentation, on blank or comment lines, in block scalars or before
- * a sequence item's map or anchor, a CR not followed by LF, a BOM, directives and document markers, odd
- * indentation, and anything yaml reports as an error.
+ * instead). Left to yaml: other tags, tags on collections, plain scalars of several words or lines inside
+ * flow collections and quoted ones over several lines there, a multi-line plain scalar that resolves to
+ * other than a string starting with a letter, `_`, `$`, `.` or `/`, invalid escapes and escaped line breaks,
+ * tabs at the ends of a quoted scalar's lines, comments inside a flow collection or a multi-line plain
+ * scalar, block scalars with an indentation indicator / leading empty lines / lines of spaces / deeper lines
+ * when folded, anchors on keys or over a block sequence item's map, an anchored node that holds an alias,
+ * an alias used up to yaml's limit, explicit keys (`?`), keys that are neither an identifier nor quoted,
+ * plain keys yaml resolves to a non-string (`true`, `null`...), duplicate keys, implicit keys longer than
+ * yaml's 1024 characters, `<<` in a flow map, tabs as indentation, on blank or comment lines, in block
+ * scalars or before a sequence item's map or anchor, a CR not followed by LF, a BOM, directives and
+ * document markers, odd indentation, and anything yaml reports as an error.
  * test/unit/plan/lightYaml.test.ts checks the equivalence differentially (values and every range).
  */
 
@@ -32,6 +35,8 @@ export interface LightScalar {
   kind: 'scalar';
   range: LightRange;
   value: unknown;
+  /** `!!str` or `!!int` written before it: its value is not what its text alone resolves to. */
+  tag?: 'str' | 'int';
 }
 export interface LightMap {
   kind: 'map';
@@ -85,11 +90,11 @@ export const flowMapNode = (
 const YAML_CODEC: ScalarCodec = {
   key(text, start, end) {
     const c = text.charCodeAt(start);
-    return c === 34 || c === 39 ? readQuoted(text, start).value : text.slice(start, end);
+    return c === 34 || c === 39 ? readQuoted(text, start, -1).value : text.slice(start, end);
   },
   value(text, start, end) {
     const c = text.charCodeAt(start);
-    return c === 34 || c === 39 ? readQuoted(text, start).value : resolvePlain(text.slice(start, end));
+    return c === 34 || c === 39 ? readQuoted(text, start, -1).value : resolvePlain(text.slice(start, end));
   },
 };
 
@@ -107,6 +112,7 @@ const PIPE = 124;
 const GT = 62;
 const STAR = 42;
 const TAB = 9;
+const BANG = 33;
 const LT = 60;
 const BACKSLASH = 92;
 const DQUOTE = 34;
@@ -646,54 +652,111 @@ class Reader {
       this.flowCol = col;
       return this.flowCollection(p);
     }
+    if (c === BANG) {
+      const s = this.tagged(p, false);
+      const n = this.code(s.end);
+      if (!isWhite(n) && n !== NL && n !== -1) return bail();
+      return s;
+    }
     if (c === STAR) return this.alias(p, false);
-    const s = this.scalar(p, false);
+    const s = this.scalar(p, false, col);
     const n = this.code(s.end);
     if (!isWhite(n) && n !== NL && n !== -1) return bail();
     return s;
   }
 
   /** A quoted or plain scalar at `p` (flow: stops at flow indicators; block: ':' allowed mid-word). */
-  private scalar(p: number, flow: boolean): { node: LightScalar; value: unknown; end: number } {
+  /**
+   * A quoted or plain scalar at `p` (flow: stops at flow indicators; block: ':' allowed mid-word). A block
+   * value in a collection at column `col` (-1: none) may go on over the following lines indented deeper
+   * than `col` (blank lines between): yaml folds them (plain scalars, and quoted ones alike).
+   */
+  private scalar(
+    p: number,
+    flow: boolean,
+    col = -1,
+    resolve = true,
+  ): { node: LightScalar; value: unknown; end: number } {
     const c = this.code(p);
     if (c === DQUOTE || c === SQUOTE) {
-      const { value, end } = this.quoted(p);
+      const { value, end } = readQuoted(this.text, p, col);
       return { node: { kind: 'scalar', range: [p, end, end], value }, value, end };
     }
-    let q = p;
+    let q = p; // just after the last character of the scalar read so far
+    let i = p;
+    let lines = false;
     for (;;) {
-      const d = this.code(q);
-      if (isPlainChar(d)) q++;
+      const d = this.code(i);
+      if (isPlainChar(d)) q = ++i;
       else if (!flow && d === COLON) {
-        const n = this.code(q + 1);
-        if (n === SP || n === NL || n === -1) return bail(); // `a: b` inside a value
-        q++;
-      } else if (!flow && d === SP && q > p) {
+        const n = this.code(i + 1);
+        if (isWhite(n) || n === NL || n === -1) return bail(); // `a: b` inside a value
+        q = ++i;
+      } else if (!flow && d === SP && i > p) {
         // Words separated by spaces on one line (`note: weekly ladder`): the scalar goes on when the next
         // word starts with a plain character; a `#` after a space starts a comment, anything else is left
         // to the line's end check (or to yaml).
-        let r = q + 1;
+        let r = i + 1;
         while (this.code(r) === SP) r++;
-        if (!isPlainChar(this.code(r))) break;
-        q = r;
+        if (isPlainChar(this.code(r)) || (col >= 0 && this.code(r) === NL)) i = r;
+        else break;
+      } else if (!flow && col >= 0 && d === NL) {
+        // A line break: the scalar goes on when the next line that is not blank is indented deeper than
+        // `col` and starts with a plain character (a comment line or a shallower line ends it; any other
+        // deeper line is left to yaml by the caller's checks).
+        let r = i + 1;
+        let s = r;
+        for (;;) {
+          while (this.code(s) === SP) s++;
+          if (this.code(s) !== NL) break;
+          r = ++s;
+        }
+        if (s - r <= col || !isPlainChar(this.code(s))) break;
+        lines = true;
+        i = s;
       } else break;
     }
     if (q === p) return bail();
     const raw = this.text.slice(p, q);
     if (raw.charCodeAt(0) === 45 && !INT.test(raw) && !FLOAT.test(raw)) return bail(); // '-x'
-    const v = resolvePlain(raw);
+    const folded = lines ? unfoldLines(raw) : raw;
+    // Unresolved (after a tag): the text; its `-x` check above stays (yaml may read it otherwise).
+    const v = resolve ? resolvePlain(folded) : folded;
     return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
+  }
+
+  /**
+   * `!!str` or `!!int` at `p`, then spaces and a one-line scalar: its node starts at the scalar (as yaml's).
+   * `!!str` gives the scalar's text (plain) or its quoted value; `!!int` an integer written as the reader
+   * reads one (`-?(0|[1-9][0-9]*)`), plain or quoted. Other tags (and an anchor after a tag) go to yaml.
+   */
+  private tagged(p: number, flow: boolean): { node: LightScalar; value: unknown; end: number } {
+    const t = this.text;
+    const tag = t.startsWith('!!str', p) ? 'str' : t.startsWith('!!int', p) ? 'int' : bail();
+    let q = p + 5;
+    if (!isWhite(this.code(q))) return bail();
+    while (isWhite(this.code(q))) q++;
+    const s = this.scalar(q, flow, -1, false);
+    const text = s.value as string;
+    const value = tag === 'str' ? text : INT.test(text) ? BigInt(text) : bail();
+    return { node: { kind: 'scalar', range: s.node.range, value, tag }, value, end: s.end };
   }
 
   /** A scalar, a flow collection (either anchored) or an alias inside a flow collection. */
   private flowValue(p: number): { node: LightNode; value: unknown; end: number } {
     const c = this.code(p);
     if (c === STAR) return this.alias(p, true);
+    if (c === BANG) return this.tagged(p, true);
     if (c !== AMP) return c === 123 || c === 91 ? this.flowCollection(p) : this.scalar(p, true);
     const aliasesBefore = this.aliases;
     const { name, q } = this.anchorAt(p);
     const d = this.code(q);
-    const s = d === 123 || d === 91 ? this.flowCollection(q) : this.scalar(q, true);
+    const s =
+      d === 123 || d === 91
+        ? this.flowCollection(q)
+        : d === BANG
+          ? this.tagged(q, true)
+          : this.scalar(q, true);
     this.define(name, s.node, s.value, aliasesBefore);
     return s;
   }
@@ -730,8 +793,9 @@ class Reader {
     }
   }
 
+  /** A quoted scalar on one line at `p` (a key, or in a flow collection). */
   private quoted(p: number): { value: string; end: number } {
-    return readQuoted(this.text, p);
+    return readQuoted(this.text, p, -1);
   }
 
   private flowMap(open: number): { node: LightMap; value: Record<string, unknown>; end: number } {
@@ -808,17 +872,24 @@ class Reader {
 }
 
 /**
- * A quoted scalar on one line at `p`: its value as yaml resolves it and its end (after the closing
- * quote). Single-quoted: `''` is a quote. Double-quoted: yaml's escapes (one character, `\xXX`, `\uXXXX`,
- * `\UXXXXXXXX`); an invalid escape, an escaped line break or any line break is left to yaml.
+ * A quoted scalar at `p`: its value as yaml resolves it and its end (after the closing quote).
+ * Single-quoted: `''` is a quote. Double-quoted: yaml's escapes (one character, `\xXX`, `\uXXXX`,
+ * `\UXXXXXXXX`). With `col` >= 0 (a block value in a collection at that column) it may go on over lines
+ * indented deeper than `col` (blank lines between), folded as yaml folds them; with -1 it is on one line.
+ * An invalid escape, an escaped line break, a tab at a line's start or end, or a line break where none may
+ * be is left to yaml.
  */
-function readQuoted(t: string, p: number): { value: string; end: number } {
+function readQuoted(t: string, p: number, col: number): { value: string; end: number } {
   if (t.charCodeAt(p) === SQUOTE) {
     let close = t.indexOf("'", p + 1);
     while (close >= 0 && t.charCodeAt(close + 1) === SQUOTE) close = t.indexOf("'", close + 2);
     if (close < 0) return bail();
-    const raw = t.slice(p + 1, close);
-    if (raw.includes('\n')) return bail();
+    let raw = t.slice(p + 1, close);
+    if (raw.includes('\n')) {
+      if (col < 0) return bail();
+      for (let nl = raw.indexOf('\n'); nl >= 0; nl = raw.indexOf('\n', nl + 1)) continuation(raw, nl, col);
+      raw = unfoldLines(raw);
+    }
     return { value: raw.includes("''") ? raw.replace(/''/g, "'") : raw, end: close + 1 };
   }
   let value = '';
@@ -827,7 +898,24 @@ function readQuoted(t: string, p: number): { value: string; end: number } {
   for (;;) {
     const d = q < t.length ? t.charCodeAt(q) : -1;
     if (d === DQUOTE) return { value: value + t.slice(from, q), end: q + 1 };
-    if (d === NL || d === -1) return bail();
+    if (d === -1) return bail();
+    if (d === NL) {
+      if (col < 0) return bail();
+      // Spaces (never a tab) before a line break are dropped; the break and the indentation after it
+      // fold into one space, or into one line feed per blank line that follows.
+      const chunk = t.slice(from, q).replace(/ +$/, '');
+      if (chunk.endsWith('\t')) return bail();
+      value += chunk;
+      let breaks = 0;
+      let r = q;
+      while (t.charCodeAt(r) === NL) {
+        breaks++;
+        r = continuation(t, r, col);
+      }
+      value += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+      q = from = r;
+      continue;
+    }
     if (d !== BACKSLASH) {
       q++;
       continue;
@@ -849,6 +937,43 @@ function readQuoted(t: string, p: number): { value: string; end: number } {
     } else return bail();
     from = q;
   }
+}
+
+/**
+ * After the line break at `nl` inside a quoted scalar of a block value at column `col`: where the next
+ * line's text starts (after its spaces). The line must be blank or indented deeper than `col` (yaml's
+ * rule); a tab after the indentation or at the end of the previous line is left to yaml.
+ */
+function continuation(t: string, nl: number, col: number): number {
+  if (t.charCodeAt(nl - 1) === TAB) return bail();
+  let s = nl + 1;
+  while (t.charCodeAt(s) === SP) s++;
+  const c = t.charCodeAt(s);
+  if (c === TAB) return bail();
+  if (c !== NL && s - (nl + 1) <= col) return bail();
+  return s;
+}
+
+/**
+ * yaml's folding of a multi-line plain or single-quoted scalar's text: the first line's trailing spaces and
+ * the others' leading and trailing ones are dropped (the last line's trailing ones are kept), a line break
+ * becomes a space, and each blank line a line feed.
+ */
+function unfoldLines(raw: string): string {
+  const lines = raw.split('\n');
+  let res = lines[0]!.replace(/[ \t]+$/, '');
+  let sep = ' ';
+  for (let i = 1; i < lines.length - 1; i++) {
+    const line = lines[i]!.replace(/^[ \t]+|[ \t]+$/g, '');
+    if (line === '') {
+      if (sep === '\n') res += sep;
+      else sep = '\n';
+    } else {
+      res += sep + line;
+      sep = ' ';
+    }
+  }
+  return res + sep + lines[lines.length - 1]!.replace(/^[ \t]+/, '');
 }
 
 /** Keys this reader takes: not a core-schema special word, not `__proto__`, not a duplicate. */

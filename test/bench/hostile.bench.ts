@@ -43,6 +43,9 @@ const FORMS: Record<string, string> = {
   'quoted keys (JSON-ish YAML)': '      - {"bin_id": 1, "x_amount": 1, "y_amount": 0}\n',
   'tabs between the parts of a line': '      - { bin_id:\t1, x_amount: 1, y_amount: 0 }\t# c\n',
   '`<<` keys': '      - <<: { x_amount: 1 }\n        bin_id: 1\n',
+  'plain and quoted values over several lines':
+    '      - bin_id: 1\n        note: a long\n          note\n        id: "a long\n          id"\n',
+  '`!!str` / `!!int` tags': '      - { bin_id: !!int 1, x_amount: !!int "1", y_amount: 0, id: !!str 7 }\n',
 };
 /** Bins as one flow sequence over many lines, and as one nested flow sequence on one line. */
 const FLOW_BIN = '      { bin_id: 1, x_amount: 1,\n        y_amount: 0 },\n';

@@ -44,11 +44,13 @@ function blockScalarPlan(size: number): string {
 
 /**
  * Bins in forms generators and hand-written plans use, each repeated to 3 MB: escapes in double-quoted strings
- * and `''` in single-quoted ones, quoted keys (JSON-ish YAML), tabs between the parts of a line, `<<` keys.
+ * and `''` in single-quoted ones, quoted keys (JSON-ish YAML), tabs between the parts of a line, `<<` keys,
+ * plain and quoted values over several lines, `!!int`.
  */
 const FORMS_BIN =
   '      - {"bin_id": 1, \'x_amount\': "1\\u0030", y_amount:\t"\\"0\\"", note: \'it\'\'s\' }\t# c\n' +
-  '      - <<: { x_amount: 1 }\n        "bin_id": 2\n';
+  '      - <<: { x_amount: 1 }\n        "bin_id": 2\n' +
+  '      - bin_id: !!int 3\n        note: a long\n          note\n        id: "wrapped\n          id"\n';
 /** A plan written as JSON in a YAML file, of `bins` bins. */
 const jsonPlan = (bins: number): string =>
   JSON.stringify(

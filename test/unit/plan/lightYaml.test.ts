@@ -152,8 +152,22 @@ function randomPlan(seed: number): string {
     anchors.length > 0 && chance(0.06)
       ? `*${pick(anchors)}`
       : chance(flow ? 0.04 : 0.06)
-        ? anchor() + scalar()
-        : scalar();
+        ? anchor() + (tags && chance(0.3) ? tag() : '') + scalar()
+        : (tags && chance(0.15) ? tag() : '') + scalar();
+  // Tags: the reader takes `!!str` and `!!int` on scalars; the others (and odd spacing) it leaves to yaml.
+  const tags = chance(0.2);
+  const tag = (): string =>
+    pick([
+      '!!str ',
+      '!!int ',
+      '!!str ',
+      '!!int ',
+      '!!str\t',
+      '!!str ',
+      '!!int ',
+      '!!str ',
+      chance(0.3) ? pick(['!!float ', '!!bool ', '!foo ', '!!str&x ', '!!map ']) : '!!str ',
+    ]);
   const scalar = (): string =>
     pick([
       String(Math.floor(r() * 2000) - 1000),
@@ -229,6 +243,31 @@ function randomPlan(seed: number): string {
     if (chance(0.4)) out += '\n'.repeat(1 + Math.floor(r() * 2));
     return out;
   };
+  /**
+   * A plain, double- or single-quoted scalar over several lines (as generators wrap long strings) for a
+   * value in a collection at column `col`: continuation lines mostly deeper, sometimes at or left of `col`,
+   * blank lines, spaces and tabs at line ends, escapes, a comment after it or a comment line inside it.
+   */
+  const multiLine = (col: number): string => {
+    const ind = (): string => ' '.repeat(Math.max(0, col + pick([1, 2, 2, 4, 8, 1, 2, 1, 2, 0, -1])));
+    const words = (): string =>
+      pick(['long text', 'a - b', 'x:y', 'weekly', 'it is 5 % done', 'dlmm_1 and 2', '- dash', 'c:d e']);
+    const end = (): string => pick(['', ' ', '  ', tabs ? '\t' : '', tabs ? ' \t' : '']);
+    const kind = pick(['plain', 'plain', 'double', 'single']);
+    const n = 1 + Math.floor(r() * 3);
+    let out = kind === 'double' ? '"' : kind === 'single' ? "'" : '';
+    out += kind === 'double' && escapes && chance(0.3) ? 'esc\\t\\u00e9 ' : '';
+    out += kind === 'single' && chance(0.3) ? "it''s " : '';
+    out += words();
+    for (let i = 0; i < n; i++) {
+      out += end() + '\n';
+      if (chance(0.2)) out += pick(['\n', '  \n', '\n\n']);
+      if (kind === 'plain' && chance(0.05)) out += `${ind()}# a comment line\n`;
+      out += ind() + words();
+    }
+    out += kind === 'double' ? '"' : kind === 'single' ? "'" : '';
+    return `${out}${tail()}\n`;
+  };
   let out = filler(0);
   out += `version:${sp()}1${tail()}\n` + filler(0);
   if (chance(0.15)) out += `description: ${blockScalar(0)}` + filler(0);
@@ -248,6 +287,7 @@ function randomPlan(seed: number): string {
     out += filler(col) + ' '.repeat(oi) + '-' + ' '.repeat(col - oi - 1);
     out += blockMap([`id`, 'op'], col, true).replace(/op:.*\n/, `op: ${kind}${tail()}\n`);
     if (chance(0.15)) out += filler(col) + `${' '.repeat(col)}note: ${blockScalar(col)}`;
+    if (chance(0.12)) out += filler(col) + `${' '.repeat(col)}text: ${multiLine(col)}`;
     if (chance(0.25))
       out +=
         filler(col) +
@@ -279,7 +319,8 @@ function randomPlan(seed: number): string {
     const n = 1 + Math.floor(r() * 4);
     for (let j = 0; j < n; j++) {
       out += filler(ii) + ' '.repeat(ii) + '-' + sp();
-      if (kind === 'withdraw') out += chance(0.1) ? blockScalar(ii) : `${scalar()}${tail()}\n`;
+      if (kind === 'withdraw')
+        out += chance(0.1) ? blockScalar(ii) : chance(0.1) ? multiLine(ii) : `${scalar()}${tail()}\n`;
       else if (anchors.length > 0 && chance(0.1)) out += `*${pick(anchors)}${tail()}\n`;
       else if (chance(0.6)) {
         // A bin as a flow map, sometimes over several lines (deeper than the dash).
@@ -329,6 +370,8 @@ describe('fast plan reader (lightYaml)', () => {
       mergeKeys: 0,
       multiLineFlow: 0,
       nestedFlow: 0,
+      multiLineScalars: 0,
+      tags: 0,
     };
     for (let seed = 1; seed <= n; seed++) {
       const text = randomPlan(seed);
@@ -343,6 +386,8 @@ describe('fast plan reader (lightYaml)', () => {
         if (/^ *<</m.test(text)) forms.mergeKeys++;
         if (/[[{,] *\n/.test(text)) forms.multiLineFlow++;
         if (/[[{][^\n\]}]*[[{]/.test(text)) forms.nestedFlow++;
+        if (/^ *text: /m.test(text)) forms.multiLineScalars++;
+        if (/!!(?:str|int)/.test(text)) forms.tags++;
       } else if (process.env.LIGHTYAML_SEEDS && composed(text).errors.length === 0) refused.push(seed);
     }
     if (process.env.LIGHTYAML_SEEDS)
@@ -425,9 +470,18 @@ describe('fast plan reader (lightYaml)', () => {
     const refused = [
       'version: 1\n...\n',
       'version: 1\n--- # second\nx: 2\n',
-      'version: 1\nx: "a # b\n  c"\n',
+      'version: 1\nx: "a # b\nc"\n',
+      'version: 1\nx:\n  y: "a\n  b"\n',
+      'version: 1\nx: "a\t\n  b"\n',
+      'version: 1\nx: "a\\\n  b"\n',
+      'version: 1\nx: a\n  # c\n  b\n',
+      'version: 1\nx: a\n  "b"\n',
+      'version: 1\nx: !!float 1\n',
+      'version: 1\nx: !foo 1\n',
+      'version: 1\nx: !!int x\n',
+      'version: 1\nx: !!str &a 1\n',
+      'version: 1\nx: !!map { a: 1 }\n',
       'version: 1\nx: a #b\n  c\n',
-      'version: !!str 1\n',
       'version: |2\n  1\n',
       'version: |\n\n  1\n',
       'version: >\n  1\n    2\n',
@@ -449,7 +503,7 @@ describe('fast plan reader (lightYaml)', () => {
       `"${'k'.repeat(1030)}": 1\n`,
       'version: 1\nsender:\n',
       'version: yes sir: no\n',
-      'version: two\n  lines\n',
+      'version: two\nlines\n',
       'version: 1\n  x: 2\n',
       'version: 0x10\n',
       'version: .5\n',
@@ -461,7 +515,6 @@ describe('fast plan reader (lightYaml)', () => {
       'version: 1\nops: [[1]\n]\n'.replace('[[1]\n]', '[[1\n]]'),
       `version: 1\nops: ${'['.repeat(17)}${']'.repeat(17)}\n`,
       '---\nversion: 1\n',
-      'version: 1 # c\nops:\n- a\n  - b\n',
       '- version: 1\n',
       '',
     ];
@@ -567,6 +620,19 @@ describe('fast plan reader (lightYaml)', () => {
       assert.ok(check(t), JSON.stringify(t));
   });
 
+  it('reads plain and quoted scalars over several lines, and `!!str` / `!!int` tags, exactly as yaml does', () => {
+    for (const t of [
+      'a: b\n  c\nd: 1\n',
+      'a: b   \n\n  c  \n\n\n   d # e\nf: 1\n',
+      'x:\n  - b\n   c\n  - k: v\n     w - z\n    y: 1\n',
+      'version: 1 # c\nops:\n- a\n  - b\n',
+      "a: \"b  \n\n   c\t x\n  d \\t \n  e\"\nf: 'g\n  h''i\n\n  j  '\n",
+      'a: !!str 1\nb: !!int 2\nc: !!str "x\\ty"\nd: !!int "3"\ne: [!!str true, !!int -0]\nf: &x !!str .5\ng: *x\n',
+    ])
+      assert.ok(check(t), JSON.stringify(t));
+    assert.deepEqual(parseLightYaml('a: "b\n  c"\nd: !!str 1\n')?.value, { a: 'b c', d: '1' });
+  });
+
   it('reads plain scalars of several words on one line exactly as yaml does', () => {
     for (const t of [
       'version: yes sir\n',
@@ -576,13 +642,7 @@ describe('fast plan reader (lightYaml)', () => {
       'a: b c   \n',
     ])
       assert.ok(check(t), JSON.stringify(t));
-    for (const t of [
-      'a: b c: d\n',
-      'a: b #c d\n'.replace('#', 'c#'),
-      'a: b\n  c\n',
-      "a: it's\n",
-      'a: [b c]\n',
-    ])
+    for (const t of ['a: b c: d\n', 'a: b #c d\n'.replace('#', 'c#'), "a: it's\n", 'a: [b c]\n'])
       assert.equal(parseLightYaml(t), undefined, JSON.stringify(t));
   });
 
