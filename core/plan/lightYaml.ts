@@ -1,7 +1,7 @@
 /**
  * A fast reader for the common shape of plan files, linear in the text: block maps and sequences; flow maps
  * and sequences, nested (up to 16 levels), empty, with a trailing comma, on one line or over several (each
- * line deeper than the block collection holding them, blank lines between); plain scalars (of several
+ * line deeper than the block collection holding them, blank and comment lines and comments between); plain scalars (of several
  * words in block values, over several lines too) and quoted scalars (double-quoted with yaml's escapes,
  * single-quoted with `''`; block values may go on over several lines), folded as yaml folds them; `!!str`
  * and `!!int` on scalars; quoted keys (`"a": 1`, `{"a":1}`) and `<<` as a block key (YAML 1.2: no merge);
@@ -15,7 +15,7 @@
  * instead). Left to yaml: other tags, tags on collections, plain scalars of several words or lines inside
  * flow collections and quoted ones over several lines there, a multi-line plain scalar that resolves to
  * other than a string starting with a letter, `_`, `$`, `.` or `/`, invalid escapes and escaped line breaks,
- * tabs at the ends of a quoted scalar's lines, comments inside a flow collection or a multi-line plain
+ * tabs at the ends of a quoted scalar's lines, comments between the lines of a multi-line plain
  * scalar, block scalars with an indentation indicator / leading empty lines / lines of spaces / deeper lines
  * when folded, anchors on keys or over a block sequence item's map, an anchored node that holds an alias,
  * an alias used up to yaml's limit, explicit keys (`?`), keys that are neither an identifier nor quoted,
@@ -772,19 +772,28 @@ class Reader {
   /**
    * Separation inside a flow collection from `p`: spaces and tabs, and line breaks, blank lines included,
    * when the next line is indented deeper than the block collection holding the outermost flow collection
-   * (yaml lets only that collection's own closing bracket sit at that column). A comment, a tab in the
+   * (yaml lets only that collection's own closing bracket sit at that column), and comments. A tab in the
    * indentation, a shallower line or the end of the text is left to yaml.
    */
   private flowSpace(p: number): number {
     let q = p;
     for (;;) {
       while (isWhite(this.code(q))) q++;
+      if (this.code(q) === HASH) {
+        // A comment (after a space, a tab or a line break) runs to its line's end.
+        const prev = this.code(q - 1);
+        if (prev !== SP && prev !== TAB && prev !== NL) return bail();
+        q = this.text.indexOf('\n', q);
+        if (q < 0) return bail();
+      }
       if (this.code(q) !== NL) return q;
       const lineStart = q + 1;
       q = lineStart;
       while (this.code(q) === SP) q++;
       const c = this.code(q);
-      if (c === NL) continue;
+      // A blank line, or a comment line at any indentation (yaml's lexer exempts those from its rule) but
+      // the first column (after a flow map's value yaml then finds the comment glued to the line break).
+      if (c === NL || (c === HASH && q > lineStart)) continue;
       if (c === TAB || c === HASH || c === -1) return bail();
       const indent = q - lineStart;
       if (indent > this.flowCol) continue;
@@ -835,6 +844,7 @@ class Reader {
       // next token).
       let valueEnd = s.end;
       while (isWhite(this.code(valueEnd))) valueEnd++;
+      if (this.code(valueEnd) === HASH) valueEnd = this.text.indexOf('\n', valueEnd); // flowSpace checked it
       s.node.range[2] = this.code(valueEnd) === NL ? valueEnd + 1 : valueEnd;
       values.push(s.node);
       value[key] = s.value;

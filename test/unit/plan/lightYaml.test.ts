@@ -181,7 +181,7 @@ function randomPlan(seed: number): string {
   let multi = -1;
   const brk = (): string =>
     multi >= 0 && chance(0.3)
-      ? `\n${chance(0.1) ? pick(['\n', '   \n']) : ''}${' '.repeat(Math.max(0, multi + pick([1, 2, 2, 4, 6, 0, -1])))}`
+      ? `${chance(0.15) ? pick([' # note', '  #', '\t# x: [y]', '# glued']) : ''}\n${chance(0.1) ? pick(['\n', '   \n', '# a comment line\n', `${' '.repeat(multi + 2)}# a comment, {x}\n`]) : ''}${' '.repeat(Math.max(0, multi + pick([1, 2, 2, 4, 6, 0, -1])))}`
       : '';
   const flowMap = (keys: string[]): string => {
     const parts = keys.map((k) => {
@@ -508,7 +508,8 @@ describe('fast plan reader (lightYaml)', () => {
       'version: 0x10\n',
       'version: .5\n',
       'version: true\n',
-      'version: 1\nops: [1, # c\n  2]\n',
+      'version: 1\nops: [1,# c\n  2]\n',
+      'x:\n  m: { a: 1\n# c\n   , b: 2 }\n',
       'version: 1\nops: [1,\n2]\n',
       'version: 1\nops:\n  b: [\n  1]\n',
       'version: 1\nops: [a\n  b]\n',
@@ -610,11 +611,12 @@ describe('fast plan reader (lightYaml)', () => {
       assert.equal(parseJsonAsYaml(t, 2000, 64), undefined, t);
   });
 
-  it('reads multi-line, nested and empty flow collections exactly as yaml does', () => {
+  it('reads multi-line, nested and empty flow collections, comments in them, exactly as yaml does', () => {
     for (const t of [
       'bins: [\n  { bin_id: 1, x_amount: 1,\n    y_amount: 0 },\n  {bin_id: 2}\n]\n',
       'a:\n  - [\n    1\n  ]\n  - {b:\n      1, c: [2, [3, {}]]\n    }\nd: [ ]\ne: {}\nf: [1, ]\ng: {h: 1, }\n',
       'a: {b: 1 \n  , c: "2"\n\n  }\nd: [1\n   , &x [2]]\n',
+      'a: [ # c\n  1, # one\n  # a whole line\n  2 # two\n  ]\nb: {c: 1, # d\n  e: # f\n    2 # g\n  }\n',
       `a: ${'['.repeat(16)}${']'.repeat(16)}\n`,
     ])
       assert.ok(check(t), JSON.stringify(t));
