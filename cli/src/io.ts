@@ -44,24 +44,42 @@ export const processIO: CliIO = {
  * Writes escaped text to stdout (fd 1) or stderr (fd 2). On Linux, where Node writes stdout and stderr
  * synchronously whether they are files, pipes or terminals, a plain synchronous write(2) of the same bytes:
  * `process.stdout`/`stderr` would first load Node's whole stream stack (a few ms of every command's start).
- * A write that cannot complete (a non-blocking pipe that is full) or fails (EPIPE...) hands the rest to the
- * stream, used from then on, so output keeps its order and errors are the stream's as before; elsewhere
- * (Windows consoles want UTF-16, macOS pipes are asynchronous) always the stream.
+ * A write that cannot complete (a non-blocking pipe that is full) hands the rest to the stream, used from then
+ * on, so output keeps its order; elsewhere (Windows consoles want UTF-16, macOS pipes are asynchronous) always
+ * the stream. A reader that went away (`dlmm check … | head`: EPIPE) or a write that fails otherwise ends the
+ * output to that stream quietly, never with a stack trace: the command still finishes and exits with its own
+ * status (a failure other than EPIPE is named once on stderr).
  */
 function stdioWriter(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
   let viaStream = process.platform !== 'linux';
+  let closed = false;
+  let listening = false;
+  const close = (e: unknown): void => {
+    if (closed) return;
+    closed = true;
+    const code = (e as { code?: unknown } | undefined)?.code;
+    if (code !== 'EPIPE' && fd === 1)
+      processIO.err(`dlmm: results could not be written to stdout (${String(code)})\n`);
+  };
   return (text) => {
+    if (closed) return;
     const bytes = Buffer.from(escapeForTerminal(text), 'utf8');
     let done = 0;
     if (!viaStream) {
       try {
         while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
         return;
-      } catch {
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== 'EAGAIN') return close(e);
         viaStream = true;
       }
     }
-    stream().write(done === 0 ? bytes : bytes.subarray(done));
+    const s = stream();
+    if (!listening) {
+      listening = true;
+      s.on('error', close);
+    }
+    s.write(done === 0 ? bytes : bytes.subarray(done));
   };
 }
 
