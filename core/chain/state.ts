@@ -197,6 +197,7 @@ export function snapshotPool(p: ChainPool): PoolSnapshot {
   };
 }
 
+/** Puts a snapshot back: the pool takes the snapshot's tables, so a snapshot is restored at most once. */
 export function restorePool(p: ChainPool, s: PoolSnapshot): void {
   p.bins = s.bins;
   p.positions = s.positions;

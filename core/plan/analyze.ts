@@ -60,7 +60,7 @@ export interface Analysis {
   prepared: PreparedOperation[];
   /** What was read (status, pools, bins, tokens, positions by pool); undefined offline. */
   live: LiveData | undefined;
-  /** Rules that threw (a bug, never bad input): kept out of findings, visible to tests and logs. */
+  /** Steps that threw (a bug, never bad input): each becomes a finding (internalErrorFindings). */
   internalErrors: string[];
   /** The plan's transactions executed on the state read (live analyses with a sender). */
   execution?: PlanExecution;
@@ -74,7 +74,7 @@ export function analyzeOffline(
   const parsed = safeParse(text, opts.fileName);
   const analysis = emptyAnalysis(text, parsed);
   const target = checkable(analysis);
-  if (!target) return analysis;
+  if (!target) return withInternalErrors(analysis);
   analysis.prepared = safePrepare(target.plan, undefined, target.parsed, analysis.internalErrors);
   runRules(analysis, target, undefined, opts.maxTipLag);
   return finish(analysis, target);
@@ -89,7 +89,7 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
   const parsed = opts.parsed ?? safeParse(text, opts.fileName);
   const analysis = emptyAnalysis(text, parsed);
   const target = checkable(analysis);
-  if (!target) return analysis;
+  if (!target) return withInternalErrors(analysis);
   const plan = target.plan;
   if (opts.signal?.aborted) throw cancelledError(opts.signal);
   try {
@@ -248,7 +248,8 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 /**
  * A check that could not run is never silence: each internal error becomes a finding that says what was not
  * checked. A rule that failed reports under its own code as an error (the plan is not known to pass it);
- * an execution that failed is `execution-unchecked`; failing to read the live data or to prepare the
+ * an execution that failed is `execution-unchecked` as an error (a bug, not missing data: the plan is not
+ * known to execute); failing to read the live data or to prepare the
  * operations is `unexpected-response` (an error: nothing live was checked).
  */
 export function internalErrorFindings(analysis: Pick<Analysis, 'parsed' | 'internalErrors'>): Finding[] {
@@ -262,8 +263,8 @@ export function internalErrorFindings(analysis: Pick<Analysis, 'parsed' | 'inter
       return {
         ...base,
         code: 'execution-unchecked',
-        severity: 'warning',
-        message: `the plan's transactions could not be executed on the state read (internal error: ${why}), so whether they revert is unknown`,
+        severity: 'error',
+        message: `the plan's transactions could not be executed on the state read (internal error: ${why}), so whether they revert is unknown; please report this`,
       };
     if (Object.prototype.hasOwnProperty.call(DIAGNOSTIC_CODES, what))
       return {
@@ -279,6 +280,12 @@ export function internalErrorFindings(analysis: Pick<Analysis, 'parsed' | 'inter
       message: `the ${what === 'live' ? 'live data could not be read' : what === 'prepare' ? 'operations could not be prepared' : `${what} step failed`} (internal error: ${why}), so the plan was not fully checked; please report this`,
     };
   });
+}
+
+/** A plan that cannot be checked further: its parse findings as they are, and any internal error of the parse. */
+function withInternalErrors(analysis: Analysis): Analysis {
+  append(analysis.findings, internalErrorFindings(analysis));
+  return analysis;
 }
 
 function finish(analysis: Analysis, target?: Checkable): Analysis {

@@ -163,8 +163,8 @@ export async function executePlan(
       finding(
         ctx,
         'execution-unchecked',
-        { path: ['operations'] },
-        `the plan's transactions were not executed after a one-bin shift of the active bin (strict-drift-risk not checked): ${e instanceof Error ? e.message : String(e)}`,
+        { path: ['operations'], severity: 'error' },
+        `the plan's transactions were not executed after a one-bin shift of the active bin, so strict-drift-risk was not checked (internal error: ${e instanceof Error ? e.message : String(e)}); please report this`,
       ),
     );
   }

@@ -73,7 +73,7 @@ function contractHex(id: string): string | null {
   if (h === undefined) {
     const dot = id.indexOf('.');
     const name = id.slice(dot + 1);
-    h = /^[\x20-\x7e]{0,128}$/.test(name) ? '06' + addressHex(id.slice(0, dot)) + nameHex(name) : null;
+    h = /^[\x20-\x7e]{1,128}$/.test(name) ? '06' + addressHex(id.slice(0, dot)) + nameHex(name) : null;
     if (contractCache.size < 10_000) contractCache.set(id, h);
   }
   return h;

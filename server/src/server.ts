@@ -62,7 +62,11 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     hasDynamicConfig = caps.workspace?.didChangeConfiguration?.dynamicRegistration === true;
     // The engine compiles while the answer travels; `initialized` then only starts it.
     afterReply(() => {
-      if (!started) loadEngine();
+      try {
+        if (!started) loadEngine();
+      } catch {
+        // Not here, where nothing could report it: `initialized` loads the engine again and the error surfaces.
+      }
     });
     return {
       capabilities: {

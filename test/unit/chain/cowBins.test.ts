@@ -124,7 +124,7 @@ describe('copy-on-write pool state', () => {
     assert.deepEqual(contents(b), bBefore);
   });
 
-  it('a snapshot restored brings the pool back exactly, and is independent of later writes', () => {
+  it('a snapshot restored brings the pool back exactly; another snapshot is independent of writes after it', () => {
     const p = basePool();
     const before = contents(p);
     const snap = snapshotPool(p);

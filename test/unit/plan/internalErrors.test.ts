@@ -18,13 +18,13 @@ describe('internal errors become findings', () => {
     assert.match(f.message, /the bin-not-found check could not run \(internal error: Cannot read/);
   });
 
-  it('a failed execution is execution-unchecked; a failed live read or preparation an error', () => {
+  it('a failed execution is an execution-unchecked error; a failed live read or preparation an unexpected-response error', () => {
     assert.deepEqual(
       [found('execute: boom'), found('live: boom'), found('prepare: boom'), found('partial: boom')].map(
         (f) => `${f.severity} ${f.code}`,
       ),
       [
-        'warning execution-unchecked',
+        'error execution-unchecked',
         'error unexpected-response',
         'error unexpected-response',
         'error unexpected-response',
