@@ -428,8 +428,11 @@ function buildLocked(blob: string, nodePath: string, distDir: string, folder: st
     fs.writeFileSync(refTmp, `${nodePath}\n`, { flag: 'wx', mode: 0o600 });
     const touched = spawnSync('touch', ['-r', nodePath, refTmp], { stdio: 'ignore', timeout: 30_000 });
     if (touched.status !== 0) return 'cannot date the .node file';
-    fs.renameSync(refTmp, ref);
+    // The blob first: a launcher between the two renames then sees the new blob beside the old `.node` file,
+    // which names the node it was built for or no longer matches (plain path), never a new `.node` file beside
+    // a blob of another node.
     fs.renameSync(tmp, blob);
+    fs.renameSync(refTmp, ref);
     fs.rmSync(`${blob}.failed`, { force: true });
     prune(folder, path.basename(blob));
     return undefined;

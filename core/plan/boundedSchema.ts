@@ -137,7 +137,7 @@ function listOf(op: unknown): (typeof LISTS)[string] | undefined {
 
 /** One operation: its list item by item (within the budget), then the operation with that list's valid items. */
 function validateOperation(op: unknown, budget: number): { issues: Issue[]; notChecked: number } {
-  const list = isRecord(op) && typeof op.op === 'string' ? LISTS[op.op] : undefined;
+  const list = listOf(op);
   const items = list && isRecord(op) ? op[list.key] : undefined;
   if (!list || !Array.isArray(items) || !isRecord(op))
     return { issues: issuesOf(OperationSchema, op), notChecked: 0 };
@@ -171,7 +171,7 @@ function entryCount(ops: readonly unknown[], max: number): number {
   let n = ops.length;
   for (let i = 0; i < ops.length && n <= max; i++) {
     const op = ops[i];
-    const list = isRecord(op) && typeof op.op === 'string' ? LISTS[op.op] : undefined;
+    const list = listOf(op);
     const items = list && isRecord(op) ? op[list.key] : undefined;
     if (Array.isArray(items)) n += items.length;
   }

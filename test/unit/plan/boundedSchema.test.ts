@@ -117,4 +117,14 @@ describe('bounded plan schema: whole-first pass', () => {
     assert.deepEqual(r.plan, PlanSchema.parse(v));
     assert.deepEqual(r.issues, []);
   });
+
+  it('an op named like an Object property (constructor, __proto__, toString) is a schema finding, never a crash', () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const v = plan([{ op: name, undefined: [1n, 2n] }, add(3)]);
+      const r = validatePlan(v);
+      assert.equal(r.plan, undefined, name);
+      assert.ok(r.issues.length > 0, name);
+      assert.deepEqual(r, bounded(v), name);
+    }
+  });
 });
