@@ -48,10 +48,11 @@ function run(file: string, args: string[], env: Record<string, string>, cwd = RO
   });
 }
 
-/** The exec the launcher ended with: 'snapshot', 'plain' (bin/dlmm.js), or what it printed otherwise. */
+/** How the launcher ran the CLI: 'snapshot', 'plain' (bin/dlmm.js), or what it printed otherwise. */
 async function launcherPath(launcher: string, args: string[], env: Record<string, string>): Promise<string> {
   const r = await run('/bin/sh', ['-x', launcher, ...args], env);
-  const exec = r.stderr.split('\n').find((l) => /^\+ exec /.test(l));
+  // The snapshot run is a child of the launcher (it falls back when node refuses the blob); the plain run an exec.
+  const exec = r.stderr.split('\n').find((l) => /^\+ (exec |\S+ --snapshot-blob )/.test(l));
   if (exec === undefined) return `no exec in: ${r.stderr}`;
   return exec.includes('--snapshot-blob') ? 'snapshot' : exec.includes('dlmm.js') ? 'plain' : exec;
 }
@@ -223,6 +224,27 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       DLMM_STUDIO_VERSION: '9.8.7',
     });
     assert.deepEqual(version, { code: 0, stdout: '9.8.7\n', stderr: '' });
+  });
+
+  it('a snapshot node cannot load (damaged) is set aside, and that check runs on the plain path', async () => {
+    const good = readFileSync(blob);
+    const launcher = join(ROOT, 'bin', 'dlmm');
+    const args = ['check', '--offline', PLAN];
+    const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env);
+    try {
+      writeFileSync(blob, good.subarray(0, 100_000)); // newer than the bundles, so the launcher takes it
+      const r = await run(launcher, args, env);
+      assert.equal(r.code, plain.code, r.stderr);
+      assert.equal(r.stdout, plain.stdout);
+      assert.match(r.stderr, /startup snapshot could not be used \(node exited \d+\); it is set aside/);
+      assert.equal(existsSync(blob), false, 'the damaged snapshot is removed');
+      assert.match(readFileSync(`${blob}.failed`, 'utf8'), /node exited \d+/);
+      // The next run takes the plain path at once (no rebuild for a day: the .failed marker).
+      assert.equal(await launcherPath(launcher, args, env), 'plain');
+    } finally {
+      rmSync(`${blob}.failed`, { force: true });
+      writeFileSync(blob, good, { mode: 0o600 });
+    }
   });
 
   describe('a stale, foreign or untrusted snapshot is never used', () => {
