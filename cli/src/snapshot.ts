@@ -329,21 +329,26 @@ export function supervise(blob: string, nodePath: string, distDir: string): stri
   if (process.platform === 'win32') return 'no snapshot on Windows';
   const folder = expectedFolder(blob, nodePath, distDir, process.env);
   if (folder === undefined) return 'not this build’s snapshot in the cache folder';
-  // The launcher knows the node binary by its path and modification time only (it runs no program to ask
-  // for a version): the node on PATH must be this very binary, not a version manager's shim or a wrapper
-  // that picks one (those keep the plain path).
-  try {
-    if (!path.isAbsolute(nodePath) || fs.realpathSync(nodePath) !== fs.realpathSync(process.execPath))
-      return 'the node on PATH is not the node binary itself';
-  } catch {
-    return 'no node binary';
-  }
   try {
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const st = fs.lstatSync(folder);
     if (!st.isDirectory() || !ownedPrivately(st)) return 'the folder is not private to this user';
   } catch {
     return 'no folder';
+  }
+  // The launcher knows the node binary by its path and modification time only (it runs no program to ask
+  // for a version): the node on PATH must be this very binary, not a version manager's shim or a wrapper
+  // that picks one (those keep the plain path, and are marked like a failed build: not asked again for a day).
+  let notBinary: string | undefined;
+  try {
+    if (!path.isAbsolute(nodePath) || fs.realpathSync(nodePath) !== fs.realpathSync(process.execPath))
+      notBinary = 'the node on PATH is not the node binary itself';
+  } catch {
+    notBinary = 'no node binary';
+  }
+  if (notBinary !== undefined) {
+    markFailed(blob, notBinary);
+    return notBinary;
   }
   const lock = `${blob}.lock`;
   try {
@@ -358,16 +363,18 @@ export function supervise(blob: string, nodePath: string, distDir: string): stri
     }
   }
   const reason = buildLocked(blob, nodePath, distDir, folder);
-  if (reason !== undefined) {
-    // Not tried again for a day (a build that fails would otherwise cost every plain run a second of CPU).
-    try {
-      fs.writeFileSync(`${blob}.failed`, `${reason}\n`, { flag: 'wx', mode: 0o600 });
-    } catch {
-      /* one marker is enough */
-    }
-  }
+  if (reason !== undefined) markFailed(blob, reason);
   fs.rmSync(lock, { force: true });
   return reason;
+}
+
+/** Not tried again for a day (a build that fails would otherwise cost every plain run a second of CPU). */
+function markFailed(blob: string, reason: string): void {
+  try {
+    fsMod().writeFileSync(`${blob}.failed`, `${reason}\n`, { flag: 'wx', mode: 0o600 });
+  } catch {
+    /* one marker is enough */
+  }
 }
 
 /** The build proper, under the lock: the snapshot aside, checked, then renamed into place with its `.node`. */

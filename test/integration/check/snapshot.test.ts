@@ -321,7 +321,14 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
         if (saved === undefined) delete process.env.DLMM_CACHE_DIR;
         else process.env.DLMM_CACHE_DIR = saved;
       }
-      assert.ok(!readdirSync(join(pkgCache, 'snapshot')).some((n) => n.includes('_fakebin_')));
+      // No snapshot for it, only the marker that keeps the plain runs from starting a build for a day.
+      const forFake = readdirSync(join(pkgCache, 'snapshot')).filter((n) => n.includes('_fakebin_'));
+      assert.deepEqual(
+        forFake.map((n) => n.replace(/^.*_fakebin_node/, '')),
+        ['.blob.failed'],
+      );
+      const fakeBlob = join(pkgCache, 'snapshot', forFake[0]!.replace(/\.failed$/, ''));
+      assert.equal(buildWanted(fakeBlob), false);
       assert.equal(await probe(), 'snapshot');
     });
     it('a snapshot built after a run with a key set holds no trace of it', async () => {
