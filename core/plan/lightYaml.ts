@@ -3,26 +3,35 @@
  * and sequences, nested (up to 16 levels), empty, with a trailing comma, on one line or over several (each
  * line deeper than the block collection holding them, blank and comment lines and comments between); plain scalars (of several
  * words in block values, over several lines too) and quoted scalars (double-quoted with yaml's escapes,
- * single-quoted with `''`; block values may go on over several lines), folded as yaml folds them; `!!str`
- * and `!!int` on scalars; quoted keys (`"a": 1`, `{"a":1}`) and `<<` as a block key (YAML 1.2: no merge);
+ * single-quoted with `''`; block values may go on over several lines), folded as yaml folds them; the core
+ * schema's words as values (`true`, `False`, `null`, `.inf`, `-.Inf`, `.nan`...); the core schema's tags on
+ * scalars (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, where the text is of the tag's type) and
+ * `!!map` / `!!seq` on collections (flow, and block on the lines after the tag); explicit keys (`? key`,
+ * then `: value` at the key's column on a later line); quoted keys (`"a": 1`, `{"a":1}`) and `<<` as a block
+ * key (YAML 1.2: no merge);
  * block scalars (`|` and `>`, with `-` or `+` chomping); anchors and aliases on values (block and flow);
  * comments after a value and comment-only or blank lines anywhere at any indentation; tabs as separation
- * inside a line (after `:`, `-`, `,`, before a comment; in quoted scalars and comments); Windows line ends.
+ * inside a line (after `:`, `-`, `?`, `,`, before a comment; in quoted scalars and comments); Windows line ends.
  * It yields the same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core schema,
  * intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over 300 MB).
- * Anything outside that subset returns undefined, and the caller falls back to parseDocument, so messages
- * and behaviour stay identical (a plan written wholly as JSON is read by lightJson.ts's parseJsonAsYaml
- * instead). Left to yaml: other tags, tags on collections, plain scalars of several words or lines inside
- * flow collections and quoted ones over several lines there, a multi-line plain scalar that resolves to
- * other than a string starting with a letter, `_`, `$`, `.` or `/`, invalid escapes and escaped line breaks,
- * tabs at the ends of a quoted scalar's lines, comments between the lines of a multi-line plain
- * scalar, block scalars with an indentation indicator / leading empty lines / lines of spaces / deeper lines
- * when folded, anchors on keys or over a block sequence item's map, an anchored node that holds an alias,
- * an alias used up to yaml's limit, explicit keys (`?`), keys that are neither an identifier nor quoted,
- * plain keys yaml resolves to a non-string (`true`, `null`...), duplicate keys, implicit keys longer than
- * yaml's 1024 characters, `<<` in a flow map, tabs as indentation, on blank or comment lines, in block
- * scalars or before a sequence item's map or anchor, a CR not followed by LF, a BOM, directives and
- * document markers, odd indentation, and anything yaml reports as an error.
+ * Anything outside that subset returns undefined, and the caller falls back to parseDocument on the whole
+ * text, so messages and behaviour stay identical (a plan written wholly as JSON is read by lightJson.ts's
+ * parseJsonAsYaml instead). Left to yaml: tags other than those above (local `!foo`, `!!binary`, `!!set`,
+ * `!!omap`, `!!timestamp`...), a tag yaml would not resolve to its type (`!!float 1`, `!!bool yes`: yaml
+ * keeps the string), a tag on an empty value, on a key, on an alias or before an anchor, `!!map` / `!!seq`
+ * on the other kind of collection or before a block map that starts on the tag's line, plain scalars of
+ * several words or lines inside flow collections and quoted ones over several lines there, a multi-line
+ * plain scalar that resolves to other than a string starting with a letter, `_`, `$`, `.` or `/`, invalid
+ * escapes and escaped line breaks, tabs at the ends of a quoted scalar's lines, comments between the lines
+ * of a multi-line plain scalar (an error in yaml), block scalars with an indentation indicator / leading
+ * empty lines / lines of spaces / deeper lines when folded, anchors on keys or over a block sequence item's
+ * map, an anchored node that holds an alias, an alias used up to yaml's limit, explicit keys that are not
+ * one-line keys as above (a collection or a multi-line scalar as the key, a key without `:` value, a `:` at
+ * another column), keys that are neither an identifier nor quoted, plain keys yaml resolves to a non-string
+ * (`true`, `null`...), empty values, duplicate keys, implicit keys longer than yaml's 1024 characters, `<<`
+ * in a flow map, tabs as indentation (an error in yaml), on blank or comment lines, in block scalars or
+ * before a sequence item's map or anchor, a CR not followed by LF, a BOM, directives and document markers,
+ * odd indentation, and anything yaml reports as an error.
  * test/unit/plan/lightYaml.test.ts checks the equivalence differentially (values and every range).
  */
 
@@ -35,9 +44,13 @@ export interface LightScalar {
   kind: 'scalar';
   range: LightRange;
   value: unknown;
-  /** `!!str` or `!!int` written before it: its value is not what its text alone resolves to. */
-  tag?: 'str' | 'int';
+  /** A core-schema tag written before it (`!!str`...): its value is not what its text alone resolves to. */
+  tag?: ScalarTag;
 }
+/** The core-schema tags the reader takes on a scalar (lightYaml.ts `tagged`). */
+export type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
+const SCALAR_TAGS: readonly ScalarTag[] = ['str', 'int', 'float', 'bool', 'null'];
+
 export interface LightMap {
   kind: 'map';
   range: LightRange;
@@ -72,6 +85,10 @@ export interface LightDoc {
 const UNSUPPORTED = /[\r\u{FEFF}]/u;
 const CORE_SPECIAL =
   /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const TRUE = /^(?:[Tt]rue|TRUE)$/;
+const FALSE = /^(?:[Ff]alse|FALSE)$/;
+const NULL = /^(?:~|[Nn]ull|NULL)$/;
+const NEG_INF = /^-\.(?:inf|Inf|INF)$/;
 const INT = /^-?(?:0|[1-9][0-9]*)$/;
 const FLOAT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 const STRING_START = /^[A-Za-z_$./]/;
@@ -114,6 +131,7 @@ const STAR = 42;
 const TAB = 9;
 const BANG = 33;
 const LT = 60;
+const QUESTION = 63;
 const BACKSLASH = 92;
 const DQUOTE = 34;
 const SQUOTE = 39;
@@ -222,10 +240,34 @@ function isPlainChar(c: number): boolean {
   return isKeyChar(c) || c === 46 || c === 47 || c === 43; // . / +
 }
 
+/** The value of `text` under a core-schema tag, where yaml resolves it to that type (else left to yaml). */
+function tagValue(tag: ScalarTag, text: string): unknown {
+  switch (tag) {
+    case 'str':
+      return text;
+    case 'int':
+      return INT.test(text) ? BigInt(text) : bail();
+    case 'float':
+      return FLOAT.test(text) && !INT.test(text) ? parseFloat(text) : bail();
+    case 'bool':
+      return TRUE.test(text) ? true : FALSE.test(text) ? false : bail();
+    case 'null':
+      return NULL.test(text) ? null : bail();
+  }
+}
+
 function resolvePlain(s: string): unknown {
   if (INT.test(s)) return BigInt(s);
   if (FLOAT.test(s)) return parseFloat(s);
-  if (CORE_SPECIAL.test(s) || !STRING_START.test(s) || DOT_NUMBER.test(s)) return bail();
+  if (CORE_SPECIAL.test(s)) {
+    // The core schema's words: booleans, null, infinities and not-a-number (`~` is never read as plain).
+    if (TRUE.test(s)) return true;
+    if (FALSE.test(s)) return false;
+    if (NULL.test(s)) return null;
+    if (/nan$/i.test(s)) return NaN;
+    return s.startsWith('-') ? -Infinity : Infinity;
+  }
+  if (!STRING_START.test(s) || DOT_NUMBER.test(s)) return bail();
   // Starts like a number but is not one of the forms above (e.g. "0x1", "1_000"): leave it to yaml.
   return s;
 }
@@ -411,38 +453,69 @@ class Reader {
   }
 
   /**
-   * A block-map key at `p`: a plain `ident` or a one-line quoted scalar, then optional spaces, then `:`
-   * followed by a space, a tab, a newline or the end. Its text ends at `end`; its value (after `:`) at
-   * `colon + 1`. Undefined when no key starts at `p`.
+   * A key's text at `p`: a plain `ident`, `<<`, or a one-line quoted scalar. Its text ends at `end`.
+   * Undefined when no such key starts at `p`.
+   */
+  private keyText(p: number): { key: string; quoted: boolean; end: number } | undefined {
+    const c = this.code(p);
+    if (c === DQUOTE || c === SQUOTE) {
+      const { value, end } = this.quoted(p);
+      return { key: value, quoted: true, end };
+    }
+    // `<<` is an ordinary key: plans are YAML 1.2 (yaml's merge option is off), which has no merge keys.
+    if (c === LT && this.code(p + 1) === LT) return { key: '<<', quoted: false, end: p + 2 };
+    if (!isKeyStart(c)) return undefined;
+    let end = p + 1;
+    while (isKeyChar(this.code(end))) end++;
+    return { key: this.text.slice(p, end), quoted: false, end };
+  }
+
+  /**
+   * A block-map key at `p`: a key's text (keyText), then optional spaces, then `:` followed by a space, a
+   * tab, a newline or the end. Its value (after `:`) at `colon + 1`. Undefined when no key starts at `p`.
    */
   private keyAt(p: number): { key: string; quoted: boolean; end: number; colon: number } | undefined {
-    const c = this.code(p);
-    let key: string;
-    let end: number;
-    const quoted = c === DQUOTE || c === SQUOTE;
-    if (quoted) ({ value: key, end } = this.quoted(p));
-    else if (c === LT && this.code(p + 1) === LT) {
-      // `<<` is an ordinary key: plans are YAML 1.2 (yaml's merge option is off), which has no merge keys.
-      end = p + 2;
-      key = '<<';
-    } else {
-      if (!isKeyStart(c)) return undefined;
-      end = p + 1;
-      while (isKeyChar(this.code(end))) end++;
-      key = this.text.slice(p, end);
-    }
-    let colon = end;
+    const k = this.keyText(p);
+    if (!k) return undefined;
+    let colon = k.end;
     while (this.code(colon) === SP) colon++;
     if (this.code(colon) !== COLON) return undefined;
     const n = this.code(colon + 1);
     if (!isWhite(n) && n !== NL && n !== -1) return undefined;
     // yaml refuses an implicit key whose `:` is more than 1024 characters after its start.
     if (colon - p > MAX_IMPLICIT_KEY) return bail();
-    return { key, quoted, end, colon };
+    return { ...k, colon };
   }
 
+  /**
+   * An explicit key at `p` in a block map at column `col`: `?`, spaces, a key's text (keyText), the end of
+   * its line (a comment may follow), then, on the next line that has content, `:` at column `col` followed
+   * by a space, a tab, a newline or the end; its value (after `:`) at `colon + 1`, as for an implicit key.
+   * Any other explicit key (a collection or a scalar over several lines as the key, no value, a `:` at
+   * another column or after a tab) is left to yaml.
+   */
+  private explicitKeyAt(
+    p: number,
+    col: number,
+  ): { key: string; quoted: boolean; start: number; end: number; colon: number } {
+    let q = p + 1;
+    while (isWhite(this.code(q))) q++;
+    const k = this.keyText(q) ?? bail();
+    const line = this.nextContentLine(this.lineEnd(k.end));
+    if (line >= this.len || this.indentAt(line) !== col) return bail();
+    const colon = line + col;
+    const n = this.code(colon + 1);
+    if (this.code(colon) !== COLON || (!isWhite(n) && n !== NL && n !== -1)) return bail();
+    return { ...k, start: q, colon };
+  }
+
+  /** A block-map entry starts at `p`: an implicit key (keyAt) or `? ` (an explicit key: explicitKeyAt). */
   private isKeyAt(p: number): boolean {
-    return this.keyAt(p) !== undefined;
+    return this.isExplicitKey(p) || this.keyAt(p) !== undefined;
+  }
+
+  private isExplicitKey(p: number): boolean {
+    return this.code(p) === QUESTION && isWhite(this.code(p + 1));
   }
 
   document(): LightDoc {
@@ -461,10 +534,12 @@ class Reader {
     const node: LightMap = { kind: 'map', range: [keyPos, keyPos, keyPos], flow: false, keys, values };
     let p = keyPos;
     for (;;) {
-      const k = this.keyAt(p) ?? bail();
+      const k = this.isExplicitKey(p)
+        ? this.explicitKeyAt(p, col)
+        : { start: p, ...(this.keyAt(p) ?? bail()) };
       const key = k.key;
       if (!(k.quoted ? quotedKey(key, value) : plainKey(key, value))) return bail();
-      keys.push({ kind: 'scalar', range: [p, k.end, k.end], value: key });
+      keys.push({ kind: 'scalar', range: [k.start, k.end, k.end], value: key });
       let q = k.colon + 1;
       while (isWhite(this.code(q))) q++;
       let c = this.code(q);
@@ -473,6 +548,15 @@ class Reader {
       if (c === AMP) {
         ({ name: anchor, q } = this.anchorAt(q));
         c = this.code(q);
+      }
+      // `!!map` / `!!seq` before the collection they name (its node starts at the collection, as yaml's).
+      let kind: 'map' | 'seq' | undefined;
+      if (c === BANG) {
+        const t = this.collectionTag(q);
+        if (t) {
+          ({ kind, q } = t);
+          c = this.code(q);
+        }
       }
       let next: number;
       let end: number;
@@ -484,8 +568,8 @@ class Reader {
         const ind = this.indentAt(line);
         const at = line + ind;
         let child: Closed<LightNode> & { value: unknown };
-        if (this.isSeqDash(at) && ind >= col) child = this.blockSeq(at, ind);
-        else if (ind > col && this.isKeyAt(at)) child = this.blockMap(at, ind);
+        if (this.isSeqDash(at) && ind >= col && kind !== 'map') child = this.blockSeq(at, ind);
+        else if (ind > col && this.isKeyAt(at) && kind !== 'seq') child = this.blockMap(at, ind);
         else return bail();
         if (anchor !== undefined) this.define(anchor, child.node, child.value, aliasesBefore);
         values.push(child.node);
@@ -494,6 +578,7 @@ class Reader {
         next = child.next;
         trail = child.trail;
       } else {
+        if (kind !== undefined && c !== (kind === 'map' ? 123 : 91)) return bail();
         const v = this.lineValue(q, col);
         if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
         values.push(v.node);
@@ -538,7 +623,34 @@ class Reader {
       let next: number;
       let end: number;
       let trail: number;
-      if (anchor === undefined && this.isKeyAt(q)) {
+      let kind: 'map' | 'seq' | undefined;
+      if (this.code(q) === BANG) {
+        const t = this.collectionTag(q);
+        if (t) {
+          // A tab before it is indentation to yaml (an error), as before an anchor.
+          if (tabbed) return bail();
+          ({ kind, q } = t);
+        }
+      }
+      const c = this.code(q);
+      if (kind !== undefined && (c === NL || c === -1 || (c === HASH && isWhite(this.code(q - 1))))) {
+        // `- !!map` / `- !!seq` over a block collection on the following lines, deeper than the dash.
+        if (anchor !== undefined) return bail();
+        const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
+        if (line >= this.len) return bail();
+        const ind = this.indentAt(line);
+        const at = line + ind;
+        let child: Closed<LightNode> & { value: unknown };
+        if (ind <= col) return bail();
+        if (kind === 'seq' && this.isSeqDash(at)) child = this.blockSeq(at, ind);
+        else if (kind === 'map' && this.isKeyAt(at)) child = this.blockMap(at, ind);
+        else return bail();
+        items.push(child.node);
+        value.push(child.value);
+        end = child.node.range[2];
+        next = child.next;
+        trail = child.trail;
+      } else if (anchor === undefined && kind === undefined && this.isKeyAt(q)) {
         if (tabbed) return bail();
         const lineStart = p - col;
         const map = this.blockMap(q, q - lineStart);
@@ -548,6 +660,7 @@ class Reader {
         next = map.next;
         trail = map.trail;
       } else {
+        if (kind !== undefined && c !== (kind === 'map' ? 123 : 91)) return bail();
         const v = this.lineValue(q, col);
         if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
         items.push(v.node);
@@ -718,7 +831,7 @@ class Reader {
     }
     if (q === p) return bail();
     const raw = this.text.slice(p, q);
-    if (raw.charCodeAt(0) === 45 && !INT.test(raw) && !FLOAT.test(raw)) return bail(); // '-x'
+    if (raw.charCodeAt(0) === 45 && !INT.test(raw) && !FLOAT.test(raw) && !NEG_INF.test(raw)) return bail(); // '-x'
     const folded = lines ? unfoldLines(raw) : raw;
     // Unresolved (after a tag): the text; its `-x` check above stays (yaml may read it otherwise).
     const v = resolve ? resolvePlain(folded) : folded;
@@ -726,19 +839,24 @@ class Reader {
   }
 
   /**
-   * `!!str` or `!!int` at `p`, then spaces and a one-line scalar: its node starts at the scalar (as yaml's).
-   * `!!str` gives the scalar's text (plain) or its quoted value; `!!int` an integer written as the reader
-   * reads one (`-?(0|[1-9][0-9]*)`), plain or quoted. Other tags (and an anchor after a tag) go to yaml.
+   * A core-schema tag on a scalar at `p` (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`), then spaces and a
+   * one-line scalar: its node starts at the scalar (as yaml's). `!!str` gives the scalar's text (plain) or
+   * its quoted value; the others, plain or quoted, only a text the reader reads as that type: `!!int` an
+   * integer (`-?(0|[1-9][0-9]*)`), `!!float` a number with a fraction or an exponent, `!!bool`
+   * true/True/TRUE/false/False/FALSE, `!!null` null/Null/NULL/~. Anything else (other tags, a text yaml would
+   * keep as a string under the tag, an anchor after a tag, an empty scalar) goes to yaml.
    */
   private tagged(p: number, flow: boolean): { node: LightScalar; value: unknown; end: number } {
     const t = this.text;
-    const tag = t.startsWith('!!str', p) ? 'str' : t.startsWith('!!int', p) ? 'int' : bail();
-    let q = p + 5;
+    let tag: ScalarTag | undefined;
+    for (const name of SCALAR_TAGS) if (t.startsWith(`!!${name}`, p)) tag = name;
+    if (tag === undefined) return bail();
+    let q = p + 2 + tag.length;
     if (!isWhite(this.code(q))) return bail();
     while (isWhite(this.code(q))) q++;
     const s = this.scalar(q, flow, -1, false);
     const text = s.value as string;
-    const value = tag === 'str' ? text : INT.test(text) ? BigInt(text) : bail();
+    const value = tagValue(tag, text);
     return { node: { kind: 'scalar', range: s.node.range, value, tag }, value, end: s.end };
   }
 
@@ -746,19 +864,41 @@ class Reader {
   private flowValue(p: number): { node: LightNode; value: unknown; end: number } {
     const c = this.code(p);
     if (c === STAR) return this.alias(p, true);
-    if (c === BANG) return this.tagged(p, true);
+    if (c === BANG) return this.flowTagged(p);
     if (c !== AMP) return c === 123 || c === 91 ? this.flowCollection(p) : this.scalar(p, true);
     const aliasesBefore = this.aliases;
     const { name, q } = this.anchorAt(p);
     const d = this.code(q);
     const s =
-      d === 123 || d === 91
-        ? this.flowCollection(q)
-        : d === BANG
-          ? this.tagged(q, true)
-          : this.scalar(q, true);
+      d === 123 || d === 91 ? this.flowCollection(q) : d === BANG ? this.flowTagged(q) : this.scalar(q, true);
     this.define(name, s.node, s.value, aliasesBefore);
     return s;
+  }
+
+  /** A tagged value in a flow collection: `!!map {...}` or `!!seq [...]` on one line, or a tagged scalar. */
+  private flowTagged(p: number): { node: LightNode; value: unknown; end: number } {
+    const t = this.collectionTag(p);
+    if (!t) return this.tagged(p, true);
+    if (this.code(t.q) !== (t.kind === 'map' ? 123 : 91)) return bail();
+    return this.flowCollection(t.q);
+  }
+
+  /**
+   * `!!map` or `!!seq` at `p`, then spaces or tabs up to the next thing on the line (the collection, a
+   * comment or the line's end): the kind it names and where that thing starts. Undefined for other tags;
+   * an anchor, another tag or an alias after it is left to yaml.
+   */
+  private collectionTag(p: number): { kind: 'map' | 'seq'; q: number } | undefined {
+    const t = this.text;
+    const kind = t.startsWith('!!map', p) ? 'map' : t.startsWith('!!seq', p) ? 'seq' : undefined;
+    if (kind === undefined) return undefined;
+    let q = p + 5;
+    const n = this.code(q);
+    if (!isWhite(n) && n !== NL && n !== -1) return bail();
+    while (isWhite(this.code(q))) q++;
+    const c = this.code(q);
+    if (c === AMP || c === BANG || c === STAR) return bail();
+    return { kind, q };
   }
 
   private flowCollection(p: number): { node: LightMap | LightSeq; value: unknown; end: number } {

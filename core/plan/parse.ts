@@ -181,7 +181,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
       syntax(
         beyond[0],
         beyond[1] - beyond[0],
-        `YAML: more than ${PARSE_LIMITS.maxFullParserAliases} aliases in a file that needs the full YAML parser, which resolves them in time growing with their square (minutes at this size); write the values out, or remove what needs the full parser (tags other than !!str and !!int, explicit ? keys, comments between the lines of a value)`,
+        `YAML: more than ${PARSE_LIMITS.maxFullParserAliases} aliases in a file that needs the full YAML parser, which resolves them in time growing with their square (minutes at this size); write the values out, or remove what needs the full parser (tags outside the core schema such as !custom, explicit ? keys whose key is not one line or whose : is not at the key's column, comments between the lines of a value)`,
       );
       return makeParsed(text, format, docTree(doc, text), undefined, undefined, findings);
     }

@@ -51,6 +51,14 @@ const FORMS_BIN =
   '      - {"bin_id": 1, \'x_amount\': "1\\u0030", y_amount:\t"\\"0\\"", note: \'it\'\'s\' }\t# c\n' +
   '      - <<: { x_amount: 1 }\n        "bin_id": 2\n' +
   '      - bin_id: !!int 3\n        note: a long\n          note\n        id: "wrapped\n          id"\n';
+/**
+ * Bins in the forms the fast reader took over next (each went to the full parser: 5 MB took 6-14 s and
+ * 470-600 MB): explicit keys, the core schema's tags on scalars and collections, its words as values.
+ */
+const EXPLICIT_TAGS_BIN =
+  '      - ? bin_id\n        : !!int 1\n        ? x_amount\n        : 1\n        y_amount: 0\n' +
+  '      - !!map { bin_id: 2, x_amount: !!float 1.5, y_amount: !!seq [0], ok: !!bool true, no: null }\n' +
+  '      - !!map\n        bin_id: 3\n        note: !!null null\n        flag: false\n';
 /** A plan written as JSON in a YAML file, of `bins` bins. */
 const jsonPlan = (bins: number): string =>
   JSON.stringify(
@@ -160,6 +168,9 @@ function hostileFiles(): Record<string, string> {
     // 400-530 MB at 3 MB): escapes, quoted keys, tabs, `<<`; and a YAML plan written wholly as JSON.
     'forms-5mb.dlmm.yaml': binsUpTo(LIMIT, () => FORMS_BIN),
     'json-as-yaml-5mb.dlmm.yaml': jsonPlan(jsonBinsWithin(LIMIT)),
+    // Explicit keys, core-schema tags on scalars and collections, `true` / `null` values (went to the full
+    // parser: 6-14 s and 470-600 MB at 5 MB).
+    'explicit-keys-tags-5mb.dlmm.yaml': binsUpTo(LIMIT, () => EXPLICIT_TAGS_BIN),
     // Flow collections: the bins as one flow sequence over many lines, each bin a flow map holding a flow
     // sequence (went to the full parser: 6-7 s and 420-540 MB at 3 MB).
     'flow-5mb.dlmm.yaml':
@@ -281,7 +292,7 @@ describe('hostile files: no hang, no blow-up (CLI and language server, heap capp
 });
 
 /**
- * A 3 MB plan that only the full YAML parser reads (one tag; the fast reader leaves tags to it): it used to lex the text twice and take 13 s. The full parser's own tree for 3 MB needs over 300 MB of
+ * A 3 MB plan that only the full YAML parser reads (one local tag; the fast reader leaves those to it): it used to lex the text twice and take 13 s. The full parser's own tree for 3 MB needs over 300 MB of
  * heap, so this row runs at 600 MB: only a hang (the 55 s timeout), a crash or a blow-up beyond that breaks it.
  */
 describe('hostile files: a 3 MB plan that needs the full YAML parser (heap capped at 600 MB)', function () {
@@ -292,7 +303,7 @@ describe('hostile files: a 3 MB plan that needs the full YAML parser (heap cappe
   let text: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dlmm-hostile-full-'));
-    const head = HEAD + '    bins:\n      - !!map { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
+    const head = HEAD + '    bins:\n      - !local { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
     text = head + BIN.repeat(Math.ceil((3 * 1024 * 1024) / BIN.length));
     await writeFile(join(dir, name), text);
   });

@@ -152,22 +152,45 @@ function randomPlan(seed: number): string {
     anchors.length > 0 && chance(0.06)
       ? `*${pick(anchors)}`
       : chance(flow ? 0.04 : 0.06)
-        ? anchor() + (tags && chance(0.3) ? tag() : '') + scalar()
-        : (tags && chance(0.15) ? tag() : '') + scalar();
+        ? anchor() + (tags && chance(0.3) ? tagged() : scalar())
+        : tags && chance(0.15)
+          ? tagged()
+          : scalar();
+  /** A tag and a scalar: mostly one the tag resolves (`!!float 1.5`), else any (`!!float 12` stays a string). */
+  const tagged = (): string => {
+    if (chance(0.25)) return tag() + scalar();
+    const t = pick(['str', 'int', 'float', 'bool', 'null']);
+    const fits: Record<string, string[]> = {
+      str: ['1', 'true', 'abc', '"x"', "'7'"],
+      int: ['0', '-12', '"5"', '1.0'],
+      float: ['1.5', '-0.25', '2e3', '1E-2', '"0.5"', '7', '.5'],
+      bool: ['true', 'False', 'TRUE', '"true"', 'yes'],
+      null: ['null', 'Null', 'NULL', '"~"', "'null'", 'nil'],
+    };
+    return `!!${t}${pick([' ', ' ', '  ', '\t'])}${pick(fits[t]!)}`;
+  };
   // Tags: the reader takes `!!str` and `!!int` on scalars; the others (and odd spacing) it leaves to yaml.
   const tags = chance(0.2);
   const tag = (): string =>
     pick([
       '!!str ',
       '!!int ',
-      '!!str ',
-      '!!int ',
+      '!!float ',
+      '!!bool ',
+      '!!null ',
       '!!str\t',
+      '!!float\t',
       '!!str ',
       '!!int ',
-      '!!str ',
-      chance(0.3) ? pick(['!!float ', '!!bool ', '!foo ', '!!str&x ', '!!map ']) : '!!str ',
+      chance(0.3) ? pick(['!foo ', '!!str&x ', '!!map ', '!!seq ', '!!binary ', '!!int&x ']) : '!!str ',
     ]);
+  /** `!!map` / `!!seq` before a collection (sometimes the wrong one, which yaml reads otherwise). */
+  const collTag = (kind: 'map' | 'seq'): string =>
+    tags && chance(0.3)
+      ? `${chance(0.9) ? `!!${kind}` : pick(['!!map', '!!seq', '!foo', '!!set'])}${pick([' ', ' ', '  ', '\t'])}`
+      : '';
+  // Explicit keys: `? key` and, on a later line at the key's column, `: value`.
+  const explicit = chance(0.2);
   const scalar = (): string =>
     pick([
       String(Math.floor(r() * 2000) - 1000),
@@ -175,6 +198,12 @@ function randomPlan(seed: number): string {
       `"${pick(['abc', '12', 'a b', 'x:y', '', 'a & b! *c', '# not a comment', chance(0.05) ? 'a\\"b' : 'ab', ...(escapes ? ESCAPED : [])])}"`,
       `'${pick(['q', '7', 'with space', 'x > y | z ? %', '"q"', ...(escapes ? ["it''s", "''", "a''''b", 'tab\there'] : [])])}'`,
       pick(['0.5', '1.25', '-2.0', 'abc', 'dlmm_1', SENDER, POOL1, './s.json', 'a:b', 'x-y']),
+      ...(tags
+        ? [
+            pick(['true', 'False', 'TRUE', 'null', 'Null', 'NULL', '.inf', '-.Inf', '+.INF', '.nan', '.NaN']),
+            pick(['1e3', '2.5E-3', '-0.0', '"1.5"', '"true"', "'null'", '"~"', 'yes', '1_000']),
+          ]
+        : []),
     ]);
   // Multi-line flow collections: a line break (sometimes a blank line too) and an indentation around the
   // column `multi` of the block collection holding them (deeper, as yaml wants, sometimes at or left of it).
@@ -199,8 +228,8 @@ function randomPlan(seed: number): string {
       ? pick([
           '[]',
           '{ }',
-          `[${value(true)}, [${value(true)}]${brk()}]`,
-          `{ k: [${value(true)},${brk()} ${value(true)}] }`,
+          `[${value(true)}, ${collTag('seq')}[${value(true)}]${brk()}]`,
+          `{ k: ${collTag('seq')}[${value(true)},${brk()} ${value(true)}] }`,
         ])
       : value(true);
   /** A flow sequence of `items` over several lines (or on one), its closing bracket around `col`. */
@@ -221,6 +250,21 @@ function randomPlan(seed: number): string {
     let out = '';
     keys.forEach((k, i) => {
       if (!(first && i === 0)) out += filler(indent) + ' '.repeat(indent);
+      if (explicit && chance(0.5)) {
+        // `? key`, then `: value` on a later line (comment and blank lines between), mostly at the key's
+        // column; the value on the `:` line, or a block sequence or map on the lines after it.
+        out += `?${pick([' ', ' ', '  ', '\t'])}${key(k)}${tail()}\n${filler(indent)}`;
+        out += ' '.repeat(Math.max(0, indent + (chance(0.99) ? 0 : pick([-1, 1, 2]))));
+        if (chance(0.15)) {
+          const at = indent + pick([0, 2, 2, 4]);
+          out += `:${tail()}\n${filler(at)}`;
+          out += chance(0.5)
+            ? `${' '.repeat(at)}- ${value(false)}\n${' '.repeat(at)}- ${value(false)}${tail()}\n`
+            : `${' '.repeat(at + 1)}sub: ${value(false)}\n${' '.repeat(at + 1)}other: ${value(false)}\n`;
+        } else
+          out += `:${sp()}${chance(0.1) ? `${collTag('map')}{ z: ${value(true)} }` : value(false)}${tail()}\n`;
+        return;
+      }
       out += `${key(k)}:${sp()}${value(false)}${tail()}\n`;
       // `<<` (a plain key in YAML 1.2: no merge), usually before an alias.
       if (anchors.length > 0 && chance(0.04))
@@ -309,12 +353,13 @@ function randomPlan(seed: number): string {
     if (chance(0.15)) {
       // The whole list as one flow sequence (of flow maps), over several lines.
       const n = 1 + Math.floor(r() * 4);
-      out += `${' '.repeat(col)}${list}: ${chance(0.2) ? anchor() : ''}${flowSeq(col, () =>
+      out += `${' '.repeat(col)}${list}: ${chance(0.2) ? anchor() : ''}${collTag('seq')}${flowSeq(col, () =>
         Array.from({ length: n }, () => (kind === 'withdraw' ? flowItem() : flowMap(fields))),
       )}${tail()}\n`;
       continue;
     }
-    out += `${' '.repeat(col)}${list}:${tail()}\n`;
+    const listTag = collTag('seq');
+    out += `${' '.repeat(col)}${list}:${listTag && ' '}${listTag}${tail()}\n`;
     const ii = seqIndent(col);
     const n = 1 + Math.floor(r() * 4);
     for (let j = 0; j < n; j++) {
@@ -325,8 +370,13 @@ function randomPlan(seed: number): string {
       else if (chance(0.6)) {
         // A bin as a flow map, sometimes over several lines (deeper than the dash).
         multi = chance(0.3) ? ii : -1;
-        out += `${chance(0.15) ? anchor() : ''}${flowMap(fields)}${tail()}\n`;
+        out += `${chance(0.15) ? anchor() : ''}${collTag('map')}${flowMap(fields)}${tail()}\n`;
         multi = -1;
+      } else if (tags && chance(0.3)) {
+        // `- !!map` over a block map on the following lines (deeper than the dash).
+        const at = ii + pick([2, 2, 4, 1, 0]);
+        out += `${collTag('map') || '!!map '}${tail()}\n${filler(at)}${' '.repeat(at)}`;
+        out += blockMap(fields, at, true);
       } else {
         const c2 = out.length - (out.lastIndexOf('\n') + 1);
         out += blockMap(fields, c2, true);
@@ -372,6 +422,9 @@ describe('fast plan reader (lightYaml)', () => {
       nestedFlow: 0,
       multiLineScalars: 0,
       tags: 0,
+      coreTags: 0,
+      collectionTags: 0,
+      explicitKeys: 0,
     };
     for (let seed = 1; seed <= n; seed++) {
       const text = randomPlan(seed);
@@ -388,6 +441,9 @@ describe('fast plan reader (lightYaml)', () => {
         if (/[[{][^\n\]}]*[[{]/.test(text)) forms.nestedFlow++;
         if (/^ *text: /m.test(text)) forms.multiLineScalars++;
         if (/!!(?:str|int)/.test(text)) forms.tags++;
+        if (/!!(?:float|bool|null)/.test(text)) forms.coreTags++;
+        if (/!!(?:map|seq)/.test(text)) forms.collectionTags++;
+        if (/^ *(?:- )?\? /m.test(text)) forms.explicitKeys++;
       } else if (process.env.LIGHTYAML_SEEDS && composed(text).errors.length === 0) refused.push(seed);
     }
     if (process.env.LIGHTYAML_SEEDS)
@@ -476,11 +532,28 @@ describe('fast plan reader (lightYaml)', () => {
       'version: 1\nx: "a\\\n  b"\n',
       'version: 1\nx: a\n  # c\n  b\n',
       'version: 1\nx: a\n  "b"\n',
-      'version: 1\nx: !!float 1\n',
+      'version: 1\nx: !!float 1\n', // yaml keeps it the string '1'
+      'version: 1\nx: !!bool yes\n',
+      'version: 1\nx: !!null 0\n',
+      'version: 1\nx: !!null\n',
+      'version: 1\nx: !!map [1]\n',
+      'version: 1\nx: !!seq { a: 1 }\n',
+      'version: 1\nx: !!map\n  - 1\n',
+      'version: 1\nx: !!seq &a [1]\n',
+      'version: 1\nx:\n  - !!map a: 1\n',
+      'version: 1\nx:\n  - &a !!map\n    a: 1\n',
+      'version: 1\nx: !!set { a: 1 }\n',
+      '? a\n',
+      '? a\n? b\n: 1\n',
+      '? a\n  : 1\n',
+      '? a: 1\n: 2\n',
+      '? [a]\n: 1\n',
+      '? a\n  b\n: 1\n',
+      '? true\n: 1\n',
+      'a: 1\n? a\n: 2\n',
       'version: 1\nx: !foo 1\n',
       'version: 1\nx: !!int x\n',
       'version: 1\nx: !!str &a 1\n',
-      'version: 1\nx: !!map { a: 1 }\n',
       'version: 1\nx: a #b\n  c\n',
       'version: |2\n  1\n',
       'version: |\n\n  1\n',
@@ -507,7 +580,6 @@ describe('fast plan reader (lightYaml)', () => {
       'version: 1\n  x: 2\n',
       'version: 0x10\n',
       'version: .5\n',
-      'version: true\n',
       'version: 1\nops: [1,# c\n  2]\n',
       'x:\n  m: { a: 1\n# c\n   , b: 2 }\n',
       'version: 1\nops: [1,\n2]\n',
@@ -633,6 +705,22 @@ describe('fast plan reader (lightYaml)', () => {
     ])
       assert.ok(check(t), JSON.stringify(t));
     assert.deepEqual(parseLightYaml('a: "b\n  c"\nd: !!str 1\n')?.value, { a: 'b c', d: '1' });
+  });
+
+  it("reads explicit keys, core-schema tags and the core schema's words exactly as yaml does", () => {
+    for (const t of [
+      '? a # c\n: 1\n? "b"\n\n# x\n:   2 # d\n? c\n:\n  - 1\n? d\n:\n- 2\n? e\n: \n  f: 1\n',
+      'x:\n  - ? a\n    : 1\n    b: 2\n  - c: 3\n    ? d\n    : { e: 4 }\n  -   ? f\n      : [5]\n',
+      '? a\n:\n\n  b: 1\n?\t c\n:\tx\n? <<\n: &y 1\nz: *y\n',
+      'a: !!float 1.5\nb: !!float "2e3"\nc: !!bool true\nd: !!bool "FALSE"\ne: !!null null\nf: !!null "~"\n',
+      'a: !!map { b: 1 }\nc: !!seq [1, !!seq [2], !!map {}]\nd: !!map\n  e: 1\nf:\n  - !!map\n    g: 1\n  - !!map { h: 1 }\n  - !!seq\n    - 2\ni: !!seq\n- 3\nj: &x !!map # c\n  k: 1\nl: *x\n',
+      'a: [.inf, -.inf, +.inf, .NaN, True, NULL, FALSE, null, true]\nb: -.Inf\nc: false\n',
+    ])
+      assert.ok(check(t), JSON.stringify(t));
+    assert.deepEqual(parseLightYaml('? a\n: !!float 1.5\nb: !!map { c: !!null null }\n')?.value, {
+      a: 1.5,
+      b: { c: null },
+    });
   });
 
   it('reads plain scalars of several words on one line exactly as yaml does', () => {
