@@ -7,16 +7,18 @@
 // (cli/src/snapshot.ts).
 const snapshot = process.env.DLMM_SNAPSHOT_BLOB;
 const snapshotNode = process.env.DLMM_SNAPSHOT_NODE;
+const snapshotDist = process.env.DLMM_SNAPSHOT_DIST;
 delete process.env.DLMM_SNAPSHOT_BLOB;
 delete process.env.DLMM_SNAPSHOT_NODE;
+delete process.env.DLMM_SNAPSHOT_DIST;
 const cli = require('../dist/cli.js');
 cli.useCodeCache();
 cli.main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
-    if (snapshot && snapshotNode) {
+    if (snapshot && snapshotNode && snapshotDist) {
       const dist = require('node:path').join(__dirname, '..', 'dist');
-      require('../dist/snapshot.js').startBuild(snapshot, snapshotNode, dist);
+      require('../dist/snapshot.js').startBuild(snapshot, snapshotNode, dist, snapshotDist);
     }
   },
   (e) => {

@@ -17,7 +17,8 @@
  * A snapshot is valid only for the exact node binary and bundles that built it (Node 20 refuses another
  * version's blob with an error and exit status 14; one of another V8 build, or a truncated one, crashes it),
  * so the launcher uses one only when its name holds this build's id (dist/snapshot.id, written by
- * esbuild.mjs from every bundle's content hash) and the path of the node on PATH, the `.node` file beside it
+ * esbuild.mjs from every bundle's content hash), this install's key (`distKey`: two installs of one build
+ * keep a snapshot each) and the path of the node on PATH, the `.node` file beside it
  * names that path and carries the binary's exact modification time (copied with `touch -r`; a reinstalled or
  * upgraded node is a new file with another time), and no bundle is newer than it. A snapshot is built only
  * when the node on PATH is the binary itself (not a version manager's shim, whose target may change
@@ -52,11 +53,28 @@ const pathMod = (): typeof import('node:path') => require('node:path') as typeof
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
- * The name of a build's snapshot for the node binary at `nodePath` (the launcher builds the same name, with
- * each `/` as `_`; the `.node` file beside it holds the exact path).
+ * The name of a build's snapshot for the install whose bundles the launcher names `distPath` (its own
+ * `<bin>/../dist`, made absolute) and the node binary at `nodePath`: the build id, the install's key
+ * (`distKey`) and the node's path with each `/` as `_` (the launcher builds the same name; the `.node` file
+ * beside it holds the exact node path). Two installs of one build have two snapshots.
  */
-export function snapshotName(buildId: string, nodePath: string): string {
-  return `check.${buildId}.${nodePath.split('/').join('_')}`;
+export function snapshotName(buildId: string, nodePath: string, distPath: string): string {
+  return `check.${buildId}.${distKey(distPath)}.${nodePath.split('/').join('_')}`;
+}
+
+/**
+ * A short key of the bundles' folder as the launcher names it, computed as bin/dlmm computes it with shell
+ * built-ins only: 32-bit FNV-1a, in decimal, over the path's bytes, each byte counted by its place among the
+ * printable ASCII characters (space to `~`), any other byte as 95. Not a digest: it only tells installs apart
+ * (the snapshot run still checks that it runs the folder it was built from).
+ */
+export function distKey(distPath: string): string {
+  let h = 2166136261;
+  for (const b of Buffer.from(distPath, 'utf8')) {
+    const n = b >= 0x20 && b <= 0x7e ? b - 0x20 : 95;
+    h = Math.imul(h ^ n, 16777619) >>> 0;
+  }
+  return String(h);
 }
 
 /** This build's id (dist/snapshot.id), or undefined when the bundles carry none (a watch build). */
@@ -76,22 +94,35 @@ function ownedPrivately(st: { uid: number; mode: number }): boolean {
 }
 
 /**
- * The snapshot folder for `env` when `blob` lies in it under this build's and this node's name; else
- * undefined (the launcher's idea of the cache folder differs from core/cacheDir.ts's: no snapshot then).
+ * The snapshot folder for `env` when `blob` lies in it under this build's, this install's and this node's
+ * name; else undefined (the launcher's idea of the cache folder differs from core/cacheDir.ts's, or its
+ * `launcherDist` is not this install's folder: no snapshot then).
  */
 export function expectedFolder(
   blob: string,
   nodePath: string,
   distDir: string,
   env: Record<string, string | undefined>,
+  launcherDist = distDir,
 ): string | undefined {
   const path = pathMod();
   const cache = userCacheDir(env);
   const id = readBuildId(distDir);
   if (cache === undefined || !path.isAbsolute(cache) || id === undefined) return undefined;
+  if (!path.isAbsolute(launcherDist) || !sameFolder(launcherDist, distDir)) return undefined;
   const folder = path.resolve(cache, 'snapshot');
   if (!path.isAbsolute(blob) || path.resolve(path.dirname(blob)) !== folder) return undefined;
-  return path.basename(blob) === `${snapshotName(id, nodePath)}.blob` ? folder : undefined;
+  return path.basename(blob) === `${snapshotName(id, nodePath, launcherDist)}.blob` ? folder : undefined;
+}
+
+/** Whether two paths name one folder (links resolved). */
+function sameFolder(a: string, b: string): boolean {
+  try {
+    const fs = fsMod();
+    return fs.realpathSync(a) === fs.realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether to start a build of `blob`: none under way (a fresh lock), none failed in the last day. */
@@ -109,11 +140,13 @@ export function buildWanted(blob: string, now = Date.now()): boolean {
 
 /**
  * Starts the background build of the snapshot the launcher looked for (`blob`, for the node binary at
- * `nodePath`), unless one is being built. Never fails the command: any problem means no snapshot.
+ * `nodePath` and the bundles' folder it named `launcherDist`), unless one is being built. Never fails the
+ * command: any problem means no snapshot.
  */
-export function startBuild(blob: string, nodePath: string, distDir: string): void {
+export function startBuild(blob: string, nodePath: string, distDir: string, launcherDist = distDir): void {
   try {
-    if (process.platform === 'win32' || !expectedFolder(blob, nodePath, distDir, process.env)) return;
+    if (process.platform === 'win32' || !expectedFolder(blob, nodePath, distDir, process.env, launcherDist))
+      return;
     if (!buildWanted(blob)) return;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- only for this
     const { spawn } = require('node:child_process') as typeof import('node:child_process');
@@ -123,7 +156,7 @@ export function startBuild(blob: string, nodePath: string, distDir: string): voi
       const v = process.env[name];
       if (v !== undefined) env[name] = v;
     }
-    spawn(process.execPath, [`${distDir}/snapshot.js`, '--build', blob, nodePath], {
+    spawn(process.execPath, [`${distDir}/snapshot.js`, '--build', blob, nodePath, launcherDist], {
       detached: true,
       stdio: 'ignore',
       env,
@@ -278,6 +311,7 @@ function runFromSnapshot(cli: CliBundle, builtDist: string): void {
       if (blob !== undefined && node) {
         process.env.DLMM_SNAPSHOT_BLOB = blob;
         process.env.DLMM_SNAPSHOT_NODE = node;
+        process.env.DLMM_SNAPSHOT_DIST = distArg;
       }
     } catch {
       /* no rebuild then */
@@ -320,14 +354,20 @@ export function withoutSnapshotFlags(argv: readonly string[]): string[] {
 }
 
 /**
- * The supervisor: builds `blob` for this node (its path as the launcher found it: `nodePath`) in the
- * background. Returns a reason when it built nothing (for tests; the background run prints nothing).
+ * The supervisor: builds `blob` for this node (its path as the launcher found it: `nodePath`) and this
+ * install (its bundles' folder as the launcher named it: `launcherDist`) in the background. Returns a reason
+ * when it built nothing (for tests; the background run prints nothing).
  */
-export function supervise(blob: string, nodePath: string, distDir: string): string | undefined {
+export function supervise(
+  blob: string,
+  nodePath: string,
+  distDir: string,
+  launcherDist = distDir,
+): string | undefined {
   const fs = fsMod();
   const path = pathMod();
   if (process.platform === 'win32') return 'no snapshot on Windows';
-  const folder = expectedFolder(blob, nodePath, distDir, process.env);
+  const folder = expectedFolder(blob, nodePath, distDir, process.env, launcherDist);
   if (folder === undefined) return 'not this build’s snapshot in the cache folder';
   try {
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -472,7 +512,7 @@ function prune(folder: string, keep: string): void {
 /* eslint-disable @typescript-eslint/no-require-imports -- the part this process plays */
 if ((require('node:v8') as typeof import('node:v8')).startupSnapshot.isBuildingSnapshot()) buildSnapshot();
 else if (require.main === module && process.argv[2] === '--build') {
-  const [, , , blob = '', nodePath = ''] = process.argv;
-  supervise(blob, nodePath, __dirname);
+  const [, , , blob = '', nodePath = '', launcherDist = __dirname] = process.argv;
+  supervise(blob, nodePath, __dirname, launcherDist);
 }
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -26,7 +26,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildWanted, supervise } from '../../../cli/src/snapshot';
+import { buildWanted, snapshotName, supervise } from '../../../cli/src/snapshot';
 import { REDACTED } from '../../../core/text/safe';
 
 const ROOT = join(__dirname, '../../..');
@@ -80,6 +80,13 @@ function copyPackage(to: string): void {
       copyFileSync(join(ROOT, 'dist', f), join(to, 'dist', f));
 }
 
+/** The snapshot the launcher in `pkg`/bin looks for in `cache` (its bundles' folder named `<bin>/../dist`). */
+function blobFor(pkg: string, cache: string, node = nodeOnPath()): string {
+  const id = readFileSync(join(pkg, 'dist', 'snapshot.id'), 'utf8').trim();
+  return join(cache, 'snapshot', `${snapshotName(id, node, launcherDist(pkg))}.blob`);
+}
+const launcherDist = (pkg: string): string => `${join(pkg, 'bin')}/../dist`;
+
 const nodeOnPath = (): string => {
   for (const d of (process.env.PATH ?? '').split(':')) {
     const f = join(d || '.', 'node');
@@ -118,9 +125,7 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       await launcherPath(join(ROOT, 'bin', 'dlmm'), ['check', '--offline', PLAN], env),
       'snapshot',
     );
-    const id = readFileSync(join(ROOT, 'dist', 'snapshot.id'), 'utf8').trim();
-    const name = `check.${id}.${nodeOnPath().split('/').join('_')}`;
-    assert.equal(blob, join(cache, 'snapshot', `${name}.blob`));
+    assert.equal(blob, blobFor(ROOT, cache));
     assert.equal(statSync(blob).mode & 0o077, 0);
     assert.equal(statSync(join(cache, 'snapshot')).mode & 0o077, 0);
     assert.equal(readFileSync(blob.replace(/\.blob$/, '.node'), 'utf8'), `${nodeOnPath()}\n`);
@@ -259,8 +264,7 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       launcher = join(pkg, 'bin', 'dlmm');
       pkgCache = join(tmp, 'pkg-cache');
       pkgEnv = { PATH: process.env.PATH ?? '', DLMM_CACHE_DIR: pkgCache };
-      const id = readFileSync(join(pkg, 'dist', 'snapshot.id'), 'utf8').trim();
-      pkgBlob = join(pkgCache, 'snapshot', `check.${id}.${nodeOnPath().split('/').join('_')}.blob`);
+      pkgBlob = blobFor(pkg, pkgCache);
     });
     /** The launcher's way for a check; after a plain run, waits for the rebuild that run started. */
     async function probe(e: Record<string, string> = pkgEnv): Promise<string> {
@@ -314,7 +318,7 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
         const fakeNode = join(fake, 'node');
         const target = pkgBlob.replace(nodeOnPath().split('/').join('_'), fakeNode.split('/').join('_'));
         assert.equal(
-          supervise(target, fakeNode, join(pkg, 'dist')),
+          supervise(target, fakeNode, join(pkg, 'dist'), launcherDist(pkg)),
           'the node on PATH is not the node binary itself',
         );
       } finally {
@@ -355,6 +359,48 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       assert.ok(!lstatSync(pkgBlob).isSymbolicLink());
       assert.equal(await probe(), 'snapshot');
     });
+    it('two installs of one build sharing a cache folder each keep their own snapshot (no rebuilding each other’s)', async () => {
+      // The repository's launcher and a second copy's, with one cache folder: the copy's first run builds its
+      // own snapshot beside the repository's, and from then on both run from their own, untouched.
+      const twin = join(tmp, 'twin');
+      copyPackage(twin);
+      const twinLauncher = join(twin, 'bin', 'dlmm');
+      const rootLauncher = join(ROOT, 'bin', 'dlmm');
+      const twinBlob = blobFor(twin, cache);
+      assert.notEqual(twinBlob, blob);
+      const rootBuilt = statSync(blob).mtimeMs;
+      assert.equal(await launcherPath(twinLauncher, check, env), 'plain');
+      await builtSnapshot(join(cache, 'snapshot'));
+      const until = Date.now() + 90_000;
+      while (!existsSync(twinBlob) || existsSync(`${twinBlob}.lock`)) {
+        if (Date.now() > until) throw new Error('no snapshot for the second install');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const twinBuilt = statSync(twinBlob).mtimeMs;
+      for (let i = 0; i < 2; i++) {
+        assert.equal(await launcherPath(twinLauncher, check, env), 'snapshot');
+        assert.equal(await launcherPath(rootLauncher, check, env), 'snapshot');
+      }
+      // Neither was rebuilt (no plain run, no background build) and each answers as its own plain CLI.
+      assert.equal(statSync(blob).mtimeMs, rootBuilt);
+      assert.equal(statSync(twinBlob).mtimeMs, twinBuilt);
+      assert.equal(existsSync(`${blob}.lock`) || existsSync(`${twinBlob}.lock`), false);
+      const r = await run(twinLauncher, check, env);
+      const plain = await run(process.execPath, [join(twin, 'bin', 'dlmm.js'), ...check], env);
+      assert.deepEqual(r, plain);
+      // A plain run told another install's folder builds nothing (the name would be that install's).
+      const saved = process.env.DLMM_CACHE_DIR;
+      process.env.DLMM_CACHE_DIR = cache;
+      try {
+        assert.equal(
+          supervise(twinBlob, nodeOnPath(), join(pkg, 'dist'), launcherDist(twin)),
+          'not this build’s snapshot in the cache folder',
+        );
+      } finally {
+        if (saved === undefined) delete process.env.DLMM_CACHE_DIR;
+        else process.env.DLMM_CACHE_DIR = saved;
+      }
+    });
     it('a snapshot built for another copy of this build runs the plain CLI of the copy it is asked for', async () => {
       // The repository's own snapshot (same build id) handed the copy's folder.
       const args = ['check', '--offline', '--format', 'json', join(EXAMPLES, 'mistakes')];
@@ -382,12 +428,15 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       try {
         rmSync(pkgBlob);
         writeFileSync(bundle, "throw new Error('broken bundle');\n");
-        assert.equal(supervise(pkgBlob, nodeOnPath(), join(pkg, 'dist')), 'the build failed');
+        assert.equal(
+          supervise(pkgBlob, nodeOnPath(), join(pkg, 'dist'), launcherDist(pkg)),
+          'the build failed',
+        );
         assert.ok(existsSync(failed) && !existsSync(pkgBlob) && !existsSync(lock));
         assert.equal(buildWanted(pkgBlob), false);
         // Repaired: the build succeeds and drops the marker.
         writeFileSync(bundle, good);
-        assert.equal(supervise(pkgBlob, nodeOnPath(), join(pkg, 'dist')), undefined);
+        assert.equal(supervise(pkgBlob, nodeOnPath(), join(pkg, 'dist'), launcherDist(pkg)), undefined);
         assert.ok(!existsSync(failed) && existsSync(pkgBlob));
         assert.equal(await probe(), 'snapshot');
       } finally {
@@ -400,11 +449,13 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       const folder = join(tmp, 'open-cache', 'snapshot');
       mkdirSync(folder, { recursive: true, mode: 0o777 });
       chmodSync(folder, 0o777);
-      const id = readFileSync(join(pkg, 'dist', 'snapshot.id'), 'utf8').trim();
       const saved = process.env.DLMM_CACHE_DIR;
       try {
         process.env.DLMM_CACHE_DIR = join(tmp, 'open-cache');
-        const target = join(folder, `check.${id}.${nodeOnPath().split('/').join('_')}.blob`);
+        const target = join(
+          folder,
+          `${snapshotName(readFileSync(join(pkg, 'dist', 'snapshot.id'), 'utf8').trim(), nodeOnPath(), join(pkg, 'dist'))}.blob`,
+        );
         assert.equal(
           supervise(target, nodeOnPath(), join(pkg, 'dist')),
           'the folder is not private to this user',
