@@ -8,6 +8,7 @@
  * from the cache instead of parsed and compiled again. The cache is installed before anything else is
  * required (hence the requires below, not imports, which would run first).
  */
+import { inspect } from 'node:util';
 import { enableCodeCache } from '../../cli/src/codeCache';
 import { userCacheDir } from '../../core/cacheDir';
 
@@ -17,4 +18,31 @@ const lsp = require('vscode-languageserver/node') as typeof import('vscode-langu
 const { startServer } = require('./server') as typeof import('./server');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-startServer(lsp.createConnection(lsp.ProposedFeatures.all), { env: process.env });
+startServer(
+  process.argv.includes('--stdio') ? stdioConnection() : lsp.createConnection(lsp.ProposedFeatures.all),
+  {
+    env: process.env,
+  },
+);
+
+/**
+ * On stdio, the messages of one event-loop turn are written together (stdioWriter.ts). stdout carries the
+ * protocol, so console output goes to the client's log, as the library does on its own stdio connection;
+ * the process still exits when stdin ends.
+ */
+function stdioConnection(): import('vscode-languageserver/node').Connection {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { BatchedStreamWriter } = require('./stdioWriter') as typeof import('./stdioWriter');
+  const connection = lsp.createConnection(
+    lsp.ProposedFeatures.all,
+    // A stream, as on the library's own stdio connection (it then also exits when stdin ends): it takes a
+    // stream or a reader on either side, though its typings pair a stream only with a stream.
+    process.stdin as unknown as import('vscode-languageserver/node').MessageReader,
+    new BatchedStreamWriter(process.stdout),
+  );
+  const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : inspect(a))).join(' ');
+  console.log = console.info = console.debug = (...args: unknown[]) => connection.console.log(text(args));
+  console.warn = (...args: unknown[]) => connection.console.warn(text(args));
+  console.error = (...args: unknown[]) => connection.console.error(text(args));
+  return connection;
+}

@@ -113,6 +113,8 @@ export interface PlanServiceDeps {
   debounceMs: number;
   /** How long a request (hover, completion) waits for live data before answering with offline data. */
   liveWaitMs?: number;
+  /** How long a live session takes new analyses (default SHARED_SESSION_MS). */
+  sharedSessionMs?: number;
 }
 
 interface DocState {
@@ -138,17 +140,22 @@ interface DocState {
 
 const SLOW_READ_MS = 800;
 /**
- * Live analyses that overlap in time (150 plans opened at once, a state change revalidating every open
+ * Live analyses close together in time (150 plans opened at once, a state change revalidating every open
  * document) share one live session per client: each status, readiness, pool, bin list and node read is
- * made and decoded once for all of them. A session serves only analyses that start within this many ms
- * of its first one, and is dropped when none of them is running, so a later analysis reads afresh (the
- * client's cache still serves it under the same applied state height).
+ * made and decoded once for all of them. A session serves the analyses that start within this many ms of
+ * its first one while the engine's applied state height is the one it was started at (each analysis asks
+ * the client for the status first: its own answer reused for 250 ms, else one request for all), whether or
+ * not an earlier one is still running: opened one after the other, plans whose reads are all answered from
+ * the client's cache finish one by one, and a session dropped whenever none was running made each of them
+ * copy, validate and index every read again. A later analysis, or one at another height, starts afresh.
  */
 const SHARED_SESSION_MS = 1000;
 
 interface SharedSession {
   session: LiveSession;
   born: number;
+  /** The applied state height the session's analyses were started at (undefined: status unknown). */
+  height: number | null | undefined;
   users: number;
 }
 
@@ -161,9 +168,11 @@ export class PlanService {
   private readonly docs = new Map<string, DocState>();
   private readonly sessions = new Map<DlmmApi, SharedSession>();
   private debounceMs: number;
+  private readonly sessionMs: number;
 
   constructor(private readonly deps: PlanServiceDeps) {
     this.debounceMs = deps.debounceMs;
+    this.sessionMs = deps.sharedSessionMs ?? SHARED_SESSION_MS;
   }
 
   /** Changes the per-document debounce (the client may ask for another at initialization). */
@@ -237,13 +246,30 @@ export class PlanService {
     }
   }
 
-  /** Joins the live session of the analyses running against `api`, or starts one. */
-  private joinSession(api: DlmmApi): { session: LiveSession; leave: () => void } {
+  /**
+   * Joins the live session of the analyses started against `api` at the same applied state height within
+   * `sessionMs` (SHARED_SESSION_MS), or starts one.
+   */
+  private async joinSession(
+    api: DlmmApi,
+    signal: AbortSignal,
+  ): Promise<{ session: LiveSession; leave: () => void }> {
+    let height: number | null | undefined;
+    try {
+      height = (await (api.withSignal?.(signal) ?? api).status()).state_height;
+    } catch (e) {
+      if (isCancelled(e)) throw e;
+      // Unknown: the session's own status read reports it; sessions that did not know it either are joined.
+      height = undefined;
+    }
     const now = Date.now();
     let shared = this.sessions.get(api);
-    if (!shared || now - shared.born > SHARED_SESSION_MS) {
-      shared = { session: createLiveSession(), born: now, users: 0 };
-      this.sessions.set(api, shared);
+    if (!shared || now - shared.born > this.sessionMs || shared.height !== height) {
+      const fresh: SharedSession = { session: createLiveSession(), born: now, height, users: 0 };
+      this.sessions.set(api, fresh);
+      // Its reads are let go once it can serve nobody new and nobody uses it.
+      setTimeout(() => this.dropSession(api, fresh), this.sessionMs + 1).unref?.();
+      shared = fresh;
     }
     const joined = shared;
     joined.users++;
@@ -251,9 +277,15 @@ export class PlanService {
       session: joined.session,
       leave: () => {
         joined.users--;
-        if (joined.users === 0 && this.sessions.get(api) === joined) this.sessions.delete(api);
+        this.dropSession(api, joined);
       },
     };
+  }
+
+  /** Forgets `shared` when it is too old to be joined and no analysis uses it any more. */
+  private dropSession(api: DlmmApi, shared: SharedSession): void {
+    if (shared.users === 0 && Date.now() - shared.born > this.sessionMs && this.sessions.get(api) === shared)
+      this.sessions.delete(api);
   }
 
   /**
@@ -366,8 +398,10 @@ export class PlanService {
       slowShown = true;
       this.deps.slowRead?.(uri, false);
     }, SLOW_READ_MS);
-    const shared = this.joinSession(api);
+    let shared: { session: LiveSession; leave: () => void } | undefined;
     try {
+      shared = await this.joinSession(api, signal);
+      if (!current()) return undefined;
       const live = await analyzePlan(analysis.text, {
         api,
         session: shared.session,
@@ -393,7 +427,7 @@ export class PlanService {
       if (current()) this.deps.publish(uri, offline);
       return offline;
     } finally {
-      shared.leave();
+      shared?.leave();
       clearTimeout(slow);
       if (slowShown) this.deps.slowRead?.(uri, true);
     }

@@ -3,13 +3,9 @@
  * client (`workspace/configuration`, section `dlmm`) or, when it sends none, from DLMM_API_URL,
  * DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL.
  */
-import {
-  createConnection,
-  ProposedFeatures,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-languageserver/node';
+import { createConnection, ProposedFeatures, StreamMessageReader } from 'vscode-languageserver/node';
 import { startServer } from '../../../server/src/server';
+import { BatchedStreamWriter } from '../../../server/src/stdioWriter';
 import { UsageError, type CliIO } from '../io';
 
 const USAGE = 'usage: dlmm lsp --stdio';
@@ -35,7 +31,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const connection = createConnection(
     ProposedFeatures.all,
     new StreamMessageReader(process.stdin),
-    new StreamMessageWriter(process.stdout),
+    new BatchedStreamWriter(process.stdout),
   );
   startServer(connection, { env: io.env });
   // The connection exits the process when the client sends `exit` or stdin closes.

@@ -1,8 +1,15 @@
-/** The plain language service: per-document debounce, stale versions dropped, requests flush the debounce. */
+/**
+ * The plain language service: per-document debounce, stale versions dropped, requests flush the debounce;
+ * live sessions shared by analyses at the same applied state height.
+ */
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeOffline, type Analysis } from '../../../core/plan/analyze';
+import { createApiClient } from '../../../core/api/client';
+import type { DlmmApi } from '../../../core/api/types';
+import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 import { editorAnalysis, PlanService, type AnalysisResult } from '../../../server/src/planService';
+import { scalePlan } from '../../bench/lspScale.bench';
 
 const GOOD =
   'version: 1\noperations:\n  - op: swap\n    input_token: SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token\n    output_token: SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx\n    amount_in: 1\n';
@@ -106,5 +113,67 @@ describe('PlanService', () => {
       // Read again only once while it is among the last few asked for.
       assert.equal(kept.parsed, again);
     }
+  });
+});
+
+describe('PlanService live sessions (simulated engine over loopback)', function () {
+  this.timeout(30_000);
+  let sim: RunningSimulator;
+
+  before(async () => {
+    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  });
+  after(async () => {
+    await sim?.close();
+  });
+
+  /** A real client on the simulator, counting the bin-list reads the analyses ask it for. */
+  function liveService() {
+    // statusTtlMs 0: every status() asks the engine, so a height change is seen at once.
+    const client = createApiClient({ baseUrl: sim.url, nodeUrl: sim.nodeUrl, statusTtlMs: 0 });
+    let binReads = 0;
+    const counting = (api: DlmmApi): DlmmApi => ({
+      ...api,
+      bins: (id) => (binReads++, api.bins(id)),
+      withSignal: (signal) => counting(api.withSignal?.(signal) ?? api),
+    });
+    const api = counting(client);
+    const live: string[] = [];
+    const svc = new PlanService({
+      settings: async () => ({}),
+      api: () => api,
+      publish: (uri, r: AnalysisResult) => {
+        if (r.live) live.push(uri);
+      },
+      log: () => undefined,
+      debounceMs: 0,
+      // Long enough that a slow machine's first analysis never outlives the session it started.
+      sharedSessionMs: 60_000,
+    });
+    return { svc, live, binReads: () => binReads };
+  }
+
+  it('shares one session between analyses one after the other at the same state height', async () => {
+    const { svc, live, binReads } = liveService();
+    for (const i of [0, 3]) {
+      const uri = `file:///s${i}.dlmm.yaml`;
+      svc.update(TextDocument.create(uri, 'yaml', 1, scalePlan(i)));
+      await waitFor(() => live.includes(uri), 10_000);
+    }
+    // Plans 0 and 3 are on the same pool: the second, started after the first had finished, read its bin
+    // list from the first one's session.
+    assert.equal(binReads(), 1);
+    for (const uri of svc.openUris()) svc.close(uri);
+  });
+
+  it('starts a new session when the applied state height moved', async () => {
+    const { svc, live, binReads } = liveService();
+    svc.update(TextDocument.create('file:///h0.dlmm.yaml', 'yaml', 1, scalePlan(0)));
+    await waitFor(() => live.includes('file:///h0.dlmm.yaml'), 10_000);
+    sim.engine.bumpHeight(1);
+    svc.update(TextDocument.create('file:///h3.dlmm.yaml', 'yaml', 1, scalePlan(3)));
+    await waitFor(() => live.includes('file:///h3.dlmm.yaml'), 10_000);
+    assert.equal(binReads(), 2);
+    for (const uri of svc.openUris()) svc.close(uri);
   });
 });
