@@ -4,7 +4,7 @@
  * checked. Export refuses such an operation anyway (core/tx/build.ts); this makes `check` say so too.
  */
 import type { Finding } from './diagnostics';
-import { finding, type RuleContext } from './rules/rule';
+import { finding, preparedAt, type RuleContext } from './rules/rule';
 
 const UNAVAILABLE: ReadonlySet<string> = new Set(['api-unreachable', 'rate-limited']);
 
@@ -33,7 +33,7 @@ export function uncheckedOperationFindings(ctx: RuleContext, findings: readonly 
     if (explained.has(id)) return;
     const pool = poolOf(i);
     if (pool !== undefined && failedPools.has(pool)) return;
-    const prepared = ctx.prepared.find((p) => p.index === i);
+    const prepared = preparedAt(ctx, i);
     const checked = prepared !== undefined && (prepared.op !== 'swap' || prepared.swap.route !== undefined);
     if (checked) return;
     out.push(

@@ -1,10 +1,14 @@
 import type { Finding } from '../diagnostics';
 import { listBins } from '../distribution';
 import { addTarget, moveTarget } from '../prepare';
-import { finding, type Rule } from './rule';
+import { binSpan, finding, preparedAt, type Rule } from './rule';
 import { inSigned } from './written';
 
-/** Rule 1 of add/move preparation: the target bin must be in the pool's bin list. */
+/**
+ * Rule 1 of add/move preparation: the target bin must be in the pool's bin list. Linear in the plan: the
+ * prepared operation is looked up by index, and the bin list's span (count, lowest..highest) is computed
+ * once per list, only when a finding needs it.
+ */
 export const binNotFound: Rule = {
   code: 'bin-not-found',
   needsLive: true,
@@ -15,10 +19,9 @@ export const binNotFound: Rule = {
       const lp = ctx.live?.byPool.get(op.pool);
       if (!lp?.bins || lp.activeBinId === undefined) return;
       const active = lp.activeBinId;
-      const ids = [...lp.binById.keys()];
-      const span = ids.length ? `${Math.min(...ids)}..${Math.max(...ids)}` : 'none';
+      const listed = () => `(${binSpan(lp.binById)}, active ${active})`;
       if (op.op === 'add') {
-        const p = ctx.prepared.find((x) => x.index === i);
+        const p = preparedAt(ctx, i);
         const dist = p?.op === 'add' ? p.distribution : undefined;
         if (dist && !dist.ok && dist.problem.kind === 'no-bins')
           out.push(
@@ -26,13 +29,11 @@ export const binNotFound: Rule = {
               ctx,
               'bin-not-found',
               { op: i, path: ['operations', i, 'distribution'], key: true },
-              `the distribution covers bins ${dist.lo}..${dist.hi}, but bins ${listBins(dist.problem.bins)} are not in the pool's bin list (${ids.length} bins, ${span}, active ${active}); narrow the range to listed bins`,
+              `the distribution covers bins ${dist.lo}..${dist.hi}, but bins ${listBins(dist.problem.bins)} are not in the pool's bin list ${listed()}; narrow the range to listed bins`,
             ),
           );
       }
       const items = op.op === 'add' ? op.bins : op.moves;
-      // The part every item's message shares, built once per operation.
-      const listed = `is not in the pool's bin list (${ids.length} bins, ${span}, active ${active}); target a listed bin`;
       items.forEach((item, j) => {
         const target =
           op.op === 'add' ? addTarget(op, item as never, active) : moveTarget(op, item as never, active);
@@ -45,7 +46,7 @@ export const binNotFound: Rule = {
             ctx,
             'bin-not-found',
             { op: i, path: ['operations', i, list, j, field] },
-            `bin ${target}${how} ${listed}`,
+            `bin ${target}${how} is not in the pool's bin list ${listed()}; target a listed bin`,
           ),
         );
       });

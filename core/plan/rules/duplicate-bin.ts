@@ -1,6 +1,6 @@
 import type { Finding } from '../diagnostics';
 import type { PlanPath } from '../parse';
-import { finding, type Rule } from './rule';
+import { finding, preparedAt, type Rule } from './rule';
 
 /** The same target bin twice in one operation (by absolute id or by offset, as written). */
 export const duplicateBin: Rule = {
@@ -29,7 +29,7 @@ export const duplicateBin: Rule = {
         out.push(finding(ctx, 'duplicate-bin', { op: i, path }, message));
       };
       if (op.op === 'add') {
-        const p = ctx.prepared.find((x) => x.index === i);
+        const p = preparedAt(ctx, i);
         if (p?.op === 'add' && p.distribution?.ok) {
           const expanded = new Set(p.distribution.bins.map((b) => b.bin_id));
           for (const it of p.items) {

@@ -1,5 +1,5 @@
 import type { Finding } from '../diagnostics';
-import { finding, type Rule } from './rule';
+import { finding, preparedAt, type Rule } from './rule';
 
 /**
  * A distribution that cannot be expanded: `from` > `to` (offline), or a token total with no bin on its side
@@ -25,7 +25,7 @@ export const invalidDistribution: Rule = {
         );
         return;
       }
-      const prepared = ctx.prepared.find((p) => p.index === i);
+      const prepared = preparedAt(ctx, i);
       if (prepared?.op !== 'add' || !prepared.distribution || prepared.distribution.ok) return;
       const problem = prepared.distribution.problem;
       const active = prepared.pool.active_bin_id;

@@ -137,6 +137,43 @@ export function livePoolOf(ctx: RuleContext, opIndex: number): LivePool | undefi
   return ctx.live?.byPool.get(op.pool);
 }
 
+/** Prepared operations by plan index, built once per prepared list (rules look one up per operation). */
+const preparedIndex = new WeakMap<
+  readonly PreparedOperation[],
+  { length: number; byIndex: Map<number, PreparedOperation> }
+>();
+
+/** The prepared operation of the plan's operation `i` (the first with that index), in constant time. */
+export function preparedAt(ctx: Pick<RuleContext, 'prepared'>, i: number): PreparedOperation | undefined {
+  let index = preparedIndex.get(ctx.prepared);
+  // Indexed again if the list changed length since (it does not today: a guard, not a path).
+  if (!index || index.length !== ctx.prepared.length) {
+    const byIndex = new Map<number, PreparedOperation>();
+    for (const p of ctx.prepared) if (!byIndex.has(p.index)) byIndex.set(p.index, p);
+    preparedIndex.set(ctx.prepared, (index = { length: ctx.prepared.length, byIndex }));
+  }
+  return index.byIndex.get(i);
+}
+
+/** The span of a bin list (count, lowest and highest id), computed once per list and only when asked. */
+const binSpans = new WeakMap<ReadonlyMap<number, unknown>, string>();
+
+/** `N bins, lo..hi` of a pool's bin list by id (`0 bins, none` when empty). */
+export function binSpan(binById: ReadonlyMap<number, unknown>): string {
+  let span = binSpans.get(binById);
+  if (span === undefined) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const id of binById.keys()) {
+      if (id < lo) lo = id;
+      if (id > hi) hi = id;
+    }
+    span = `${binById.size} bins, ${binById.size ? `${lo}..${hi}` : 'none'}`;
+    binSpans.set(binById, span);
+  }
+  return span;
+}
+
 /** Every op with its index. */
 export function eachOp(ctx: RuleContext): Array<[number, Plan['operations'][number]]> {
   return ctx.plan.operations.map((op, i) => [i, op]);

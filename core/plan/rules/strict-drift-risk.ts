@@ -11,7 +11,7 @@ import type { BuiltTransaction } from '../../tx/types';
 import type { Finding, QuickFix, TextEdit } from '../diagnostics';
 import { executeAfterShift, type DriftInput, type DriftShift } from '../drift';
 import type { AddOp, MoveOp } from '../schema';
-import { finding, insertSibling, renameKey, replaceScalar, type RuleContext } from './rule';
+import { finding, insertSibling, preparedAt, renameKey, replaceScalar, type RuleContext } from './rule';
 
 /** The shifts the rule tries: one bin each way. */
 const SHIFTS = [1, -1] as const;
@@ -31,7 +31,7 @@ export function strictDriftFindings(
   const pools = new Map<string, number>();
   txs.forEach((tx, i) => {
     if (!strict(tx)) return;
-    const op = ctx.prepared.find((p) => p.index === tx.opIndex);
+    const op = preparedAt(ctx, tx.opIndex);
     if (op && op.op !== 'swap') pools.set(op.pool.pool_id, i + 1);
   });
   // Per (operation, path): the shifts that revert it.
@@ -46,7 +46,7 @@ export function strictDriftFindings(
       run.results.forEach((r, i) => {
         const tx = txs[i] as BuiltTransaction;
         if (r.status !== 'reverted' || !strict(tx)) return;
-        const op = ctx.prepared.find((p) => p.index === tx.opIndex);
+        const op = preparedAt(ctx, tx.opIndex);
         if (!op || op.op === 'swap' || op.pool.pool_id !== pool) return;
         const { path, key } = where(ctx, tx, r);
         const id = `${tx.opIndex}|${path.join('.')}`;
@@ -96,7 +96,7 @@ function where(
   const op = ctx.plan.operations[i];
   const planItem = r.item !== undefined ? tx.itemIndexes?.[r.item] : undefined;
   if (op?.op === 'add') {
-    const prepared = ctx.prepared.find((p) => p.index === i);
+    const prepared = preparedAt(ctx, i);
     const item =
       prepared?.op === 'add' && planItem !== undefined
         ? prepared.items.find(

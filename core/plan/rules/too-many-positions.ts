@@ -1,6 +1,6 @@
 import { MAX_POSITIONS_PER_CALL } from '../../dlmm/bins';
 import type { Finding } from '../diagnostics';
-import { finding, type Rule } from './rule';
+import { finding, preparedAt, type Rule } from './rule';
 
 /** The router takes lists of at most 350 positions per call. */
 export const tooManyPositions: Rule = {
@@ -13,14 +13,14 @@ export const tooManyPositions: Rule = {
       let list = 'bins';
       if (op.op === 'add') {
         count = op.bins.length;
-        const p = ctx.prepared.find((x) => x.index === i);
+        const p = preparedAt(ctx, i);
         if (p?.op === 'add' && p.distribution?.ok) {
           count += p.distribution.bins.length;
           list = 'distribution';
         }
       } else if (op.op === 'move') [count, list] = [op.moves.length, 'moves'];
       else if (op.op === 'withdraw') {
-        const prepared = ctx.prepared.find((p) => p.index === i);
+        const prepared = preparedAt(ctx, i);
         count = prepared && prepared.op === 'withdraw' ? prepared.items.length : 0;
       }
       if (count <= MAX_POSITIONS_PER_CALL) return;

@@ -1,6 +1,6 @@
 import type { Finding } from '../diagnostics';
 import { addTarget } from '../prepare';
-import { finding, replaceScalar, type Rule } from './rule';
+import { finding, preparedAt, replaceScalar, type Rule } from './rule';
 
 /** Placement: below the active bin token Y only (x = 0), above it token X only (y = 0). */
 export const wrongTokenSide: Rule = {
@@ -39,7 +39,7 @@ export const wrongTokenSide: Rule = {
         });
         return;
       }
-      const prepared = ctx.prepared.find((p) => p.index === i);
+      const prepared = preparedAt(ctx, i);
       if (!prepared || prepared.op !== 'move') return;
       for (const item of prepared.items) {
         const bad =
