@@ -20,12 +20,12 @@ export function uncheckedOperationFindings(ctx: RuleContext, findings: readonly 
     const op = ctx.plan.operations[i];
     return op && op.op !== 'swap' ? op.pool : undefined;
   };
+  // The operations an error names, once (a scan of the findings per operation was quadratic).
+  const erred = new Set(findings.filter((f) => f.severity === 'error').map((f) => f.operation));
   const failedPools = new Set<string>();
   ctx.plan.operations.forEach((_op, i) => {
     const pool = poolOf(i);
-    const id = ctx.parsed.operationId(i);
-    if (pool !== undefined && findings.some((f) => f.operation === id && f.severity === 'error'))
-      failedPools.add(pool);
+    if (pool !== undefined && erred.has(ctx.parsed.operationId(i))) failedPools.add(pool);
   });
   const out: Finding[] = [];
   ctx.plan.operations.forEach((op, i) => {

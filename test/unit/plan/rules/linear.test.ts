@@ -1,5 +1,6 @@
 /**
- * bin-not-found on a plan of many operations: the work is linear in the plan. The rule runs on a real parse
+ * Rules on a plan of many operations: the work is linear in the plan (bin-not-found, the unchecked-operation
+ * pass). The rule runs on a real parse
  * with a live pool built here (a unit test of one rule: the simulator's pools list 1,001 bins, so a real
  * read could not show a short list); the prepared list and the bin list count how often they are read.
  */
@@ -9,6 +10,8 @@ import type { LiveData, LivePool } from '../../../../core/plan/live';
 import type { PreparedOperation } from '../../../../core/plan/prepared';
 import { binNotFound } from '../../../../core/plan/rules/bin-not-found';
 import type { RuleContext } from '../../../../core/plan/rules/rule';
+import { uncheckedOperationFindings } from '../../../../core/plan/unchecked';
+import type { Finding } from '../../../../core/plan/diagnostics';
 import { plan, POOL1 } from '../helpers';
 
 /** A bin list by id that counts how often its ids are walked. */
@@ -64,5 +67,30 @@ describe('bin-not-found: linear in the number of operations', () => {
     const { ctx, bins } = context(500, (i) => (i % 21) - 10);
     assert.deepEqual(binNotFound.run(ctx), []);
     assert.equal(bins.walks, 0);
+  });
+});
+
+describe('unchecked operations: linear in operations and findings', () => {
+  it('reads the findings a few times in all, not once per operation (3,000 operations, 3,000 findings)', () => {
+    const { ctx } = context(3000, () => 0);
+    let reads = 0;
+    const list: Finding[] = Array.from({ length: 3000 }, () => ({
+      code: 'zero-amount',
+      severity: 'info',
+      message: 'm',
+      offset: 0,
+      length: 0,
+      operation: 'elsewhere',
+    }));
+    const findings = new Proxy(list, {
+      get(t, k, r) {
+        if (typeof k === 'string' && /^\d+$/.test(k)) reads++;
+        return Reflect.get(t, k, r) as unknown;
+      },
+    });
+    // Nothing prepared: every operation is unchecked and says so.
+    const found = uncheckedOperationFindings({ ...ctx, prepared: [] }, findings);
+    assert.equal(found.length, 3000);
+    assert.ok(reads <= 4 * 3000, `${reads} reads of the findings (quadratic: ~9,000,000)`);
   });
 });
