@@ -6,7 +6,7 @@
  */
 import type { Document, Node } from 'yaml';
 import type { LightMap, LightNode } from './lightYaml';
-import { mapKey, mapSize, mapValue } from './lightCompact';
+import { mapKey, mapSize, mapValue, seqItem, seqSize } from './lightCompact';
 
 export type LocatedPath = (string | number)[];
 
@@ -40,7 +40,7 @@ type View<N> =
       key(i: number): { name: string; range: Range | undefined } | undefined;
       value(i: number): N | null;
     }
-  | { kind: 'seq'; items: readonly N[] }
+  | { kind: 'seq'; size: number; item(i: number): N | undefined }
   | { kind: 'scalar'; value: unknown; range: Range }
   | { kind: 'other' };
 
@@ -73,15 +73,38 @@ function walk<N>(
       if (!next) return { path, onKey: false };
       node = next;
     } else if (v.kind === 'seq') {
-      const index = v.items.findIndex((it) => within(range(it), offset));
+      const index = itemAt(v, offset, range);
       if (index < 0) return { path, onKey: false };
       path.push(index);
-      node = v.items[index]!;
+      node = v.item(index)!;
     } else if (v.kind === 'scalar') {
       return { path, onKey: false, scalar: scalarAt(v.value, v.range) };
     } else return { path, onKey: false };
   }
   return { path, onKey: false };
+}
+
+/**
+ * The index of the first item whose range holds `offset` (-1 when none), by binary search: a sequence's
+ * items are in document order, their ranges ordered and apart, so the first item ending at or after `offset`
+ * is the only one that can hold it. log2(size) items are looked at: a compact sequence (lightCompact.ts)
+ * builds only those, not all of its items.
+ */
+function itemAt<N>(
+  seq: { size: number; item(i: number): N | undefined },
+  offset: number,
+  range: (n: N | null) => Range | null | undefined,
+): number {
+  let lo = 0;
+  let hi = seq.size;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const r = range(seq.item(mid) ?? null);
+    // An item without a range (never in either tree) is passed over as ending before `offset`.
+    if (r && r[1] >= offset) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo < seq.size && within(range(seq.item(lo) ?? null), offset) ? lo : -1;
 }
 
 /** In the fast reader's tree. An alias is not followed (as in the composed tree, where it is its own node). */
@@ -102,7 +125,7 @@ export function locateLight(root: LightMap, offset: number): Located | undefined
             value: (i) => mapValue(n, i) ?? null,
           }
         : n.kind === 'seq'
-          ? { kind: 'seq', items: n.items }
+          ? { kind: 'seq', size: seqSize(n), item: (i) => seqItem(n, i) }
           : n.kind === 'scalar'
             ? { kind: 'scalar', value: n.value, range: n.range }
             : { kind: 'other' },
@@ -130,7 +153,10 @@ export function locateDoc(doc: Document.Parsed | undefined, offset: number): Loc
           value: (i) => (items[i]!.value as Node | null) ?? null,
         };
       }
-      if (y.isSeq(n)) return { kind: 'seq', items: n.items as Node[] };
+      if (y.isSeq(n)) {
+        const items = n.items as Node[];
+        return { kind: 'seq', size: items.length, item: (i) => items[i] };
+      }
       if (y.isScalar(n) && n.range) return { kind: 'scalar', value: n.value, range: n.range };
       return { kind: 'other' };
     },
