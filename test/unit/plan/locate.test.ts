@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { isSeq, parseDocument, type Node } from 'yaml';
 import { CompactSeq } from '../../../core/plan/lightCompact';
-import { parseLightYaml } from '../../../core/plan/lightYaml';
+import { parseLightYaml, type LightDoc } from '../../../core/plan/lightYaml';
 import { parseLightJson } from '../../../core/plan/lightJson';
-import { locateLight } from '../../../core/plan/locate';
+import { locateLight, type Located, type LocatedPath } from '../../../core/plan/locate';
 import { prng } from '../../../core/sim/history';
 import { POOL1, SENDER } from './helpers';
 
@@ -84,14 +84,18 @@ describe('locate: binary search over a list', () => {
     ],
   ] as const) {
     it(`${name}: the linear scan's answer, building a few items`, () => {
-      const light = read(text);
+      const light: LightDoc | undefined = read(text);
       assert.ok(light, 'read by the fast reader');
       const path = ['operations', 0, 'bins'];
       const linear = linearScan(text, path);
       let hits = 0;
       for (const offset of offsets(linear.start, linear.end)) {
         const expected = linear.at(offset);
-        const { result, items, all } = countBuilds(() => locateLight(light.root, offset));
+        const root = light.root;
+        const built: { result: Located | undefined; items: number; all: number } = countBuilds(() =>
+          locateLight(root, offset),
+        );
+        const { result, items, all } = built;
         assert.equal(all, 0, 'all items built');
         assert.ok(items <= 2 * 17 + 2, `${items} items built to locate one`);
         if (expected < 0) assert.deepEqual(result?.path, path, `at ${offset}`);
@@ -116,7 +120,7 @@ describe('locate: binary search over a list', () => {
     const linear = linearScan(text, ['operations', 0, 'bins']);
     for (const offset of offsets(linear.start, linear.end)) {
       const expected = linear.at(offset);
-      const got = locateLight(light.root, offset)?.path;
+      const got: LocatedPath | undefined = locateLight(light.root, offset)?.path;
       if (expected < 0) assert.deepEqual(got?.slice(0, 4), ['operations', 0, 'bins'].slice(0, got?.length));
       else assert.deepEqual(got?.slice(0, 4), ['operations', 0, 'bins', expected], `at ${offset}`);
     }
