@@ -75,7 +75,20 @@ export function validatePlan(
       keptIndex.push(i);
     }
   }
-  if (invalid.size === 0) return whole(value);
+  if (invalid.size === 0) {
+    // Every operation is valid on its own: the plan's issues, if any, are its header's (a plan field or the
+    // operations list). Checked first with each list cut to its first item (the issues are the same: the
+    // lists check nothing across items but their length), so a plan with a bad header and long lists is
+    // not validated whole again; a valid one is, for PlanSchema's own typed value.
+    const header = PlanSchema.safeParse({ ...value, operations: ops.map(cutList) });
+    if (!header.success)
+      return {
+        issues: header.error.issues,
+        notChecked: 0,
+        invalidOperations: operationsOf(header.error.issues),
+      };
+    return whole(value);
+  }
 
   // The rest of the document, with the valid operations only (renumbered back to their source index).
   const rest = PlanSchema.safeParse({ ...value, operations: kept });
@@ -101,33 +114,43 @@ export function validatePlan(
  * Undefined when anything is invalid: the bounded path then gives the issues, exactly as without this.
  */
 function validLongLists(value: Record<string, unknown>, ops: readonly unknown[]): Plan | undefined {
+  // The header first (each list cut to its first item): a plan whose header fails is not valid, whatever
+  // its items, so they are not validated here (the bounded path gives the issues).
+  const r = PlanSchema.safeParse({ ...value, operations: ops.map(cutList) });
+  if (!r.success) return undefined;
   const typedLists: Array<unknown[] | undefined> = new Array(ops.length);
-  const cut: unknown[] = new Array(ops.length);
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i];
     const list = listOf(op);
     const items = list && isRecord(op) ? op[list.key] : undefined;
-    if (!list || !isRecord(op) || !Array.isArray(items) || items.length < 2) {
-      cut[i] = op;
-      continue;
-    }
+    if (!list || !Array.isArray(items) || items.length < 2) continue;
     const typed: unknown[] = new Array(items.length);
     for (let j = 0; j < items.length; j++) {
-      const r = list.item.safeParse(items[j]);
-      if (!r.success) return undefined;
-      typed[j] = r.data;
+      const item = list.item.safeParse(items[j]);
+      if (!item.success) return undefined;
+      typed[j] = item.data;
     }
     typedLists[i] = typed;
-    cut[i] = { ...op, [list.key]: [items[0]] };
   }
-  const r = PlanSchema.safeParse({ ...value, operations: cut });
-  if (!r.success) return undefined;
   r.data.operations.forEach((op, i) => {
     const typed = typedLists[i];
     const list = listOf(op);
     if (typed && list) (op as unknown as Record<string, unknown>)[list.key] = typed;
   });
   return r.data;
+}
+
+/**
+ * The operation with its validated list cut to its first item (as it is when the list is shorter than 2
+ * or not a list). With every item valid on its own, its schema gives the same issues as the whole
+ * operation: the lists check nothing across items but their length (at least 1).
+ */
+function cutList(op: unknown): unknown {
+  const list = listOf(op);
+  const items = list && isRecord(op) ? op[list.key] : undefined;
+  return list && isRecord(op) && Array.isArray(items) && items.length >= 2
+    ? { ...op, [list.key]: [items[0]] }
+    : op;
 }
 
 /** The list an operation kind has validated item by item (own keys only: `op` may be any string). */
@@ -154,8 +177,9 @@ function validateOperation(op: unknown, budget: number): { issues: Issue[]; notC
     if (r.success) valid.push(items[j]);
     else for (const issue of r.error.issues) itemIssues.push(prefixed(issue, [list.key, j]));
   }
+  // Every item valid: the operation's own fields, its list cut to one item (cutList), not each item again.
   if (itemIssues.length === 0 && notChecked === 0)
-    return { issues: issuesOf(OperationSchema, op), notChecked: 0 };
+    return { issues: issuesOf(OperationSchema, cutList(op)), notChecked: 0 };
   const trimmed = valid.length < items.length;
   const others = issuesOf(OperationSchema, { ...op, [list.key]: valid }).filter(
     // An emptied list is not the user's empty list.

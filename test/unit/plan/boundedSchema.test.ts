@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { validatePlan } from '../../../core/plan/boundedSchema';
 import { MAX_FINDINGS_PER_FILE } from '../../../core/plan/diagnostics';
-import { PlanSchema } from '../../../core/plan/schema';
+import { AddItemSchema, OperationSchema, PlanSchema } from '../../../core/plan/schema';
 
 const POOL = 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-10';
 const SENDER = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
@@ -126,5 +126,99 @@ describe('bounded plan schema: whole-first pass', () => {
       assert.ok(r.issues.length > 0, name);
       assert.deepEqual(r, bounded(v), name);
     }
+  });
+
+  it('a bad header with valid items: exactly PlanSchema’s issues; an op’s own bad field: exactly its schema’s', () => {
+    const good = fc.record({
+      bin_id: fc.bigInt({ min: -500n, max: 500n }),
+      x_amount: fc.bigInt({ min: 0n, max: 99n }),
+      y_amount: fc.constant(0n),
+    });
+    const header = fc.record(
+      {
+        version: fc.constantFrom(2n, 'one'),
+        sender: fc.constantFrom('nope', 7n),
+        network: fc.constantFrom('moon', 'mainnet'),
+        policy: fc.constantFrom({ slippage_tolerance: 150n }, { max_tip_lag: -1n }, { zz: 1n }),
+        zz: fc.constant(1n),
+      },
+      { requiredKeys: [] },
+    );
+    const opSpoil = fc.option(fc.constantFrom({ mode: 1n }, { pool: '' }, { extra: true }), { freq: 2 });
+    let spoiltHeaders = 0;
+    fc.assert(
+      fc.property(
+        fc.array(good, { minLength: 1, maxLength: 30 }),
+        header,
+        opSpoil,
+        (ladder, extra, spoil) => {
+          const ops = [
+            { op: 'add', pool: POOL, bins: ladder, ...(spoil ?? {}) },
+            { op: 'withdraw', pool: POOL, bins: ladder.map((b) => b.bin_id) },
+            { op: 'move', pool: POOL, moves: ladder.map((b) => ({ from_bin_id: b.bin_id, amount: '7' })) },
+          ];
+          const v = plan(ops, extra);
+          const zod = PlanSchema.safeParse(v);
+          // Whole first, the one pass over long lists (bound 3), and the bounded path alone.
+          for (const r of [validatePlan(v), validatePlan(v, MAX_FINDINGS_PER_FILE, 3), bounded(v)]) {
+            assert.equal(r.plan === undefined, !zod.success);
+            if (zod.success) {
+              assert.deepEqual(r.plan, zod.data);
+              continue;
+            }
+            if (!spoil) {
+              spoiltHeaders++;
+              assert.deepEqual(r.issues, zod.error.issues);
+              continue;
+            }
+            // The add's own issues are its schema's on the whole operation, under its index.
+            const own = OperationSchema.safeParse(ops[0]);
+            assert.ok(!own.success);
+            assert.deepEqual(
+              r.issues.filter((i) => i.path[0] === 'operations' && i.path[1] === 0),
+              own.error.issues.map((i) => ({ ...i, path: ['operations', 0, ...i.path] })),
+            );
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+    assert.ok(spoiltHeaders >= 100, `${spoiltHeaders} bad headers compared`);
+  });
+
+  it('a bad header on 100,000 valid bins validates the items once (was four passes)', function () {
+    this.timeout(60_000);
+    const v = plan([add(100_000)], { version: 2n });
+    let items = 0;
+    const count = <S extends { safeParse: (v: unknown) => unknown }>(
+      schema: S,
+      per: (v: unknown) => number,
+    ) => {
+      const original = schema.safeParse;
+      schema.safeParse = (x: unknown) => {
+        items += per(x);
+        return original.call(schema, x);
+      };
+      return () => void (schema.safeParse = original);
+    };
+    const listLength = (x: unknown): number => {
+      const op = x as { bins?: unknown[] } | undefined;
+      return Array.isArray(op?.bins) ? op.bins.length : 0;
+    };
+    const restore = [
+      count(AddItemSchema, () => 1),
+      count(OperationSchema, listLength),
+      count(PlanSchema, (x) =>
+        ((x as { operations?: unknown[] }).operations ?? []).reduce<number>((n, op) => n + listLength(op), 0),
+      ),
+    ];
+    let r;
+    try {
+      r = validatePlan(v);
+    } finally {
+      for (const undo of restore) undo();
+    }
+    assert.deepEqual(r.issues, PlanSchema.safeParse(v).error?.issues);
+    assert.ok(items <= 100_010, `${items} items validated for 100,000 bins`);
   });
 });
