@@ -133,6 +133,7 @@ export function startEngine(
         uri,
         version: doc.version,
         live: result.live,
+        run: result.run ?? 0,
       });
     if (result.live) refreshViews();
   }

@@ -100,12 +100,17 @@ export interface AnalysisResult {
   live: boolean;
   settings: ServerSettings;
   api: DlmmApi | undefined;
+  /** Which analysis of the document made it (1: the first since it was opened); absent for a request's own. */
+  run?: number;
 }
 
 export interface PlanServiceDeps {
   settings(uri: string): Promise<ServerSettings>;
   api(settings: ServerSettings): DlmmApi | undefined;
-  /** Called with every result worth showing (offline first, then live); never for a stale version. */
+  /**
+   * Called with every result worth showing (offline first, then live; the offline one only when the live
+   * one is not ready in the same event-loop turn); never for a stale version.
+   */
   publish(uri: string, result: AnalysisResult): void;
   /** Called when a live read takes a while (for a progress indicator), and when it ends. */
   slowRead?(uri: string, done: boolean): void;
@@ -371,6 +376,7 @@ export class PlanService {
       live: false,
       settings,
       api,
+      run: seq,
     };
     state.latest = offline;
     if (!api) {
@@ -380,8 +386,7 @@ export class PlanService {
     }
     // Mid-edit, the live findings of untouched operations stay until this version's live analysis arrives.
     const carried = carriedLiveFindings(state.lastLive, analysis);
-    this.deps.publish(
-      uri,
+    const shown =
       carried.length === 0
         ? offline
         : {
@@ -390,8 +395,24 @@ export class PlanService {
               ...analysis,
               findings: sortFindings([...analysis.findings, ...carried]),
             }),
-          },
-    );
+          };
+    // With nothing carried (an opened document, or no live findings yet), published at the end of this
+    // event-loop turn unless the live result is published first: when every read is answered from memory
+    // (the live session or the client's cache: most of 150 plans opened at once), the live analysis ends
+    // in the same turn and its publish (every offline finding included) replaces this one before anyone
+    // could see it: one publish instead of two, at the same moment. Carried live findings are published at
+    // once (they are what keeps an edited document from flickering).
+    let offlinePending: ReturnType<typeof setImmediate> | undefined;
+    if (carried.length === 0)
+      offlinePending = setImmediate(() => {
+        offlinePending = undefined;
+        if (current()) this.deps.publish(uri, shown);
+      });
+    else this.deps.publish(uri, shown);
+    const liveFirst = (): void => {
+      if (offlinePending) clearImmediate(offlinePending);
+      offlinePending = undefined;
+    };
 
     let slowShown = false;
     const slow = setTimeout(() => {
@@ -413,9 +434,17 @@ export class PlanService {
           : {}),
       });
       if (!current()) return undefined;
-      const result: AnalysisResult = { version, analysis: editorAnalysis(live), live: true, settings, api };
+      const result: AnalysisResult = {
+        version,
+        analysis: editorAnalysis(live),
+        live: true,
+        settings,
+        api,
+        run: seq,
+      };
       state.latest = result;
       state.lastLive = lastLive(live, analysis);
+      liveFirst();
       this.deps.publish(uri, result);
       return result;
     } catch (e) {
@@ -424,6 +453,7 @@ export class PlanService {
       // analyzePlan reports unreachable data as findings; a throw here is a defect, shown in the log.
       this.deps.log(`live analysis failed for ${uri}: ${errorText(e)}`);
       state.lastLive = undefined;
+      liveFirst();
       if (current()) this.deps.publish(uri, offline);
       return offline;
     } finally {

@@ -84,11 +84,15 @@ export const SetApiKeyNotification = new NotificationType<{ apiKey: string | nul
 
 /**
  * server -> client, only when the client asked with `analysisEvents` at initialize: the diagnostics of
- * `version` just published came from an offline (`live: false`) or a live analysis.
+ * `version` just published came from an offline (`live: false`) or a live analysis, made by the document's
+ * `run`-th analysis since it was opened (1: the first).
  */
-export const AnalysisNotification = new NotificationType<{ uri: string; version: number; live: boolean }>(
-  'dlmm/analysis',
-);
+export const AnalysisNotification = new NotificationType<{
+  uri: string;
+  version: number;
+  live: boolean;
+  run: number;
+}>('dlmm/analysis');
 
 /** server -> client: a slow live read started / finished (the client shows a progress notification). */
 export const ProgressNotification = new NotificationType<{ id: string; title: string; done: boolean }>(

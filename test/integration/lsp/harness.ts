@@ -36,6 +36,8 @@ export interface LspSession {
    * when the session was started with `initializationOptions.analysisEvents: true`.
    */
   analyses(uri: string, version: number): boolean[];
+  /** For the same events, which analysis of the document made each publish (1: the first since it opened). */
+  runs(uri: string, version: number): number[];
   /** Resolves when a live analysis of `version` was published for `uri` (needs `analysisEvents`). */
   live(uri: string, version: number, timeoutMs?: number): Promise<void>;
   open(uri: string, text: string, languageId?: string): void;
@@ -99,12 +101,16 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
     }
   });
   const analysisLog = new Map<string, boolean[]>();
+  const runLog = new Map<string, number[]>();
   const liveWaiters = new Map<string, (() => void)[]>();
-  conn.onNotification('dlmm/analysis', (p: { uri: string; version: number; live: boolean }) => {
+  conn.onNotification('dlmm/analysis', (p: { uri: string; version: number; live: boolean; run: number }) => {
     const key = `${p.uri}#${p.version}`;
     const log = analysisLog.get(key) ?? [];
     log.push(p.live);
     analysisLog.set(key, log);
+    const runs = runLog.get(key) ?? [];
+    runs.push(p.run);
+    runLog.set(key, runs);
     if (p.live) {
       for (const w of liveWaiters.get(key) ?? []) w();
       liveWaiters.delete(key);
@@ -138,6 +144,7 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
     latest: (uri) => published.get(uri),
     publishCount: (uri, version) => counts.get(`${uri}#${version}`) ?? 0,
     analyses: (uri, version) => [...(analysisLog.get(`${uri}#${version}`) ?? [])],
+    runs: (uri, version) => [...(runLog.get(`${uri}#${version}`) ?? [])],
     live(uri, version, timeoutMs = 15_000) {
       const key = `${uri}#${version}`;
       if (analysisLog.get(key)?.includes(true)) return Promise.resolve();

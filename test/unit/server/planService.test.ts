@@ -128,9 +128,9 @@ describe('PlanService live sessions (simulated engine over loopback)', function 
   });
 
   /** A real client on the simulator, counting the bin-list reads the analyses ask it for. */
-  function liveService() {
+  function liveService(statusTtlMs = 0) {
     // statusTtlMs 0: every status() asks the engine, so a height change is seen at once.
-    const client = createApiClient({ baseUrl: sim.url, nodeUrl: sim.nodeUrl, statusTtlMs: 0 });
+    const client = createApiClient({ baseUrl: sim.url, nodeUrl: sim.nodeUrl, statusTtlMs });
     let binReads = 0;
     const counting = (api: DlmmApi): DlmmApi => ({
       ...api,
@@ -139,10 +139,12 @@ describe('PlanService live sessions (simulated engine over loopback)', function 
     });
     const api = counting(client);
     const live: string[] = [];
+    const events: string[] = [];
     const svc = new PlanService({
       settings: async () => ({}),
       api: () => api,
       publish: (uri, r: AnalysisResult) => {
+        events.push(`${uri} ${r.live ? 'live' : 'offline'}`);
         if (r.live) live.push(uri);
       },
       log: () => undefined,
@@ -150,7 +152,7 @@ describe('PlanService live sessions (simulated engine over loopback)', function 
       // Long enough that a slow machine's first analysis never outlives the session it started.
       sharedSessionMs: 60_000,
     });
-    return { svc, live, binReads: () => binReads };
+    return { svc, live, events, binReads: () => binReads };
   }
 
   it('shares one session between analyses one after the other at the same state height', async () => {
@@ -163,6 +165,23 @@ describe('PlanService live sessions (simulated engine over loopback)', function 
     // Plans 0 and 3 are on the same pool: the second, started after the first had finished, read its bin
     // list from the first one's session.
     assert.equal(binReads(), 1);
+    for (const uri of svc.openUris()) svc.close(uri);
+  });
+
+  it('publishes the offline result first while reads are under way, only the live one when it is ready at once', async () => {
+    // Status answers reused for a minute: once the session holds every read, an analysis needs no I/O.
+    const { svc, live, events } = liveService(60_000);
+    svc.update(TextDocument.create('file:///o1.dlmm.yaml', 'yaml', 1, scalePlan(0)));
+    await waitFor(() => live.includes('file:///o1.dlmm.yaml'), 10_000);
+    // The same reads again (the same plan in another file): all answered from the session, in this turn.
+    svc.update(TextDocument.create('file:///o2.dlmm.yaml', 'yaml', 1, scalePlan(0)));
+    await waitFor(() => live.includes('file:///o2.dlmm.yaml'), 10_000);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(events, [
+      'file:///o1.dlmm.yaml offline',
+      'file:///o1.dlmm.yaml live',
+      'file:///o2.dlmm.yaml live',
+    ]);
     for (const uri of svc.openUris()) svc.close(uri);
   });
 
