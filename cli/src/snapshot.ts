@@ -39,6 +39,13 @@ import { userCacheDir } from '../../core/cacheDir';
  * live check) load from disk on demand, through the code cache, as in a plain run.
  */
 const SNAPSHOT_BUNDLES = ['cli.js', 'cli-check.js'] as const;
+/**
+ * Node's flags for a snapshot's build and every run of it (bin/dlmm passes the same: Node refuses a snapshot
+ * built under other V8 flags). Without Sparkplug, V8's baseline compiler: a check that lasts a few
+ * milliseconds spent about 2 ms of them compiling again, at each start, the baseline code the warm-up had
+ * made (compiled code is not kept in a snapshot); long checks reach the optimising compiler as before.
+ */
+export const SNAPSHOT_NODE_FLAGS: readonly string[] = ['--no-sparkplug'];
 /** A build attempt holding the lock longer than this is taken for dead. */
 const LOCK_STALE_MS = 10 * 60_000;
 /** Other builds' snapshots (and a crashed build's leftovers) are removed once this old... */
@@ -274,7 +281,60 @@ function buildSnapshot(): void {
   const done = warmup.length > 0 ? cli.main(['check', '--offline', ...warmup], quiet) : Promise.resolve(0);
   void done.then(() => {
     v8.startupSnapshot.setDeserializeMainFunction(() => runFromSnapshot(cli, dist));
+    // The built-in modules the snapshot holds loaded (see withoutLoadedCodeCache).
+    const modules = process.env.DLMM_SNAPSHOT_MODULES;
+    if (modules) {
+      const loaded = (process as unknown as { moduleLoadList: string[] }).moduleLoadList
+        .filter((m) => m.startsWith('NativeModule '))
+        .map((m) => m.slice(13));
+      fs.writeFileSync(modules, `${loaded.join('\n')}\n`, { flag: 'wx', mode: 0o600 });
+    }
   });
+}
+
+/**
+ * `blob` (a snapshot as Node 20 writes it) without the V8 code cache of the built-in modules in `loaded`.
+ * Node puts the code cache of every built-in module (about 2.5 MB) into each snapshot it builds and reads
+ * the whole file at every start; a module the snapshot holds loaded is never compiled again, so its entry
+ * (about half of them) is only read and copied for nothing. The entries end the file: a count, then per
+ * module its id and its data, each a 64-bit little-endian length and the bytes. Undefined (the snapshot is
+ * kept as Node wrote it) when the end of the file does not read exactly so, or nothing would be dropped.
+ */
+export function withoutLoadedCodeCache(blob: Buffer, loaded: ReadonlySet<string>): Buffer | undefined {
+  const len = (at: number): number =>
+    at + 8 <= blob.length && blob.readUInt32LE(at + 4) === 0 ? blob.readUInt32LE(at) : -1;
+  const entriesFrom = (start: number): Array<[string, number, number]> | undefined => {
+    const count = len(start);
+    if (count < 1 || count > 4096) return undefined;
+    const entries: Array<[string, number, number]> = [];
+    let at = start + 8;
+    for (let i = 0; i < count; i++) {
+      const begin = at;
+      const idLength = len(at);
+      if (idLength < 1 || idLength > 256) return undefined;
+      const id = blob.toString('latin1', at + 8, at + 8 + idLength);
+      if (!/^[\w./-]+$/.test(id)) return undefined;
+      at += 8 + idLength;
+      const dataLength = len(at);
+      if (dataLength < 0 || at + 8 + dataLength > blob.length) return undefined;
+      at += 8 + dataLength;
+      entries.push([id, begin, at]);
+    }
+    return at === blob.length ? entries : undefined;
+  };
+  for (let start = 0; start + 16 < blob.length; start++) {
+    // Cheap tests first: a count, then an id length, then an id's first character.
+    const c = blob[start + 16] as number;
+    if (!((c >= 0x61 && c <= 0x7a) || c === 0x5f) || len(start) < 1 || len(start + 8) < 1) continue;
+    const entries = entriesFrom(start);
+    if (entries === undefined) continue;
+    const kept = entries.filter(([id]) => !loaded.has(id));
+    if (kept.length === entries.length) return undefined;
+    const count = Buffer.alloc(8);
+    count.writeUInt32LE(kept.length, 0);
+    return Buffer.concat([blob.subarray(0, start), count, ...kept.map(([, b, e]) => blob.subarray(b, e))]);
+  }
+  return undefined;
 }
 
 interface ModuleCtor {
@@ -294,7 +354,8 @@ function runFromSnapshot(cli: CliBundle, builtDist: string): void {
   /* eslint-enable @typescript-eslint/no-require-imports */
   const [distArg = '', ...args] = process.argv.slice(1);
   const blob = snapshotFlag(process.execArgv);
-  // The run's own flags as a plain run has them (the code cache's key; children inherit them).
+  // The run's own flags without the snapshot (children inherit them); SNAPSHOT_NODE_FLAGS stay, so the code
+  // cache's key keeps this run's cached code apart from a plain run's (V8 refuses code made under other flags).
   process.execArgv = withoutSnapshotFlags(process.execArgv);
   let dist: string | undefined;
   try {
@@ -324,12 +385,24 @@ function runFromSnapshot(cli: CliBundle, builtDist: string): void {
   cli.main(args).then(
     (code) => {
       process.exitCode = code;
+      exitWhenIdle();
     },
     (e: unknown) => {
       process.stderr.write(cli.fatalText(e, args));
       process.exitCode = 2;
+      exitWhenIdle();
     },
   );
+}
+
+/**
+ * Once nothing is left to run (the event loop is empty: all output written, no timer, socket or child held),
+ * ends the process as `process.exit` does: the 'exit' handlers run (the code cache is written), but Node
+ * does not then free the environment and the heap piece by piece (about a millisecond for a heap restored
+ * from the snapshot) before the exit the process was about to make anyway.
+ */
+function exitWhenIdle(): void {
+  process.once('beforeExit', () => process.exit());
 }
 
 /** The `--snapshot-blob` of `argv` (Node's flags), if any. */
@@ -430,6 +503,8 @@ function buildLocked(blob: string, nodePath: string, distDir: string, folder: st
   const refTmp = `${ref}.${unique}.tmp`;
   const yaml = `${folder}/warmup.${unique}.dlmm.yaml`;
   const json = `${folder}/warmup.${unique}.dlmm.json`;
+  const modules = `${blob}.${unique}.modules`;
+  const trimmed = `${blob}.${unique}.trim.tmp`;
   try {
     fs.writeFileSync(yaml, WARMUP_YAML, { flag: 'wx', mode: 0o600 });
     fs.writeFileSync(json, WARMUP_JSON, { flag: 'wx', mode: 0o600 });
@@ -439,16 +514,29 @@ function buildLocked(blob: string, nodePath: string, distDir: string, folder: st
       DLMM_SNAPSHOT_DIST: distDir,
       DLMM_SNAPSHOT_WARMUP: `${path.basename(yaml)}\n${path.basename(json)}`,
       DLMM_SNAPSHOT_WARMUP_DIR: folder,
+      DLMM_SNAPSHOT_MODULES: modules,
     };
     const built = spawnSync(
       process.execPath,
-      ['--snapshot-blob', tmp, '--build-snapshot', `${distDir}/snapshot.js`],
+      [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', tmp, '--build-snapshot', `${distDir}/snapshot.js`],
       { cwd: folder, env, stdio: 'ignore', timeout: 120_000 },
     );
     if (built.status !== 0) return 'the build failed';
     fs.chmodSync(tmp, 0o600);
     const st = fs.lstatSync(tmp);
     if (!st.isFile() || !ownedPrivately(st) || st.size === 0) return 'no blob written';
+    // Smaller to read at each start: without the code cache of the modules it holds loaded. Checked below
+    // like the rest (a file Node cannot load, or that answers otherwise, is no snapshot).
+    try {
+      const loaded = new Set(fs.readFileSync(modules, 'utf8').split('\n').filter(Boolean));
+      const smaller = withoutLoadedCodeCache(fs.readFileSync(tmp), loaded);
+      if (smaller !== undefined) {
+        fs.writeFileSync(trimmed, smaller, { flag: 'wx', mode: 0o600 });
+        fs.renameSync(trimmed, tmp);
+      }
+    } catch {
+      /* kept as Node wrote it */
+    }
     // The new snapshot must answer a check exactly as the plain CLI does before anyone uses it.
     const args = ['check', '--offline', '--format', 'json', path.basename(yaml), path.basename(json)];
     const plain = spawnSync(process.execPath, [`${distDir}/../bin/dlmm.js`, ...args], {
@@ -457,12 +545,16 @@ function buildLocked(blob: string, nodePath: string, distDir: string, folder: st
       encoding: 'utf8',
       timeout: 60_000,
     });
-    const fromSnapshot = spawnSync(process.execPath, ['--snapshot-blob', tmp, distDir, ...args], {
-      cwd: folder,
-      env: { PATH: process.env.PATH, DLMM_CACHE_DIR: 'off' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const fromSnapshot = spawnSync(
+      process.execPath,
+      [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', tmp, distDir, ...args],
+      {
+        cwd: folder,
+        env: { PATH: process.env.PATH, DLMM_CACHE_DIR: 'off' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     if (
       plain.status !== 1 ||
       fromSnapshot.status !== plain.status ||
@@ -486,7 +578,7 @@ function buildLocked(blob: string, nodePath: string, distDir: string, folder: st
   } catch {
     return 'the build failed';
   } finally {
-    for (const f of [tmp, refTmp, yaml, json]) fs.rmSync(f, { force: true });
+    for (const f of [tmp, refTmp, yaml, json, modules, trimmed]) fs.rmSync(f, { force: true });
   }
 }
 
@@ -505,7 +597,7 @@ function prune(folder: string, keep: string): void {
     }
   });
   for (const e of entries)
-    if (/\.(tmp|lock|failed|dlmm\.yaml|dlmm\.json)$/.test(e.n) && Date.now() - e.mtimeMs > STALE_MS)
+    if (/\.(tmp|lock|failed|modules|dlmm\.yaml|dlmm\.json)$/.test(e.n) && Date.now() - e.mtimeMs > STALE_MS)
       fs.rmSync(`${folder}/${e.n}`, { force: true });
 }
 

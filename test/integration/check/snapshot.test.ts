@@ -26,7 +26,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildWanted, snapshotName, supervise } from '../../../cli/src/snapshot';
+import {
+  SNAPSHOT_NODE_FLAGS,
+  buildWanted,
+  snapshotName,
+  supervise,
+  withoutLoadedCodeCache,
+} from '../../../cli/src/snapshot';
 import { REDACTED } from '../../../core/text/safe';
 
 const ROOT = join(__dirname, '../../..');
@@ -52,7 +58,7 @@ function run(file: string, args: string[], env: Record<string, string>, cwd = RO
 async function launcherPath(launcher: string, args: string[], env: Record<string, string>): Promise<string> {
   const r = await run('/bin/sh', ['-x', launcher, ...args], env);
   // The snapshot run is a child of the launcher (it falls back when node refuses the blob); the plain run an exec.
-  const exec = r.stderr.split('\n').find((l) => /^\+ (exec |\S+ --snapshot-blob )/.test(l));
+  const exec = r.stderr.split('\n').find((l) => /^\+ (exec |\S+ (--[a-z-]+ )*--snapshot-blob )/.test(l));
   if (exec === undefined) return `no exec in: ${r.stderr}`;
   return exec.includes('--snapshot-blob') ? 'snapshot' : exec.includes('dlmm.js') ? 'plain' : exec;
 }
@@ -131,6 +137,19 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
     assert.equal(readFileSync(blob.replace(/\.blob$/, '.node'), 'utf8'), `${nodeOnPath()}\n`);
     // Other commands keep the plain path.
     assert.equal(await launcherPath(join(ROOT, 'bin', 'dlmm'), ['--version'], env), 'plain');
+    // The launcher runs node with the flags the snapshot was built with.
+    const trace = (await run('/bin/sh', ['-x', join(ROOT, 'bin', 'dlmm'), 'check', '--offline', PLAN], env))
+      .stderr;
+    assert.ok(trace.includes(` ${SNAPSHOT_NODE_FLAGS.join(' ')} --snapshot-blob /dev/fd/3 `), trace);
+  });
+
+  it('holds no code cache for the built-in modules it has loaded (Node writes one for every module)', () => {
+    // The file still ends with Node's code cache: an entry for a module the snapshot has not loaded (http2)
+    // is there to drop, none for modules it has loaded (fs, vm, path: the builder's own) is left.
+    const data = readFileSync(blob);
+    const withoutHttp2 = withoutLoadedCodeCache(data, new Set(['internal/http2/core']));
+    assert.ok(withoutHttp2 !== undefined && withoutHttp2.length < data.length);
+    assert.equal(withoutLoadedCodeCache(data, new Set(['fs', 'vm', 'path'])), undefined);
   });
 
   describe('prints exactly what the plain CLI prints', () => {
@@ -170,7 +189,7 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
         const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env, cwd);
         const snap = await run(
           process.execPath,
-          ['--snapshot-blob', blob, join(ROOT, 'dist'), ...args],
+          [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, join(ROOT, 'dist'), ...args],
           env,
           cwd,
         );
@@ -186,7 +205,11 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       writeFileSync(big, `# ${'x'.repeat(1.1 * 1024 * 1024)}\n${plan}`);
       const args = ['check', '--offline', '--format', 'json', big];
       const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env);
-      const snap = await run(process.execPath, ['--snapshot-blob', blob, join(ROOT, 'dist'), ...args], env);
+      const snap = await run(
+        process.execPath,
+        [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, join(ROOT, 'dist'), ...args],
+        env,
+      );
       assert.equal(plain.code, 1, plain.stderr);
       assert.deepEqual(snap, plain);
     });
@@ -194,7 +217,11 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       for (const format of ['text', 'json']) {
         const args = ['check', '--offline', '--format', format, hostile];
         const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env);
-        const snap = await run(process.execPath, ['--snapshot-blob', blob, join(ROOT, 'dist'), ...args], env);
+        const snap = await run(
+          process.execPath,
+          [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, join(ROOT, 'dist'), ...args],
+          env,
+        );
         assert.equal(plain.code, 1, plain.stderr);
         assert.deepEqual(snap, plain);
         // eslint-disable-next-line no-control-regex
@@ -212,7 +239,7 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       `version: 1\noperations:\n  - { id: a, op: add, mode: strict, pool: ${secret}, bins: [{ bin_id: 1, x_amount: 1, y_amount: 0 }] }\n`,
     );
     const args = ['check', '--offline', '--format', 'json', plan];
-    const snapArgs = ['--snapshot-blob', blob, join(ROOT, 'dist')];
+    const snapArgs = [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, join(ROOT, 'dist')];
     const without = await run(process.execPath, [...snapArgs, ...args], env);
     assert.ok(without.stdout.includes(secret), without.stdout);
     const keyEnvs: Array<Record<string, string>> = [{ DLMM_API_KEY: secret }, { MY_KEY: secret }];
@@ -405,7 +432,11 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       // The repository's own snapshot (same build id) handed the copy's folder.
       const args = ['check', '--offline', '--format', 'json', join(EXAMPLES, 'mistakes')];
       const plain = await run(process.execPath, [join(pkg, 'bin', 'dlmm.js'), ...args], pkgEnv);
-      const snap = await run(process.execPath, ['--snapshot-blob', blob, join(pkg, 'dist'), ...args], pkgEnv);
+      const snap = await run(
+        process.execPath,
+        [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, join(pkg, 'dist'), ...args],
+        pkgEnv,
+      );
       assert.deepEqual(snap, plain);
     });
     it('no second build while one runs, nor for a day after one failed', async () => {
