@@ -6,6 +6,7 @@
  */
 import type { DlmmApi } from '../../core/api/types';
 import { analyzePlan } from '../../core/plan/analyze';
+import { withHeapGrowthHeld } from './heapGrowth';
 import { buildTransactions } from '../../core/tx/build';
 import type { SigningParams } from '../../core/tx/formats';
 import type { RouterOverrides } from '../../core/tx/routers';
@@ -39,6 +40,18 @@ export async function checkAndBuild(
   text: string,
   path: string,
   opts: { opId?: string; signing?: SigningParams; routers?: RouterOverrides; allowUnprotected?: boolean },
+  io: CliIO,
+  command: string,
+): Promise<CheckedExport> {
+  // A large plan is analysed and built with V8's heap growth held, as `dlmm check` analyses it (heapGrowth.ts).
+  return withHeapGrowthHeld(text.length, () => checkAndBuildHeld(api, text, path, opts, io, command));
+}
+
+async function checkAndBuildHeld(
+  api: DlmmApi,
+  text: string,
+  path: string,
+  opts: Parameters<typeof checkAndBuild>[3],
   io: CliIO,
   command: string,
 ): Promise<CheckedExport> {

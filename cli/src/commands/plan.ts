@@ -17,6 +17,7 @@ import { toTextReport } from '../../../core/plan/format';
 import { planRecentre, type RecentreMove } from '../../../core/plan/recentre';
 import { zPoolRef, zPrincipalStandard } from '../../../core/plan/schema';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
+import { withHeapGrowthHeld } from '../heapGrowth';
 import { fileProblem, UsageError, type CliIO } from '../io';
 
 export const OPTIONS = {} as const;
@@ -277,7 +278,10 @@ async function writeAndCheck(
   io: CliIO,
 ): Promise<number> {
   const fileName = typeof out === 'string' ? out : `plan.dlmm.${format === 'json' ? 'json' : 'yaml'}`;
-  const analysis: Analysis = await analyzePlan(text, { api, fileName });
+  // As `dlmm check` analyses a plan (heapGrowth.ts: held only above 1 MiB, which a written plan stays under).
+  const analysis: Analysis = await withHeapGrowthHeld(text.length, () =>
+    analyzePlan(text, { api, fileName }),
+  );
   if (typeof out === 'string') {
     try {
       await writeFile(resolve(io.cwd, out), text, 'utf8');
