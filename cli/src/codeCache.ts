@@ -17,6 +17,7 @@
  * and created new, never through an existing name).
  */
 import type { Script } from 'node:vm';
+import { privateToUser } from './privateFile';
 
 /** The line esbuild.mjs adds to each node bundle: the SHA-256 of the bundle without that line. */
 export const BUNDLE_HASH_MARK = '//# dlmm-bundle-sha256=';
@@ -33,8 +34,7 @@ const KEEP_OTHERS = 8;
  * POSIX; any other file is compiled around and replaced).
  */
 function trusted(st: { uid: number; mode: number }): boolean {
-  const uid = process.getuid?.();
-  return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
+  return privateToUser(st) !== false;
 }
 
 interface Pending {

@@ -32,6 +32,7 @@
  * caches filled by the warm-up are keyed by content (schemas, compiled parsers).
  */
 import { userCacheDir } from '../../core/cacheDir';
+import { privateToUser } from './privateFile';
 
 /**
  * The bundles held in the snapshot: what `check --offline` loads for plans the CLI's own YAML and JSON
@@ -96,8 +97,7 @@ export function readBuildId(distDir: string): string | undefined {
 
 /** A file or folder only this user may have written (on POSIX; elsewhere no snapshot is built). */
 function ownedPrivately(st: { uid: number; mode: number }): boolean {
-  const uid = process.getuid?.();
-  return uid !== undefined && st.uid === uid && (st.mode & 0o022) === 0;
+  return privateToUser(st) === true;
 }
 
 /**
