@@ -464,21 +464,94 @@ export function supervise(
     return notBinary;
   }
   const lock = `${blob}.lock`;
-  try {
-    fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-  } catch {
-    try {
-      if (Date.now() - fs.lstatSync(lock).mtimeMs < LOCK_STALE_MS) return 'a build is under way';
-      fs.rmSync(lock, { force: true });
-      fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-    } catch {
-      return 'a build is under way';
-    }
-  }
+  const held = takeLock(lock);
+  if (held === undefined) return 'a build is under way';
   const reason = buildLocked(blob, nodePath, distDir, folder);
   if (reason !== undefined) markFailed(blob, reason);
-  fs.rmSync(lock, { force: true });
+  releaseLock(lock, held);
   return reason;
+}
+
+/**
+ * A lock file as this process wrote it: its second line, a token of its own (an inode number alone is reused
+ * as soon as a file is deleted).
+ */
+export interface HeldLock {
+  token: string;
+}
+
+/** The lock's text: the builder's pid, then its token. */
+const lockText = (held: HeldLock): string => `${process.pid}\n${held.token}\n`;
+
+/**
+ * Takes the build lock `lock`: created exclusively; or, when it is older than LOCK_STALE_MS (its builder
+ * died), taken over atomically — the stale file is renamed to a name of this process's own, and only when
+ * the file renamed is the very one judged stale (same inode, same modification time) is it dropped and the
+ * lock created again, exclusively. Had another process taken the lock over in between, the live lock it
+ * wrote was the one renamed: it is put back under its name (a link, which never replaces a file) and this
+ * process backs off. Undefined when the lock is another's. `judged` runs between the judgement and the
+ * rename (tests use it to stand for that other process).
+ */
+export function takeLock(lock: string, judged?: () => void): HeldLock | undefined {
+  const fs = fsMod();
+  const held: HeldLock = {
+    token: `${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`,
+  };
+  const create = (): HeldLock | undefined => {
+    try {
+      fs.writeFileSync(lock, lockText(held), { flag: 'wx', mode: 0o600 });
+      return held;
+    } catch {
+      return undefined;
+    }
+  };
+  if (create()) return held;
+  try {
+    const stale = fs.lstatSync(lock);
+    if (Date.now() - stale.mtimeMs < LOCK_STALE_MS) return undefined;
+    judged?.();
+    const aside = `${lock}.${held.token}.stale`;
+    fs.renameSync(lock, aside);
+    const moved = fs.lstatSync(aside);
+    if (moved.dev !== stale.dev || moved.ino !== stale.ino || moved.mtimeMs !== stale.mtimeMs) {
+      putBack(aside, lock);
+      return undefined;
+    }
+    fs.rmSync(aside, { force: true });
+  } catch {
+    return undefined;
+  }
+  return create();
+}
+
+/** Drops the lock if it is still the one this process wrote (never a lock another process took over). */
+export function releaseLock(lock: string, held: HeldLock): void {
+  const fs = fsMod();
+  const aside = `${lock}.${held.token}.release`;
+  try {
+    fs.renameSync(lock, aside);
+  } catch {
+    return; // no lock left to drop
+  }
+  let ours = false;
+  try {
+    ours = fs.readFileSync(aside, 'utf8') === lockText(held);
+  } catch {
+    /* unreadable: not known to be ours */
+  }
+  if (ours) fs.rmSync(aside, { force: true });
+  else putBack(aside, lock);
+}
+
+/** Another process's lock moved aside by mistake goes back under its name, unless that name was taken again. */
+function putBack(aside: string, lock: string): void {
+  const fs = fsMod();
+  try {
+    fs.linkSync(aside, lock);
+  } catch {
+    /* the name was taken again meanwhile: that lock stands */
+  }
+  fs.rmSync(aside, { force: true });
 }
 
 /** Not tried again for a day (a build that fails would otherwise cost every plain run a second of CPU). */
