@@ -154,6 +154,16 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
 
   describe('prints exactly what the plain CLI prints', () => {
     let hostile: string;
+    /** The same `dlmm` arguments run on the plain path and from the snapshot. */
+    const bothPaths = async (args: string[], cwd?: string) => ({
+      plain: await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env, cwd),
+      snap: await run(
+        process.execPath,
+        [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, join(ROOT, 'dist'), ...args],
+        env,
+        cwd,
+      ),
+    });
     before(() => {
       hostile = join(tmp, 'plans');
       mkdirSync(hostile);
@@ -186,13 +196,7 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
     ];
     for (const [name, args, cwd] of cases) {
       it(name, async () => {
-        const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env, cwd);
-        const snap = await run(
-          process.execPath,
-          [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, join(ROOT, 'dist'), ...args],
-          env,
-          cwd,
-        );
+        const { plain, snap } = await bothPaths(args, cwd);
         assert.deepEqual(snap, plain);
         // A command's usage error is one line (each command bundle has its own UsageError class).
         assert.doesNotMatch(plain.stderr, /internal error/);
@@ -204,24 +208,14 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
       const plan = readFileSync(join(EXAMPLES, 'mistakes', 'wrong-side.dlmm.yaml'), 'utf8');
       writeFileSync(big, `# ${'x'.repeat(1.1 * 1024 * 1024)}\n${plan}`);
       const args = ['check', '--offline', '--format', 'json', big];
-      const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env);
-      const snap = await run(
-        process.execPath,
-        [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, join(ROOT, 'dist'), ...args],
-        env,
-      );
+      const { plain, snap } = await bothPaths(args);
       assert.equal(plain.code, 1, plain.stderr);
       assert.deepEqual(snap, plain);
     });
     it('hostile plans (escapes, broken YAML, deep JSON, an empty file), text and JSON', async () => {
       for (const format of ['text', 'json']) {
         const args = ['check', '--offline', '--format', format, hostile];
-        const plain = await run(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], env);
-        const snap = await run(
-          process.execPath,
-          [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, join(ROOT, 'dist'), ...args],
-          env,
-        );
+        const { plain, snap } = await bothPaths(args);
         assert.equal(plain.code, 1, plain.stderr);
         assert.deepEqual(snap, plain);
         // eslint-disable-next-line no-control-regex
