@@ -304,9 +304,11 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     );
   };
 
+  // Frozen: every view shares it (a view is made per caller that may give up: per analysis, per read).
+  const shownOptions = publicOptions(options);
   /** The client's methods for one caller: reads made for `signal` give up when it aborts (withSignal). */
   const view = (signal: AbortSignal | undefined): DlmmApi => ({
-    options: publicOptions(options),
+    options: shownOptions,
 
     quoteReady: () => readiness('/quotes/v2/ready', signal),
     appReady: () => readiness('/app/v2/ready', signal),

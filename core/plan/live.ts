@@ -373,8 +373,10 @@ const apiSchemas = () => require('../api/schemas') as typeof import('../api/sche
  * loads the Clarity library. It comes with the execution (execute.ts re-exports it; esbuild.mjs bundles
  * that apart), which every live check with a sender loads anyway: one copy of @stacks/transactions, not two.
  */
+let codecModule: typeof import('./execute') | undefined;
+// Kept once loaded: it is asked for twice per node bin read, and a require resolves the path each time.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const codec = () => require('./execute') as typeof import('./execute');
+const codec = () => (codecModule ??= require('./execute') as typeof import('./execute'));
 
 /** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
 export function decodeBinShares(hex: string | undefined): bigint | undefined {
