@@ -4,7 +4,6 @@
  * file per bundle, reused and not rewritten on the next run; never for a bundle without its hash line.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -24,16 +23,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUNDLE_HASH_MARK } from '../../../cli/src/codeCache';
+import { ROOT, run, type Run } from './run';
 
-const ROOT = join(__dirname, '../../..');
 const PLAN = join(ROOT, 'examples', 'add-ladder.dlmm.yaml');
 const BAD_PLAN = join(ROOT, 'examples', 'mistakes', 'wrong-side.dlmm.yaml');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs node with only PATH and the cache settings: DLMM_CACHE_DIR, or XDG_CACHE_HOME when `xdg` is set. */
 function node(args: string[], cacheDir: string, xdg?: string): Promise<Run> {
@@ -41,17 +34,7 @@ function node(args: string[], cacheDir: string, xdg?: string): Promise<Run> {
     xdg === undefined
       ? { DLMM_CACHE_DIR: cacheDir }
       : { XDG_CACHE_HOME: xdg, ...(cacheDir ? { DLMM_CACHE_DIR: cacheDir } : {}) };
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, timeout: 55_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (err as { code?: number | null }).code : 0;
-        resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
-      },
-    );
-  });
+  return run(process.execPath, args, { PATH: process.env.PATH ?? '', ...env });
 }
 
 const dlmm = (args: string[], cacheDir: string, xdg?: string): Promise<Run> =>

@@ -7,7 +7,6 @@
  * launcher went is read from its own trace (`sh -x`), not from the output (which is the same by design).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -34,25 +33,10 @@ import {
   withoutLoadedCodeCache,
 } from '../../../cli/src/snapshot';
 import { REDACTED } from '../../../core/text/safe';
+import { ROOT, run } from './run';
 
-const ROOT = join(__dirname, '../../..');
 const EXAMPLES = join(ROOT, 'examples');
 const PLAN = join(EXAMPLES, 'add-ladder.dlmm.yaml');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(file: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd, env, timeout: 55_000 }, (err, stdout, stderr) => {
-      const code = err ? (err as { code?: number | null }).code : 0;
-      resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
-    });
-  });
-}
 
 /** How the launcher ran the CLI: 'snapshot', 'plain' (bin/dlmm.js), or what it printed otherwise. */
 async function launcherPath(launcher: string, args: string[], env: Record<string, string>): Promise<string> {

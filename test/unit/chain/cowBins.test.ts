@@ -15,6 +15,7 @@ import {
   type ChainPool,
 } from '../../../core/chain/index';
 import type { BinBalances } from '../../../core/dlmm/math';
+import { bin, testPool } from './pools';
 
 const FEES = {
   x_protocol: 1000n,
@@ -24,33 +25,16 @@ const FEES = {
   y_provider: 2000n,
   y_variable: 0n,
 };
-const price = (id: number) => 100_000_000n + BigInt(id) * 100_000n;
-const bin = (id: number, x: bigint, y: bigint): BinBalances => ({
-  price: price(id),
-  reserve_x: x,
-  reserve_y: y,
-  shares: x + y + 1000n,
-});
 const USER = 'SP000000000000000000002Q6VF78';
 
 function basePool(): ChainPool {
   const base = new Map<number, BinBalances>();
   for (let id = -5; id <= 5; id++)
     base.set(id, bin(id, id >= 0 ? 1_000_000n : 0n, id <= 0 ? 2_000_000n : 0n));
-  return {
-    id: 'SP000000000000000000002Q6VF78.dlmm-pool-test',
-    tokenX: 'SP000000000000000000002Q6VF78.x',
-    tokenY: 'SP000000000000000000002Q6VF78.y',
-    fees: FEES,
-    active: true,
-    activeBinId: 0,
-    priceOf: price,
-    bins: new CowBins(base),
+  return testPool(FEES, new CowBins(base), 0, {
     positions: new Map([[USER, new Map([[1, 500n]])]]),
-    protocolFeesX: 0n,
-    protocolFeesY: 0n,
     unknownShares: new Set([7]),
-  };
+  });
 }
 
 /** Everything a pool holds, as plain data. */

@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { MemoryChainState, quotePool, type ChainPool } from '../../../core/chain/index';
 import type { BinBalances } from '../../../core/dlmm/math';
+import { bin, testPool } from '../chain/pools';
 import { shiftActiveBin } from '../../../core/plan/drift';
 
 const FEES = {
@@ -17,7 +18,6 @@ const FEES = {
   y_provider: 10n,
   y_variable: 0n,
 };
-const price = (id: number) => 100_000_000n + BigInt(id) * 100_000n;
 
 /** Bins: active 0 holds both; 1, 2 X only; 3 a gap (never written); 4 empty; 5 X; below: Y only, -2 a gap. */
 function pool(active = 0, extra: [number, bigint, bigint][] = []): ChainPool {
@@ -31,22 +31,7 @@ function pool(active = 0, extra: [number, bigint, bigint][] = []): ChainPool {
     [5, 900_000n, 0n],
     ...extra,
   ];
-  const bins = new Map<number, BinBalances>(
-    rows.map(([id, x, y]) => [id, { price: price(id), reserve_x: x, reserve_y: y, shares: x + y + 1000n }]),
-  );
-  return {
-    id: 'SP000000000000000000002Q6VF78.dlmm-pool-test',
-    tokenX: 'SP000000000000000000002Q6VF78.x',
-    tokenY: 'SP000000000000000000002Q6VF78.y',
-    fees: FEES,
-    active: true,
-    activeBinId: active,
-    priceOf: price,
-    bins,
-    positions: new Map(),
-    protocolFeesX: 0n,
-    protocolFeesY: 0n,
-  };
+  return testPool(FEES, new Map<number, BinBalances>(rows.map(([id, x, y]) => [id, bin(id, x, y)])), active);
 }
 
 describe('drift what-if: the shift is a trade on the chain model', () => {
