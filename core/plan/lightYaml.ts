@@ -2,8 +2,9 @@
  * A fast reader for the common shape of plan files, linear in the text: block maps and sequences; flow maps
  * and sequences, nested (up to 16 levels), empty, with a trailing comma, on one line or over several (each
  * line deeper than the block collection holding them, blank and comment lines and comments between); plain scalars (of several
- * words in block values, over several lines too) and quoted scalars (double-quoted with yaml's escapes,
- * single-quoted with `''`; block values may go on over several lines), folded as yaml folds them; the core
+ * words, over several lines too) and quoted scalars (double-quoted with yaml's escapes and escaped line
+ * breaks, single-quoted with `''`; they may go on over several lines), in block values and inside flow
+ * collections, folded as yaml folds them; the core
  * schema's words as values (`true`, `False`, `null`, `.inf`, `-.Inf`, `.nan`...); the core schema's tags on
  * scalars (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, where the text is of the tag's type) and
  * `!!map` / `!!seq` on collections (flow, and block on the lines after the tag); explicit keys (`? key`,
@@ -19,10 +20,10 @@
  * parseJsonAsYaml instead). Left to yaml: tags other than those above (local `!foo`, `!!binary`, `!!set`,
  * `!!omap`, `!!timestamp`...), a tag yaml would not resolve to its type (`!!float 1`, `!!bool yes`: yaml
  * keeps the string), a tag on an empty value, on a key, on an alias or before an anchor, `!!map` / `!!seq`
- * on the other kind of collection or before a block map that starts on the tag's line, plain scalars of
- * several words or lines inside flow collections and quoted ones over several lines there, a multi-line
- * plain scalar that resolves to other than a string starting with a letter, `_`, `$`, `.` or `/`, invalid
- * escapes and escaped line breaks, tabs at the ends of a quoted scalar's lines, comments between the lines
+ * on the other kind of collection or before a block map that starts on the tag's line, a plain scalar
+ * of several words or lines that resolves to other than a string starting with a letter, `_`, `$`, `.` or
+ * `/` (or, inside a flow collection, holds `: `), invalid escapes, an escaped line break followed by a blank
+ * line, tabs at the ends of a quoted scalar's lines, comments between the lines
  * of a multi-line plain scalar (an error in yaml), block scalars with an indentation indicator / leading
  * empty lines / lines of spaces / deeper lines when folded, anchors on keys or over a block sequence item's
  * map, an anchored node that holds an alias, an alias used up to yaml's limit, explicit keys that are not
@@ -778,11 +779,12 @@ class Reader {
     return s;
   }
 
-  /** A quoted or plain scalar at `p` (flow: stops at flow indicators; block: ':' allowed mid-word). */
   /**
-   * A quoted or plain scalar at `p` (flow: stops at flow indicators; block: ':' allowed mid-word). A block
-   * value in a collection at column `col` (-1: none) may go on over the following lines indented deeper
-   * than `col` (blank lines between): yaml folds them (plain scalars, and quoted ones alike).
+   * A quoted or plain scalar at `p` (flow: stops at flow indicators; block: ':' allowed mid-word). A plain
+   * scalar may be of several words. A block value in a collection at column `col` (-1: none), and any scalar
+   * inside a flow collection, may go on over the following lines indented deeper than `col` (in flow: than
+   * the block collection holding the flow collection), blank lines between: yaml folds them (plain scalars,
+   * and quoted ones alike).
    */
   private scalar(
     p: number,
@@ -790,9 +792,10 @@ class Reader {
     col = -1,
     resolve = true,
   ): { node: LightScalar; value: unknown; end: number } {
+    const wrap = flow ? this.flowCol : col;
     const c = this.code(p);
     if (c === DQUOTE || c === SQUOTE) {
-      const { value, end } = readQuoted(this.text, p, col);
+      const { value, end } = readQuoted(this.text, p, wrap);
       return { node: { kind: 'scalar', range: [p, end, end], value }, value, end };
     }
     let q = p; // just after the last character of the scalar read so far
@@ -805,17 +808,17 @@ class Reader {
         const n = this.code(i + 1);
         if (isWhite(n) || n === NL || n === -1) return bail(); // `a: b` inside a value
         q = ++i;
-      } else if (!flow && d === SP && i > p) {
+      } else if (d === SP && i > p) {
         // Words separated by spaces on one line (`note: weekly ladder`): the scalar goes on when the next
         // word starts with a plain character; a `#` after a space starts a comment, anything else is left
         // to the line's end check (or to yaml).
         let r = i + 1;
         while (this.code(r) === SP) r++;
-        if (isPlainChar(this.code(r)) || (col >= 0 && this.code(r) === NL)) i = r;
+        if (isPlainChar(this.code(r)) || (wrap >= 0 && this.code(r) === NL)) i = r;
         else break;
-      } else if (!flow && col >= 0 && d === NL) {
+      } else if (wrap >= 0 && d === NL) {
         // A line break: the scalar goes on when the next line that is not blank is indented deeper than
-        // `col` and starts with a plain character (a comment line or a shallower line ends it; any other
+        // `wrap` and starts with a plain character (a comment line or a shallower line ends it; any other
         // deeper line is left to yaml by the caller's checks).
         let r = i + 1;
         let s = r;
@@ -824,7 +827,7 @@ class Reader {
           if (this.code(s) !== NL) break;
           r = ++s;
         }
-        if (s - r <= col || !isPlainChar(this.code(s))) break;
+        if (s - r <= wrap || !isPlainChar(this.code(s))) break;
         lines = true;
         i = s;
       } else break;
@@ -1024,10 +1027,11 @@ class Reader {
 /**
  * A quoted scalar at `p`: its value as yaml resolves it and its end (after the closing quote).
  * Single-quoted: `''` is a quote. Double-quoted: yaml's escapes (one character, `\xXX`, `\uXXXX`,
- * `\UXXXXXXXX`). With `col` >= 0 (a block value in a collection at that column) it may go on over lines
+ * `\UXXXXXXXX`, an escaped line break). With `col` >= 0 (a block value in a collection at that column, or
+ * any scalar in a flow collection held by a block collection at that column) it may go on over lines
  * indented deeper than `col` (blank lines between), folded as yaml folds them; with -1 it is on one line.
- * An invalid escape, an escaped line break, a tab at a line's start or end, or a line break where none may
- * be is left to yaml.
+ * An invalid escape, an escaped line break before a blank line, a tab at a line's start or end, or a line
+ * break where none may be is left to yaml.
  */
 function readQuoted(t: string, p: number, col: number): { value: string; end: number } {
   if (t.charCodeAt(p) === SQUOTE) {
@@ -1073,7 +1077,15 @@ function readQuoted(t: string, p: number, col: number): { value: string; end: nu
     value += t.slice(from, q);
     const e = t.charAt(q + 1);
     const one = ESCAPES.get(e);
-    if (one !== undefined) {
+    if (e === '\n') {
+      // An escaped line break (as PyYAML wraps long strings): the text before it is kept as it is, the break
+      // and the next line's indentation are dropped. That line must have text (after a blank one yaml's
+      // folding is left to it), indented deeper than `col`.
+      if (col < 0) return bail();
+      const r = continuation(t, q + 1, col);
+      if (t.charCodeAt(r) === NL || r >= t.length) return bail();
+      q = r;
+    } else if (one !== undefined) {
       value += one;
       q += 2;
     } else if (e === 'x' || e === 'u' || e === 'U') {

@@ -53,12 +53,15 @@ const FORMS_BIN =
   '      - bin_id: !!int 3\n        note: a long\n          note\n        id: "wrapped\n          id"\n';
 /**
  * Bins in the forms the fast reader took over next (each went to the full parser: 5 MB took 6-14 s and
- * 470-600 MB): explicit keys, the core schema's tags on scalars and collections, its words as values.
+ * 470-600 MB): explicit keys, the core schema's tags on scalars and collections, its words as values,
+ * scalars over several lines inside flow collections, escaped line breaks in double quotes.
  */
 const EXPLICIT_TAGS_BIN =
   '      - ? bin_id\n        : !!int 1\n        ? x_amount\n        : 1\n        y_amount: 0\n' +
   '      - !!map { bin_id: 2, x_amount: !!float 1.5, y_amount: !!seq [0], ok: !!bool true, no: null }\n' +
-  '      - !!map\n        bin_id: 3\n        note: !!null null\n        flag: false\n';
+  '      - !!map\n        bin_id: 3\n        note: !!null null\n        flag: false\n' +
+  '      - { bin_id: 4, note: a long\n          note, id: "wrapped\n          id" }\n' +
+  '      - bin_id: 5\n        note: "escaped \\\n          break"\n';
 /** A plan written as JSON in a YAML file, of `bins` bins. */
 const jsonPlan = (bins: number): string =>
   JSON.stringify(
@@ -168,8 +171,8 @@ function hostileFiles(): Record<string, string> {
     // 400-530 MB at 3 MB): escapes, quoted keys, tabs, `<<`; and a YAML plan written wholly as JSON.
     'forms-5mb.dlmm.yaml': binsUpTo(LIMIT, () => FORMS_BIN),
     'json-as-yaml-5mb.dlmm.yaml': jsonPlan(jsonBinsWithin(LIMIT)),
-    // Explicit keys, core-schema tags on scalars and collections, `true` / `null` values (went to the full
-    // parser: 6-14 s and 470-600 MB at 5 MB).
+    // Explicit keys, core-schema tags on scalars and collections, `true` / `null` values, multi-line scalars
+    // in flow collections, escaped line breaks (went to the full parser: 6-14 s and 470-600 MB at 5 MB).
     'explicit-keys-tags-5mb.dlmm.yaml': binsUpTo(LIMIT, () => EXPLICIT_TAGS_BIN),
     // Flow collections: the bins as one flow sequence over many lines, each bin a flow map holding a flow
     // sequence (went to the full parser: 6-7 s and 420-540 MB at 3 MB).
