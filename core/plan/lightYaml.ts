@@ -15,9 +15,13 @@
  * inside a line (after `:`, `-`, `?`, `,`, before a comment; in quoted scalars and comments); Windows line ends.
  * It yields the same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core schema,
  * intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over 300 MB).
- * Anything outside that subset returns undefined, and the caller falls back to parseDocument on the whole
- * text, so messages and behaviour stay identical (a plan written wholly as JSON is read by lightJson.ts's
- * parseJsonAsYaml instead). Left to yaml: tags other than those above (local `!foo`, `!!binary`, `!!set`,
+ * An item of a block sequence (a bin, an operation) outside that subset is read by the region reader when
+ * one is given (parse.ts gives yamlRegion.ts: the full parser on that item alone, when that cannot change
+ * what it reads: no anchor or alias in it, no error, content on its dash line, no comment line just before
+ * the next content; at most 1,000 such items of at most 64 KiB each). Anything else outside the subset
+ * returns undefined, and the caller falls back to parseDocument on the whole text, so messages and
+ * behaviour stay identical (a plan written wholly as JSON is read by lightJson.ts's parseJsonAsYaml
+ * instead). Left to yaml (in a region, or on the whole text): tags other than those above (local `!foo`, `!!binary`, `!!set`,
  * `!!omap`, `!!timestamp`...), a tag yaml would not resolve to its type (`!!float 1`, `!!bool yes`: yaml
  * keeps the string), a tag on an empty value, on a key, on an alias or before an anchor, `!!map` / `!!seq`
  * on the other kind of collection or before a block map that starts on the tag's line, a plain scalar
@@ -45,8 +49,11 @@ export interface LightScalar {
   kind: 'scalar';
   range: LightRange;
   value: unknown;
-  /** A core-schema tag written before it (`!!str`...): its value is not what its text alone resolves to. */
-  tag?: ScalarTag;
+  /**
+   * A core-schema tag written before it (`!!str`...), or `region` (read by the full parser: yamlRegion.ts):
+   * its value is not what its text alone resolves to.
+   */
+  tag?: ScalarTag | 'region';
 }
 /** The core-schema tags the reader takes on a scalar (lightYaml.ts `tagged`). */
 export type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
@@ -72,6 +79,17 @@ export interface LightAlias {
   target: LightScalar | LightMap | LightSeq;
 }
 export type LightNode = LightScalar | LightMap | LightSeq | LightAlias;
+
+/**
+ * Reads `text[start, end)`, one item of a block sequence (its dash line with its indentation to its last
+ * line), with the full parser: its node (offsets in `text`) and JS value, or undefined when it may not be read
+ * alone (yamlRegion.ts).
+ */
+export type RegionReader = (
+  text: string,
+  start: number,
+  end: number,
+) => { node: LightNode; value: unknown } | undefined;
 
 export interface LightDoc {
   root: LightMap;
@@ -138,6 +156,11 @@ const DQUOTE = 34;
 const SQUOTE = 39;
 /** Flow collections nested deeper are left to yaml (the full path measures nesting and refuses beyond its limit). */
 const MAX_FLOW_DEPTH = 16;
+/** Block sequence items read by the region reader in one document, and the longest (seqItemOrRegion). */
+const MAX_REGIONS = 1000;
+const MAX_REGION_CHARS = 64 * 1024;
+/** A dash line's rest that holds content: after its properties (`!tag`, `&anchor`), neither `#` nor the end. */
+const ITEM_CONTENT = /^[ \t]+(?:[!&][^ \t\n]*[ \t]+)*[^ \t\n#!&]/;
 /** yaml's longest implicit key: the `:` at most 1024 characters after the key's start. */
 const MAX_IMPLICIT_KEY = 1024;
 
@@ -173,7 +196,11 @@ const isWhite = (c: number): boolean => c === SP || c === TAB;
  * break, so a node's offsets in the CRLF text are its offsets in the LF text plus the line breaks before
  * them (tested against yaml on CRLF texts). A lone CR is left to yaml.
  */
-export function parseLightYaml(text: string, maxAliasCount = 100): LightDoc | undefined {
+export function parseLightYaml(
+  text: string,
+  maxAliasCount = 100,
+  region?: RegionReader,
+): LightDoc | undefined {
   let lf = text;
   let crlf = false;
   if (text.includes('\r')) {
@@ -183,7 +210,7 @@ export function parseLightYaml(text: string, maxAliasCount = 100): LightDoc | un
   }
   if (UNSUPPORTED.test(lf)) return undefined;
   try {
-    const reader = new Reader(lf, maxAliasCount);
+    const reader = new Reader(lf, maxAliasCount, region);
     const doc = reader.document();
     reader.store.trim();
     if (crlf) remapToCrlf(doc.root, lf, reader.store, text);
@@ -303,9 +330,12 @@ class Reader {
   /** Flow collections open around the point being read. */
   private flowDepth = 0;
   readonly store: CompactStore;
+  /** Items read by the region reader so far. */
+  private regions = 0;
   constructor(
     private readonly text: string,
     private readonly maxAliasCount: number,
+    private readonly region?: RegionReader,
   ) {
     this.len = text.length;
     this.store = new CompactStore(text, YAML_CODEC);
@@ -608,68 +638,11 @@ class Reader {
     let p = dashPos;
     for (;;) {
       if (!this.isSeqDash(p)) return bail();
-      let q = p + 2;
-      // A tab before a map in the item (or before an anchor) is indentation to yaml (an error): left to it.
-      let tabbed = false;
-      for (let c = this.code(q); isWhite(c); c = this.code(++q)) if (c === TAB) tabbed = true;
-      if (tabbed && this.code(q) === AMP) return bail(); // so are properties after a tab
-      let anchor: string | undefined;
-      const aliasesBefore = this.aliases;
-      if (this.code(q) === AMP) {
-        ({ name: anchor, q } = this.anchorAt(q));
-        // `- &a` over a block map, or `- &a key: v` (the anchor is the key's): left to yaml.
-        const c = this.code(q);
-        if (c === NL || c === -1 || c === HASH || this.isKeyAt(q)) return bail();
-      }
-      let next: number;
-      let end: number;
-      let trail: number;
-      let kind: 'map' | 'seq' | undefined;
-      if (this.code(q) === BANG) {
-        const t = this.collectionTag(q);
-        if (t) {
-          // A tab before it is indentation to yaml (an error), as before an anchor.
-          if (tabbed) return bail();
-          ({ kind, q } = t);
-        }
-      }
-      const c = this.code(q);
-      if (kind !== undefined && (c === NL || c === -1 || (c === HASH && isWhite(this.code(q - 1))))) {
-        // `- !!map` / `- !!seq` over a block collection on the following lines, deeper than the dash.
-        if (anchor !== undefined) return bail();
-        const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
-        if (line >= this.len) return bail();
-        const ind = this.indentAt(line);
-        const at = line + ind;
-        let child: Closed<LightNode> & { value: unknown };
-        if (ind <= col) return bail();
-        if (kind === 'seq' && this.isSeqDash(at)) child = this.blockSeq(at, ind);
-        else if (kind === 'map' && this.isKeyAt(at)) child = this.blockMap(at, ind);
-        else return bail();
-        items.push(child.node);
-        value.push(child.value);
-        end = child.node.range[2];
-        next = child.next;
-        trail = child.trail;
-      } else if (anchor === undefined && kind === undefined && this.isKeyAt(q)) {
-        if (tabbed) return bail();
-        const lineStart = p - col;
-        const map = this.blockMap(q, q - lineStart);
-        items.push(map.node);
-        value.push(map.value);
-        end = map.node.range[2];
-        next = map.next;
-        trail = map.trail;
-      } else {
-        if (kind !== undefined && c !== (kind === 'map' ? 123 : 91)) return bail();
-        const v = this.lineValue(q, col);
-        if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
-        items.push(v.node);
-        value.push(v.value);
-        end = v.node.range[2];
-        next = v.next;
-        trail = v.trail;
-      }
+      const it = this.region ? this.seqItemOrRegion(p, col) : this.seqItem(p, col);
+      items.push(it.node);
+      value.push(it.value);
+      const end = it.node.range[2];
+      const { next, trail } = it;
       const ind = next < this.len ? this.indentAt(next) : -1;
       if (ind > col) return bail();
       if (ind === col && this.isSeqDash(next + ind)) {
@@ -679,6 +652,105 @@ class Reader {
       const closed = this.close(node.range, end, col, next, trail);
       return { node: seqNode(this.store, node.range, false, items), value, next, trail: closed };
     }
+  }
+
+  /** The item of a block sequence whose dash (at column `col`) is at `p`, and what follows it. */
+  private seqItem(p: number, col: number): { node: LightNode; value: unknown; next: number; trail: number } {
+    let q = p + 2;
+    // A tab before a map in the item (or before an anchor) is indentation to yaml (an error): left to it.
+    let tabbed = false;
+    for (let c = this.code(q); isWhite(c); c = this.code(++q)) if (c === TAB) tabbed = true;
+    if (tabbed && this.code(q) === AMP) return bail(); // so are properties after a tab
+    let anchor: string | undefined;
+    const aliasesBefore = this.aliases;
+    if (this.code(q) === AMP) {
+      ({ name: anchor, q } = this.anchorAt(q));
+      // `- &a` over a block map, or `- &a key: v` (the anchor is the key's): left to yaml.
+      const c = this.code(q);
+      if (c === NL || c === -1 || c === HASH || this.isKeyAt(q)) return bail();
+    }
+    let kind: 'map' | 'seq' | undefined;
+    if (this.code(q) === BANG) {
+      const t = this.collectionTag(q);
+      if (t) {
+        // A tab before it is indentation to yaml (an error), as before an anchor.
+        if (tabbed) return bail();
+        ({ kind, q } = t);
+      }
+    }
+    const c = this.code(q);
+    if (kind !== undefined && (c === NL || c === -1 || (c === HASH && isWhite(this.code(q - 1))))) {
+      // `- !!map` / `- !!seq` over a block collection on the following lines, deeper than the dash.
+      if (anchor !== undefined) return bail();
+      const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
+      if (line >= this.len) return bail();
+      const ind = this.indentAt(line);
+      const at = line + ind;
+      let child: Closed<LightNode> & { value: unknown };
+      if (ind <= col) return bail();
+      if (kind === 'seq' && this.isSeqDash(at)) child = this.blockSeq(at, ind);
+      else if (kind === 'map' && this.isKeyAt(at)) child = this.blockMap(at, ind);
+      else return bail();
+      return { node: child.node, value: child.value, next: child.next, trail: child.trail };
+    } else if (anchor === undefined && kind === undefined && this.isKeyAt(q)) {
+      if (tabbed) return bail();
+      return this.blockMap(q, q - (p - col));
+    } else {
+      if (kind !== undefined && c !== (kind === 'map' ? 123 : 91)) return bail();
+      const v = this.lineValue(q, col);
+      if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
+      return v;
+    }
+  }
+
+  /**
+   * A block sequence item as seqItem reads it, or, where it cannot, read by the full parser alone (the
+   * region reader, yamlRegion.ts): from its dash line to its last line, when the next line that has content
+   * (or the end) follows that line with only blank lines between. At most MAX_REGIONS items per document and
+   * MAX_REGION_CHARS each; anything else is left to the full parser on the whole document.
+   */
+  private seqItemOrRegion(
+    p: number,
+    col: number,
+  ): { node: LightNode; value: unknown; next: number; trail: number } {
+    const depth = this.flowDepth;
+    try {
+      return this.seqItem(p, col);
+    } catch (e) {
+      if (!(e instanceof Bail)) throw e;
+      // What the item's reading left: no anchor (the region has no `&` or `*`), the flow depth (reset).
+      this.flowDepth = depth;
+    }
+    if (++this.regions > MAX_REGIONS) return bail();
+    const lineStart = p - col;
+    for (let i = lineStart; i < p; i++) if (this.code(i) !== SP) return bail();
+    let q = this.text.indexOf('\n', p);
+    q = q < 0 ? this.len : q + 1;
+    // The item's content starts on its dash line (not only properties or a comment there): else yaml may
+    // take a line at the dash's column into it, which the item read alone would not hold.
+    if (!ITEM_CONTENT.test(this.text.slice(p + 1, q))) return bail();
+    let last = q;
+    let comment = false;
+    while (q < this.len) {
+      let s = q;
+      while (this.code(s) === SP) s++;
+      const nl = this.text.indexOf('\n', s);
+      const lineEnd = nl < 0 ? this.len : nl + 1;
+      const c = this.code(s);
+      if (c === HASH) comment = true;
+      else if (c !== NL && c !== -1) {
+        if (s - q <= col) break;
+        last = lineEnd;
+        comment = false;
+        if (last - lineStart > MAX_REGION_CHARS) return bail();
+      }
+      q = lineEnd;
+    }
+    // Comment lines just before the next content: yaml may take them into the item's end, or not.
+    if (comment || q - lineStart > MAX_REGION_CHARS) return bail();
+    // The blank lines after the item are read with it (a block scalar kept with `+` holds them).
+    const r = this.region!(this.text, lineStart, Math.min(q, this.len)) ?? bail();
+    return { node: r.node, value: r.value, next: Math.min(q, this.len), trail: -1 };
   }
 
   /**

@@ -17,6 +17,7 @@ import { parseJsonAsYaml, parseLightJson } from './lightJson';
 import { locateDoc, locateLight, type Located } from './locate';
 import { parseLightYaml, type LightMap, type LightNode, type LightScalar } from './lightYaml';
 import { mapKey, mapKeyValue, mapSize, mapValue, seqItem } from './lightCompact';
+import { yamlRegionReader } from './yamlRegion';
 
 /**
  * The `yaml` library is loaded on first use: the fast reader (lightYaml.ts) reads the usual plan without it,
@@ -62,6 +63,12 @@ export const PARSE_LIMITS = {
    */
   maxFullParserAliases: 10_000,
 } as const;
+
+/**
+ * Block sequence items the fast reader cannot read are read by the full parser one by one (yamlRegion.ts),
+ * with the limits the full parser applies to the whole document.
+ */
+const REGIONS = yamlRegionReader(PARSE_LIMITS.maxAliasCount, PARSE_LIMITS.maxMapEntries);
 
 export interface ParsedPlan {
   text: string;
@@ -137,7 +144,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   // and ranges).
   const light =
     format === 'yaml'
-      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount) ??
+      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, REGIONS) ??
         parseJsonAsYaml(text, PARSE_LIMITS.maxMapEntries, PARSE_LIMITS.maxFlowDepth))
       : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
   let source: SourceTree;

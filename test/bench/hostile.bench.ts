@@ -7,7 +7,8 @@
  * aliases (whole bins; an amount shared by 50 bins), a block-scalar note, the forms the fast reader took over
  * from the full YAML parser (escapes in quoted strings, quoted keys, tabs between the parts of a line, `<<`
  * keys, flow collections over many lines and nested, a plan written as JSON, explicit keys, the core schema's
- * tags on scalars and collections, scalars over several lines in flow collections, escaped line breaks), beside the same command on one ordinary plan. The issue's goal: every file up
+ * tags on scalars and collections, scalars over several lines in flow collections, escaped line breaks; one bin
+ * in 200 in a form only the full parser reads, that bin read by it alone), beside the same command on one ordinary plan. The issue's goal: every file up
  * to 5 MB checked in under 2 s and 300 MB. Medians of a few rounds (the machine's load swings); peak memory is
  * the child's max RSS as the kernel reports it (/usr/bin/time for the CLI, VmHWM for the server).
  */
@@ -58,6 +59,15 @@ const FORMS: Record<string, string> = {
   'escaped line breaks in double quotes (as PyYAML wraps)':
     '      - bin_id: 1\n        note: "a long \\\n          note"\n',
 };
+/**
+ * One bin in 200 in forms only the full parser reads (a local tag, an empty value): each such bin is read by
+ * yaml alone (core/plan/yamlRegion.ts), the rest by the fast reader.
+ */
+const SPARSE = [
+  '      - !local { bin_id: 2, x_amount: 1, y_amount: 0 }\n',
+  '      - bin_id: 3\n        note:\n        x_amount: 1\n',
+];
+const sparse = (i: number): string => (i % 200 === 199 ? SPARSE[Math.floor(i / 200) % 2]! : BIN);
 /** Bins as one flow sequence over many lines, and as one nested flow sequence on one line. */
 const FLOW_BIN = '      { bin_id: 1, x_amount: 1,\n        y_amount: 0 },\n';
 const NESTED_BIN = '{ bin_id: 1, x_amount: [1], y_amount: 0 }, ';
@@ -153,6 +163,7 @@ function files(): Array<[string, string, string]> {
       `form-${i}.dlmm.yaml`,
       binsUpTo(() => unit),
     ]),
+    ['YAML: one bin in 200 in a form only the full parser reads', 'sparse.dlmm.yaml', binsUpTo(sparse)],
     [
       'YAML: one flow sequence of bins over many lines',
       'flow-multiline.dlmm.yaml',

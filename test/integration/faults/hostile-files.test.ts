@@ -174,6 +174,15 @@ function hostileFiles(): Record<string, string> {
     // Explicit keys, core-schema tags on scalars and collections, `true` / `null` values, multi-line scalars
     // in flow collections, escaped line breaks (went to the full parser: 6-14 s and 470-600 MB at 5 MB).
     'explicit-keys-tags-5mb.dlmm.yaml': binsUpTo(LIMIT, () => EXPLICIT_TAGS_BIN),
+    // One bin in 200 in a form only the full parser reads (a local tag, an empty value): that bin is read by
+    // it alone, the rest by the fast reader (through the full parser: 29-48 s and 660 MB at 5 MB).
+    'sparse-full-parser-forms-5mb.dlmm.yaml': binsUpTo(LIMIT, (i) =>
+      i % 200 === 199
+        ? i % 400 === 199
+          ? '      - !local { bin_id: 2, x_amount: 1, y_amount: 0 }\n'
+          : '      - bin_id: 3\n        note:\n        x_amount: 1\n'
+        : BIN,
+    ),
     // Flow collections: the bins as one flow sequence over many lines, each bin a flow map holding a flow
     // sequence (went to the full parser: 6-7 s and 420-540 MB at 3 MB).
     'flow-5mb.dlmm.yaml':
@@ -295,7 +304,8 @@ describe('hostile files: no hang, no blow-up (CLI and language server, heap capp
 });
 
 /**
- * A 3 MB plan that only the full YAML parser reads (one local tag; the fast reader leaves those to it): it used to lex the text twice and take 13 s. The full parser's own tree for 3 MB needs over 300 MB of
+ * A 3 MB plan that only the full YAML parser reads (one local tag outside any list item; the fast reader
+ * leaves those to it): it used to lex the text twice and take 13 s. The full parser's own tree for 3 MB needs over 300 MB of
  * heap, so this row runs at 600 MB: only a hang (the 55 s timeout), a crash or a blow-up beyond that breaks it.
  */
 describe('hostile files: a 3 MB plan that needs the full YAML parser (heap capped at 600 MB)', function () {
@@ -306,7 +316,8 @@ describe('hostile files: a 3 MB plan that needs the full YAML parser (heap cappe
   let text: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dlmm-hostile-full-'));
-    const head = HEAD + '    bins:\n      - !local { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
+    // The tag on a top-level value: not in a list item, which the full parser would read alone.
+    const head = 'note: !local x\n' + HEAD + '    bins:\n';
     text = head + BIN.repeat(Math.ceil((3 * 1024 * 1024) / BIN.length));
     await writeFile(join(dir, name), text);
   });

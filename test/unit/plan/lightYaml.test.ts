@@ -11,6 +11,7 @@ import { parseLightYaml, type LightNode } from '../../../core/plan/lightYaml';
 import { parsePlan } from '../../../core/plan/parse';
 import { locateDoc, locateLight } from '../../../core/plan/locate';
 import { parseJsonAsYaml, parseLightJson } from '../../../core/plan/lightJson';
+import { yamlRegionReader } from '../../../core/plan/yamlRegion';
 import { POOL1, SBTC, SENDER, USDCX } from './helpers';
 import { prng } from '../../../core/sim/history';
 
@@ -57,9 +58,15 @@ function diff(light: LightNode, node: unknown, text: string, where: string): str
   return undefined;
 }
 
-/** Asserts equivalence when the fast reader accepts `text`; returns whether it did. */
+/** The region reader parse.ts gives the fast reader (block sequence items it cannot read, read by yaml). */
+const REGIONS = yamlRegionReader(100, 2000);
+
+/**
+ * Asserts equivalence when the fast reader accepts `text` (with the region reader, as parse.ts reads a plan);
+ * returns whether it did.
+ */
 function check(text: string): boolean {
-  const light = parseLightYaml(text);
+  const light = parseLightYaml(text, 100, REGIONS);
   if (!light) return false;
   const doc = composed(text);
   assert.equal(
@@ -450,6 +457,7 @@ describe('fast plan reader (lightYaml)', () => {
       coreTags: 0,
       collectionTags: 0,
       explicitKeys: 0,
+      regions: 0,
     };
     for (let seed = 1; seed <= n; seed++) {
       const text = randomPlan(seed);
@@ -474,6 +482,7 @@ describe('fast plan reader (lightYaml)', () => {
         if (/\\\n/.test(text)) forms.escapedBreaks++;
         if (/!!(?:map|seq)/.test(text)) forms.collectionTags++;
         if (/^ *(?:- )?\? /m.test(text)) forms.explicitKeys++;
+        if (!parseLightYaml(text)) forms.regions++;
       } else if (process.env.LIGHTYAML_SEEDS && composed(text).errors.length === 0) refused.push(seed);
     }
     if (process.env.LIGHTYAML_SEEDS)
@@ -491,7 +500,7 @@ describe('fast plan reader (lightYaml)', () => {
     let compared = 0;
     for (let seed = 1; seed <= 150; seed++) {
       const text = randomPlan(seed);
-      const light = parseLightYaml(text);
+      const light = parseLightYaml(text, 100, REGIONS);
       if (!light) continue;
       const doc = composed(text);
       for (let offset = 0; offset <= text.length; offset++)
@@ -527,7 +536,7 @@ describe('fast plan reader (lightYaml)', () => {
     let accepted = 0;
     for (let seed = 1; seed <= 300; seed++) {
       const text = randomPlan(seed);
-      const lfAccepted = parseLightYaml(text) !== undefined;
+      const lfAccepted = parseLightYaml(text, 100, REGIONS) !== undefined;
       const crlf = text.replace(/\n/g, '\r\n');
       const ok = check(crlf);
       assert.equal(ok, lfAccepted, `CRLF and LF disagree on acceptance for seed ${seed}`);
@@ -752,6 +761,54 @@ describe('fast plan reader (lightYaml)', () => {
       a: 1.5,
       b: { c: null },
     });
+  });
+
+  it('reads a block sequence item it cannot read with yaml alone (a region), exactly as yaml reads the whole', () => {
+    const head = `version: 1\nsender: ${SENDER}\noperations:\n  - id: a\n    op: add\n    pool: ${POOL1}\n    bins:\n`;
+    const bin = '      - { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
+    const odd = [
+      '      - !local { bin_id: 2, x_amount: 1, y_amount: 0 }\n',
+      '      - bin_id: 3\n        note:\n        x_amount: !custom 5\n',
+      '      - ? [a, b]\n        : 1\n',
+      '      - { bin_id: 4, x_amount: 1, y_amount: 0, note: !!binary aGk= }\n',
+      '      - bin_id: 5\n        x_amount: 1\n        y_amount: 0\n        note: !!timestamp 2024-01-01\n',
+      '      -\t{ bin_id: 6 }\n',
+      '      - bin_id: 7\n        notes: !!set { a, b }\n',
+      '      - bin_id: 8\n        note: "x\\\n\n          y"\n',
+    ];
+    let regions = 0;
+    for (const o of odd) {
+      const text = head + bin + o + bin;
+      // Read with the region reader or left to yaml as a whole: never read differently.
+      if (check(text) && !parseLightYaml(text)) regions++;
+      // Through parsePlan (as the CLI and the server read it): the findings of the full parser.
+      const [fast, slow] = [parsePlan(text), parsePlan(`${text}...\n`)];
+      assert.deepEqual(fast.findings, slow.findings, o);
+      assert.deepEqual(fast.value, slow.value, o);
+      for (const path of [
+        ['operations', 0, 'bins', 1],
+        ['operations', 0, 'bins', 1, 'bin_id'],
+        ['operations', 0],
+      ])
+        assert.deepEqual(fast.rangeOf(path), slow.rangeOf(path), `${o} ${JSON.stringify(path)}`);
+    }
+    assert.ok(regions >= 4, `${regions} read as regions`);
+    // Not read alone (nor the operation holding it): an anchor or alias in the item, an error in it.
+    for (const o of [
+      '      - &b { bin_id: 2, x: !local 1 }\n      - *b\n',
+      '      - { bin_id: 2, x: !local 1, bin_id: 3 }\n',
+    ])
+      assert.equal(parseLightYaml(head + bin + o + bin, 100, REGIONS), undefined, o);
+    // Only properties on its dash line, a comment line just before the next item: the bin is not read alone,
+    // the operation holding it is (the whole text went to yaml once it was).
+    for (const o of [
+      '      - !local\n        bin_id: 2\n',
+      '      - { bin_id: 2, x: !local 1 }\n        # deeper\n',
+    ]) {
+      const text = head + bin + o + bin;
+      assert.ok(check(text), o);
+      assert.ok(check(`${text}  - id: b\n    op: swap\n`), o);
+    }
   });
 
   it('reads plain scalars of several words on one line exactly as yaml does', () => {
