@@ -68,7 +68,11 @@ export const PARSE_LIMITS = {
  * Block sequence items the fast reader cannot read are read by the full parser one by one (yamlRegion.ts),
  * with the limits the full parser applies to the whole document.
  */
-const REGIONS = yamlRegionReader(PARSE_LIMITS.maxAliasCount, PARSE_LIMITS.maxMapEntries);
+export const PLAN_REGIONS = yamlRegionReader(
+  PARSE_LIMITS.maxAliasCount,
+  PARSE_LIMITS.maxMapEntries,
+  (token) => flowProblem(token, 'yaml') !== undefined,
+);
 
 export interface ParsedPlan {
   text: string;
@@ -144,7 +148,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   // and ranges).
   const light =
     format === 'yaml'
-      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, REGIONS) ??
+      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, PLAN_REGIONS) ??
         parseJsonAsYaml(text, PARSE_LIMITS.maxMapEntries, PARSE_LIMITS.maxFlowDepth))
       : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
   let source: SourceTree;

@@ -8,7 +8,7 @@
  * and the caller reads the whole document with the full parser. test/unit/plan/lightYaml.test.ts compares
  * the result with yaml's parse of the whole text (values and every range).
  */
-import type { Node } from 'yaml';
+import type { CST, Node } from 'yaml';
 import type { LightNode, LightScalar, RegionReader } from './lightYaml';
 
 let yamlLib: typeof import('yaml') | undefined;
@@ -18,8 +18,15 @@ const Y = () => (yamlLib ??= require('yaml') as typeof import('yaml'));
 /**
  * A RegionReader for lightYaml.ts: `text[start, end)` is one block sequence item with its indentation. At
  * most `maxFlowEntries` commas (the full parser refuses a flow mapping with that many entries: parse.ts).
+ * `refused` is the full path's own check of yaml's parse tree before composing (parse.ts flowProblem: flow
+ * nesting beyond its limit...): a region it refuses is left to the full path, which reports it (the
+ * nesting pre-scan can be misled by a quote in a plain scalar, so the region must not compose it unchecked).
  */
-export function yamlRegionReader(maxAliasCount: number, maxFlowEntries: number): RegionReader {
+export function yamlRegionReader(
+  maxAliasCount: number,
+  maxFlowEntries: number,
+  refused: (token: CST.Token) => boolean,
+): RegionReader {
   return (text, start, end) => {
     const src = text.slice(start, end);
     if (/[&*]/.test(src)) return undefined;
@@ -27,13 +34,19 @@ export function yamlRegionReader(maxAliasCount: number, maxFlowEntries: number):
     for (let i = src.indexOf(','); i >= 0; i = src.indexOf(',', i + 1))
       if (++commas >= maxFlowEntries) return undefined;
     const y = Y();
-    const doc = y.parseDocument(src, {
-      intAsBigInt: true,
-      prettyErrors: false,
-      logLevel: 'error',
-      uniqueKeys: true,
-      keepSourceTokens: false,
-    });
+    const tokens = Array.from(new y.Parser().parse(src));
+    if (tokens.some(refused)) return undefined;
+    const docs = Array.from(
+      new y.Composer({
+        intAsBigInt: true,
+        prettyErrors: false,
+        logLevel: 'error',
+        uniqueKeys: true,
+        keepSourceTokens: false,
+      }).compose(tokens, true, src.length),
+    );
+    if (docs.length !== 1) return undefined;
+    const doc = docs[0]!;
     if (doc.errors.length > 0) return undefined;
     const root = doc.contents;
     if (!y.isSeq(root) || root.flow || root.items.length !== 1) return undefined;

@@ -8,10 +8,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { parseLightYaml, type LightNode } from '../../../core/plan/lightYaml';
-import { parsePlan } from '../../../core/plan/parse';
+import { PLAN_REGIONS as REGIONS, parsePlan } from '../../../core/plan/parse';
 import { locateDoc, locateLight } from '../../../core/plan/locate';
 import { parseJsonAsYaml, parseLightJson } from '../../../core/plan/lightJson';
-import { yamlRegionReader } from '../../../core/plan/yamlRegion';
 import { POOL1, SBTC, SENDER, USDCX } from './helpers';
 import { prng } from '../../../core/sim/history';
 
@@ -58,8 +57,7 @@ function diff(light: LightNode, node: unknown, text: string, where: string): str
   return undefined;
 }
 
-/** The region reader parse.ts gives the fast reader (block sequence items it cannot read, read by yaml). */
-const REGIONS = yamlRegionReader(100, 2000);
+// REGIONS: the region reader parse.ts gives the fast reader (block sequence items it cannot read, read by yaml).
 
 /**
  * Asserts equivalence when the fast reader accepts `text` (with the region reader, as parse.ts reads a plan);

@@ -174,6 +174,18 @@ const cases: Array<{ name: string; text: string; file?: string; expect: Expect[]
     expect: [['syntax', 'error', '[']],
   },
   {
+    // The quote in `a 'b` misleads the cheap nesting pre-scan; the operation is then a list item the fast
+    // reader leaves to the full parser alone (yamlRegion.ts), which must check its nesting as the whole-text
+    // path does.
+    name: 'deep flow nesting after a quote in a plain scalar, in a list item read alone, is reported',
+    text:
+      "version: 1\nnetwork: mainnet\noperations:\n  - op: add\n    id: a 'b\n    pool: p\n    bins:\n      - { bin: 2, x: " +
+      '['.repeat(70) +
+      ']'.repeat(70) +
+      ' }\n',
+    expect: [['syntax', 'error', '[']],
+  },
+  {
     name: 'deep JSON nesting is reported',
     file: 'a.dlmm.json',
     text: '{"a":' + '['.repeat(5000) + ']'.repeat(5000) + '}',
