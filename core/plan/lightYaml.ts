@@ -42,6 +42,15 @@
 
 import { CompactMap, CompactSeq, CompactStore, mapNode, seqNode, type ScalarCodec } from './lightCompact';
 
+/** A block map entry or sequence item read, and what follows it (`next`: its next content line). */
+interface Entry {
+  key: LightScalar;
+  node: LightNode;
+  value: unknown;
+  next: number;
+  trail: number;
+}
+
 /** [start, value end, node end] as in `yaml` node ranges. */
 export type LightRange = [number, number, number];
 
@@ -81,15 +90,17 @@ export interface LightAlias {
 export type LightNode = LightScalar | LightMap | LightSeq | LightAlias;
 
 /**
- * Reads `text[start, end)`, one item of a block sequence (its dash line with its indentation to its last
- * line), with the full parser: its node (offsets in `text`) and JS value, or undefined when it may not be read
+ * Reads `text[start, end)` with the full parser: one item of a block sequence (`item`: its dash line with its
+ * indentation to its last line) or one entry of the top-level map (`entry`: its key line to its last line).
+ * Its node (offsets in `text`), JS value and, for an entry, its key; or undefined when it may not be read
  * alone (yamlRegion.ts).
  */
 export type RegionReader = (
   text: string,
   start: number,
   end: number,
-) => { node: LightNode; value: unknown } | undefined;
+  kind: 'item' | 'entry',
+) => { node: LightNode; value: unknown; key?: LightScalar } | undefined;
 
 export interface LightDoc {
   root: LightMap;
@@ -200,33 +211,52 @@ export function parseLightYaml(
   text: string,
   maxAliasCount = 100,
   region?: RegionReader,
+  miss?: LightMiss,
 ): LightDoc | undefined {
-  let lf = text;
+  // A byte order mark opens the text (saved on Windows): yaml skips it, its offsets count it.
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let lf = bom ? text.slice(1) : text;
   let crlf = false;
-  if (text.includes('\r')) {
-    lf = text.replace(/\r\n/g, '\n');
+  if (lf.includes('\r')) {
+    lf = lf.replace(/\r\n/g, '\n');
     if (lf.includes('\r')) return undefined;
     crlf = true;
   }
   if (UNSUPPORTED.test(lf)) return undefined;
+  const reader = new Reader(lf, maxAliasCount, region);
   try {
-    const reader = new Reader(lf, maxAliasCount, region);
     const doc = reader.document();
     reader.store.trim();
-    if (crlf) remapToCrlf(doc.root, lf, reader.store, text);
+    if (crlf || bom) remapOffsets(doc.root, reader.store, toOriginal(lf, bom, crlf), text);
     return doc;
   } catch (e) {
-    if (e instanceof Bail) return undefined;
-    throw e;
+    if (!(e instanceof Bail)) throw e;
+    if (miss) {
+      const at = toOriginal(lf, bom, crlf);
+      miss.at = at(reader.mark);
+      miss.firstRegion = reader.firstRegion < 0 ? undefined : at(reader.firstRegion);
+    }
+    return undefined;
   }
 }
 
-/** Moves every range of the tree read from `lf` to the offsets of the CRLF text it came from. */
-function remapToCrlf(root: LightNode, lf: string, store: CompactStore, crlf: string): void {
+/** Where the fast reader stopped (parseLightYaml's `miss`): offsets in the text it was given. */
+export interface LightMiss {
+  /** The start of the map entry or list item it had begun last (at or before what it could not read). */
+  at?: number;
+  /** The first list item or top-level entry it left to the region reader, if any. */
+  firstRegion?: number;
+}
+
+/**
+ * Offset o in the text the reader read (`lf`: without the byte order mark, CRLF read as LF) -> its offset in
+ * the original text: one more for the mark, one CR more for each line break strictly before o.
+ */
+function toOriginal(lf: string, bom: number, crlf: boolean): (o: number) => number {
+  if (!crlf) return (o) => o + bom;
   const breaks: number[] = [];
   for (let i = lf.indexOf('\n'); i >= 0; i = lf.indexOf('\n', i + 1)) breaks.push(i);
-  // Offset o in the LF text: one CR more for each line break strictly before o.
-  const at = (o: number): number => {
+  return (o) => {
     let lo = 0;
     let hi = breaks.length;
     while (lo < hi) {
@@ -234,11 +264,20 @@ function remapToCrlf(root: LightNode, lf: string, store: CompactStore, crlf: str
       if (breaks[mid]! < o) lo = mid + 1;
       else hi = mid;
     }
-    return o + lo;
+    return o + lo + bom;
   };
+}
+
+/** Moves every range of the tree (and the store's offsets) through `at` into `original`. */
+function remapOffsets(
+  root: LightNode,
+  store: CompactStore,
+  at: (o: number) => number,
+  original: string,
+): void {
   // The compact collections' entries are offsets in the store; an anchored node that is such an entry is
   // reached only through its aliases (visited once each).
-  store.remap(at, crlf);
+  store.remap(at, original);
   const done = new Set<LightNode>();
   const stack: LightNode[] = [root];
   while (stack.length > 0) {
@@ -332,6 +371,9 @@ class Reader {
   readonly store: CompactStore;
   /** Items read by the region reader so far. */
   private regions = 0;
+  /** Where the map entry or list item begun last starts, and the first one left to the region reader. */
+  mark = 0;
+  firstRegion = -1;
   constructor(
     private readonly text: string,
     private readonly maxAliasCount: number,
@@ -465,6 +507,12 @@ class Reader {
     return q - lineStart;
   }
 
+  /** The start of the line after the one holding `p` (the text's end on the last line). */
+  private nextLine(p: number): number {
+    const nl = this.text.indexOf('\n', p);
+    return nl < 0 ? this.len : nl + 1;
+  }
+
   /** After an inline value ending at `p`: spaces, an optional comment, then the newline or the end. */
   private lineEnd(p: number): number {
     let q = p;
@@ -565,59 +613,13 @@ class Reader {
     const node: LightMap = { kind: 'map', range: [keyPos, keyPos, keyPos], flow: false, keys, values };
     let p = keyPos;
     for (;;) {
-      const k = this.isExplicitKey(p)
-        ? this.explicitKeyAt(p, col)
-        : { start: p, ...(this.keyAt(p) ?? bail()) };
-      const key = k.key;
-      if (!(k.quoted ? quotedKey(key, value) : plainKey(key, value))) return bail();
-      keys.push({ kind: 'scalar', range: [k.start, k.end, k.end], value: key });
-      let q = k.colon + 1;
-      while (isWhite(this.code(q))) q++;
-      let c = this.code(q);
-      let anchor: string | undefined;
-      const aliasesBefore = this.aliases;
-      if (c === AMP) {
-        ({ name: anchor, q } = this.anchorAt(q));
-        c = this.code(q);
-      }
-      // `!!map` / `!!seq` before the collection they name (its node starts at the collection, as yaml's).
-      let kind: 'map' | 'seq' | undefined;
-      if (c === BANG) {
-        const t = this.collectionTag(q);
-        if (t) {
-          ({ kind, q } = t);
-          c = this.code(q);
-        }
-      }
-      let next: number;
-      let end: number;
-      let trail: number;
-      if (c === NL || c === -1 || (c === HASH && isWhite(this.code(q - 1)))) {
-        // Nested block collection on the following lines.
-        const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
-        if (line >= this.len) return bail();
-        const ind = this.indentAt(line);
-        const at = line + ind;
-        let child: Closed<LightNode> & { value: unknown };
-        if (this.isSeqDash(at) && ind >= col && kind !== 'map') child = this.blockSeq(at, ind);
-        else if (ind > col && this.isKeyAt(at) && kind !== 'seq') child = this.blockMap(at, ind);
-        else return bail();
-        if (anchor !== undefined) this.define(anchor, child.node, child.value, aliasesBefore);
-        values.push(child.node);
-        value[key] = child.value;
-        end = child.node.range[2];
-        next = child.next;
-        trail = child.trail;
-      } else {
-        if (kind !== undefined && c !== (kind === 'map' ? 123 : 91)) return bail();
-        const v = this.lineValue(q, col);
-        if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
-        values.push(v.node);
-        value[key] = v.value;
-        end = v.node.range[2];
-        next = v.next;
-        trail = v.trail;
-      }
+      this.mark = p;
+      const e = this.region && col === 0 ? this.rootEntryOrRegion(p, value) : this.mapEntry(p, col, value);
+      keys.push(e.key);
+      values.push(e.node);
+      value[e.key.value as string] = e.value;
+      const end = e.node.range[2];
+      const { next, trail } = e;
       const ind = next < this.len ? this.indentAt(next) : -1;
       if (ind < col) {
         const closed = this.close(node.range, end, col, next, trail);
@@ -630,6 +632,50 @@ class Reader {
     }
   }
 
+  /** The entry of a block map (keys at column `col`) whose key is at `p`; `seen`: the map's keys so far. */
+  private mapEntry(p: number, col: number, seen: Record<string, unknown>): Entry {
+    const k = this.isExplicitKey(p) ? this.explicitKeyAt(p, col) : { start: p, ...(this.keyAt(p) ?? bail()) };
+    const key = k.key;
+    if (!(k.quoted ? quotedKey(key, seen) : plainKey(key, seen))) return bail();
+    const keyNode: LightScalar = { kind: 'scalar', range: [k.start, k.end, k.end], value: key };
+    let q = k.colon + 1;
+    while (isWhite(this.code(q))) q++;
+    let c = this.code(q);
+    let anchor: string | undefined;
+    const aliasesBefore = this.aliases;
+    if (c === AMP) {
+      ({ name: anchor, q } = this.anchorAt(q));
+      c = this.code(q);
+    }
+    // `!!map` / `!!seq` before the collection they name (its node starts at the collection, as yaml's).
+    let kind: 'map' | 'seq' | undefined;
+    if (c === BANG) {
+      const t = this.collectionTag(q);
+      if (t) {
+        ({ kind, q } = t);
+        c = this.code(q);
+      }
+    }
+    if (c === NL || c === -1 || (c === HASH && isWhite(this.code(q - 1)))) {
+      // Nested block collection on the following lines.
+      const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
+      if (line >= this.len) return bail();
+      const ind = this.indentAt(line);
+      const at = line + ind;
+      let child: Closed<LightNode> & { value: unknown };
+      if (this.isSeqDash(at) && ind >= col && kind !== 'map') child = this.blockSeq(at, ind);
+      else if (ind > col && this.isKeyAt(at) && kind !== 'seq') child = this.blockMap(at, ind);
+      else return bail();
+      if (anchor !== undefined) this.define(anchor, child.node, child.value, aliasesBefore);
+      return { key: keyNode, node: child.node, value: child.value, next: child.next, trail: child.trail };
+    } else {
+      if (kind !== undefined && c !== (kind === 'map' ? 123 : 91)) return bail();
+      const v = this.lineValue(q, col);
+      if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
+      return { key: keyNode, node: v.node, value: v.value, next: v.next, trail: v.trail };
+    }
+  }
+
   /** A block sequence whose dashes sit at column `col`; the first dash at `dashPos`. */
   private blockSeq(dashPos: number, col: number): Closed<LightSeq> & { value: unknown[] } {
     const items: LightNode[] = [];
@@ -638,6 +684,7 @@ class Reader {
     let p = dashPos;
     for (;;) {
       if (!this.isSeqDash(p)) return bail();
+      this.mark = p;
       const it = this.region ? this.seqItemOrRegion(p, col) : this.seqItem(p, col);
       items.push(it.node);
       value.push(it.value);
@@ -721,15 +768,51 @@ class Reader {
       // What the item's reading left: no anchor (the region has no `&` or `*`), the flow depth (reset).
       this.flowDepth = depth;
     }
+    if (this.firstRegion < 0) this.firstRegion = p;
     if (++this.regions > MAX_REGIONS) return bail();
     const lineStart = p - col;
     for (let i = lineStart; i < p; i++) if (this.code(i) !== SP) return bail();
-    let q = this.text.indexOf('\n', p);
-    q = q < 0 ? this.len : q + 1;
+    const q = this.regionEnd(lineStart, this.nextLine(p), col);
     // The item's content starts on its dash line (not only properties or a comment there): else yaml may
     // take a line at the dash's column into it, which the item read alone would not hold.
-    if (!ITEM_CONTENT.test(this.text.slice(p + 1, q))) return bail();
-    let last = q;
+    if (!ITEM_CONTENT.test(this.text.slice(p + 1, this.nextLine(p)))) return bail();
+    const r = this.region!(this.text, lineStart, q, 'item') ?? bail();
+    return { node: r.node, value: r.value, next: q, trail: -1 };
+  }
+
+  /**
+   * An entry of the top-level map as mapEntry reads it, or, where it cannot, read by the full parser alone
+   * as seqItemOrRegion reads a list item (the header's `note: !local x`, `slippage:` left empty): its key line
+   * and the deeper lines after it, when the key is one the fast reader reads, new in the map, and the next
+   * content line is another key at column 0 (or the end): a list at column 0 under the key is left to the
+   * whole-document parser.
+   */
+  private rootEntryOrRegion(p: number, seen: Record<string, unknown>): Entry {
+    const depth = this.flowDepth;
+    try {
+      return this.mapEntry(p, 0, seen);
+    } catch (e) {
+      if (!(e instanceof Bail)) throw e;
+      this.flowDepth = depth;
+    }
+    if (this.firstRegion < 0) this.firstRegion = p;
+    if (++this.regions > MAX_REGIONS || this.isExplicitKey(p)) return bail();
+    const k = this.keyAt(p) ?? bail();
+    if (!(k.quoted ? quotedKey(k.key, seen) : plainKey(k.key, seen))) return bail();
+    const q = this.regionEnd(p, this.nextLine(p), 0);
+    if (q < this.len && (this.isSeqDash(q) || !this.isKeyAt(q))) return bail();
+    const r = this.region!(this.text, p, q, 'entry') ?? bail();
+    if (r.key?.value !== k.key) return bail();
+    return { key: r.key, node: r.node, value: r.value, next: q, trail: -1 };
+  }
+
+  /**
+   * Where a region (yamlRegion.ts) that starts at `lineStart` ends: after the lines from `from` on indented
+   * deeper than `col` and the blank lines after them, at the next content line (or the end). Comment lines
+   * just before that next content, or more than MAX_REGION_CHARS, are left to the whole-document parser.
+   */
+  private regionEnd(lineStart: number, from: number, col: number): number {
+    let q = from;
     let comment = false;
     while (q < this.len) {
       let s = q;
@@ -740,17 +823,15 @@ class Reader {
       if (c === HASH) comment = true;
       else if (c !== NL && c !== -1) {
         if (s - q <= col) break;
-        last = lineEnd;
         comment = false;
-        if (last - lineStart > MAX_REGION_CHARS) return bail();
+        if (lineEnd - lineStart > MAX_REGION_CHARS) return bail();
       }
       q = lineEnd;
     }
     // Comment lines just before the next content: yaml may take them into the item's end, or not.
     if (comment || q - lineStart > MAX_REGION_CHARS) return bail();
     // The blank lines after the item are read with it (a block scalar kept with `+` holds them).
-    const r = this.region!(this.text, lineStart, Math.min(q, this.len)) ?? bail();
-    return { node: r.node, value: r.value, next: Math.min(q, this.len), trail: -1 };
+    return Math.min(q, this.len);
   }
 
   /**

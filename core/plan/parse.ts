@@ -15,7 +15,7 @@ import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
 import { parseJsonAsYaml, parseLightJson } from './lightJson';
 import { locateDoc, locateLight, type Located } from './locate';
-import { parseLightYaml, type LightMap, type LightNode, type LightScalar } from './lightYaml';
+import { parseLightYaml, type LightMap, type LightMiss, type LightNode, type LightScalar } from './lightYaml';
 import { mapKey, mapKeyValue, mapSize, mapValue, seqItem } from './lightCompact';
 import { yamlRegionReader } from './yamlRegion';
 
@@ -62,6 +62,13 @@ export const PARSE_LIMITS = {
    * The fast reader (lightYaml.ts) resolves them in linear time and has no such limit.
    */
   maxFullParserAliases: 10_000,
+  /**
+   * Characters of the largest YAML plan given to the full parser as a whole: it takes 2-3 s per MB and ~10
+   * times the text in memory (5 MB: 15-20 s, 600-760 MB), so above this a plan is read only by the fast
+   * reader (with list items and top-level entries in other forms read alone: yamlRegion.ts), and what it
+   * cannot read is one finding that says where (fullParserRefused), never a stall of the editor.
+   */
+  maxFullParserChars: 512 * 1024,
 } as const;
 
 /**
@@ -146,11 +153,17 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
 
   // Fast path: the common plan shape (any JSON plan) read without composing a yaml Document (same value
   // and ranges).
+  const miss: LightMiss = {};
   const light =
     format === 'yaml'
-      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, PLAN_REGIONS) ??
+      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, PLAN_REGIONS, miss) ??
         parseJsonAsYaml(text, PARSE_LIMITS.maxMapEntries, PARSE_LIMITS.maxFlowDepth))
       : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
+  if (!light && format === 'yaml' && text.length > PARSE_LIMITS.maxFullParserChars) {
+    const f = fullParserRefused(text, miss);
+    syntax(f.offset, f.length, f.message);
+    return makeParsed(text, format, undefined, undefined, undefined, findings);
+  }
   let source: SourceTree;
   let value: unknown;
   if (light) {
@@ -417,6 +430,60 @@ function firstLine(text: string, r: SourceRange): SourceRange {
   const nl = text.indexOf('\n', r.offset);
   const end = nl < 0 || nl > r.offset + r.length ? r.offset + r.length : nl;
   return { offset: r.offset, length: Math.max(0, end - r.offset) };
+}
+
+/**
+ * The one finding for a YAML plan above PARSE_LIMITS.maxFullParserChars that the fast reader could not read:
+ * where it stopped (the entry or list item it had begun, or the first of the items left to the region
+ * reader when there were too many), and why when that part says so: yaml's own error on those lines read
+ * alone (tabs as indentation...), or a tag outside the core schema.
+ */
+function fullParserRefused(
+  text: string,
+  miss: LightMiss,
+): { offset: number; length: number; message: string } {
+  const at = Math.min(miss.firstRegion ?? miss.at ?? 0, text.length);
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const col = at - lineStart;
+  // The part: its first line and the lines after it indented deeper (blank and comment lines between).
+  let end = text.indexOf('\n', at);
+  end = end < 0 ? text.length : end + 1;
+  while (end < text.length && end - lineStart < 64 * 1024) {
+    const nl = text.indexOf('\n', end);
+    const next = nl < 0 ? text.length : nl + 1;
+    const line = text.slice(end, next);
+    const content = line.search(/[^ \r\n]/);
+    if (content >= 0 && content <= col && line[content] !== '#') break;
+    end = next;
+  }
+  const part = text.slice(lineStart, end);
+  const lineNo = (o: number): number => {
+    let n = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < o; i = text.indexOf('\n', i + 1)) n++;
+    return n;
+  };
+  const line = lineNo(at);
+  const size = `${(text.length / (1024 * 1024)).toFixed(1)} MB`;
+  const limit = `${PARSE_LIMITS.maxFullParserChars / 1024} KB`;
+  const error = Y().parseDocument(part, { prettyErrors: false, logLevel: 'silent', uniqueKeys: true })
+    .errors[0];
+  if (error) {
+    const offset = Math.min(lineStart + error.pos[0], text.length);
+    const length = Math.max(1, Math.min(error.pos[1] - error.pos[0], text.length - offset));
+    return {
+      offset,
+      length,
+      message: `${cleanYamlMessage(error.message, 'yaml')}. This ${size} plan was not checked: from line ${line} it needs the full YAML parser, which is not run on plans over ${limit} (it takes seconds per MB); fix that part and check again`,
+    };
+  }
+  const why = /(?:^|[\s,[{])!(?!!(?:str|int|float|bool|null|map|seq)\b)[^\s]*/.exec(part);
+  const reason = why ? ` (a tag outside the core schema: ${why[0].trim().slice(0, 40)})` : '';
+  const firstLineEnd = text.indexOf('\n', at);
+  return {
+    offset: at,
+    length: (firstLineEnd < 0 ? text.length : firstLineEnd) - at,
+    message: `YAML: this ${size} plan was not checked: from line ${line}${reason} it is written in a form only the full YAML parser reads, which is not run on plans over ${limit} (it takes seconds per MB). Write that part with block or flow maps and lists, plain or quoted values and core-schema tags, or split the plan`,
+  };
 }
 
 function cleanYamlMessage(message: string, format: PlanFormat): string {

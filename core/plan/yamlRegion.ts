@@ -27,7 +27,7 @@ export function yamlRegionReader(
   maxFlowEntries: number,
   refused: (token: CST.Token) => boolean,
 ): RegionReader {
-  return (text, start, end) => {
+  return (text, start, end, kind) => {
     const src = text.slice(start, end);
     if (/[&*]/.test(src)) return undefined;
     let commas = 0;
@@ -49,17 +49,34 @@ export function yamlRegionReader(
     const doc = docs[0]!;
     if (doc.errors.length > 0) return undefined;
     const root = doc.contents;
-    if (!y.isSeq(root) || root.flow || root.items.length !== 1) return undefined;
-    const node = convert(root.items[0], start);
-    if (!node) return undefined;
-    let value: unknown;
-    try {
-      value = (doc.toJS({ maxAliasCount }) as unknown[])[0];
-    } catch {
-      return undefined;
+    if (kind === 'item') {
+      if (!y.isSeq(root) || root.flow || root.items.length !== 1) return undefined;
+      const node = convert(root.items[0], start);
+      if (!node) return undefined;
+      const value = toJS(doc, maxAliasCount) as unknown[] | undefined;
+      return value ? { node, value: value[0] } : undefined;
     }
-    return { node, value };
+    // An entry: a block map of one pair whose key is a string.
+    if (!y.isMap(root) || root.flow || root.constructor !== y.YAMLMap || root.items.length !== 1)
+      return undefined;
+    const pair = root.items[0]!;
+    const k = pair.key;
+    if (!y.isScalar(k) || typeof k.value !== 'string' || k.value === '__proto__') return undefined;
+    const key = convert(k, start);
+    const node = convert(pair.value, start);
+    if (key?.kind !== 'scalar' || !node) return undefined;
+    const value = toJS(doc, maxAliasCount) as Record<string, unknown> | undefined;
+    return value ? { key, node, value: value[k.value] } : undefined;
   };
+}
+
+/** The document's JS value as the full path gives it; undefined when yaml refuses (alias limits). */
+function toJS(doc: { toJS(o: { maxAliasCount: number }): unknown }, maxAliasCount: number): unknown {
+  try {
+    return doc.toJS({ maxAliasCount });
+  } catch {
+    return undefined;
+  }
 }
 
 /** A yaml node as a light node, its offsets moved by `shift`; undefined for what a light tree cannot hold. */

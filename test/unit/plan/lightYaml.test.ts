@@ -550,6 +550,23 @@ describe('fast plan reader (lightYaml)', () => {
     );
   });
 
+  it('reads a byte order mark at the start (LF and CRLF) exactly as yaml does: ranges count it', function () {
+    this.timeout(30_000);
+    let accepted = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const text = randomPlan(seed);
+      const lfAccepted = parseLightYaml(text, 100, REGIONS) !== undefined;
+      for (const t of [`\uFEFF${text}`, `\uFEFF${text.replace(/\n/g, '\r\n')}`]) {
+        const ok = check(t);
+        assert.equal(ok, lfAccepted, `with and without the mark disagree on acceptance for seed ${seed}`);
+        if (ok) accepted++;
+      }
+    }
+    assert.ok(accepted > 180, `accepted ${accepted} of 600`);
+    // A mark anywhere else is left to yaml.
+    assert.equal(parseLightYaml('a: 1\nb: \uFEFF2\n'), undefined);
+  });
+
   it('reads a 350-position ladder', () => {
     const bins = Array.from(
       { length: 350 },
@@ -806,6 +823,52 @@ describe('fast plan reader (lightYaml)', () => {
       const text = head + bin + o + bin;
       assert.ok(check(text), o);
       assert.ok(check(`${text}  - id: b\n    op: swap\n`), o);
+    }
+  });
+
+  it('reads an entry of the top-level map it cannot read with yaml alone (a region), exactly as yaml reads the whole', () => {
+    const odd = [
+      'note: !local x\n',
+      'note:\n',
+      'note: !local\n  a: 1\n  b: [1, 2]\n',
+      'note: !!float 1\n',
+      'note: !!binary aGk=\n',
+      'note: |2\n   x\n',
+      'note: !local x\n\n\n',
+      'note: !local x\n# c\n',
+      'note: !local x  # c\n',
+      '"note": !local x\n',
+      'note: !local [1,\n  2]\n',
+      'note:\n  - !local x\n  - y\n',
+      'note:\n- !local x\n- y\n',
+      'note: !local x\n  y\n',
+      'note: !local x\n\ty\n',
+      'note: !local\n',
+      'version: !local 2\n',
+      '? !local x\n: 1\n',
+    ];
+    let regions = 0;
+    let bases = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const base = randomPlan(seed);
+      if (!parseLightYaml(base)) continue;
+      bases++;
+      for (const o of odd)
+        for (const text of [o + base, `${base.endsWith('\n') ? base : `${base}\n`}${o}`])
+          // Read with the region reader or left to yaml as a whole: never read differently.
+          if (check(text) && !parseLightYaml(text)) regions++;
+    }
+    assert.ok(bases > 50 && regions > bases * 4, `${regions} read as regions in ${bases} plans`);
+    // Through parsePlan (as the CLI and the server read it): the findings of the full parser.
+    const plan = `version: 1\nsender: ${SENDER}\noperations:\n  - id: a\n    op: add\n    pool: ${POOL1}\n    bins:\n      - { bin_id: 1, x_amount: 1, y_amount: 0 }\n`;
+    for (const o of ['note: !local x\n', 'slippage:\n', 'network: !local mainnet\n']) {
+      const text = o + plan;
+      assert.ok(parseLightYaml(text, 100, REGIONS) && !parseLightYaml(text), o);
+      const [fast, slow] = [parsePlan(text), parsePlan(`${text}...\n`)];
+      assert.deepEqual(fast.findings, slow.findings, o);
+      assert.deepEqual(fast.value, slow.value, o);
+      for (const path of [['slippage'], ['note'], ['operations', 0, 'bins', 0]])
+        assert.deepEqual(fast.rangeOf(path), slow.rangeOf(path), `${o} ${JSON.stringify(path)}`);
     }
   });
 

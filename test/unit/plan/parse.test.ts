@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parsePlan } from '../../../core/plan/parse';
+import { PARSE_LIMITS, parsePlan } from '../../../core/plan/parse';
 import { analyzeOffline } from '../../../core/plan/analyze';
 import { LineIndex } from '../../../core/plan/lineIndex';
 import { MAX_UINT128 } from '../../../core/dlmm/bins';
@@ -218,17 +218,76 @@ describe('plan parsing: syntax and schema findings', () => {
     assert.match(p.findings[0]?.message ?? '', /alias/);
   });
 
+  it('gives a plan over 512 KB that only the full parser reads one finding where it starts, without running it', () => {
+    const head = 'version: 1\noperations:\n  - op: add\n    pool: dlmm_1\n    bins:\n';
+    const bin = '      - { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
+    const bins = (chars: number, odd: (i: number) => string | undefined): string => {
+      let t = head;
+      for (let i = 0; t.length < chars; i++) t += odd(i) ?? bin;
+      return t;
+    };
+    const over = PARSE_LIMITS.maxFullParserChars + 1000;
+    const lineOf = (p: ReturnType<typeof parsePlan>): number =>
+      p.text.slice(0, p.findings[0]!.offset).split('\n').length;
+    const cases: Array<{ text: string; line: number; message: RegExp }> = [
+      // Every bin from the 10th on in a local tag: more than the 1,000 read alone; the first one is named.
+      {
+        text: bins(over, (i) =>
+          i >= 9 ? '      - { bin_id: 1, x_amount: !custom 1, y_amount: 0 }\n' : undefined,
+        ),
+        line: 15,
+        message: /not checked: from line 15 \(a tag outside the core schema: !custom\)/,
+      },
+      // Tabs as indentation: yaml's own error on that part, at its place.
+      {
+        text: bins(over, (i) => (i === 20 ? '      - bin_id: 1\n\t x_amount: 1\n' : undefined)),
+        line: 27,
+        message:
+          /^YAML: Tabs are not allowed as indentation\. This 0\.5 MB plan was not checked: from line 27/,
+      },
+    ];
+    for (const c of cases) {
+      const t0 = Date.now();
+      const p = parsePlan(c.text);
+      assert.ok(Date.now() - t0 < 10_000);
+      assert.deepEqual(
+        p.findings.map((f) => [f.code, f.severity]),
+        [['syntax', 'error']],
+      );
+      assert.match(p.findings[0]!.message, c.message);
+      assert.equal(lineOf(p), c.line);
+      assert.equal(p.value, undefined);
+    }
+    // Odd forms the region reader takes are read at any size: one in 200 bins, and a tag in the header.
+    const sparse = parsePlan(
+      'note: !local x\n' +
+        bins(over, (i) =>
+          i % 200 === 5 ? '      - !local { bin_id: 2, x_amount: 1, y_amount: 0 }\n' : undefined,
+        ),
+    );
+    assert.ok(!sparse.findings.some((f) => f.code === 'syntax'));
+    assert.ok(sparse.value);
+    // Under the size the full parser is given, the same dense file is read by it (its schema findings).
+    const under = bins(PARSE_LIMITS.maxFullParserChars - 1000, (i) =>
+      i >= 9 ? '      - { bin_id: 1, x_amount: !custom 1, y_amount: 0 }\n' : undefined,
+    );
+    assert.ok(!parsePlan(under).findings.some((f) => f.code === 'syntax'));
+  });
+
   it('refuses more than 10,000 aliases in a file only the full parser reads (its alias lookup is quadratic)', () => {
-    // A local tag sends the file to the full parser (the fast reader takes only !!str and !!int); each
-    // anchor is used 49 times (under yaml's limit of 100).
+    // A local tag sends the file to the full parser (the fast reader takes only the core schema's tags, and
+    // the operation holding it holds anchors, so it is not read alone);
+    // each anchor is used 49 times (under yaml's limit of 100), the file stays under the size the full
+    // parser is given (PARSE_LIMITS.maxFullParserChars).
     const shared = (n: number): string => {
-      let t = `version: !custom 1\noperations:\n  - op: add\n    pool: dlmm_1\n    bins:\n`;
+      let t = `version: 1\noperations:\n  - op: add\n    note: !custom 1\n    pool: dlmm_1\n    bins:\n`;
       for (let i = 0; i < n / 49; i++) {
-        t += `      - { bin_id: 1, x_amount: &a${i} 1, y_amount: 0 }\n`;
-        t += `      - { bin_id: 1, x_amount: *a${i}, y_amount: 0 }\n`.repeat(49);
+        t += `      - &a${i} { bin_id: 1, x_amount: 1, y_amount: 0 }\n`;
+        t += `      - *a${i}\n`.repeat(49);
       }
       return t;
     };
+    assert.ok(shared(10_045).length < PARSE_LIMITS.maxFullParserChars);
     const t0 = Date.now();
     const many = parsePlan(shared(10_045));
     assert.ok(Date.now() - t0 < 20_000);
