@@ -445,15 +445,21 @@ function fullParserRefused(
   const at = Math.min(miss.firstRegion ?? miss.at ?? 0, text.length);
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
   const col = at - lineStart;
-  // The part: its first line and the lines after it indented deeper (blank and comment lines between).
+  // The part: its first line and the lines after it indented deeper (blank and comment lines between), at
+  // most 4 KiB: enough for yaml's first error there (a broken part's errors cost a stack trace each).
   let end = text.indexOf('\n', at);
   end = end < 0 ? text.length : end + 1;
-  while (end < text.length && end - lineStart < 64 * 1024) {
+  let cut = -1;
+  while (end < text.length) {
     const nl = text.indexOf('\n', end);
     const next = nl < 0 ? text.length : nl + 1;
     const line = text.slice(end, next);
     const content = line.search(/[^ \r\n]/);
     if (content >= 0 && content <= col && line[content] !== '#') break;
+    if (next - lineStart > 4 * 1024) {
+      cut = end;
+      break;
+    }
     end = next;
   }
   const part = text.slice(lineStart, end);
@@ -467,7 +473,9 @@ function fullParserRefused(
   const limit = `${PARSE_LIMITS.maxFullParserChars / 1024} KB`;
   const error = Y().parseDocument(part, { prettyErrors: false, logLevel: 'silent', uniqueKeys: true })
     .errors[0];
-  if (error) {
+  // Cut short, the part's last line may end mid-structure: an error there may be the cut's, not the file's.
+  const lastLine = part.lastIndexOf('\n', part.length - 2) + 1;
+  if (error && (cut < 0 || error.pos[0] < lastLine)) {
     const offset = Math.min(lineStart + error.pos[0], text.length);
     const length = Math.max(1, Math.min(error.pos[1] - error.pos[0], text.length - offset));
     return {

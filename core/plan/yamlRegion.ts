@@ -1,12 +1,14 @@
 /**
  * The full YAML parser on one region of a plan the fast reader (lightYaml.ts) could not read: one item of a
- * block sequence (its dash line to its last line), parsed alone, its nodes moved to their offsets in the
- * whole text and converted to light nodes. So one odd bin (a local tag, an explicit key holding a list...)
- * costs the parse of that bin, not of the whole 5 MB file, and yaml never holds the whole tree. The region is
- * read alone only when that cannot change what yaml reads: no anchor or alias in it (`&` or `*` anywhere in
- * its text), no error, one item of plain maps, sequences and scalars with string keys; otherwise undefined,
- * and the caller reads the whole document with the full parser. test/unit/plan/lightYaml.test.ts compares
- * the result with yaml's parse of the whole text (values and every range).
+ * block sequence (its dash line to its last line) or one entry of the top-level map (its key line to its last
+ * line), parsed alone, its nodes moved to their offsets in the whole text and converted to light nodes. So
+ * one odd bin (a local tag, an explicit key holding a list...) or header entry (`note:` left empty) costs the
+ * parse of that part, not of the whole 5 MB file, and yaml never holds the whole tree. The region is read
+ * alone only when that cannot change what yaml reads: no anchor or alias in it (`&` or `*` anywhere in its
+ * text), no error, nothing the full path's tree check refuses, one item or one entry of plain maps,
+ * sequences and scalars with string keys; otherwise undefined, and the caller reads the whole document with
+ * the full parser (or, above PARSE_LIMITS.maxFullParserChars, says where it stopped). lightYaml.test.ts
+ * compares the result with yaml's parse of the whole text (values and every range).
  */
 import type { CST, Node } from 'yaml';
 import type { LightNode, LightScalar, RegionReader } from './lightYaml';

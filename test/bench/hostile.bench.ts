@@ -8,7 +8,9 @@
  * from the full YAML parser (escapes in quoted strings, quoted keys, tabs between the parts of a line, `<<`
  * keys, flow collections over many lines and nested, a plan written as JSON, explicit keys, the core schema's
  * tags on scalars and collections, scalars over several lines in flow collections, escaped line breaks; one bin
- * in 200 in a form only the full parser reads, that bin read by it alone), beside the same command on one ordinary plan. The issue's goal: every file up
+ * in 200 in a form only the full parser reads, that bin read by it alone; a local tag in the header, read the
+ * same way; and files the full parser is not run on above 512 KB: a local tag in every bin, tabs as
+ * indentation), beside the same command on one ordinary plan. The issue's goal: every file up
  * to 5 MB checked in under 2 s and 300 MB. Medians of a few rounds (the machine's load swings); peak memory is
  * the child's max RSS as the kernel reports it (/usr/bin/time for the CLI, VmHWM for the server).
  */
@@ -164,6 +166,21 @@ function files(): Array<[string, string, string]> {
       binsUpTo(() => unit),
     ]),
     ['YAML: one bin in 200 in a form only the full parser reads', 'sparse.dlmm.yaml', binsUpTo(sparse)],
+    [
+      'YAML: a local tag in the header (that entry read by the full parser alone)',
+      'header-tag.dlmm.yaml',
+      binsUpTo(() => BIN, 'note: !local x\n' + HEAD + '    bins:\n'),
+    ],
+    [
+      'YAML: a local tag in every bin (refused where it starts: the full parser is not run above 512 KB)',
+      'dense-tags.dlmm.yaml',
+      binsUpTo(() => '      - { bin_id: 1, x_amount: !local 1, y_amount: 0 }\n'),
+    ],
+    [
+      "YAML: tabs as indentation in every bin (yaml's error on the first, the full parser not run)",
+      'tab-indentation.dlmm.yaml',
+      binsUpTo(() => '      - bin_id: 1\n\t x_amount: 1\n'),
+    ],
     [
       'YAML: one flow sequence of bins over many lines',
       'flow-multiline.dlmm.yaml',
