@@ -1,13 +1,15 @@
 /**
  * A fast reader for `*.dlmm.json` plans that checkJsonSyntax (jsonSyntax.ts) accepted: the same JS value and
  * node ranges as `yaml`'s parseDocument (JSON schema, intAsBigInt) + toJS, in one linear pass instead of
- * yaml's flow-collection machinery (a 3 MB JSON plan took some 10 s there). Anything it does not mirror
- * exactly (a root that is not an object, a duplicate key, a `__proto__` key, a mapping with more entries than
- * the parser's limit) returns undefined, and the caller falls back to parseDocument, so messages and
- * behaviour stay identical. test/unit/plan/lightJson.test.ts checks the equivalence differentially.
+ * yaml's flow-collection machinery (a 3 MB JSON plan took some 10 s there, and 5 MB ran out of a 300 MB heap).
+ * It reads every JSON text the syntax check passed, including what yaml reports as an error: a key repeated
+ * in its mapping is read (the last value wins, as in yaml's toJS) and its offset kept in `duplicateKeys`
+ * (yaml's DUPLICATE_KEY error points at the repeat's first character), and a mapping with more entries than
+ * the limit stops the reading at the comma where yaml's tree check stops (`{ limit }`). A `__proto__` key is
+ * an own property, as toJS makes it. test/unit/plan/lightJson.test.ts checks the equivalence with yaml.
  */
 import { CompactStore, seqNode, type ScalarCodec } from './lightCompact';
-import { flowMapNode, type LightDoc, type LightMap, type LightNode, type LightScalar } from './lightYaml';
+import { flowMapNode, type LightNode, type LightScalar } from './lightYaml';
 import { checkJsonSyntax } from './jsonSyntax';
 
 const INT = /^-?(?:0|[1-9][0-9]*)$/;
@@ -37,23 +39,42 @@ const JSON_CODEC: ScalarCodec = {
   },
 };
 
+/** What the JSON reader gives: the tree and value of any root (yaml's LightDoc is one with a mapping root). */
+export interface JsonDoc {
+  root: LightNode;
+  value: unknown;
+  /** Offsets of keys that repeat an earlier key of their mapping, each one of yaml's DUPLICATE_KEY errors. */
+  duplicateKeys?: readonly number[];
+}
+
 class Bail extends Error {}
 const bail = (): never => {
   throw new Bail();
 };
+/** A mapping with more entries than the limit: `offset` is that of the comma that reached it. */
+class Limit extends Error {
+  constructor(readonly offset: number) {
+    super('limit');
+  }
+}
 
-/** Reads a syntactically valid JSON plan; undefined when the full parser must read it. */
-export function parseLightJson(text: string, maxMapEntries: number): LightDoc | undefined {
+/**
+ * A JSON text the syntax check passed, read: its tree and value (with the offsets of repeated keys, if any),
+ * `{ limit }` when a mapping holds more entries than `maxMapEntries`, undefined for a text it cannot read
+ * (none that checkJsonSyntax passes; the caller then refuses large texts rather than give them to yaml).
+ */
+export function parseLightJson(text: string, maxMapEntries: number): JsonDoc | { limit: number } | undefined {
   try {
     const r = new Reader(text, maxMapEntries);
-    const start = r.ws(0);
-    if (text.charCodeAt(start) !== 123) return undefined;
-    const root = r.value(start);
+    const root = r.value(r.ws(0));
     root.node.range[2] = r.lineEnd(root.end);
     r.store.trim();
-    return { root: root.node as LightMap, value: root.value as Record<string, unknown> };
+    return r.duplicateKeys.length > 0
+      ? { root: root.node, value: root.value, duplicateKeys: r.duplicateKeys }
+      : { root: root.node, value: root.value };
   } catch (e) {
     if (e instanceof Bail) return undefined;
+    if (e instanceof Limit) return { limit: e.offset };
     throw e;
   }
 }
@@ -66,7 +87,11 @@ export function parseLightJson(text: string, maxMapEntries: number): LightDoc | 
  * break to YAML, whitespace to JSON); undefined otherwise. test/unit/plan/lightYaml.test.ts compares it
  * with yaml's core schema on random JSON plans.
  */
-export function parseJsonAsYaml(text: string, maxMapEntries: number, maxDepth: number): LightDoc | undefined {
+export function parseJsonAsYaml(
+  text: string,
+  maxMapEntries: number,
+  maxDepth: number,
+): JsonDoc | { limit: number } | undefined {
   let start = 0;
   for (let c = text.charCodeAt(0); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++start));
   if (text.charCodeAt(start) !== 123 || /\r(?!\n)/.test(text)) return undefined;
@@ -82,6 +107,8 @@ interface Read {
 
 class Reader {
   readonly store: CompactStore;
+  /** Offsets of keys that repeat an earlier key of their mapping, in text order. */
+  readonly duplicateKeys: number[] = [];
   constructor(
     private readonly text: string,
     private readonly maxEntries: number,
@@ -170,8 +197,7 @@ class Reader {
       if (this.text.charCodeAt(p) !== 34) return bail();
       const keyEnd = this.stringEnd(p);
       const key = stringValue(this.text, p, keyEnd);
-      if (key === '__proto__' || Object.prototype.hasOwnProperty.call(value, key)) return bail();
-      if (keys.length >= this.maxEntries) return bail();
+      if (Object.prototype.hasOwnProperty.call(value, key)) this.duplicateKeys.push(p);
       keys.push({ kind: 'scalar', range: [p, keyEnd, keyEnd], value: key });
       const colon = this.ws(keyEnd);
       if (this.text.charCodeAt(colon) !== 58) return bail();
@@ -179,10 +205,19 @@ class Reader {
       const after = this.ws(v.end);
       v.node.range[2] = this.lineEnd(v.end);
       values.push(v.node);
-      value[key] = v.value;
+      if (key === '__proto__')
+        Object.defineProperty(value, key, {
+          value: v.value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+      else value[key] = v.value;
       const c = this.text.charCodeAt(after);
       if (c === 125) return this.closeMap(open, after, keys, values, value);
       if (c !== 44) return bail();
+      // yaml's tree check stops at the comma that makes the limit (parse.ts flowProblem).
+      if (keys.length >= this.maxEntries) throw new Limit(after);
       p = this.ws(after + 1);
     }
   }

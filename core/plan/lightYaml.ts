@@ -235,6 +235,7 @@ export function parseLightYaml(
       const at = toOriginal(lf, bom, crlf);
       miss.at = at(reader.mark);
       miss.firstRegion = reader.firstRegion < 0 ? undefined : at(reader.firstRegion);
+      if (reader.refusedKey) miss.key = { ...reader.refusedKey, at: at(reader.refusedKey.at) };
     }
     return undefined;
   }
@@ -246,6 +247,8 @@ export interface LightMiss {
   at?: number;
   /** The first list item or top-level entry it left to the region reader, if any. */
   firstRegion?: number;
+  /** The last key it refused for what it is, not how it is written: a repeat of an earlier key, `__proto__`. */
+  key?: { at: number; name: string; repeated: boolean };
 }
 
 /**
@@ -374,6 +377,7 @@ class Reader {
   /** Where the map entry or list item begun last starts, and the first one left to the region reader. */
   mark = 0;
   firstRegion = -1;
+  refusedKey: { at: number; name: string; repeated: boolean } | undefined;
   constructor(
     private readonly text: string,
     private readonly maxAliasCount: number,
@@ -632,11 +636,23 @@ class Reader {
     }
   }
 
+  /**
+   * Whether this reader takes `key` (written at `at`) into a map holding `seen`: not a core-schema special
+   * word unquoted, not `__proto__`, not a repeat (those two are noted for the miss: parse.ts names them).
+   */
+  private takesKey(key: string, quoted: boolean, at: number, seen: Record<string, unknown>): boolean {
+    if (!quoted && CORE_SPECIAL.test(key)) return false;
+    const repeated = Object.prototype.hasOwnProperty.call(seen, key);
+    if (!repeated && key !== '__proto__') return true;
+    this.refusedKey = { at, name: key, repeated };
+    return false;
+  }
+
   /** The entry of a block map (keys at column `col`) whose key is at `p`; `seen`: the map's keys so far. */
   private mapEntry(p: number, col: number, seen: Record<string, unknown>): Entry {
     const k = this.isExplicitKey(p) ? this.explicitKeyAt(p, col) : { start: p, ...(this.keyAt(p) ?? bail()) };
     const key = k.key;
-    if (!(k.quoted ? quotedKey(key, seen) : plainKey(key, seen))) return bail();
+    if (!this.takesKey(key, k.quoted, k.start, seen)) return bail();
     const keyNode: LightScalar = { kind: 'scalar', range: [k.start, k.end, k.end], value: key };
     let q = k.colon + 1;
     while (isWhite(this.code(q))) q++;
@@ -798,7 +814,7 @@ class Reader {
     if (this.firstRegion < 0) this.firstRegion = p;
     if (++this.regions > MAX_REGIONS || this.isExplicitKey(p)) return bail();
     const k = this.keyAt(p) ?? bail();
-    if (!(k.quoted ? quotedKey(k.key, seen) : plainKey(k.key, seen))) return bail();
+    if (!this.takesKey(k.key, k.quoted, p, seen)) return bail();
     const q = this.regionEnd(p, this.nextLine(p), 0);
     if (q < this.len && (this.isSeqDash(q) || !this.isKeyAt(q))) return bail();
     const r = this.region!(this.text, p, q, 'entry') ?? bail();
@@ -1120,13 +1136,13 @@ class Reader {
       if (c0 === DQUOTE || c0 === SQUOTE) {
         // A quoted key: its `:` may follow it at once (`{"a":1}`), as in JSON.
         ({ value: key, end: q } = this.quoted(p));
-        if (!quotedKey(key, value)) return bail();
+        if (!this.takesKey(key, true, p, value)) return bail();
       } else {
         if (!isKeyStart(c0)) return bail();
         q = p + 1;
         while (isKeyChar(this.code(q))) q++;
         key = this.text.slice(p, q);
-        if (!plainKey(key, value)) return bail();
+        if (!this.takesKey(key, false, p, value)) return bail();
       }
       let colon = q;
       while (this.code(colon) === SP) colon++;
@@ -1289,14 +1305,4 @@ function unfoldLines(raw: string): string {
     }
   }
   return res + sep + lines[lines.length - 1]!.replace(/^[ \t]+/, '');
-}
-
-/** Keys this reader takes: not a core-schema special word, not `__proto__`, not a duplicate. */
-function plainKey(key: string, seen: Record<string, unknown>): boolean {
-  return !CORE_SPECIAL.test(key) && quotedKey(key, seen);
-}
-
-/** A quoted key is a string whatever its text: not `__proto__`, not a duplicate. */
-function quotedKey(key: string, seen: Record<string, unknown>): boolean {
-  return key !== '__proto__' && !Object.prototype.hasOwnProperty.call(seen, key);
 }

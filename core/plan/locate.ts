@@ -5,7 +5,7 @@
  * lives here. Both readers give the same answer (test/unit/plan/lightYaml.test.ts).
  */
 import type { Document, Node } from 'yaml';
-import type { LightMap, LightNode } from './lightYaml';
+import type { LightNode } from './lightYaml';
 import { mapKey, mapSize, mapValue, seqItem, seqSize } from './lightCompact';
 
 export type LocatedPath = (string | number)[];
@@ -108,7 +108,7 @@ function itemAt<N>(
 }
 
 /** In the fast reader's tree. An alias is not followed (as in the composed tree, where it is its own node). */
-export function locateLight(root: LightMap, offset: number): Located | undefined {
+export function locateLight(root: LightNode, offset: number): Located | undefined {
   return walk<LightNode>(
     root,
     offset,

@@ -13,7 +13,7 @@ import type { Plan } from './schema';
 import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
-import { parseJsonAsYaml, parseLightJson } from './lightJson';
+import { parseJsonAsYaml, parseLightJson, type JsonDoc } from './lightJson';
 import { locateDoc, locateLight, type Located } from './locate';
 import { parseLightYaml, type LightMap, type LightMiss, type LightNode, type LightScalar } from './lightYaml';
 import { mapKey, mapKeyValue, mapSize, mapValue, seqItem } from './lightCompact';
@@ -112,6 +112,13 @@ export interface ParsedPlan {
    * Composed on first access when the fast reader (lightYaml.ts) read the plan.
    */
   doc: Document.Parsed | undefined;
+  /** Range of the document's first key (file-level findings), without composing the Document. */
+  firstKeyRange(): SourceRange | undefined;
+  /**
+   * The value as read even when a syntax error (a repeated key, for one) leaves `value` undefined, for faces
+   * that work on half-typed files (completion); undefined when nothing could be read.
+   */
+  readValue(): unknown;
   /**
    * Where `offset` is: the path of the innermost node containing it (hover, navigation), read from the tree
    * the plan was parsed into, so a plan the fast reader read never needs the composed Document for it.
@@ -154,21 +161,43 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   // Fast path: the common plan shape (any JSON plan) read without composing a yaml Document (same value
   // and ranges).
   const miss: LightMiss = {};
-  const light =
+  const read: JsonDoc | { limit: number } | undefined =
     format === 'yaml'
       ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, PLAN_REGIONS, miss) ??
         parseJsonAsYaml(text, PARSE_LIMITS.maxMapEntries, PARSE_LIMITS.maxFlowDepth))
       : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
-  if (!light && format === 'yaml' && text.length > PARSE_LIMITS.maxFullParserChars) {
-    const f = fullParserRefused(text, miss);
+  if (read && 'limit' in read) {
+    syntax(read.limit, 1, tooManyEntries(format));
+    return makeParsed(text, format, undefined, undefined, undefined, findings);
+  }
+  const light = read;
+  if (!light && text.length > PARSE_LIMITS.maxFullParserChars) {
+    // The JSON reader reads every text checkJsonSyntax passes: a JSON miss is a bug, never a 10 s stall.
+    const f =
+      format === 'yaml'
+        ? fullParserRefused(text, miss)
+        : { offset: 0, length: 0, message: 'JSON: the plan could not be read (please report this file)' };
     syntax(f.offset, f.length, f.message);
     return makeParsed(text, format, undefined, undefined, undefined, findings);
   }
   let source: SourceTree;
   let value: unknown;
   if (light) {
-    source = lightTree(light.root, text, () => composeDocument(text, format));
+    source = lightTree(light.root, light.value, text, () => composeDocument(text, format));
     value = light.value;
+    if (light.duplicateKeys) {
+      // yaml's DUPLICATE_KEY errors, at the same places; a repeated key makes the value unusable, as there.
+      const dups = light.duplicateKeys;
+      const message = cleanYamlMessage('Map keys must be unique', format);
+      for (const offset of dups.slice(0, MAX_FINDINGS_PER_FILE)) syntax(offset, 1, message);
+      if (dups.length > MAX_FINDINGS_PER_FILE)
+        syntax(
+          dups[MAX_FINDINGS_PER_FILE]!,
+          1,
+          `and ${dups.length - MAX_FINDINGS_PER_FILE} more repeated keys not listed; fix the ones above and check again`,
+        );
+      return makeParsed(text, format, source, undefined, undefined, findings);
+    }
   } else {
     let doc: Document.Parsed;
     // The composer recurses per flow level: the real nesting is measured on yaml's own (iterative) parse
@@ -484,6 +513,18 @@ function fullParserRefused(
       message: `${cleanYamlMessage(error.message, 'yaml')}. This ${size} plan was not checked: from line ${line} it needs the full YAML parser, which is not run on plans over ${limit} (it takes seconds per MB); fix that part and check again`,
     };
   }
+  // A key the fast reader refused for what it is (a repeat, `__proto__`) in that part: name it.
+  const key = miss.key;
+  if (key && key.at >= lineStart && key.at < end) {
+    const name = key.name.length > 40 ? `${key.name.slice(0, 40)}...` : key.name;
+    return {
+      offset: key.at,
+      length: 1,
+      message: key.repeated
+        ? `YAML: Map keys must be unique ('${name}' is repeated). This ${size} plan was not checked: a plan over ${limit} with it needs the full YAML parser, which is not run at this size (it takes seconds per MB); fix that key and check again`
+        : `YAML: a key named '__proto__' is read only by the full YAML parser, which is not run on plans over ${limit} (it takes seconds per MB). This ${size} plan was not checked; remove or rename that key (the plan format has no such field)`,
+    };
+  }
   const why = /(?:^|[\s,[{])!(?!!(?:str|int|float|bool|null|map|seq)\b)[^\s]*/.exec(part);
   const reason = why ? ` (a tag outside the core schema: ${why[0].trim().slice(0, 40)})` : '';
   const firstLineEnd = text.indexOf('\n', at);
@@ -607,6 +648,11 @@ function checkLimits(
   return undefined;
 }
 
+/** The finding for a mapping with more entries than PARSE_LIMITS.maxMapEntries, at the comma reaching it. */
+function tooManyEntries(format: PlanFormat): string {
+  return `${format === 'json' ? 'JSON' : 'YAML'}: a mapping with more than ${PARSE_LIMITS.maxMapEntries} entries is not read (plan objects have a handful of fields); remove the keys the plan format does not define`;
+}
+
 /** A flow collection the composer cannot take cheaply (found by flowProblem). */
 class FlowLimit extends Error {
   constructor(
@@ -646,10 +692,7 @@ function flowProblem(token: CstToken, format: PlanFormat): { offset: number; mes
           for (const s of item.start)
             if (s.type === 'comma' && ++commas >= PARSE_LIMITS.maxMapEntries) {
               if (!found || s.offset < found.offset)
-                found = {
-                  offset: s.offset,
-                  message: `${lang}: a mapping with more than ${PARSE_LIMITS.maxMapEntries} entries is not read (plan objects have a handful of fields); remove the keys the plan format does not define`,
-                };
+                found = { offset: s.offset, message: tooManyEntries(format) };
               break scan;
             }
       }
@@ -768,6 +811,10 @@ interface SourceTree {
   doc(): Document.Parsed;
   /** The innermost node at `offset`, in this tree (never composes the Document). */
   locate(offset: number): Located | undefined;
+  /** The root mapping's first key. */
+  firstKey(): NodeRange | undefined;
+  /** The value this tree holds, syntax errors or not (undefined when it cannot be had). */
+  value(): unknown;
 }
 
 function docTree(doc: Document.Parsed, text: string): SourceTree {
@@ -792,10 +839,27 @@ function docTree(doc: Document.Parsed, text: string): SourceTree {
     operations: opItems.map((n) => (n as Node | null)?.range ?? [0, 0, 0]),
     doc: () => doc,
     locate: (offset) => locateDoc(doc, offset),
+    firstKey() {
+      const c = doc.contents;
+      const key = Y().isMap(c) ? c.items[0]?.key : undefined;
+      return (key as Node | null | undefined)?.range ?? undefined;
+    },
+    value() {
+      try {
+        return doc.toJS({ maxAliasCount: 100 });
+      } catch {
+        return undefined;
+      }
+    },
   };
 }
 
-function lightTree(root: LightMap, text: string, compose: () => Document.Parsed): SourceTree {
+function lightTree(
+  root: LightNode,
+  value: unknown,
+  text: string,
+  compose: () => Document.Parsed,
+): SourceTree {
   let doc: Document.Parsed | undefined;
   const ops = lightAt(root, ['operations'])?.node;
   return {
@@ -816,11 +880,13 @@ function lightTree(root: LightMap, text: string, compose: () => Document.Parsed)
     operations: ops?.kind === 'seq' ? ops.items.map((n) => n.range) : [],
     doc: () => (doc ??= compose()),
     locate: (offset) => locateLight(root, offset),
+    firstKey: () => (root.kind === 'map' && mapSize(root) > 0 ? mapKey(root, 0)?.range : undefined),
+    value: () => value,
   };
 }
 
 function lightAt(
-  root: LightMap,
+  root: LightNode,
   path: PlanPath,
 ): { node: LightNode; key: LightScalar | undefined } | undefined {
   let node: LightNode = root;
@@ -930,6 +996,12 @@ function makeParsed(
     },
     locate(offset) {
       return source?.locate(offset);
+    },
+    firstKeyRange() {
+      return toRange(source?.firstKey());
+    },
+    readValue() {
+      return value ?? source?.value();
     },
     operationCount: opStarts.length,
     rangeOf(path) {

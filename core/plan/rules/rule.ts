@@ -69,12 +69,7 @@ export function fileRange(parsed: ParsedPlan): SourceRange {
     const r = parsed.keyRangeOf([firstKey]);
     if (r) return r;
   }
-  const doc = parsed.doc;
-  const first =
-    doc && doc.contents && 'items' in doc.contents ? (doc.contents.items as unknown[])[0] : undefined;
-  const key = (first as { key?: { range?: [number, number, number] } } | undefined)?.key;
-  if (key?.range) return { offset: key.range[0], length: key.range[1] - key.range[0] };
-  return { offset: 0, length: 0 };
+  return parsed.firstKeyRange() ?? { offset: 0, length: 0 };
 }
 
 /** Replaces the scalar at `path` with `value`, keeping its quoting style (JSON strings stay quoted). */

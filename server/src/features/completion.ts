@@ -80,7 +80,7 @@ export async function completion(
   offset: number,
 ): Promise<CompletionItem[]> {
   const a = result.analysis;
-  const value = a.parsed.value ?? safeToJS(a.parsed.doc);
+  const value = a.parsed.value ?? a.parsed.readValue();
   const ctx = contextAt(doc, offset, operationAt(doc, a.parsed, offset));
   if (!ctx) return [];
   const ops = (value as { operations?: unknown[] } | undefined)?.operations;
@@ -125,14 +125,6 @@ function operationAt(
   const indent = offset - doc.offsetAt({ line: doc.positionAt(offset).line, character: 0 });
   const lineText = text.slice(offset - indent, offset);
   return /^\s*$/.test(lineText) && indent >= column ? candidate : undefined;
-}
-
-function safeToJS(d: { toJS(opts?: object): unknown } | undefined): unknown {
-  try {
-    return d?.toJS({ maxAliasCount: 100 });
-  } catch {
-    return undefined;
-  }
 }
 
 /** Reads the cursor's context from the line text (robust while the file is half-typed). */

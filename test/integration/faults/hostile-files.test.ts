@@ -196,6 +196,20 @@ function hostileFiles(): Record<string, string> {
       '    bins: [\n' +
       FLOW_BIN.repeat(Math.floor((LIMIT - HEAD.length - 20) / FLOW_BIN.length)) +
       '    ]\n',
+    // JSON that yaml reports or that is not a plan object, read by the fast JSON reader (through the full
+    // parser each ran out of the 300 MB heap after 11-15 s): a key repeated in every bin, a `__proto__` key in
+    // every bin, a repeated top-level key, a root that is a list, a mapping of more than 2,000 keys.
+    'repeated-keys-5mb.dlmm.json': jsonBinsUpTo(LIMIT, '{"bin_id":1,"bin_id":1,"x_amount":1,"y_amount":0}'),
+    'proto-keys-5mb.dlmm.json': jsonBinsUpTo(
+      LIMIT,
+      '{"bin_id":1,"__proto__":{"x":1},"x_amount":1,"y_amount":0}',
+    ),
+    'repeated-version-5mb.dlmm.json': jsonBinsUpTo(
+      LIMIT - 12,
+      '{"bin_id":1,"x_amount":1,"y_amount":0}',
+    ).replace('{"version":1,', '{"version":1,"version":1,'),
+    'root-list-5mb.dlmm.json': `[${jsonBinsUpTo(LIMIT - 2, '{"bin_id":1,"x_amount":1,"y_amount":0}')}]`,
+    'many-keys-5mb.dlmm.json': `{"version":1,${Array.from({ length: 420_000 }, (_, i) => `"k${i}":1`).join(',')}}`,
     'deep-block.dlmm.yaml':
       HEAD + '    bins:\n' + Array.from({ length: 200 }, (_, i) => ' '.repeat(i + 6) + 'a:\n').join(''),
   };

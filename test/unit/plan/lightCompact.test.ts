@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { parseDocument, type Node } from 'yaml';
 import { CompactMap, CompactSeq, mapKey, mapValue, seqItem } from '../../../core/plan/lightCompact';
-import { parseLightJson } from '../../../core/plan/lightJson';
+import { parseLightJson, type JsonDoc } from '../../../core/plan/lightJson';
 import { parseLightYaml, type LightMap, type LightNode } from '../../../core/plan/lightYaml';
 import { parsePlan } from '../../../core/plan/parse';
 import { SENDER } from './helpers';
 
-const at = (root: LightMap, ...path: Array<string | number>): LightNode => {
+const at = (root: LightNode, ...path: Array<string | number>): LightNode => {
   let n: LightNode = root;
   for (const seg of path) {
     if (n.kind === 'map') {
@@ -55,7 +55,10 @@ describe('compact light trees (lightCompact.ts)', () => {
     // A node kept beside the offsets is the reader's own, every time.
     assert.equal(at(root, 'operations', 1, 'bins'), at(root, 'operations', 1, 'bins'));
     assert.ok(root instanceof CompactMap);
-    const json = parseLightJson(JSON.stringify({ version: 1, operations: [{ op: 'add', bins: [1] }] }), 100)!;
+    const json = parseLightJson(
+      JSON.stringify({ version: 1, operations: [{ op: 'add', bins: [1] }] }),
+      100,
+    ) as JsonDoc;
     assert.ok(at(json.root, 'operations', 0) instanceof CompactMap);
     assert.ok(at(json.root, 'operations', 0, 'bins') instanceof CompactSeq);
     assert.ok(!(at(json.root, 'operations') instanceof CompactSeq));

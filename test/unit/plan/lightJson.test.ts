@@ -1,7 +1,8 @@
 /**
  * The fast JSON plan reader (core/plan/lightJson.ts) against the real `yaml` parser it stands in for
  * (parseDocument with the JSON schema and intAsBigInt): whenever it accepts a text, its value and every node
- * range and flow flag equal yaml's; what it does not mirror it refuses (the parser then falls back).
+ * range and flow flag equal yaml's, repeated keys are yaml's DUPLICATE_KEY errors and a mapping over the
+ * entry limit stops where yaml's tree check stops.
  */
 import assert from 'node:assert/strict';
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
@@ -44,7 +45,7 @@ function diff(light: LightNode, node: unknown, text: string, where: string): str
 function same(text: string): void {
   assert.equal(checkJsonSyntax(text), undefined, text);
   const light = parseLightJson(text, 2000);
-  assert.ok(light, `refused: ${text}`);
+  assert.ok(light && 'root' in light, `refused: ${text}`);
   const doc = composed(text);
   assert.equal(doc.errors.length, 0);
   assert.deepEqual(light.value, doc.toJS());
@@ -89,15 +90,86 @@ describe('fast JSON plan reader = yaml parseDocument (JSON schema)', () => {
     same('{"amount": 12345678901234567891, "x": 1E+2, "y": -1.0}');
   });
 
-  it('refuses what it does not mirror: a non-object root, duplicate and __proto__ keys, huge mappings', () => {
-    assert.equal(parseLightJson('[1, 2]', 2000), undefined);
-    assert.equal(parseLightJson('"x"', 2000), undefined);
-    assert.equal(parseLightJson('{"a": 1, "a": 2}', 2000), undefined);
-    assert.equal(parseLightJson('{"__proto__": {"x": 1}}', 2000), undefined);
-    assert.equal(
-      parseLightJson(`{${Array.from({ length: 5 }, (_, i) => `"k${i}": 1`).join(',')}}`, 4),
-      undefined,
+  it('reads any root, `__proto__` keys and repeated keys as yaml does', () => {
+    for (const text of [
+      '[1, {"a": [2]}]',
+      '"x"',
+      ' 12 ',
+      'null',
+      '{"__proto__": {"x": 1}, "b": [{"__proto__": 2}]}',
+    ])
+      same(text);
+    const proto = parseLightJson('{"__proto__": {"x": 1}}', 2000);
+    assert.ok(proto && 'root' in proto);
+    assert.ok(Object.prototype.hasOwnProperty.call(proto.value, '__proto__'), 'an own property');
+    assert.equal(Object.getPrototypeOf(proto.value), Object.prototype);
+    // Every repeat is one of yaml's DUPLICATE_KEY errors, at the same offset; the value is toJS's (last wins).
+    for (const text of [
+      '{"a": 1, "a": 2}',
+      '{"a":1,"b":{"c":1,"c":2,"c":3},"a":3,"\u0061":4}',
+      '[{"k": 1, "k": 1}, {"k": 1}]',
+      '{"__proto__": 1, "__proto__": 2}',
+    ]) {
+      const light = parseLightJson(text, 2000);
+      assert.ok(light && 'root' in light, text);
+      const doc = composed(text);
+      const errors = doc.errors.map((e) => [e.code, e.pos[0], e.pos[1]]);
+      assert.deepEqual(
+        (light.duplicateKeys ?? []).map((o) => ['DUPLICATE_KEY', o, o + 1]),
+        errors,
+        text,
+      );
+      assert.ok(errors.length > 0);
+      assert.deepEqual(light.value, doc.toJS(), text);
+      assert.equal(diff(light.root, doc.contents, text, '$'), undefined);
+    }
+  });
+
+  it('stops a mapping with more entries than the limit at the comma where the full parser stops', () => {
+    const text = `{"a": {${Array.from({ length: 5 }, (_, i) => `"k${i}": 1`).join(',')}}}`;
+    assert.deepEqual(parseLightJson(text, 4), { limit: text.indexOf(',"k4"') });
+    assert.ok('root' in parseLightJson(text, 5)!);
+    // Through parsePlan, with the message yaml's tree check gives (a YAML file holding it is read alike).
+    const big = JSON.stringify({
+      version: 1,
+      operations: [Object.fromEntries(Array.from({ length: 2001 }, (_, i) => [`k${i}`, 1]))],
+    });
+    const json = parsePlan(big, { fileName: 'a.dlmm.json' });
+    const yaml = parsePlan(`${big}\n`, { fileName: 'a.dlmm.yaml' });
+    assert.equal(json.findings.length, 1);
+    assert.match(json.findings[0]!.message, /^JSON: a mapping with more than 2000 entries is not read/);
+    assert.equal(json.findings[0]!.offset, big.indexOf(',"k2000"'));
+    assert.deepEqual(
+      yaml.findings.map((f) => [f.offset, f.message.replace(/^YAML/, 'JSON')]),
+      json.findings.map((f) => [f.offset, f.message]),
     );
+  });
+
+  it('reports repeated keys as the full parser does, at most 1,000 of them and then how many more', () => {
+    const plan = `{"version": 1, "version": 1, "operations": [{"op": "swap", "op": "swap"}]}`;
+    const parsed = parsePlan(plan, { fileName: 'a.dlmm.json' });
+    const doc = composed(plan);
+    assert.deepEqual(
+      parsed.findings.map((f) => [f.code, f.offset, f.length, f.message]),
+      doc.errors.map((e) => ['syntax', e.pos[0], 1, 'JSON: Map keys must be unique']),
+    );
+    assert.equal(parsed.plan, undefined);
+    // The YAML reader of JSON text gives yaml's YAML-mode errors (the same places).
+    assert.deepEqual(
+      parsePlan(plan, { fileName: 'a.dlmm.yaml' }).findings.map((f) => [f.offset, f.message]),
+      doc.errors.map((e) => [e.pos[0], 'YAML: Map keys must be unique']),
+    );
+    const bin = '{"bin_id": 1, "bin_id": 1}';
+    const many = `{"version": 1, "operations": [{"op": "add", "bins": [${Array(1500).fill(bin).join(',')}]}]}`;
+    const capped = parsePlan(many, { fileName: 'a.dlmm.json' }).findings;
+    const repeats = [...many.matchAll(/"bin_id": 1, "bin_id"/g)].map((m) => m.index + 13);
+    assert.equal(capped.length, 1001);
+    assert.deepEqual(
+      capped.slice(0, 1000).map((f) => f.offset),
+      repeats.slice(0, 1000),
+    );
+    assert.equal(capped[1000]!.offset, repeats[1000]);
+    assert.match(capped[1000]!.message, /^and 500 more repeated keys not listed/);
   });
 
   it('yields the same findings as the full parser on a plan with schema problems', () => {

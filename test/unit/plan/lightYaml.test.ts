@@ -10,7 +10,7 @@ import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml'
 import { parseLightYaml, type LightNode } from '../../../core/plan/lightYaml';
 import { PLAN_REGIONS as REGIONS, parsePlan } from '../../../core/plan/parse';
 import { locateDoc, locateLight } from '../../../core/plan/locate';
-import { parseJsonAsYaml, parseLightJson } from '../../../core/plan/lightJson';
+import { parseJsonAsYaml, parseLightJson, type JsonDoc } from '../../../core/plan/lightJson';
 import { POOL1, SBTC, SENDER, USDCX } from './helpers';
 import { prng } from '../../../core/sim/history';
 
@@ -514,7 +514,7 @@ describe('fast plan reader (lightYaml)', () => {
     for (const name of readdirSync(dir).filter((f) => /\.dlmm\.json$/.test(f))) {
       const text = readFileSync(join(dir, name), 'utf8');
       const light = parseLightJson(text, 100_000);
-      assert.ok(light, `${name}: read by the JSON reader`);
+      assert.ok(light && 'root' in light, `${name}: read by the JSON reader`);
       const doc = composed(text);
       for (let offset = 0; offset <= text.length; offset++)
         assert.deepEqual(locateLight(light.root, offset), locateDoc(doc, offset), `${name} at ${offset}`);
@@ -722,7 +722,7 @@ describe('fast plan reader (lightYaml)', () => {
       if (r() < 0.2) text = text.replace(/\n/g, '\r\n');
       if (r() < 0.2) text = pick([' ', '\n', '\n\n ', '\t']) + text + pick(['', '\n', ' \n\n', '\t']);
       const light = parseJsonAsYaml(text, 2000, 64);
-      assert.ok(light, `refused: ${JSON.stringify(text)}`);
+      assert.ok(light && 'root' in light, `refused: ${JSON.stringify(text)}`);
       const doc = composed(text);
       assert.equal(doc.errors.length, 0, `yaml rejects: ${JSON.stringify(text)}`);
       assert.deepEqual(light.value, doc.toJS(), `value differs for:\n${text}`);
@@ -732,8 +732,13 @@ describe('fast plan reader (lightYaml)', () => {
     }
     assert.ok(accepted >= n);
     // What is not JSON (or not an object, or a lone CR) is left to the YAML readers.
-    for (const t of ['{"a": 1, }', '[1]', '{"a": 1}\r', '{a: 1}', '{"a": 1} # c', '{"a": 1, "a": 2}'])
+    for (const t of ['{"a": 1, }', '[1]', '{"a": 1}\r', '{a: 1}', '{"a": 1} # c'])
       assert.equal(parseJsonAsYaml(t, 2000, 64), undefined, t);
+    // A repeated key is read, with its offset: yaml's DUPLICATE_KEY error (parse.ts reports it).
+    assert.deepEqual(
+      composed('{"a": 1, "a": 2}').errors.map((e) => e.pos[0]),
+      (parseJsonAsYaml('{"a": 1, "a": 2}', 2000, 64) as JsonDoc).duplicateKeys,
+    );
   });
 
   it('reads multi-line, nested and empty flow collections, comments in them, exactly as yaml does', () => {

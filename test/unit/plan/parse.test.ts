@@ -245,6 +245,21 @@ describe('plan parsing: syntax and schema findings', () => {
         message:
           /^YAML: Tabs are not allowed as indentation\. This 0\.5 MB plan was not checked: from line 27/,
       },
+      // A top-level key written twice (read alone, each entry is fine): the repeat is named, where it is.
+      {
+        text: bins(over, () => undefined).replace('operations:', 'version: 2\noperations:'),
+        line: 2,
+        message:
+          /^YAML: Map keys must be unique \('version' is repeated\)\. This 0\.5 MB plan was not checked/,
+      },
+      // A `__proto__` key in every bin from the 10th on (more than the 1,000 read alone): named.
+      {
+        text: bins(over, (i) =>
+          i >= 9 ? '      - { bin_id: 1, __proto__: 1, x_amount: 1, y_amount: 0 }\n' : undefined,
+        ),
+        line: 15,
+        message: /^YAML: a key named '__proto__' is read only by the full YAML parser/,
+      },
     ];
     for (const c of cases) {
       const t0 = Date.now();
