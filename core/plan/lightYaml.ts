@@ -603,10 +603,35 @@ class Reader {
 
   document(): LightDoc {
     const start = this.nextContentLine(0);
+    if (start < this.len && this.code(start + this.indentAt(start)) === 123) return this.flowDocument(start);
     if (start >= this.len || this.indentAt(start) !== 0 || !this.isKeyAt(start)) return bail();
     const { node, value, next } = this.blockMap(start, 0);
     if (next < this.len) return bail();
     return { root: node, value };
+  }
+
+  /**
+   * A plan written as one flow mapping (`{version: 1, operations: [...]}`, as some generators write YAML),
+   * its first line at `lineStart`. Inside it a line may start at any column (yaml asks no indentation of a
+   * collection at the document's level); after it, a comment on its line, then only blank and comment lines.
+   * Its node ends after that line's break, as yaml's does.
+   */
+  private flowDocument(lineStart: number): LightDoc {
+    this.flowCol = -1;
+    this.mark = lineStart;
+    const { node, value, end } = this.flowCollection(lineStart + this.indentAt(lineStart));
+    let q = end;
+    while (isWhite(this.code(q))) q++;
+    if (this.code(q) === HASH) {
+      if (q === end) return bail(); // a comment needs a space before it
+      const nl = this.text.indexOf('\n', q);
+      q = nl < 0 ? this.len : nl;
+    }
+    if (this.code(q) === NL) q++;
+    else if (q < this.len) return bail();
+    if (this.nextContentLine(q) < this.len) return bail();
+    node.range[2] = q;
+    return { root: node as LightMap, value: value as Record<string, unknown> };
   }
 
   /** A block map whose keys sit at column `col`; the first key at `keyPos`. `next` is the next content line. */

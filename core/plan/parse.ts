@@ -479,7 +479,13 @@ function fullParserRefused(
   let end = text.indexOf('\n', at);
   end = end < 0 ? text.length : end + 1;
   let cut = -1;
-  while (end < text.length) {
+  if (end - lineStart > 4 * 1024) {
+    // One line longer than that (a whole plan as one flow mapping): yaml never sees all of it (a 5 MB line
+    // ran it out of a 300 MB heap), and an error on it may be the cut's.
+    end = lineStart + 4 * 1024;
+    cut = lineStart;
+  }
+  while (cut < 0 && end < text.length) {
     const nl = text.indexOf('\n', end);
     const next = nl < 0 ? text.length : nl + 1;
     const line = text.slice(end, next);

@@ -741,6 +741,32 @@ describe('fast plan reader (lightYaml)', () => {
     );
   });
 
+  it('reads a plan written as one flow mapping at the root exactly as yaml does: random plans, every layout', function () {
+    const n = Number(process.env.LIGHTYAML_SEEDS ?? 1000) / 4;
+    this.timeout(30_000 + n * 30);
+    let accepted = 0;
+    for (let seed = 1; seed <= n; seed++) {
+      const r = prng(seed);
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+      const amount = (): string =>
+        pick(['1', '0', '-5', '12345678901234567890', '1.5', 'null', 'true', '"7"', "'8'", 'x y']);
+      const bin = (): string =>
+        `{${pick(['', ' '])}bin_id: ${Math.floor(r() * 100) - 50}, x_amount: ${amount()},${pick([' ', '\n  ', '\n', ' # c\n'])}y_amount: ${amount()}${pick(['', ','])}${pick(['', ' '])}}`;
+      const bins = Array.from({ length: Math.floor(r() * 5) }, bin);
+      const sep = (): string => pick([', ', ',\n', ',\n    ', ' ,\n\n', ', # note\n  ', ',\t']);
+      const op = `{op: ${pick(['add', 'withdraw', '"add"'])}, pool: ${POOL1}, bins: [${bins.join(sep())}]}`;
+      let text = `{version: 1,${pick([' ', '\n', '\n  '])}sender: ${SENDER}, operations: [${op}${r() < 0.5 ? `${sep()}${op}` : ''}]}`;
+      if (r() < 0.3) text = pick(['# head\n', '\n\n', '  ', '# a\n\n  ']) + text;
+      text += pick(['', '\n', ' \n\n', '  # tail\n', '\n# after\n\n   # more\n', '\t# t']);
+      if (r() < 0.15) text = text.replace(/\n/g, '\r\n');
+      if (check(text)) accepted++;
+    }
+    assert.ok(accepted >= n * 0.9, `accepted ${accepted} of ${n}`);
+    // Content after the mapping, a comment glued to it, a document end: left to yaml.
+    for (const t of ['{a: 1}\nb: 2\n', '{a: 1}#c\n', '{a: 1}\n...\n', '{a: 1} x\n', '{a: 1}\n---\n{b: 2}\n'])
+      assert.equal(parseLightYaml(t), undefined, t);
+  });
+
   it('reads multi-line, nested and empty flow collections, comments in them, exactly as yaml does', () => {
     for (const t of [
       'bins: [\n  { bin_id: 1, x_amount: 1,\n    y_amount: 0 },\n  {bin_id: 2}\n]\n',
