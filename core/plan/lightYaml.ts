@@ -212,6 +212,7 @@ export function parseLightYaml(
   maxAliasCount = 100,
   region?: RegionReader,
   miss?: LightMiss,
+  maxMapEntries = Infinity,
 ): LightDoc | undefined {
   // A byte order mark opens the text (saved on Windows): yaml skips it, its offsets count it.
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -223,7 +224,7 @@ export function parseLightYaml(
     crlf = true;
   }
   if (UNSUPPORTED.test(lf)) return undefined;
-  const reader = new Reader(lf, maxAliasCount, region);
+  const reader = new Reader(lf, maxAliasCount, region, maxMapEntries);
   try {
     const doc = reader.document();
     reader.store.trim();
@@ -236,6 +237,7 @@ export function parseLightYaml(
       miss.at = at(reader.mark);
       miss.firstRegion = reader.firstRegion < 0 ? undefined : at(reader.firstRegion);
       if (reader.refusedKey) miss.key = { ...reader.refusedKey, at: at(reader.refusedKey.at) };
+      if (reader.entryLimit >= 0) miss.limit = at(reader.entryLimit);
     }
     return undefined;
   }
@@ -249,6 +251,8 @@ export interface LightMiss {
   firstRegion?: number;
   /** The last key it refused for what it is, not how it is written: a repeat of an earlier key, `__proto__`. */
   key?: { at: number; name: string; repeated: boolean };
+  /** Where a flow mapping reached the entry limit: the comma (the full parser's finding goes there). */
+  limit?: number;
 }
 
 /**
@@ -378,10 +382,13 @@ class Reader {
   mark = 0;
   firstRegion = -1;
   refusedKey: { at: number; name: string; repeated: boolean } | undefined;
+  /** The comma at which a flow mapping reached `maxMapEntries` entries (-1: none). */
+  entryLimit = -1;
   constructor(
     private readonly text: string,
     private readonly maxAliasCount: number,
     private readonly region?: RegionReader,
+    private readonly maxMapEntries = Infinity,
   ) {
     this.len = text.length;
     this.store = new CompactStore(text, YAML_CODEC);
@@ -1191,6 +1198,11 @@ class Reader {
         return { node: flowMapNode(this.store, open, end, keys, values), value, end };
       }
       if (c !== 44) return bail();
+      // The full path's tree check (parse.ts flowProblem) stops at the comma that makes the limit: so here.
+      if (keys.length >= this.maxMapEntries) {
+        this.entryLimit = after;
+        return bail();
+      }
       p = this.flowSpace(after + 1);
     }
   }

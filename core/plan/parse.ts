@@ -163,8 +163,9 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   const miss: LightMiss = {};
   const read: JsonDoc | { limit: number } | undefined =
     format === 'yaml'
-      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, PLAN_REGIONS, miss) ??
-        parseJsonAsYaml(text, PARSE_LIMITS.maxMapEntries, PARSE_LIMITS.maxFlowDepth))
+      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, PLAN_REGIONS, miss, PARSE_LIMITS.maxMapEntries) ??
+        parseJsonAsYaml(text, PARSE_LIMITS.maxMapEntries, PARSE_LIMITS.maxFlowDepth) ??
+        (miss.limit === undefined ? undefined : { limit: miss.limit }))
       : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
   if (read && 'limit' in read) {
     syntax(read.limit, 1, tooManyEntries(format));

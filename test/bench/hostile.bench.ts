@@ -10,7 +10,8 @@
  * tags on scalars and collections, scalars over several lines in flow collections, escaped line breaks; one bin
  * in 200 in a form only the full parser reads, that bin read by it alone; a local tag in the header, read the
  * same way; and files the full parser is not run on above 512 KB: a local tag in every bin, tabs as
- * indentation), beside the same command on one ordinary plan. The issue's goal: every file up
+ * indentation; a plan written as one flow mapping; JSON with a key repeated in every bin, a `__proto__` key in
+ * every bin, a list as the root), beside the same command on one ordinary plan. The issue's goal: every file up
  * to 5 MB checked in under 2 s and 300 MB. Medians of a few rounds (the machine's load swings); peak memory is
  * the child's max RSS as the kernel reports it (/usr/bin/time for the CLI, VmHWM for the server).
  */
@@ -132,6 +133,17 @@ function jsonBins(bin: string, pretty = false): string {
   return plan(1 + Math.floor((LIMIT - one) / (plan(2).length - one)));
 }
 
+/** A bin of a plan written as one flow mapping. */
+const FLOW_ROOT_BIN = '{bin_id: 1, x_amount: 1, y_amount: 0}, ';
+
+/** A compact JSON plan of one add whose bins are `bin` (JSON text, kept as written) up to LIMIT - `less`. */
+function jsonText(bin: string, less = 0): string {
+  const head =
+    '{"version":1,"sender":"SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR","operations":[{"op":"add","pool":"dlmm_1","bins":[';
+  const n = Math.floor((LIMIT - less - head.length - 4) / (bin.length + 1));
+  return head + Array.from({ length: n }, () => bin).join(',') + ']}]}';
+}
+
 /** name -> [file name, text], each within LIMIT. */
 function files(): Array<[string, string, string]> {
   const half = (unit: string) => unit.repeat(Math.floor((LIMIT / 2 - 200) / unit.length));
@@ -195,6 +207,27 @@ function files(): Array<[string, string, string]> {
       'YAML: a plan written as JSON',
       'json-as-yaml.dlmm.yaml',
       jsonBins('{"bin_id":1,"x_amount":1,"y_amount":0}', true),
+    ],
+    [
+      'YAML: a plan written as one flow mapping on one line',
+      'flow-root.dlmm.yaml',
+      `{version: 1, operations: [{op: add, pool: dlmm_1, bins: [${FLOW_ROOT_BIN.repeat(Math.floor((LIMIT - 200) / FLOW_ROOT_BIN.length))}]}]}\n`,
+    ],
+    // JSON yaml reports or that is no plan object: through the full parser each ran out of a 300 MB heap.
+    [
+      'JSON: a key repeated in every bin (1,000 findings, then how many more)',
+      'repeated-keys.dlmm.json',
+      jsonText('{"bin_id":1,"bin_id":1,"x_amount":1,"y_amount":0}'),
+    ],
+    [
+      'JSON: a `__proto__` key in every bin',
+      'proto.dlmm.json',
+      jsonText('{"bin_id":1,"__proto__":{},"x_amount":1}'),
+    ],
+    [
+      'JSON: a list as the root',
+      'root-list.dlmm.json',
+      `[${jsonText('{"bin_id":1,"x_amount":1,"y_amount":0}', 2)}]`,
     ],
   ];
 }

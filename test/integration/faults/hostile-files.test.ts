@@ -210,6 +210,9 @@ function hostileFiles(): Record<string, string> {
     ).replace('{"version":1,', '{"version":1,"version":1,'),
     'root-list-5mb.dlmm.json': `[${jsonBinsUpTo(LIMIT - 2, '{"bin_id":1,"x_amount":1,"y_amount":0}')}]`,
     'many-keys-5mb.dlmm.json': `{"version":1,${Array.from({ length: 420_000 }, (_, i) => `"k${i}":1`).join(',')}}`,
+    // A YAML plan written as one flow mapping on one line (read by the fast reader; before, it was refused, and
+    // reading that 5 MB line for the refusal's message ran yaml out of the 300 MB heap).
+    'one-flow-mapping-5mb.dlmm.yaml': `{version: 1, operations: [{op: add, pool: dlmm_1, bins: [${'{bin_id: 1, x_amount: 1, y_amount: 0}, '.repeat(130_000)}]}]}\n`,
     'deep-block.dlmm.yaml':
       HEAD + '    bins:\n' + Array.from({ length: 200 }, (_, i) => ' '.repeat(i + 6) + 'a:\n').join(''),
   };

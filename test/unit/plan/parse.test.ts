@@ -297,6 +297,32 @@ describe('plan parsing: syntax and schema findings', () => {
     );
   });
 
+  it('stops a YAML flow mapping of more than 2,000 entries where the full parser stops, read by either reader', () => {
+    const map = `{${Array.from({ length: 2001 }, (_, i) => `k${i}: 1`).join(', ')}}`;
+    const comma = (text: string): number => text.indexOf(', k2000');
+    const head = 'version: 1\noperations:\n  - op: add\n    pool: dlmm_1\n    bins:\n';
+    const pad = '      - { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
+    for (const text of [
+      `${head}      - ${map}\n`,
+      // Above 512 KB, and with a form only the full parser reads before it (read as a region).
+      `${head}${pad.repeat(14_000)}      - ${map}\n`,
+      `${head}      - !local { bin_id: 1 }\n      - ${map}\n`,
+      `${map}\n`,
+    ]) {
+      const p = parsePlan(text);
+      assert.deepEqual(
+        p.findings.map((f) => [f.offset, f.message]),
+        [
+          [
+            comma(text),
+            `YAML: a mapping with more than ${PARSE_LIMITS.maxMapEntries} entries is not read (plan objects have a handful of fields); remove the keys the plan format does not define`,
+          ],
+        ],
+        text.slice(0, 80),
+      );
+    }
+  });
+
   it('refuses more than 10,000 aliases in a file only the full parser reads (its alias lookup is quadratic)', () => {
     // A local tag sends the file to the full parser (the fast reader takes only the core schema's tags, and
     // the operation holding it holds anchors, so it is not read alone);
