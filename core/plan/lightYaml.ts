@@ -303,6 +303,21 @@ function remapOffsets(
   }
 }
 
+/** Whether a plain scalar starting with `c` may be one of CORE_SPECIAL's words (`~ n N t T f F + - .`). */
+function mayBeCoreWord(c: number): boolean {
+  return (
+    c === 126 ||
+    c === 110 ||
+    c === 78 ||
+    c === 116 ||
+    c === 84 ||
+    c === 102 ||
+    c === 70 ||
+    c === 43 ||
+    c === 45 ||
+    c === 46
+  );
+}
 function isKeyStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36; // a-z A-Z _ $
 }
@@ -344,6 +359,15 @@ function resolvePlain(s: string): unknown {
   if (!STRING_START.test(s) || DOT_NUMBER.test(s)) return bail();
   // Starts like a number but is not one of the forms above (e.g. "0x1", "1_000"): leave it to yaml.
   return s;
+}
+
+/** A block-map key: its text's value, whether quoted, where it starts and ends, and its `:`. */
+interface KeyAt {
+  key: string;
+  quoted: boolean;
+  start: number;
+  end: number;
+  colon: number;
 }
 
 /** What follows a block collection's last item, up to the next content line (see Reader.gap). */
@@ -552,29 +576,47 @@ class Reader {
       const { value, end } = this.quoted(p);
       return { key: value, quoted: true, end };
     }
-    // `<<` is an ordinary key: plans are YAML 1.2 (yaml's merge option is off), which has no merge keys.
-    if (c === LT && this.code(p + 1) === LT) return { key: '<<', quoted: false, end: p + 2 };
-    if (!isKeyStart(c)) return undefined;
-    let end = p + 1;
-    while (isKeyChar(this.code(end))) end++;
-    return { key: this.text.slice(p, end), quoted: false, end };
+    const end = this.plainKeyEnd(p);
+    return end < 0 ? undefined : { key: this.text.slice(p, end), quoted: false, end };
   }
 
   /**
    * A block-map key at `p`: a key's text (keyText), then optional spaces, then `:` followed by a space, a
    * tab, a newline or the end. Its value (after `:`) at `colon + 1`. Undefined when no key starts at `p`.
    */
-  private keyAt(p: number): { key: string; quoted: boolean; end: number; colon: number } | undefined {
-    const k = this.keyText(p);
-    if (!k) return undefined;
-    let colon = k.end;
+  private keyAt(p: number): KeyAt | undefined {
+    const c = this.code(p);
+    if (c === DQUOTE || c === SQUOTE) {
+      const { value, end } = this.quoted(p);
+      const colon = this.colonAfter(p, end);
+      return colon < 0 ? undefined : { key: value, quoted: true, start: p, end, colon };
+    }
+    const end = this.plainKeyEnd(p);
+    const colon = end < 0 ? -1 : this.colonAfter(p, end);
+    return colon < 0 ? undefined : { key: this.text.slice(p, end), quoted: false, start: p, end, colon };
+  }
+
+  /** The end of a plain key (keyText's) at `p`, or -1. */
+  private plainKeyEnd(p: number): number {
+    const c = this.code(p);
+    // `<<` is an ordinary key: plans are YAML 1.2 (yaml's merge option is off), which has no merge keys.
+    if (c === LT && this.code(p + 1) === LT) return p + 2;
+    if (!isKeyStart(c)) return -1;
+    let end = p + 1;
+    while (isKeyChar(this.code(end))) end++;
+    return end;
+  }
+
+  /** The `:` ending a block-map key that starts at `p` and ends at `end` (spaces between), or -1. */
+  private colonAfter(p: number, end: number): number {
+    let colon = end;
     while (this.code(colon) === SP) colon++;
-    if (this.code(colon) !== COLON) return undefined;
+    if (this.code(colon) !== COLON) return -1;
     const n = this.code(colon + 1);
-    if (!isWhite(n) && n !== NL && n !== -1) return undefined;
+    if (!isWhite(n) && n !== NL && n !== -1) return -1;
     // yaml refuses an implicit key whose `:` is more than 1024 characters after its start.
     if (colon - p > MAX_IMPLICIT_KEY) return bail();
-    return { ...k, colon };
+    return colon;
   }
 
   /**
@@ -601,7 +643,11 @@ class Reader {
 
   /** A block-map entry starts at `p`: an implicit key (keyAt) or `? ` (an explicit key: explicitKeyAt). */
   private isKeyAt(p: number): boolean {
-    return this.isExplicitKey(p) || this.keyAt(p) !== undefined;
+    if (this.isExplicitKey(p)) return true;
+    const c = this.code(p);
+    if (c === DQUOTE || c === SQUOTE) return this.keyAt(p) !== undefined;
+    const end = this.plainKeyEnd(p);
+    return end >= 0 && this.colonAfter(p, end) >= 0;
   }
 
   private isExplicitKey(p: number): boolean {
@@ -673,7 +719,7 @@ class Reader {
    * word unquoted, not `__proto__`, not a repeat (those two are noted for the miss: parse.ts names them).
    */
   private takesKey(key: string, quoted: boolean, at: number, seen: Record<string, unknown>): boolean {
-    if (!quoted && CORE_SPECIAL.test(key)) return false;
+    if (!quoted && mayBeCoreWord(key.charCodeAt(0)) && CORE_SPECIAL.test(key)) return false;
     const repeated = Object.prototype.hasOwnProperty.call(seen, key);
     if (!repeated && key !== '__proto__') return true;
     this.refusedKey = { at, name: key, repeated };
@@ -682,7 +728,7 @@ class Reader {
 
   /** The entry of a block map (keys at column `col`) whose key is at `p`; `seen`: the map's keys so far. */
   private mapEntry(p: number, col: number, seen: Record<string, unknown>): Entry {
-    const k = this.isExplicitKey(p) ? this.explicitKeyAt(p, col) : { start: p, ...(this.keyAt(p) ?? bail()) };
+    const k = this.isExplicitKey(p) ? this.explicitKeyAt(p, col) : (this.keyAt(p) ?? bail());
     const key = k.key;
     if (!this.takesKey(key, k.quoted, k.start, seen)) return bail();
     const keyNode: LightScalar = { kind: 'scalar', range: [k.start, k.end, k.end], value: key };
