@@ -418,6 +418,25 @@ function randomPlan(seed: number): string {
   return out;
 }
 
+/**
+ * Runs `body` once per seed of this test's share (1/`share`) of LIGHTYAML_SEEDS (default 1000), with that
+ * seed's PRNG and a `pick` over it; `accepted` counts the runs where `body` returned true.
+ */
+function eachSeed(
+  test: Mocha.Context,
+  share: number,
+  body: (r: () => number, pick: <T>(xs: readonly T[]) => T) => boolean,
+): { n: number; accepted: number } {
+  const n = Number(process.env.LIGHTYAML_SEEDS ?? 1000) / share;
+  test.timeout(30_000 + n * 30);
+  let accepted = 0;
+  for (let seed = 1; seed <= n; seed++) {
+    const r = prng(seed);
+    if (body(r, (xs) => xs[Math.floor(r() * xs.length)]!)) accepted++;
+  }
+  return { n, accepted };
+}
+
 describe('fast plan reader (lightYaml)', () => {
   it('reads the shipped examples exactly as yaml does', () => {
     const dir = join(__dirname, '../../../examples');
@@ -667,12 +686,7 @@ describe('fast plan reader (lightYaml)', () => {
   });
 
   it('reads YAML written as JSON exactly as yaml does (core schema): random JSON plans in every layout', function () {
-    const n = Number(process.env.LIGHTYAML_SEEDS ?? 1000) / 4;
-    this.timeout(30_000 + n * 30);
-    let accepted = 0;
-    for (let seed = 1; seed <= n; seed++) {
-      const r = prng(seed);
-      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+    const { n, accepted } = eachSeed(this, 4, (r, pick) => {
       const scalar = (): unknown =>
         pick([
           Math.floor(r() * 2000) - 1000,
@@ -728,8 +742,8 @@ describe('fast plan reader (lightYaml)', () => {
       assert.deepEqual(light.value, doc.toJS(), `value differs for:\n${text}`);
       const d = diff(light.root, doc.contents, text, 'root');
       assert.equal(d, undefined, `${d}\n--- text:\n${text}`);
-      accepted++;
-    }
+      return true;
+    });
     assert.ok(accepted >= n);
     // What is not JSON (or not an object, or a lone CR) is left to the YAML readers.
     for (const t of ['{"a": 1, }', '[1]', '{"a": 1}\r', '{a: 1}', '{"a": 1} # c'])
@@ -742,12 +756,7 @@ describe('fast plan reader (lightYaml)', () => {
   });
 
   it('reads a plan written as one flow mapping at the root exactly as yaml does: random plans, every layout', function () {
-    const n = Number(process.env.LIGHTYAML_SEEDS ?? 1000) / 4;
-    this.timeout(30_000 + n * 30);
-    let accepted = 0;
-    for (let seed = 1; seed <= n; seed++) {
-      const r = prng(seed);
-      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+    const { n, accepted } = eachSeed(this, 4, (r, pick) => {
       const amount = (): string =>
         pick(['1', '0', '-5', '12345678901234567890', '1.5', 'null', 'true', '"7"', "'8'", 'x y']);
       const bin = (): string =>
@@ -759,8 +768,8 @@ describe('fast plan reader (lightYaml)', () => {
       if (r() < 0.3) text = pick(['# head\n', '\n\n', '  ', '# a\n\n  ']) + text;
       text += pick(['', '\n', ' \n\n', '  # tail\n', '\n# after\n\n   # more\n', '\t# t']);
       if (r() < 0.15) text = text.replace(/\n/g, '\r\n');
-      if (check(text)) accepted++;
-    }
+      return check(text);
+    });
     assert.ok(accepted >= n * 0.9, `accepted ${accepted} of ${n}`);
     // Content after the mapping, a comment glued to it, a document end: left to yaml.
     for (const t of ['{a: 1}\nb: 2\n', '{a: 1}#c\n', '{a: 1}\n...\n', '{a: 1} x\n', '{a: 1}\n---\n{b: 2}\n'])
