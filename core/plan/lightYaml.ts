@@ -626,10 +626,7 @@ class Reader {
    * Any other explicit key (a collection or a scalar over several lines as the key, no value, a `:` at
    * another column or after a tab) is left to yaml.
    */
-  private explicitKeyAt(
-    p: number,
-    col: number,
-  ): { key: string; quoted: boolean; start: number; end: number; colon: number } {
+  private explicitKeyAt(p: number, col: number): KeyAt {
     let q = p + 1;
     while (isWhite(this.code(q))) q++;
     const k = this.keyText(q) ?? bail();
@@ -638,7 +635,8 @@ class Reader {
     const colon = line + col;
     const n = this.code(colon + 1);
     if (this.code(colon) !== COLON || (!isWhite(n) && n !== NL && n !== -1)) return bail();
-    return { ...k, start: q, colon };
+    // The same shape as keyAt's (mapEntry reads either): a literal, not a spread.
+    return { key: k.key, quoted: k.quoted, start: q, end: k.end, colon };
   }
 
   /** A block-map entry starts at `p`: an implicit key (keyAt) or `? ` (an explicit key: explicitKeyAt). */
