@@ -115,6 +115,24 @@ export interface LightDoc {
 const UNSUPPORTED = /[\r\u{FEFF}]/u;
 const CORE_SPECIAL =
   /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+/**
+ * Whether a plain scalar starting with `c` may be one of CORE_SPECIAL's words (`~ n N t T f F + - .`): a cheap
+ * test before the regex on every key. Keep the two in step.
+ */
+function mayBeCoreWord(c: number): boolean {
+  return (
+    c === 126 ||
+    c === 110 ||
+    c === 78 ||
+    c === 116 ||
+    c === 84 ||
+    c === 102 ||
+    c === 70 ||
+    c === 43 ||
+    c === 45 ||
+    c === 46
+  );
+}
 const TRUE = /^(?:[Tt]rue|TRUE)$/;
 const FALSE = /^(?:[Ff]alse|FALSE)$/;
 const NULL = /^(?:~|[Nn]ull|NULL)$/;
@@ -303,21 +321,6 @@ function remapOffsets(
   }
 }
 
-/** Whether a plain scalar starting with `c` may be one of CORE_SPECIAL's words (`~ n N t T f F + - .`). */
-function mayBeCoreWord(c: number): boolean {
-  return (
-    c === 126 ||
-    c === 110 ||
-    c === 78 ||
-    c === 116 ||
-    c === 84 ||
-    c === 102 ||
-    c === 70 ||
-    c === 43 ||
-    c === 45 ||
-    c === 46
-  );
-}
 function isKeyStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36; // a-z A-Z _ $
 }

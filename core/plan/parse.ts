@@ -177,7 +177,11 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
     const f =
       format === 'yaml'
         ? fullParserRefused(text, miss)
-        : { offset: 0, length: 0, message: 'JSON: the plan could not be read (please report this file)' };
+        : {
+            offset: 0,
+            length: 0,
+            message: `JSON: this plan was not checked: our JSON reader could not read a text the syntax check passed, and the full parser is not run on plans over ${PARSE_LIMITS.maxFullParserChars / 1024} KB; this is our bug: please report the file, and meanwhile split the plan into files under 512 KB`,
+          };
     syntax(f.offset, f.length, f.message);
     return makeParsed(text, format, undefined, undefined, undefined, findings);
   }

@@ -80,7 +80,7 @@ export async function completion(
   offset: number,
 ): Promise<CompletionItem[]> {
   const a = result.analysis;
-  const value = a.parsed.value ?? a.parsed.readValue();
+  const value = a.parsed.readValue();
   const ctx = contextAt(doc, offset, operationAt(doc, a.parsed, offset));
   if (!ctx) return [];
   const ops = (value as { operations?: unknown[] } | undefined)?.operations;
