@@ -829,6 +829,8 @@ interface SourceTree {
 }
 
 function docTree(doc: Document.Parsed, text: string): SourceTree {
+  let read = false;
+  let js: unknown;
   const opsNode = nodeAt(doc, ['operations'])?.node;
   const opItems = Y().isSeq(opsNode) ? opsNode.items : [];
   return {
@@ -856,11 +858,16 @@ function docTree(doc: Document.Parsed, text: string): SourceTree {
       return (key as Node | null | undefined)?.range ?? undefined;
     },
     value() {
-      try {
-        return doc.toJS({ maxAliasCount: 100 });
-      } catch {
-        return undefined;
+      // Once per document: completion asks at every request while the file is broken.
+      if (!read) {
+        read = true;
+        try {
+          js = doc.toJS({ maxAliasCount: 100 });
+        } catch {
+          js = undefined;
+        }
       }
+      return js;
     },
   };
 }
