@@ -7,6 +7,7 @@ import { main } from '../../../cli/src/main';
 import type { CliIO } from '../../../cli/src/io';
 import { DIAGNOSTIC_CODES } from '../../../core/plan/diagnostics';
 import { startSimulator } from '../../../core/sim/server';
+import { skipBecause } from '../../skip';
 
 const ROOT = join(__dirname, '../../..');
 const GOLDEN = join(__dirname, 'golden');
@@ -143,7 +144,8 @@ describe('dlmm check', function () {
   it('exit 2 with a clear message, never a stack trace, for a plan that cannot be read', async function () {
     // /proc/self/mem stats as a file but every read fails (EIO), even for root, where chmod 000 would not;
     // a link named like a plan file points at it.
-    if (!existsSync('/proc/self/mem')) this.skip();
+    if (!existsSync('/proc/self/mem'))
+      skipBecause(this, 'no /proc/self/mem on this platform: no file whose every read fails');
     const dir = mkdtempSync(join(tmpdir(), 'dlmm-unreadable-'));
     symlinkSync('/proc/self/mem', join(dir, 'mem.dlmm.yaml'));
     const r = await dlmm(['--offline', join(dir, 'mem.dlmm.yaml')]);

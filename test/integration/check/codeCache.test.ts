@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUNDLE_HASH_MARK } from '../../../cli/src/codeCache';
 import { ROOT, run, type Run } from './run';
+import { skipBecause } from '../../skip';
 
 const PLAN = join(ROOT, 'examples', 'add-ladder.dlmm.yaml');
 const BAD_PLAN = join(ROOT, 'examples', 'mistakes', 'wrong-side.dlmm.yaml');
@@ -52,7 +53,8 @@ describe('CLI code cache (built bundles)', function () {
   let plainBad: Run;
 
   before(async function () {
-    if (!existsSync(join(ROOT, 'dist', 'cli-check.js'))) this.skip(); // needs `npm run build`
+    if (!existsSync(join(ROOT, 'dist', 'cli-check.js')))
+      skipBecause(this, 'dist/cli-check.js is not built: run `npm run build` first (`npm test` does)');
     tmp = mkdtempSync(join(tmpdir(), 'dlmm-codecache-'));
     plain = await dlmm(['check', '--offline', PLAN], 'off');
     plainBad = await dlmm(['check', '--offline', '--format', 'json', BAD_PLAN], 'off');
@@ -104,7 +106,7 @@ describe('CLI code cache (built bundles)', function () {
   });
 
   it('a cache file that others may write is not used, and is replaced by one that only the user may', async function () {
-    if (process.platform === 'win32') this.skip(); // POSIX modes
+    if (process.platform === 'win32') skipBecause(this, 'POSIX file modes: not on Windows');
     const dir = join(tmp, 'shared');
     await dlmm(['check', '--offline', PLAN], dir);
     const [name] = cacheFiles(dir);
@@ -117,7 +119,7 @@ describe('CLI code cache (built bundles)', function () {
   });
 
   it('a cache folder others may write, or a cache file behind a link, is not used; nothing is written through them', async function () {
-    if (process.platform === 'win32') this.skip(); // POSIX modes and links
+    if (process.platform === 'win32') skipBecause(this, 'POSIX file modes and links: not on Windows');
     // A folder anyone may write: its files could have been put there by anyone, and V8 checks only the header
     // of cached data. A file V8 would refuse shows it: in a trusted folder it would be compiled around and
     // replaced; here it is neither read nor replaced.

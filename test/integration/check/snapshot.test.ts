@@ -34,6 +34,7 @@ import {
 } from '../../../cli/src/snapshot';
 import { REDACTED } from '../../../core/text/safe';
 import { ROOT, run } from './run';
+import { skipBecause } from '../../skip';
 
 const EXAMPLES = join(ROOT, 'examples');
 const PLAN = join(EXAMPLES, 'add-ladder.dlmm.yaml');
@@ -97,8 +98,10 @@ describe('dlmm check from a startup snapshot (built bundles)', function () {
   let env: Record<string, string>;
 
   before(async function () {
-    if (process.platform === 'win32') this.skip(); // the launcher is a POSIX shell script
-    if (!existsSync(join(ROOT, 'dist', 'snapshot.js'))) this.skip(); // needs `npm run build`
+    if (process.platform === 'win32')
+      skipBecause(this, 'the launcher is a POSIX shell script: not run on Windows');
+    if (!existsSync(join(ROOT, 'dist', 'snapshot.js')))
+      skipBecause(this, 'dist/snapshot.js is not built: run `npm run build` first (`npm test` does)');
     tmp = mkdtempSync(join(tmpdir(), 'dlmm-snapshot-'));
     cache = join(tmp, 'cache');
     env = { PATH: process.env.PATH ?? '', DLMM_CACHE_DIR: cache };

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, startLsp, type LspSession } from '../lsp/harness';
+import { skipBecause } from '../../skip';
 
 const HEAP = '--max-old-space-size=300';
 const HEAD = `version: 1
@@ -285,7 +286,7 @@ describe('hostile files: no hang, no blow-up (CLI and language server, heap capp
     try {
       execFileSync('mkfifo', [fifo]);
     } catch {
-      this.skip(); // mkfifo is part of coreutils; without it there is no FIFO to test
+      skipBecause(this, 'mkfifo is not on this machine (coreutils): there is no FIFO to test');
     }
     const r = await cli(['check', '--offline', 'pipe.dlmm.yaml'], dir);
     assert.equal(r.code, 2, r.stderr);

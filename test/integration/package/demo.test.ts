@@ -4,13 +4,15 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { skipBecause } from '../../skip';
 
 const ROOT = join(__dirname, '../../..');
 
 describe('npm run demo', function () {
   this.timeout(120_000);
   it('walks the clean examples, the deliberate mistakes, a quote and an export summary; exit 0', async function () {
-    if (!existsSync(join(ROOT, 'dist', 'cli.js'))) this.skip(); // npm test builds first; a bare mocha run may not
+    if (!existsSync(join(ROOT, 'dist', 'cli.js')))
+      skipBecause(this, 'dist/cli.js is not built: run `npm run build` first (`npm test` does)');
     const r = await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
       cwd: ROOT,
       env: { ...process.env, DLMM_API_URL: '' },

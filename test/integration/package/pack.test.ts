@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { skipBecause } from '../../skip';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '../../..');
@@ -31,7 +32,8 @@ describe('npm pack + npm install -g of the tarball', function () {
   let bin: string;
   let pkg: string;
   before(async function () {
-    if (!existsSync(join(ROOT, 'dist', 'cli.js'))) this.skip(); // npm test builds first; a bare mocha run may not
+    if (!existsSync(join(ROOT, 'dist', 'cli.js')))
+      skipBecause(this, 'dist/cli.js is not built: run `npm run build` first (`npm test` does)');
     dir = mkdtempSync(join(tmpdir(), 'dlmm-pack-'));
     const packed = await run(NPM, ['pack', '--pack-destination', dir, '--ignore-scripts', '--json'], {
       cwd: ROOT,

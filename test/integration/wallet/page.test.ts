@@ -18,6 +18,7 @@ import { main } from '../../../cli/src/main';
 import type { CliIO } from '../../../cli/src/io';
 import { DEFAULT_USER } from '../../../core/sim/defaultWorld';
 import { chromiumMissingReason, launchChromium, ROOT, screenshot } from '../../webview/harness';
+import { skipBecause } from '../../skip';
 
 const POOL = 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-10';
 const OTHER = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
@@ -186,7 +187,7 @@ describe('dlmm wallet: the one-time page in Chromium with a test wallet provider
   before(async function () {
     if (skip) {
       if (process.env.CI === 'true') throw new Error(skip);
-      this.skip();
+      skipBecause(this, skip);
     }
     // The page's script as the build makes it (a single test run must not read a stale bundle).
     await esbuild.build({

@@ -24,6 +24,7 @@ import {
   screenshot,
   type DashboardPage,
 } from '../../webview/harness';
+import { skipBecause } from '../../skip';
 
 /** Waits (bounded) until `check` returns a value. */
 async function until<T>(
@@ -103,8 +104,7 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
   before(async function () {
     const missing = chromiumMissingReason();
     if (missing && process.env.CI !== 'true') {
-      console.warn(`  ${missing}`);
-      this.skip();
+      skipBecause(this, missing);
     }
     await ensureWebviewBundle();
     sim = await startSimulator();

@@ -21,6 +21,7 @@ import {
   screenshot,
   type DashboardPage,
 } from '../../webview/harness';
+import { skipBecause } from '../../skip';
 
 const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token';
 const USDCX = 'SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx';
@@ -33,8 +34,7 @@ describe('dashboard quote panel in Chromium: partial fills and keys', function (
   before(async function () {
     const missing = chromiumMissingReason();
     if (missing && process.env.CI !== 'true') {
-      console.warn(`  ${missing}`);
-      this.skip();
+      skipBecause(this, missing);
     }
     await ensureWebviewBundle();
     browser = await launchChromium();

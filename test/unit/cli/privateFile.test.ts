@@ -1,12 +1,13 @@
 /** The one ownership test behind the code cache and the startup snapshot (cli/src/privateFile.ts). */
 import assert from 'node:assert/strict';
 import { privateToUser } from '../../../cli/src/privateFile';
+import { skipBecause } from '../../skip';
 
 describe('privateToUser', () => {
   const uid = process.getuid?.();
 
   it("this user's file that no one else may write: private; writable by group or others, or another user's: not", function () {
-    if (uid === undefined) this.skip(); // no user ids on this platform (Windows): see the next test
+    if (uid === undefined) skipBecause(this, 'no user ids on this platform (Windows): see the next test');
     assert.equal(privateToUser({ uid, mode: 0o100600 }), true);
     assert.equal(privateToUser({ uid, mode: 0o40700 }), true);
     assert.equal(privateToUser({ uid, mode: 0o100620 }), false);
