@@ -244,8 +244,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
         return;
       }
       if (progress.has(id)) return;
+      // A background read for diagnostics: the status bar's spinner, never a toast (toasts are for what the
+      // user asked for; a burst of them hides the one a command needs, VS Code showing three per 800 ms).
       void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title },
+        { location: vscode.ProgressLocation.Window, title },
         () => new Promise<void>((resolve) => progress.set(id, resolve)),
       );
     }),

@@ -71,6 +71,7 @@ describe('DLMM: Send to Wallet', function () {
     const context = h.workbench.page.context();
     await h.workbench.closeAllEditors();
     await h.workbench.openFile(PLAN);
+    const toastLog = await h.workbench.recordToasts();
     const opened = context.waitForEvent('page', { timeout: 90_000 });
     await h.workbench.runCommand('DLMM: Send to Wallet', 60_000);
     wallet = await opened;
@@ -112,11 +113,15 @@ describe('DLMM: Send to Wallet', function () {
       .locator('.monaco-editor .view-lines')
       .first();
     await editor.filter({ hasText: txid }).waitFor({ timeout: 30_000 });
-    await page
-      .locator('.notification-toast .notification-list-item-message')
-      .filter({ hasText: /the wallet answered all \d+ transaction/ })
-      .first()
-      .waitFor({ timeout: 30_000 });
+    // The final notification: in the notification center, where VS Code keeps it whatever became of its
+    // toast (see waitForNotification). On a miss, what the toasts did meanwhile is part of the failure.
+    const said = await h.workbench
+      .waitForNotification(/the wallet answered all \d+ transaction/)
+      .catch(async (e: unknown) => {
+        await h.workbench.screenshot('61-wallet-answer-missing-notification');
+        throw new Error(`${String(e)}\ntoasts meanwhile:\n${await toastLog()}`);
+      });
+    assert.match(said, new RegExp(`answers in ${name.replace(/\./g, '\\.')}`));
     await h.workbench.screenshot('61-wallet-answer-in-editor');
     const onDisk = JSON.parse(readFileSync(join(h.workspace, name), 'utf8')) as {
       complete: boolean;

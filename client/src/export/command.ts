@@ -99,22 +99,56 @@ export async function scopeFor(
 }
 
 /** The live check before an export or a wallet hand-off, on the same routers the transactions will call. */
-export async function checkForExport(
+async function checkForExport(
   ctx: ExportDeps,
   plan: ActivePlan,
   name: string,
   api: DlmmApi,
 ): Promise<{ analysis: Analysis; routers: RouterOverrides | undefined }> {
   const routers = routersForExport(plan.uri, ctx.log);
-  const analysis = await progress('DLMM: checking the plan against live data…', () =>
-    analyzePlan(plan.text, {
-      api,
-      fileName: name,
-      ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
-      ...(routers ? { routers } : {}),
-    }),
-  );
+  const analysis = await analyzePlan(plan.text, {
+    api,
+    fileName: name,
+    ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
+    ...(routers ? { routers } : {}),
+  });
   return { analysis, routers };
+}
+
+/**
+ * The live check and the build of an export or a wallet hand-off, under one progress notification whose
+ * message says the step. One notification, not one per step: VS Code shows at most three new toasts in
+ * 800 ms and drops the rest from view, so a burst of step notifications hid the next one the user needs
+ * (Send to Wallet's "wait for your wallet", with its Cancel). Undefined when the user declined an
+ * unprotected build.
+ */
+export function checkAndBuild(
+  ctx: ExportDeps,
+  plan: ActivePlan,
+  name: string,
+  api: DlmmApi,
+  opId: string | undefined,
+): Promise<
+  | {
+      analysis: Analysis;
+      routers: RouterOverrides | undefined;
+      outcome: ExportOutcome;
+      allowUnprotected: boolean;
+    }
+  | undefined
+> {
+  return Promise.resolve(
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `DLMM: ${name}` },
+      async (p) => {
+        p.report({ message: 'checking the plan against live data…' });
+        const { analysis, routers } = await checkForExport(ctx, plan, name, api);
+        p.report({ message: 'building unsigned transactions…' });
+        const built = await buildConfirmingUnprotected(analysis, api, opId, routers, name, true);
+        return built && { analysis, routers, ...built };
+      },
+    ),
+  );
 }
 
 async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
@@ -132,9 +166,9 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
   if (!pick) return;
   const api = await ctx.getApi();
   if (!api) return;
-  const { analysis, routers } = await checkForExport(ctx, plan, name, api);
-  const first = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
+  const first = await checkAndBuild(ctx, plan, name, api, opId);
   if (!first) return;
+  const { analysis, routers } = first;
   const allowUnprotected = first.allowUnprotected;
   let outcome = first.outcome;
   if (!accepted(outcome, plan.text, name)) return;
@@ -247,13 +281,17 @@ export async function buildConfirmingUnprotected(
   opId: string | undefined,
   routers: RouterOverrides | undefined,
   name: string,
+  inProgress = false,
 ): Promise<{ outcome: ExportOutcome; allowUnprotected: boolean } | undefined> {
-  const outcome = await build(analysis, api, opId, routers);
+  const outcome = await build(analysis, api, opId, routers, undefined, false, inProgress);
   if (outcome.ok || outcome.error.code !== 'bounds-unknown') return { outcome, allowUnprotected: false };
   const proceed = 'Export with min-dlp 1';
   const choice = await notify.warn(`DLMM: ${name}: ${outcome.error.message}`, { modal: true }, proceed);
   if (choice !== proceed) return undefined;
-  return { outcome: await build(analysis, api, opId, routers, undefined, true), allowUnprotected: true };
+  return {
+    outcome: await build(analysis, api, opId, routers, undefined, true, inProgress),
+    allowUnprotected: true,
+  };
 }
 
 export function build(
@@ -263,10 +301,11 @@ export function build(
   routers: RouterOverrides | undefined,
   signing?: SigningParams,
   allowUnprotected = false,
+  inProgress = false,
 ) {
   // dlmm.provider: attribution for swaps whose operation names no provider (no revenue sharing runs from it).
   const provider = readConfig(null).config.provider;
-  return progress('DLMM: building unsigned transactions…', () =>
+  const run = () =>
     buildTransactions(analysis, {
       api,
       ...(provider ? { provider } : {}),
@@ -274,8 +313,8 @@ export function build(
       ...(routers ? { routers } : {}),
       ...(signing ?? {}),
       ...(allowUnprotected ? { allowUnprotected } : {}),
-    }),
-  );
+    });
+  return inProgress ? run() : progress('DLMM: building unsigned transactions…', run);
 }
 
 /** True when core/tx built the transactions; otherwise shows the refusal (findings listed) and is false. */

@@ -14,7 +14,7 @@ import { allAnswered, answerLine, answersDocument } from '../../../core/wallet/a
 import { loadWalletPageScript } from '../../../core/wallet/script';
 import { startWalletSession, type WalletSession } from '../../../core/wallet/session';
 import { parseExportArgs, type ExportTarget } from '../export/args';
-import { accepted, buildConfirmingUnprotected, checkForExport, planFor, scopeFor } from '../export/command';
+import { accepted, checkAndBuild, planFor, scopeFor } from '../export/command';
 import type { WalletDeps } from './index';
 import { notify, reportFailure } from '../notify';
 import { userText } from '../userText';
@@ -57,9 +57,9 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
   if (opId === null) return;
   const api = await ctx.getApi();
   if (!api) return;
-  const { analysis, routers } = await checkForExport(ctx, plan, name, api);
-  const built = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
+  const built = await checkAndBuild(ctx, plan, name, api, opId);
   if (!built) return;
+  const { analysis } = built;
   const outcome = built.outcome;
   if (!accepted(outcome, plan.text, name)) return;
   const sender = analysis.plan?.sender;

@@ -377,6 +377,52 @@ export class Workbench {
     return last;
   }
 
+  /**
+   * Starts recording every notification toast the workbench adds or removes (text, time), so a test that
+   * misses one can say what the toasts did meanwhile. Returns a reader of the record.
+   */
+  async recordToasts(): Promise<() => Promise<string>> {
+    // A string, not a function: the test runner's transform names inner functions with a helper that does
+    // not exist in the page.
+    await this.page.evaluate(`(() => {
+      if (window.__toastLog) return;
+      const log = (window.__toastLog = []);
+      const t0 = Date.now();
+      const texts = (n) =>
+        n instanceof HTMLElement
+          ? [...n.querySelectorAll('.notification-list-item-message')].map((e) => e.textContent ?? '')
+          : [];
+      new MutationObserver((records) => {
+        for (const r of records) {
+          for (const n of r.addedNodes) for (const t of texts(n)) log.push('+' + (Date.now() - t0) + 'ms ' + t);
+          for (const n of r.removedNodes) for (const t of texts(n)) log.push('-' + (Date.now() - t0) + 'ms ' + t);
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    })()`);
+    return async () => ((await this.page.evaluate('(window.__toastLog ?? []).join("\\n")')) as string) ?? '';
+  }
+
+  /**
+   * Waits until a notification whose message matches `text` is in VS Code's notification center, and
+   * returns its text. The center keeps every notification until it is cleared; its toast may be gone: VS
+   * Code hides an info toast after 15 s while the window has focus (Playwright gives every page focus), and
+   * shows at most three new toasts per 800 ms. Leaves the center closed.
+   */
+  async waitForNotification(text: RegExp, timeoutMs = 30_000): Promise<string> {
+    await this.runCommand('Notifications: Show Notifications');
+    const center = this.page.locator('.notifications-center');
+    try {
+      const item = center.locator('.notification-list-item-message').filter({ hasText: text }).first();
+      await item.waitFor({ timeout: timeoutMs });
+      return normalizeSpace(await item.innerText());
+    } finally {
+      await this.runCommand('Notifications: Hide Notifications').catch(() =>
+        this.page.keyboard.press('Escape'),
+      );
+      await center.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    }
+  }
+
   /** Texts of the notification toasts now showing. */
   async notifications(): Promise<string[]> {
     return (
