@@ -9,7 +9,8 @@ import type { Alias, CST, Document, Node, Pair, YAMLMap } from 'yaml';
 type CstToken = CST.Token;
 import type { z } from 'zod';
 import { validatePlan } from './boundedSchema';
-import type { Plan } from './schema';
+import { addressNetwork, principalAddress } from './address';
+import { POOL_ALIAS, type Plan } from './schema';
 import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
@@ -355,7 +356,41 @@ function locateIssue(parsed: ParsedPlan, path: PlanPath, missing: boolean): Sour
  * bin addressing, unique ids. Also run on the valid operations of a partly valid plan (core/plan/partial.ts).
  */
 export function planFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
-  return [...senderFindings(parsed, plan), ...modeFindings(parsed, plan), ...idFindings(parsed, plan)];
+  return [
+    ...senderFindings(parsed, plan),
+    ...networkFindings(parsed, plan),
+    ...modeFindings(parsed, plan),
+    ...idFindings(parsed, plan),
+  ];
+}
+
+/** Every principal of the plan belongs to its `network:` (mainnet SP/SM, testnet ST/SN). */
+function networkFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
+  const out: Finding[] = [];
+  const check = (path: PlanPath, value: string | undefined, opIndex?: number): void => {
+    if (value === undefined || POOL_ALIAS.test(value)) return;
+    const address = principalAddress(value);
+    const network = addressNetwork(address);
+    if (network === undefined || network === plan.network) return;
+    const r = parsed.rangeOf(path) ?? { offset: 0, length: 0 };
+    out.push({
+      code: 'schema',
+      severity: 'error',
+      message: `${path.join('.')}: ${address} is a ${network} address, and this plan's network is ${plan.network}; use the ${plan.network} address, or set network: ${network}`,
+      ...(opIndex !== undefined ? { operation: parsed.operationId(opIndex) } : {}),
+      ...r,
+    });
+  };
+  check(['sender'], plan.sender);
+  plan.operations.forEach((op, i) => {
+    const at: PlanPath = ['operations', i];
+    if (op.op === 'swap') {
+      check([...at, 'input_token'], op.input_token, i);
+      check([...at, 'output_token'], op.output_token, i);
+      check([...at, 'provider'], op.provider, i);
+    } else check([...at, 'pool'], op.pool, i);
+  });
+  return out;
 }
 
 /** Withdraw and move read the signer's positions: `sender` is required when the plan has one. */

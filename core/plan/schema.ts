@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { MAX_UINT128 } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
+import { addressProblem, principalAddress } from './address';
 
 const DIGITS = /^\d+$/;
 
@@ -63,25 +64,40 @@ export const zSlippage = zPercent.refine(
   'slippage_tolerance must be below 100 (percent: 1 means 1%); 100 or more would accept receiving nothing',
 );
 
-export const zPrincipalStandard = z
-  .string()
-  .regex(
-    /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}$/,
-    'expected a standard principal such as SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR',
-  );
-export const zContractPrincipal = z
-  .string()
-  .regex(
-    /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127}$/,
-    'expected a contract principal ADDR.name',
-  );
+/**
+ * A principal of the shape `pattern` whose address part passes c32check (core/plan/address.ts). A value of
+ * the wrong shape gets the shape's message alone.
+ */
+function zCheckedPrincipal(pattern: RegExp, message: string) {
+  return z
+    .string()
+    .regex(pattern, { message, abort: true })
+    .superRefine((v, ctx) => {
+      if (POOL_ALIAS.test(v)) return;
+      const address = principalAddress(v);
+      const problem = addressProblem(address);
+      if (problem)
+        ctx.addIssue({
+          code: 'custom',
+          message: `${address} is not a valid Stacks address: ${problem}`,
+          params: { kind: 'address' },
+        });
+    });
+}
+
 export const POOL_ALIAS = /^dlmm_\d+$/;
-export const zPoolRef = z
-  .string()
-  .regex(
-    /^(dlmm_\d+|S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127})$/,
-    'expected a pool contract principal (ADDR.dlmm-pool-...) or an alias dlmm_<n>',
-  );
+export const zPrincipalStandard = zCheckedPrincipal(
+  /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}$/,
+  'expected a standard principal such as SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR',
+);
+export const zContractPrincipal = zCheckedPrincipal(
+  /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127}$/,
+  'expected a contract principal ADDR.name',
+);
+export const zPoolRef = zCheckedPrincipal(
+  /^(dlmm_\d+|S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127})$/,
+  'expected a pool contract principal (ADDR.dlmm-pool-...) or an alias dlmm_<n>',
+);
 
 export const zMode = z.enum(['strict', 'simple']).default('strict');
 const zOpId = z
@@ -158,10 +174,10 @@ export const SwapOpSchema = z.strictObject({
   amount_in: zPlanAmount,
   amm_strategy: z.string().min(1).default('best'),
   slippage_tolerance: zSlippage.optional(),
-  provider: z
-    .string()
-    .regex(/^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/, 'expected a principal')
-    .optional(),
+  provider: zCheckedPrincipal(
+    /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/,
+    'expected a principal',
+  ).optional(),
   /** Ask the engine's aggregator (POST /quotes/v2/agg/swap) for the swap parameters, when it offers it. */
   aggregator: z.boolean().optional(),
 });

@@ -147,6 +147,8 @@ export function describeIssue(
       return `missing required field '${field}'${where}; expected ${expected ?? 'a value'}`;
     }
   }
+  // A principal of the right shape that is not a Stacks address: the value and why, from core/plan/address.ts.
+  if (issue.code === 'custom' && issue.params?.kind === 'address') return `${name}: ${issue.message}`;
   if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator')
     return `${name} is ${renderValue(value)}; expected ${expected ?? issue.message}`;
   if (issue.code === 'too_small' && Array.isArray(value))

@@ -78,10 +78,15 @@ function parsePool(v: string | boolean | undefined): string {
 function parseSender(v: string | boolean | undefined, required: boolean): string | undefined {
   if (v === undefined && !required) return undefined;
   const s = requireOption(v, '--sender S');
-  if (!zPrincipalStandard.safeParse(s).success)
+  const parsed = zPrincipalStandard.safeParse(s);
+  if (!parsed.success) {
+    const why = parsed.error.issues.find((i) => i.code === 'custom')?.message;
     throw new UsageError(
-      '--sender expects a standard principal such as SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR',
+      why
+        ? `--sender ${why}`
+        : '--sender expects a standard principal such as SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR',
     );
+  }
   return s;
 }
 

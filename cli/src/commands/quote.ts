@@ -15,6 +15,7 @@ import { minReceived } from '../../../core/dlmm/bounds';
 import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
 import { coreQuoteToRoute, type CoreSwapClient, type RouteQuote } from '../../../core/api/coreSwap';
 import { zPrincipal } from '../../../core/api/schemas';
+import { addressProblem } from '../../../core/plan/address';
 import { coreSwapExport } from '../../../core/tx/coreSwap';
 import { EXPORT_FORMATS, type ExportFormat, type SigningParams } from '../../../core/tx/formats';
 import { signingParams, writeExport } from '../exportWrite';
@@ -261,6 +262,8 @@ function parseExportRequest(values: Record<string, unknown>, source: string): Ex
     );
   if (!zPrincipal.safeParse(sender).success || sender.includes('.'))
     throw new UsageError(`--sender expects a standard Stacks address (SP…/ST…), got '${sender}'`);
+  const problem = addressProblem(sender);
+  if (problem) throw new UsageError(`--sender ${sender} is not a valid Stacks address: ${problem}`);
   const formatText = typeof values['export-format'] === 'string' ? values['export-format'] : 'summary';
   if (!(EXPORT_FORMATS as readonly string[]).includes(formatText))
     throw new UsageError(`--export-format expects one of ${EXPORT_FORMATS.join(', ')}, got '${formatText}'`);
