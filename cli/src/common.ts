@@ -73,7 +73,7 @@ export function parseCommand<O extends OptionSpecs>(
       strict: true,
     });
   } catch (e) {
-    throw new UsageError(e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e));
+    throw argvError(e, options);
   }
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const common: CommonOptions = {
@@ -90,6 +90,54 @@ export function parseCommand<O extends OptionSpecs>(
     values: v as Record<keyof O, string | boolean | undefined>,
     positionals: parsed.positionals,
   };
+}
+
+/**
+ * node's parseArgs errors in our words: an unknown option names the nearest known one, a missing value
+ * and a stray argument say what the command expected (never node's text, whose quoting is unbalanced).
+ */
+export function argvError(e: unknown, options: OptionSpecs): UsageError {
+  const code = (e as { code?: unknown } | null)?.code;
+  const message = e instanceof Error ? e.message : String(e);
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const flag = quoted.split('=')[0] ?? quoted;
+    const near = nearestOption(flag.replace(/^-+/, ''), Object.keys(options));
+    return new UsageError(`unknown option ${flag}${near ? `; did you mean --${near}?` : ''}`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const flag = /^(-\S+)/.exec(quoted)?.[1] ?? quoted;
+    const spec = options[flag.replace(/^-+/, '')];
+    return new UsageError(
+      spec?.type === 'boolean'
+        ? `${flag} takes no value`
+        : `${flag} needs a value (write ${flag} VALUE or ${flag}=VALUE)`,
+    );
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return new UsageError(`unexpected argument '${quoted}': this command takes options only`);
+  return new UsageError(message.split('\n')[0] ?? message);
+}
+
+/** The known option closest to `name` (a typo: at most 2 edits, or a prefix of it), if any. */
+function nearestOption(name: string, known: readonly string[]): string | undefined {
+  let best: { option: string; d: number } | undefined;
+  for (const option of known) {
+    const d = option.startsWith(name) && name.length >= 3 ? 1 : editDistance(name, option);
+    if (d <= 2 && (!best || d < best.d)) best = { option, d };
+  }
+  return best?.option;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 /**

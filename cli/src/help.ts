@@ -356,12 +356,19 @@ function optionLines(options: OptionHelp[]): string[] {
   return options.map((o) => `  ${o.flag.padEnd(width)}${o.text}${o.required ? ' (required)' : ''}`);
 }
 
+/** The usage lines of `dlmm <key>` (after a usage error), each ending in a newline; '' for no such command. */
+export function usageLines(key: string): string {
+  const h = HELP[key];
+  if (!h) return '';
+  return h.usage.map((u, i) => `${i === 0 ? 'usage:' : '      '} dlmm ${key} ${u}\n`).join('');
+}
+
 /** `dlmm <key> --help`. */
 export function commandHelpText(key: string): string {
   const h = HELP[key];
   if (!h) throw new Error(`no help for '${key}'`);
   const lines: string[] = [];
-  h.usage.forEach((u, i) => lines.push(`${i === 0 ? 'usage:' : '      '} dlmm ${key} ${u}`));
+  lines.push(...usageLines(key).trimEnd().split('\n'));
   lines.push('', h.summary + '.');
   if (h.description) lines.push(h.description);
   if (h.options.length) lines.push('', 'options:', ...optionLines(h.options));

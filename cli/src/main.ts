@@ -4,7 +4,7 @@
  */
 import { safeText } from '../../core/text/safe';
 import { configuredSecrets, processIO, UsageError, type CliIO, type Command } from './io';
-import { commandHelpText, helpKey, topLevelHelp, wantsHelp } from './help';
+import { commandHelpText, helpKey, topLevelHelp, usageLines, wantsHelp } from './help';
 import { enableCodeCache } from './codeCache';
 
 /**
@@ -80,7 +80,8 @@ export async function main(argv: string[], rawIO: CliIO = processIO): Promise<nu
   } catch (e) {
     // By name too: each command is its own bundle (dist/cli-<name>.js) with its own copy of the class.
     if (e instanceof UsageError || (e instanceof Error && e.name === 'UsageError')) {
-      io.err(`dlmm ${name}: ${e.message}\n(see: dlmm ${helpKey(argv) ?? name} --help)\n`);
+      const key = helpKey(argv) ?? name;
+      io.err(`dlmm ${name}: ${e.message}\n${usageLines(key)}(see: dlmm ${key} --help)\n`);
       return 2;
     }
     io.err(`dlmm ${name}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

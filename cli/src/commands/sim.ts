@@ -5,9 +5,10 @@
  * (POST {api}/admin/apply) and prints the result as JSON; exit 0 when it applied, 1 when it reverted.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { deserializeTransaction } from '@stacks/transactions';
 import { startSimulator } from '../../../core/sim/server';
 import { WorldError, defaultWorld, loadWorld, type World } from '../../../core/sim/world';
-import { joinNegativeValues, parseApiBase } from '../common';
+import { argvError, joinNegativeValues, parseApiBase } from '../common';
 import { readTextFile, UsageError, type CliIO } from '../io';
 import { loadRouterSettings } from '../routers';
 
@@ -24,7 +25,7 @@ function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>,
       strict: true,
     });
   } catch (e) {
-    throw new UsageError(e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e));
+    throw argvError(e, options);
   }
 }
 
@@ -123,7 +124,9 @@ export async function serve(
     }
     const code = (e as { code?: string }).code;
     io.err(
-      `dlmm sim: cannot listen on ${host}:${portText}${code ? ` (${code})` : ''}: ${e instanceof Error ? e.message : String(e)}\n`,
+      code === 'EADDRINUSE'
+        ? `dlmm sim: port ${portText} on ${host} is already in use (another \`dlmm sim\`?); choose another with --port N, or --port 0 for any free port\n`
+        : `dlmm sim: cannot listen on ${host}:${portText}: ${e instanceof Error ? e.message : String(e)}\n`,
     );
     return 2;
   }
@@ -187,6 +190,13 @@ export async function apply(args: string[], io: CliIO): Promise<number> {
   const apiText = (values.api as string | undefined) ?? io.env.DLMM_API_URL ?? DEFAULT_API;
   parseApiBase(apiText, values.api !== undefined ? '--api' : 'DLMM_API_URL');
   const api = apiText.replace(/\/+$/, '');
+  try {
+    deserializeTransaction(hex.replace(/^0x/, ''));
+  } catch (e) {
+    throw new UsageError(
+      `'${hex.length > 24 ? `${hex.slice(0, 20)}…` : hex}' is not a serialized Stacks transaction (${e instanceof Error ? e.message : String(e)}); pass what \`dlmm export --format tx-hex\` prints`,
+    );
+  }
   let res: Response;
   try {
     res = await fetch(`${api}/admin/apply`, {

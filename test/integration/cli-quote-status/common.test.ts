@@ -42,6 +42,26 @@ describe('cli common options', () => {
     assert.throws(() => parseCommand(['--api', 'http://h/api', '--sim'], {}), /not both/);
   });
 
+  it("says an unknown option's nearest known one, and what a missing value or a stray argument means", () => {
+    const own = { offline: { type: 'boolean' }, 'max-tip-lag': { type: 'string' } } as const;
+    const message = (args: string[], positionals = false) => {
+      try {
+        parseCommand(args, own, { positionals });
+      } catch (e) {
+        assert.ok(e instanceof UsageError);
+        return e.message;
+      }
+      return assert.fail(`${args.join(' ')} was accepted`);
+    };
+    assert.equal(message(['--simm']), 'unknown option --simm; did you mean --sim?');
+    assert.equal(message(['--ofline']), 'unknown option --ofline; did you mean --offline?');
+    assert.equal(message(['--max-tip']), 'unknown option --max-tip; did you mean --max-tip-lag?');
+    assert.equal(message(['--zzzzzz']), 'unknown option --zzzzzz');
+    assert.equal(message(['--api']), '--api needs a value (write --api VALUE or --api=VALUE)');
+    assert.equal(message(['--offline=yes']), '--offline takes no value');
+    assert.equal(message(['extra']), "unexpected argument 'extra': this command takes options only");
+  });
+
   it('refuses keys as arguments in every spelling, without echoing them', () => {
     for (const args of [['--api-key', 'k1'], ['--api-key=k2'], ['--apikey=k3'], ['--x-api-key', 'k4']]) {
       assert.throws(

@@ -206,12 +206,13 @@ describe('dlmm sim apply (built CLI, child processes)', function () {
     assert.equal(r2.functionName, 'add-relative-liquidity-same-multi');
   });
 
-  it('a transaction that is not a transaction is refused with exit 1 and a reason', async () => {
+  it('a transaction that is not a transaction is a usage error (exit 2, never 1 "reverted"), with a reason', async () => {
     const r = await dlmm(['sim', 'apply', '00deadbeef', '--api', api]);
-    assert.equal(r.code, 1);
-    const answer = parseJsonExact(r.out) as Rec;
-    assert.equal(answer.ok, false);
-    assert.equal(typeof answer.error, 'string');
-    assert.ok(String(answer.detail ?? '').length > 0, r.out);
+    assert.equal(r.code, 2);
+    assert.equal(r.out, '');
+    assert.match(
+      r.err,
+      /'00deadbeef' is not a serialized Stacks transaction \(.+\); pass what `dlmm export --format tx-hex` prints/,
+    );
   });
 });

@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { revertingTxHex } from './helpers';
 
 const ROOT = join(__dirname, '../../..');
 const CLI = join(ROOT, 'cli/src/main.ts');
@@ -53,9 +54,21 @@ describe('dlmm sim (CLI)', function () {
       assert.equal(res.status, 200);
       assert.equal(((await res.json()) as { pool_count: number }).pool_count, 3);
 
-      const applied = await finish(dlmm(['sim', 'apply', '00deadbeef', '--api', m[1]!]));
+      const applied = await finish(dlmm(['sim', 'apply', await revertingTxHex(), '--api', m[1]!]));
       assert.equal(applied.code, 1, applied.err);
       assert.equal(JSON.parse(applied.out).ok, false);
+      // Not a transaction at all: a usage error (2), before any request; 1 is for "reverted".
+      const notTx = await finish(dlmm(['sim', 'apply', '00deadbeef', '--api', m[1]!]));
+      assert.equal(notTx.code, 2, notTx.err);
+      assert.match(notTx.err, /'00deadbeef' is not a serialized Stacks transaction/);
+
+      // Its port again: one line that says the port is taken and how to get a free one.
+      const busy = await finish(dlmm(['sim', '--port', new URL(m[1]!).port]));
+      assert.equal(busy.code, 2);
+      assert.match(
+        busy.err,
+        /^dlmm sim: port \d+ on 127\.0\.0\.1 is already in use .*--port 0 for any free port\n$/,
+      );
     } finally {
       child.kill('SIGTERM');
     }
@@ -108,7 +121,7 @@ describe('dlmm sim (CLI)', function () {
   });
 
   it('reports an unreachable simulator for sim apply with status 2', async () => {
-    const r = await finish(dlmm(['sim', 'apply', 'abcd', '--api', 'http://127.0.0.1:9/api']));
+    const r = await finish(dlmm(['sim', 'apply', await revertingTxHex(), '--api', 'http://127.0.0.1:9/api']));
     assert.equal(r.code, 2);
     assert.match(r.err, /no simulator answers/);
   });

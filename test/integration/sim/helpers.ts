@@ -56,3 +56,22 @@ export function useSimulator(world?: () => World): () => RunningSimulator {
     return sim;
   };
 }
+
+/**
+ * A real unsigned transaction the simulator reverts: a call of a function no contract of the world has
+ * (for tests of `dlmm sim apply` that need a transaction, not a particular one).
+ */
+export async function revertingTxHex(): Promise<string> {
+  const { makeUnsignedContractCall, privateKeyToPublic } = await import('@stacks/transactions');
+  const tx = await makeUnsignedContractCall({
+    contractAddress: 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR',
+    contractName: 'no-such-contract',
+    functionName: 'no-such-function',
+    functionArgs: [],
+    publicKey: privateKeyToPublic('66'.repeat(32) + '01') as string,
+    network: 'mainnet',
+    fee: 1000,
+    nonce: 0,
+  });
+  return tx.serialize();
+}
