@@ -1,6 +1,6 @@
 /**
  * Router configuration on the command line: DLMM_ROUTERS names a JSON file of router contracts per network.
- * A testnet plan exports against the embedded simulator (--sim) with the configured contract ids and version;
+ * A testnet plan exports against a simulator serving the default world on testnet addresses, with the configured contract ids and version;
  * without the file it is refused with `router-config-missing`; a bad file is a usage error (exit 2). The
  * exported transaction dry-runs on the simulator only when the apply request carries the same routers.
  */
@@ -12,8 +12,10 @@ import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transaction
 import { main } from '../../../cli/src/main';
 import type { CliIO } from '../../../cli/src/io';
 import { parseJsonExact } from '../../../core/api/json';
-import { POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
+import { DEFAULT_WORLD_INPUT, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
+import { parseWorld } from '../../../core/sim/world';
+import { onTestnet, testnetPrincipal } from '../../testnet';
 
 /** Not secrets: fixed test keys (the signer, and a deployer for the testnet routers). */
 const PUBLIC_KEY = privateKeyToPublic('44'.repeat(32) + '01') as string;
@@ -33,7 +35,7 @@ operations:
   - id: simple
     op: add
     mode: simple
-    pool: ${POOL_SBTC_USDCX}
+    pool: ${testnetPrincipal(POOL_SBTC_USDCX)}
     bins:
       - { active_bin_offset: 0, x_amount: 20000, y_amount: 15000000 }
       - { active_bin_offset: 2, x_amount: 30000, y_amount: 0 }
@@ -63,7 +65,11 @@ describe('DLMM_ROUTERS (dlmm export / dlmm sim apply)', function () {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dlmm-routers-'));
-    sim = await startSimulator({ port: 0 });
+    // A testnet plan names testnet contracts: the simulator serves the default world on testnet addresses.
+    sim = await startSimulator({
+      port: 0,
+      world: parseWorld(onTestnet(DEFAULT_WORLD_INPUT), 'testnet world'),
+    });
     await writeFile(join(dir, 'testnet.dlmm.yaml'), PLAN);
     await writeFile(join(dir, 'routers.json'), JSON.stringify({ testnet: TESTNET }));
     await writeFile(
@@ -76,9 +82,12 @@ describe('DLMM_ROUTERS (dlmm export / dlmm sim apply)', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('exports a testnet plan (--sim) with the configured contract ids and version', async () => {
-    const io = captureIO(dir, { DLMM_ROUTERS: 'routers.json' });
-    const code = await main(['export', 'testnet.dlmm.yaml', '--sim', '--format', 'wallet-request'], io);
+  it('exports a testnet plan with the configured contract ids and version', async () => {
+    const io = captureIO(dir, { DLMM_ROUTERS: 'routers.json', DLMM_NODE_URL: sim.nodeUrl });
+    const code = await main(
+      ['export', 'testnet.dlmm.yaml', '--api', sim.url, '--format', 'wallet-request'],
+      io,
+    );
     assert.equal(code, 0, io.stderr);
     const reqs = JSON.parse(io.stdout) as {
       params: { contract: string; functionName: string; functionArgs: string[]; network: string };
@@ -94,8 +103,11 @@ describe('DLMM_ROUTERS (dlmm export / dlmm sim apply)', function () {
   });
 
   it('without DLMM_ROUTERS a testnet plan is refused with router-config-missing (exit 1)', async () => {
-    const io = captureIO(dir);
-    const code = await main(['export', 'testnet.dlmm.yaml', '--sim', '--format', 'wallet-request'], io);
+    const io = captureIO(dir, { DLMM_NODE_URL: sim.nodeUrl });
+    const code = await main(
+      ['export', 'testnet.dlmm.yaml', '--api', sim.url, '--format', 'wallet-request'],
+      io,
+    );
     assert.equal(code, 1, io.stderr);
     assert.equal(io.stdout, '');
     assert.match(io.stderr, /router-config-missing/);
@@ -106,10 +118,16 @@ describe('DLMM_ROUTERS (dlmm export / dlmm sim apply)', function () {
 
   it('a bad or missing file is a usage error (exit 2) naming the file and the field', async () => {
     const bad = captureIO(dir, { DLMM_ROUTERS: 'bad.json' });
-    assert.equal(await main(['export', 'testnet.dlmm.yaml', '--sim', '--format', 'summary'], bad), 2);
+    assert.equal(
+      await main(['export', 'testnet.dlmm.yaml', '--api', sim.url, '--format', 'summary'], bad),
+      2,
+    );
     assert.match(bad.stderr, /DLMM_ROUTERS=bad\.json: invalid router configuration: testnet\.swap_router: /);
     const missing = captureIO(dir, { DLMM_ROUTERS: 'nowhere.json' });
-    assert.equal(await main(['export', 'testnet.dlmm.yaml', '--sim', '--format', 'summary'], missing), 2);
+    assert.equal(
+      await main(['export', 'testnet.dlmm.yaml', '--api', sim.url, '--format', 'summary'], missing),
+      2,
+    );
     assert.match(
       missing.stderr,
       /router configuration file \(DLMM_ROUTERS\) nowhere\.json: no such file \(ENOENT\)/,

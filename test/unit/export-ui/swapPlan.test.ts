@@ -15,6 +15,7 @@ import { parseConfig } from '../../../client/src/settingsSchema';
 import { MAX_UINT128 } from '../../../core/dlmm/bins';
 import { percentToPpm } from '../../../core/dlmm/percent';
 import { analyzeOffline } from '../../../core/plan/analyze';
+import { testnetPrincipal } from '../../testnet';
 
 const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token';
 const USDCX = 'SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx';
@@ -147,9 +148,14 @@ describe('export swap: plan text', () => {
   });
 
   it('leaves slippage to the policy when none is given, and follows a testnet sender', () => {
+    // A testnet sender swaps testnet tokens (a mainnet token in a testnet plan is a schema error).
     const text = swapPlanText({
       sender: TESTNET_SENDER,
-      swap: parsedSwap({ slippage_tolerance: undefined }),
+      swap: parsedSwap({
+        slippage_tolerance: undefined,
+        input_token: testnetPrincipal(SBTC),
+        output_token: testnetPrincipal(USDCX),
+      }),
       at: AT,
     });
     assert.doesNotMatch(text, /slippage_tolerance/);
