@@ -49,6 +49,8 @@ export const DIAGNOSTIC_CODES = {
   'execution-unchecked': 'warning',
   'invalid-distribution': 'error',
   'out-of-range': 'warning',
+  // `dlmm check DIR`: a plan file (or folder) the walk reached but could not check (cli/src/commands/check.ts).
+  'file-not-checked': 'error',
 } as const satisfies Record<string, Severity | readonly [Severity, Severity]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

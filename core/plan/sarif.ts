@@ -48,6 +48,8 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
     'A distribution that cannot be expanded: from > to, or a token total with no bin on its side of the active bin',
   'out-of-range':
     "The sender's liquidity in a pool sits farther than policy.range_alert_bins from the active bin",
+  'file-not-checked':
+    'A plan file (or folder) reached by a folder walk that could not be checked: a broken link, not a regular file, unreadable',
 };
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {

@@ -5,6 +5,7 @@
  * Exit: 0 no error finding; 1 an error finding; 2 usage error, or live data unavailable without --offline.
  */
 import { readdir, stat } from '../fsAsync';
+import type { Finding } from '../../../core/plan/diagnostics';
 import { join, relative, resolve, sep } from 'node:path';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/plan/analyze';
 import type { DlmmApi } from '../../../core/api/types';
@@ -37,13 +38,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (offline && (common.sim || common.api !== undefined))
     throw new UsageError('--offline reads no live data: drop --sim / --api');
 
-  const files = await collectFiles(positionals.length ? positionals : ['.'], io.cwd);
-  if (files.length === 0)
+  const { files, walked, unchecked } = await collectFiles(positionals.length ? positionals : ['.'], io.cwd);
+  if (files.length === 0 && unchecked.length === 0)
     throw new UsageError(
       `no plan files (*.dlmm.yaml, *.dlmm.yml, *.dlmm.json) under ${positionals.join(' ') || '.'}`,
     );
   io.err(
-    `dlmm check: ${files.length} plan file${files.length === 1 ? '' : 's'}${offline ? ' (offline)' : ''}\n`,
+    `dlmm check: ${files.length} plan file${files.length === 1 ? '' : 's'}${offline ? ' (offline)' : ''}${unchecked.length ? `, ${unchecked.length} not checked` : ''}\n`,
   );
 
   // DLMM_ROUTERS (and its schema) matters only to the live check's execution: not loaded offline.
@@ -59,7 +60,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       while (next < files.length) {
         const i = next++;
         const file = files[i] as string;
-        const text = await readPlanFile(file, io.cwd);
+        let text;
+        try {
+          text = await readPlanFile(file, io.cwd);
+        } catch (e) {
+          // A file named on the command line that cannot be read is a usage error; one found by the walk
+          // (a file that vanished, or that this user may not read) is an error finding beside the others.
+          if (!walked.has(file) || !(e instanceof UsageError)) throw e;
+          const prefix = `plan file ${displayPath(file, io.cwd)}: `;
+          const why = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+          out[i] = uncheckedFile(displayPath(file, io.cwd), why);
+          continue;
+        }
         const fileName = file;
         const opts = maxTipLag === undefined ? { fileName } : { fileName, maxTipLag };
         const analysis: Analysis = await withHeapGrowthHeld(text.length, () =>
@@ -71,6 +83,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+    for (const u of unchecked) out.push(uncheckedFile(displayPath(u.path, io.cwd), u.why));
     return out;
   };
 
@@ -102,9 +115,26 @@ export function notAPlanFile(path: string): string {
   return `${path} is not a plan file: plan files are named *.dlmm.yaml, *.dlmm.yml or *.dlmm.json (rename it, or give a folder to check every plan file in it)`;
 }
 
-/** Plan files named by `paths` (files as given, folders walked), sorted, without duplicates. */
-async function collectFiles(paths: string[], cwd: string): Promise<string[]> {
+/** What a walk found: plan files to check, and the plan files (or folders) it reached but could not check. */
+interface Collected {
+  files: string[];
+  /** Files found by walking a folder (a read failure there is a finding, not a usage error). */
+  walked: Set<string>;
+  unchecked: Array<{ path: string; why: string }>;
+}
+
+/**
+ * Plan files named by `paths` (files as given, folders walked), sorted, without duplicates. The walk follows
+ * symbolic links (to files and to folders) with no depth limit: each folder is read once, by its device and
+ * inode, so a link back to a folder already walked (a loop) or a second link to the same folder ends there
+ * (its plans are checked under the first path reached). A plan file it reaches but cannot check (a broken
+ * link, a FIFO, a folder it cannot read) is listed in `unchecked`: each becomes an error finding.
+ */
+async function collectFiles(paths: string[], cwd: string): Promise<Collected> {
   const found = new Set<string>();
+  const walked = new Set<string>();
+  const unchecked: Collected['unchecked'] = [];
+  const seenDirs = new Set<string>();
   for (const p of paths) {
     const abs = resolve(cwd, p);
     let st;
@@ -115,27 +145,94 @@ async function collectFiles(paths: string[], cwd: string): Promise<string[]> {
         `plan file ${p}: ${fileProblem(e).replace('no such file', 'no such file or folder')}`,
       );
     }
-    if (st.isDirectory()) await walk(abs, found, 0);
+    if (st.isDirectory()) await walk(abs, `${st.dev}:${st.ino}`, { found, walked, unchecked, seenDirs });
     else if (!PLAN_FILE.test(abs)) throw new UsageError(notAPlanFile(p));
     else found.add(abs);
   }
-  return [...found].sort();
+  return { files: [...found].sort(), walked, unchecked };
 }
 
-async function walk(dir: string, found: Set<string>, depth: number): Promise<void> {
-  if (depth > 32) return;
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    throw new UsageError(`${dir}: the folder cannot be read${typeof code === 'string' ? ` (${code})` : ''}`);
+interface WalkState {
+  found: Set<string>;
+  walked: Set<string>;
+  unchecked: Collected['unchecked'];
+  /** `dev:ino` of every folder read (or queued), so that loops and repeated links end. */
+  seenDirs: Set<string>;
+}
+
+/** Walks `root` with an explicit stack (no recursion, so no depth bound but a loop, which seenDirs ends). */
+async function walk(root: string, rootId: string, state: WalkState): Promise<void> {
+  if (state.seenDirs.has(rootId)) return;
+  state.seenDirs.add(rootId);
+  const stack = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (e) {
+      state.unchecked.push({ path: dir, why: `the folder cannot be read: ${folderProblem(e)}` });
+      continue;
+    }
+    for (const e of entries) {
+      const full = join(dir, e.name);
+      const isPlanName = PLAN_FILE.test(e.name);
+      if (!e.isDirectory() && !e.isSymbolicLink()) {
+        if (!isPlanName) continue;
+        if (e.isFile()) {
+          state.found.add(full);
+          state.walked.add(full);
+        } else state.unchecked.push({ path: full, why: 'is not a regular file (a FIFO, device or socket)' });
+        continue;
+      }
+      if (SKIP_DIRS.has(e.name) || (e.name.startsWith('.') && !isPlanName)) continue;
+      let st;
+      try {
+        st = await stat(full); // follows a symbolic link
+      } catch (err) {
+        if (isPlanName || e.isDirectory())
+          state.unchecked.push({
+            path: full,
+            why: e.isSymbolicLink()
+              ? `is a symbolic link whose target cannot be read: ${fileProblem(err)}`
+              : `cannot be read: ${fileProblem(err)}`,
+          });
+        continue;
+      }
+      if (st.isDirectory()) {
+        const id = `${st.dev}:${st.ino}`;
+        if (state.seenDirs.has(id)) continue; // a loop, or a folder already walked under another path
+        state.seenDirs.add(id);
+        stack.push(full);
+      } else if (isPlanName) {
+        if (st.isFile()) {
+          state.found.add(full);
+          state.walked.add(full);
+        } else state.unchecked.push({ path: full, why: 'links to a file that is not a regular file' });
+      }
+    }
   }
-  for (const e of entries) {
-    if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(join(dir, e.name), found, depth + 1);
-    } else if (e.isFile() && PLAN_FILE.test(e.name)) found.add(join(dir, e.name));
-  }
+}
+
+function folderProblem(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  return code === 'EACCES' || code === 'EPERM'
+    ? `permission denied (${code})`
+    : typeof code === 'string'
+      ? code
+      : 'unknown error';
+}
+
+/** The report entry of a plan file (or folder) the walk reached but did not check: one error finding. */
+function uncheckedFile(path: string, why: string): CheckedFile {
+  const finding: Finding = {
+    code: 'file-not-checked',
+    severity: 'error',
+    message: `not checked: ${path}: ${why}; fix or remove it, or check the folders you mean one by one`,
+    offset: 0,
+    length: 0,
+  };
+  return { path, analysis: { text: '', findings: [finding] } };
 }
 
 function displayPath(file: string, cwd: string): string {
