@@ -3,7 +3,6 @@
  * signing parameters they take, and the file or stdout they go to with keys redacted and control characters
  * escaped. `dlmm export` (a plan) and `dlmm quote --source core --export` (getSwapParams) both write here.
  */
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   formatJson,
@@ -15,8 +14,10 @@ import {
 } from '../../core/tx/formats';
 import type { BuiltTransaction } from '../../core/tx/types';
 import { safeText } from '../../core/text/safe';
+import { OutputFileError, outputIsInput, writeOutputFile } from '../../core/files/output';
+import { ROUTERS_ENV } from './routers';
 import { parseNonNegativeInt } from './common';
-import { configuredSecrets, fileProblem, UsageError, type CliIO } from './io';
+import { configuredSecrets, UsageError, type CliIO } from './io';
 
 /** --public-key/--nonce/--fee: all three for tx-hex; optional (all or none) otherwise. */
 export function signingParams(
@@ -62,8 +63,50 @@ export async function exportBody(
 }
 
 /**
+ * Refuses (UsageError, exit 2) an output file that is one of the run's inputs (`inputs`, plus the
+ * DLMM_ROUTERS file when set): asked before any work, so a plan is never replaced by its own export.
+ */
+export function refuseOutputOverInput(
+  outFile: string | undefined,
+  inputs: readonly string[],
+  io: CliIO,
+  flag = '--out',
+): void {
+  if (outFile === undefined) return;
+  const routers = io.env[ROUTERS_ENV]?.trim();
+  const all = [...inputs, ...(routers ? [routers] : [])].map((f) => resolve(io.cwd, f));
+  const clash = outputIsInput(resolve(io.cwd, outFile), all);
+  if (clash !== undefined)
+    throw new UsageError(
+      `${flag} ${outFile} is ${clash === all[0] && inputs.length > 0 ? 'the plan file' : 'an input file'} of this run (${clash}); nothing was written: give ${flag} another file name`,
+    );
+}
+
+/**
+ * Writes `text` to the output file the user named (`flag` FILE): never over `inputs`, through a link only
+ * because the user named it, and atomically (core/files/output.ts). Returns undefined when written, or the
+ * message of why not (the old file is unchanged).
+ */
+export function writeNamedOutput(
+  outFile: string,
+  text: string,
+  io: CliIO,
+  flag = '--out',
+): string | undefined {
+  try {
+    writeOutputFile(resolve(io.cwd, outFile), text, { followLink: true });
+    return undefined;
+  } catch (e) {
+    if (e instanceof OutputFileError)
+      return `${flag} file ${e.message.replace(resolve(io.cwd, outFile), outFile)}`;
+    throw e;
+  }
+}
+
+/**
  * Writes the export to `outFile` (what the terminal would get: no key, no raw control character) or, without
- * one, to stdout. Returns the exit status: 0 written, 2 the file could not be written (nothing was).
+ * one, to stdout. Returns the exit status: 0 written, 2 the file could not be written (the old file, if any,
+ * is unchanged, and stderr says what happened).
  */
 export async function writeExport(
   txs: BuiltTransaction[],
@@ -80,12 +123,9 @@ export async function writeExport(
     io.out(body);
     return 0;
   }
-  try {
-    await writeFile(resolve(io.cwd, outFile), safeText(body, configuredSecrets(io.env, argv)), 'utf8');
-  } catch (e) {
-    io.err(
-      `${who}: ${flag} file ${outFile}: ${fileProblem(e).replace('cannot be read', 'cannot be written')}; nothing was written\n`,
-    );
+  const problem = writeNamedOutput(outFile, safeText(body, configuredSecrets(io.env, argv)), io, flag);
+  if (problem !== undefined) {
+    io.err(`${who}: ${problem}\n`);
     return 2;
   }
   io.err(`${who}: wrote ${txs.length} transaction(s) to ${outFile}\n`);

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../core/tx/formats';
 import { hasApiConfigured, parseCommand, parseFormat, withApi } from '../common';
 import { readTextFile, UsageError, type CliIO } from '../io';
-import { signingParams, writeExport } from '../exportWrite';
+import { refuseOutputOverInput, signingParams, writeExport } from '../exportWrite';
 import { checkAndBuild } from '../exportPlan';
 import { notAPlanFile, PLAN_FILE } from './check';
 import { loadRouterOverrides } from '../routers';
@@ -36,6 +36,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const planArg = positionals[0]!;
   if (!PLAN_FILE.test(planArg)) throw new UsageError(notAPlanFile(planArg));
   const path = resolve(io.cwd, planArg);
+  const out = typeof values.out === 'string' ? values.out : undefined;
+  refuseOutputOverInput(out, [path], io);
   const text = await readTextFile(planArg, io.cwd, 'plan file');
   return withApi(common, io, async (api) => {
     const checked = await checkAndBuild(
@@ -52,7 +54,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       'dlmm export',
     );
     if (!checked.ok) return checked.exitCode;
-    const out = typeof values.out === 'string' ? values.out : undefined;
     return writeExport(checked.transactions, format, signing, out, io, args, 'dlmm export');
   });
 }

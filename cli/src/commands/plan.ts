@@ -7,8 +7,6 @@
  * plan is checked at once (findings on stderr); exit 1 when it has error findings, 2 on usage errors or when
  * the live data needed could not be read.
  */
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { DlmmApi, Token } from '../../../core/api/types';
 import { parseUnits } from '../../../core/dlmm/bins';
 import { SHAPES, type ShapeName } from '../../../core/dlmm/distribution';
@@ -18,7 +16,8 @@ import { planRecentre, type RecentreMove } from '../../../core/plan/recentre';
 import { zPoolRef, zPrincipalStandard } from '../../../core/plan/schema';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { withHeapGrowthHeld } from '../heapGrowth';
-import { fileProblem, UsageError, type CliIO } from '../io';
+import { UsageError, type CliIO } from '../io';
+import { refuseOutputOverInput, writeNamedOutput } from '../exportWrite';
 
 export const OPTIONS = {} as const;
 export const ADD_OPTIONS = {
@@ -288,13 +287,9 @@ async function writeAndCheck(
     analyzePlan(text, { api, fileName }),
   );
   if (typeof out === 'string') {
-    try {
-      await writeFile(resolve(io.cwd, out), text, 'utf8');
-    } catch (e) {
-      throw new UsageError(
-        `--out file ${out}: ${fileProblem(e).replace('cannot be read', 'cannot be written')}`,
-      );
-    }
+    refuseOutputOverInput(out, [], io);
+    const problem = writeNamedOutput(out, text, io);
+    if (problem !== undefined) throw new UsageError(problem);
     io.err(`dlmm plan: wrote ${out}\n`);
   } else io.out(text);
   if (analysis.findings.length > 0) io.err(toTextReport([{ path: fileName, analysis }]));

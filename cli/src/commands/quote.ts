@@ -18,7 +18,7 @@ import { zPrincipal } from '../../../core/api/schemas';
 import { addressProblem } from '../../../core/plan/address';
 import { coreSwapExport } from '../../../core/tx/coreSwap';
 import { EXPORT_FORMATS, type ExportFormat, type SigningParams } from '../../../core/tx/formats';
-import { signingParams, writeExport } from '../exportWrite';
+import { refuseOutputOverInput, signingParams, writeExport } from '../exportWrite';
 import { loadRouterOverrides } from '../routers';
 import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
 import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
@@ -95,6 +95,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       `--source expects engine (the quote engine) or core (the core swap API), got '${source}'`,
     );
   const exportRequest = parseExportRequest(values, source);
+  refuseOutputOverInput(exportRequest?.file, [], io, '--export');
   if (source === 'core') {
     const ctx = {
       format,
