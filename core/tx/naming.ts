@@ -40,9 +40,3 @@ export function exportFileName(planPath: string, opId: string | undefined, forma
   const scope = opId === undefined ? 'all' : `op-${safeIdPart(opId)}`;
   return `${planStem(planPath)}.${scope}.${format}.${FORMAT_EXTENSION[format]}`;
 }
-
-/** Where the wallet's answers are written, beside the export: `<stem>.<all|op-ID>.wallet-answers.json`. */
-export function walletAnswersFileName(planPath: string, opId: string | undefined): string {
-  const scope = opId === undefined ? 'all' : `op-${safeIdPart(opId)}`;
-  return `${planStem(planPath)}.${scope}.wallet-answers.json`;
-}

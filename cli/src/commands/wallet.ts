@@ -6,12 +6,11 @@
  * `<stem>.<all|op-ID>.wallet-answers.json`. Nothing is signed or broadcast by this tool.
  */
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { allAnswered, answerLine, answersDocument } from '../../../core/wallet/answers';
 import { loadWalletPageScript } from '../../../core/wallet/script';
 import { DEFAULT_SESSION_MS, startWalletSession } from '../../../core/wallet/session';
-import { walletAnswersFileName } from '../../../core/tx/naming';
+import { writeAnswersFile } from '../../../core/wallet/answersFile';
 import { hasApiConfigured, parseCommand, withApi } from '../common';
 import { checkAndBuild } from '../exportPlan';
 import { readTextFile, UsageError, type CliIO } from '../io';
@@ -93,7 +92,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (outcome.end === 'closed') io.err('dlmm wallet: stopped; the page link no longer works\n');
     const complete = allAnswered(outcome.answers, txs.length);
     if (outcome.answers.length > 0) {
-      const file = join(dirname(path), walletAnswersFileName(path, opId));
       const doc = answersDocument({
         plan: basename(path),
         sender,
@@ -103,11 +101,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         ended: outcome.end,
       });
       try {
-        await writeFile(file, JSON.stringify(doc, null, 2) + '\n', 'utf8');
-        io.err(`dlmm wallet: wrote the wallet's answers to ${file}\n`);
+        const file = writeAnswersFile(dirname(path), basename(path), opId, doc);
+        io.err(`dlmm wallet: wrote the wallet's answers to ${file} (earlier sessions kept)\n`);
       } catch (e) {
-        const code = (e as { code?: unknown }).code;
-        io.err(`dlmm wallet: cannot write ${file}${typeof code === 'string' ? ` (${code})` : ''}\n`);
+        io.err(
+          `dlmm wallet: the answers were not written: ${e instanceof Error ? e.message : String(e)} (they are printed above)\n`,
+        );
       }
     }
     io.err(

@@ -6,9 +6,9 @@
  * user's own SIP-030 wallet; every answer is printed in the "DLMM Wallet" output as it arrives, and at the
  * end the answers are written beside the plan and opened. Nothing is signed or sent by the extension.
  */
-import { posix } from 'node:path';
+import { basename, dirname, posix } from 'node:path';
 import * as vscode from 'vscode';
-import { walletAnswersFileName } from '../../../core/tx/naming';
+import { answersFileName, writeAnswersFile } from '../../../core/wallet/answersFile';
 import type { BuiltTransaction } from '../../../core/tx/types';
 import { allAnswered, answerLine, answersDocument } from '../../../core/wallet/answers';
 import { loadWalletPageScript } from '../../../core/wallet/script';
@@ -150,25 +150,34 @@ async function handOver(
       ended: ended.end,
     });
     const body = JSON.stringify(doc, null, 2) + '\n';
-    const fileName = walletAnswersFileName(name, opId);
+    let fileName = answersFileName(name, opId);
     let shown: vscode.TextDocument;
-    if (!besideOf || besideOf.scheme === 'untitled') {
-      shown = await vscode.workspace.openTextDocument({ content: body, language: 'json' });
+    let notWritten: string | undefined;
+    if (besideOf?.scheme === 'file') {
+      // The one rule of core/wallet/answersFile.ts (as `dlmm wallet`): earlier sessions kept, never through a
+      // link, written atomically.
+      try {
+        const file = writeAnswersFile(dirname(besideOf.fsPath), basename(besideOf.fsPath), opId, doc);
+        fileName = basename(file);
+        shown = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      } catch (e) {
+        notWritten = e instanceof Error ? e.message : String(e);
+        shown = await vscode.workspace.openTextDocument({ content: body, language: 'json' });
+      }
     } else {
-      const file = besideOf.with({
-        path: posix.join(posix.dirname(besideOf.path), fileName),
-        query: '',
-        fragment: '',
-      });
-      await vscode.workspace.fs.writeFile(file, Buffer.from(body, 'utf8'));
-      shown = await vscode.workspace.openTextDocument(file);
+      // An unsaved plan, or one on a file system this process cannot write as files: shown, not written.
+      shown = await vscode.workspace.openTextDocument({ content: body, language: 'json' });
     }
     await vscode.window.showTextDocument(shown, { preview: false });
     const last = answerLine(answers[answers.length - 1]!, s.labels);
     const complete = allAnswered(answers, txs.length);
+    const where =
+      notWritten !== undefined
+        ? `the answers file was not written (${notWritten}); the answers are in the editor`
+        : `answers in ${fileName}`;
     const message = complete
-      ? `DLMM: the wallet answered all ${txs.length} transaction(s); answers in ${fileName}. Last: ${last}`
-      : `DLMM: not every transaction was signed; answers in ${fileName}. Last: ${last}`;
+      ? `DLMM: the wallet answered all ${txs.length} transaction(s); ${where}. Last: ${last}`
+      : `DLMM: not every transaction was signed; ${where}. Last: ${last}`;
     if (complete) void notify.info(message);
     else void notify.warn(message);
   } finally {
