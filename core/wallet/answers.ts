@@ -13,11 +13,19 @@ const hex = z
   .max(4_000_000)
   .regex(/^(0x)?[0-9a-fA-F]*$/, 'expected hex');
 
+/**
+ * A transaction id: 32 bytes in hex, as SIP-030 wallets return it from `stx_callContract` (some with a `0x`
+ * prefix, some without; both are taken as sent).
+ */
+export const txidSchema = z
+  .string()
+  .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected a transaction id: 32 bytes in hex (64 digits, 0x optional)');
+
 /** One answer as the page posts it. `index` is the transaction (0-based); null for the session (address). */
 export const walletAnswerSchema = z.object({
   index: z.number().int().min(0).max(100_000).nullable(),
   method: z.string().max(64),
-  txid: hex.optional(),
+  txid: txidSchema.optional(),
   transaction: hex.optional(),
   error: z
     .object({

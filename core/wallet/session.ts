@@ -16,11 +16,21 @@ import { getAddressFromPublicKey } from '@stacks/transactions';
 import { txHexes, walletRequest } from '../tx/formats';
 import { summaryText } from '../tx/summary';
 import type { BuiltTransaction } from '../tx/types';
-import { unsignedRequestSchema, walletAnswerSchema, type AnswerLabel, type WalletAnswer } from './answers';
+import {
+  allAnswered,
+  unsignedRequestSchema,
+  walletAnswerSchema,
+  type AnswerLabel,
+  type WalletAnswer,
+} from './answers';
 import { pageCsp, walletPageHtml, type WalletPageData } from './page';
 
 export const DEFAULT_SESSION_MS = 15 * 60_000;
-const MAX_BODY = 8 * 1024 * 1024;
+/**
+ * Largest request body: an answer with a signed transaction (a multi-bin add or withdraw serializes to tens
+ * of KB; the router takes at most a few hundred bins) stays well below it.
+ */
+export const MAX_BODY = 1024 * 1024;
 
 export interface WalletSessionOptions {
   transactions: BuiltTransaction[];
@@ -52,6 +62,12 @@ export interface WalletSession {
   labels: AnswerLabel[];
   /** Settles once the server has closed. */
   done: Promise<SessionOutcome>;
+  /**
+   * Also accept requests made through `externalUrl`, the address the editor handed to the browser when it
+   * is not this loopback one (code-server's `/proxy/PORT/` forwarding keeps the browser's Host and Origin:
+   * `asExternalUri`'s origin). Only its host and origin are added; the token still guards every path.
+   */
+  allowExternal(externalUrl: string): void;
   close(): Promise<SessionOutcome>;
 }
 
@@ -121,7 +137,26 @@ export async function startWalletSession(opts: WalletSessionOptions): Promise<Wa
     return m[2]!;
   }
 
+  /** Hosts (`host:port`, lower case) and origins requests may name: this server's, and any allowed since. */
+  const hosts = new Set<string>();
+  const origins = new Set<string>();
+
+  /** Why the request is refused before its path is looked at (DNS rebinding, a cross-site page), or undefined. */
+  function foreign(req: IncomingMessage): string | undefined {
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!hosts.has(host)) return 'this page answers only at its own address';
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin.toLowerCase()))
+      return 'this page answers only requests from its own page';
+    return undefined;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusal = foreign(req);
+    if (refusal !== undefined) {
+      send(res, 403, 'text/plain', refusal);
+      return;
+    }
     const action = route(req.url);
     if (action === '' && (req.method === 'GET' || req.method === 'HEAD')) {
       const nonce = randomBytes(18).toString('base64');
@@ -136,11 +171,20 @@ export async function startWalletSession(opts: WalletSessionOptions): Promise<Wa
       return;
     }
     const body = await readJson(req);
+    if (body === TOO_LARGE) {
+      send(res, 413, 'application/json', JSON.stringify({ ok: false, message: 'the body is too large' }));
+      return;
+    }
     if (body === undefined) {
       send(res, 400, 'application/json', JSON.stringify({ ok: false, message: 'expected a JSON body' }));
       return;
     }
     if (action === 'answer') {
+      if (allAnswered(answers, txs.length)) {
+        // Every transaction has its txid or signed transaction: the session is complete, nothing replaces them.
+        send(res, 409, 'application/json', JSON.stringify({ ok: false, message: 'the session is complete' }));
+        return;
+      }
       const parsed = walletAnswerSchema.safeParse(body);
       if (!parsed.success || (parsed.data.index !== null && parsed.data.index >= txs.length)) {
         send(res, 400, 'application/json', JSON.stringify({ ok: false, message: 'not an answer' }));
@@ -179,11 +223,20 @@ export async function startWalletSession(opts: WalletSessionOptions): Promise<Wa
     });
   });
   const port = (server.address() as AddressInfo).port;
+  hosts.add(`127.0.0.1:${port}`);
+  origins.add(`http://127.0.0.1:${port}`);
   return {
     url: `http://127.0.0.1:${port}/${token}/`,
     port,
     labels,
     done,
+    allowExternal: (externalUrl: string) => {
+      const u = new URL(externalUrl);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return;
+      // URL drops a default port from `host`; a browser's Host header does too.
+      hosts.add(u.host.toLowerCase());
+      origins.add(u.origin.toLowerCase());
+    },
     close: () => {
       finish('closed');
       return done;
@@ -234,13 +287,17 @@ function send(
   res.end(body);
 }
 
-/** The request's JSON body (bounded); undefined when it is not JSON. */
+const TOO_LARGE = Symbol('too large');
+
+/** The request's JSON body (at most MAX_BODY bytes); undefined when it is not JSON. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY) return TOO_LARGE;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) return undefined;
+    if (size > MAX_BODY) return TOO_LARGE;
     chunks.push(chunk as Buffer);
   }
   try {

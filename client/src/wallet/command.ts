@@ -111,6 +111,9 @@ async function handOver(
   ctx.sessions.add(s);
   try {
     const external = await externalUrl(s.url);
+    // The page answers only at its own address: also the one the browser is given, when the editor maps it
+    // (code-server's /proxy/PORT/ keeps the browser's Host and Origin; a remote's forwarded port).
+    s.allowExternal(external.toString(true));
     out.appendLine(
       userText(
         `${name}${opId === undefined ? '' : ` operation ${opId}`}: ${txs.length} transaction(s) for ${sender}; open ${external.toString(true)}`,
