@@ -1,5 +1,6 @@
 /** What the status bar says about the engine (pure, so it is unit-tested without an editor). */
 import type { EngineStatusParams } from '../../server/src/protocol';
+import { displayUrl } from '../../core/text/safe';
 
 export interface StatusView {
   text: string;
@@ -16,7 +17,9 @@ export function describeEngineStatus(s: EngineStatusParams | undefined): StatusV
       tooltip: 'DLMM: engine status not read yet. Click for details.',
       warning: false,
     };
-  const where = s.apiUrl ? `${s.environment ?? 'custom'} · ${s.apiUrl}` : (s.environment ?? 'no engine');
+  const where = s.apiUrl
+    ? `${s.environment ?? 'custom'} · ${displayUrl(s.apiUrl)}`
+    : (s.environment ?? 'no engine');
   if (s.state === 'offline')
     return {
       text: '$(debug-disconnect) DLMM offline',

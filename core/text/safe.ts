@@ -32,9 +32,30 @@ export function keysFromEnv(env: Readonly<Record<string, string | undefined>>): 
   return out;
 }
 
-/** `text` with every occurrence of each secret (as written, JSON-escaped or URL-encoded) replaced. */
+/**
+ * The user information of a URL (`http://user:pw@host/…`): from the scheme's `//` to the last `@` before the
+ * host ends (WHATWG URL parsing takes the last `@` of the authority, so a password holding `@` is covered).
+ */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#'"<>`]*@/gi;
+
+/** `text` with the credentials of every URL in it replaced (`http://[redacted]@host/api`). */
+export function redactUrlCredentials(text: string): string {
+  if (!text.includes('@')) return text;
+  URL_CREDENTIALS.lastIndex = 0;
+  return text.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+}
+
+/** `url` as text that may be shown: its user name and password replaced (the rest as written). */
+export function displayUrl(url: string | URL): string {
+  return redactUrlCredentials(String(url));
+}
+
+/**
+ * `text` with every occurrence of each secret (as written, JSON-escaped or URL-encoded) replaced, and the
+ * credentials of any URL in it (redactUrlCredentials): a service URL with `user:pw@` never leaves the process.
+ */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
+  let out = redactUrlCredentials(text);
   for (const s of secrets) {
     if (s === undefined || s.length < MIN_SECRET_LENGTH) continue;
     for (const form of new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)])) {
@@ -75,9 +96,11 @@ export function safeText(text: string, secrets: readonly (string | undefined)[])
  */
 export function redactDeep<T>(value: T, secrets: readonly (string | undefined)[]): T {
   const live = secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH);
-  if (live.length === 0) return value;
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactSecrets(v, live);
+    if (typeof v === 'string') {
+      const r = redactSecrets(v, live);
+      return r === v ? v : r;
+    }
     if (Array.isArray(v)) {
       let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {

@@ -72,7 +72,7 @@ export function startEngine(
    */
   const envKeys = keysFromEnv(options.env);
   const safe = <T>(value: T): T => safeDeep(value, [...apis.secrets(), ...envKeys]);
-  const envSettings = settingsFromEnv(options.env);
+  const envSettings = settingsFromEnv(options.env, (m) => connection.console.warn(safe(m)));
   const settings = new SettingsStore(
     handshake.hasConfiguration
       ? (uri) => connection.workspace.getConfiguration({ scopeUri: uri || undefined, section: 'dlmm' })
@@ -175,7 +175,7 @@ export function startEngine(
     const s = await settings.get(uri);
     const api = apis.get(s);
     api?.clearCache();
-    return readEngineStatus(api, s);
+    return safe(await readEngineStatus(api, s));
   });
 
   documents.onDidOpen((e) => {

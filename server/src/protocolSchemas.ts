@@ -10,11 +10,20 @@ import * as z from 'zod';
  * port) and answered to `workspace/configuration` for section `dlmm`. Validated on arrival (a boundary).
  * A client that sends nothing (any editor running `dlmm lsp --stdio`) gets the environment's values.
  */
+/**
+ * A service URL: http or https only. `file:`, `javascript:`, `data:` and every other scheme are refused,
+ * with a message that says so (the CLI's parseUrl and the extension's settings schema refuse them too).
+ */
+const zServiceUrl = z.url({
+  protocol: /^https?$/,
+  error: 'must be an http(s) URL; file:, javascript:, data: and other schemes are refused',
+});
+
 export const ServerSettingsSchema = z.object({
   /** Service base ending in /api; absent: offline checks only. */
-  apiUrl: z.url().optional(),
-  inventoryUrl: z.url().optional(),
-  nodeUrl: z.url().optional(),
+  apiUrl: zServiceUrl.optional(),
+  inventoryUrl: zServiceUrl.optional(),
+  nodeUrl: zServiceUrl.optional(),
   /** Overrides the plan's policy.max_tip_lag when set. */
   maxTipLag: z.number().int().min(0).nullable().optional(),
   /** Percent (1 means 1%): the slippage for hover figures when the plan sets none. */

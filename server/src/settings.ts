@@ -8,8 +8,11 @@ import { ServerSettingsSchema, type ServerSettings } from './protocolSchemas';
 /** Reads the `dlmm` section for one resource from the client; undefined when the client cannot. */
 export type ConfigurationReader = (uri: string) => Promise<unknown>;
 
-/** Settings from the process environment (the standalone server's source). */
-export function settingsFromEnv(env: Record<string, string | undefined>): ServerSettings {
+/** Settings from the process environment (the standalone server's source); `warn` hears what was refused. */
+export function settingsFromEnv(
+  env: Record<string, string | undefined>,
+  warn?: (message: string) => void,
+): ServerSettings {
   const raw = {
     apiUrl: env.DLMM_API_URL || undefined,
     inventoryUrl: env.DLMM_INVENTORY_URL || undefined,
@@ -17,7 +20,15 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Server
     environment: 'env' as const,
   };
   const parsed = ServerSettingsSchema.safeParse(raw);
-  return parsed.success ? parsed.data : { environment: 'env' };
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const name = { apiUrl: 'DLMM_API_URL', inventoryUrl: 'DLMM_INVENTORY_URL', nodeUrl: 'DLMM_NODE_URL' }[
+    String(issue?.path[0]) as 'apiUrl'
+  ];
+  warn?.(
+    `${name ?? 'the environment'} ${issue?.message ?? 'is not understood'}; offline checks only until it is fixed`,
+  );
+  return { environment: 'env' };
 }
 
 export class SettingsStore {
