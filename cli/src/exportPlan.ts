@@ -39,7 +39,13 @@ export async function checkAndBuild(
   api: DlmmApi,
   text: string,
   path: string,
-  opts: { opId?: string; signing?: SigningParams; routers?: RouterOverrides; allowUnprotected?: boolean },
+  opts: {
+    opId?: string;
+    signing?: SigningParams;
+    routers?: RouterOverrides;
+    allowUnprotected?: boolean;
+    allowUncheckedSwap?: boolean;
+  },
   io: CliIO,
   command: string,
 ): Promise<CheckedExport> {
@@ -76,6 +82,7 @@ async function checkAndBuildHeld(
     ...(opts.opId !== undefined ? { opId: opts.opId } : {}),
     ...(signing ? { publicKey: signing.publicKey, nonce: signing.nonce, fee: signing.fee } : {}),
     ...(opts.allowUnprotected ? { allowUnprotected: true } : {}),
+    ...(opts.allowUncheckedSwap ? { allowUncheckedSwap: true } : {}),
   });
   if (!outcome.ok) {
     io.err(`${command}: not exported (${outcome.error.code}): ${outcome.error.message}\n`);

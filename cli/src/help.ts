@@ -202,6 +202,7 @@ export const HELP: Record<string, CommandHelp> = {
     usage: [
       'PLAN [--op ID] [--format tx-hex|wallet-request|summary|json]',
       '     [--public-key HEX --nonce N --fee N] [--out FILE] [--allow-unprotected]',
+      '     [--allow-unchecked-swap]',
     ],
     description:
       'The plan is checked against live data first; a plan with an error finding is not exported. ' +
@@ -216,6 +217,10 @@ export const HELP: Record<string, CommandHelp> = {
       {
         flag: '--allow-unprotected',
         text: 'export an operation whose min-dlp cannot be computed (bin shares unknown) with min-dlp 1; without it such an operation is refused',
+      },
+      {
+        flag: '--allow-unchecked-swap',
+        text: 'export a swap whose route was not checked on the state read (swap-unchecked); its summary says so. Without it such a swap is refused',
       },
     ],
     common: true,

@@ -28,7 +28,8 @@ import {
   PricePointSchema,
   ReadOnlyResultSchema,
   ReadySchema,
-  RouteSchema,
+  MultiQuoteResponseSchema,
+  QuoteResponseSchema,
   SingleBinSchema,
   StatusSchema,
   SwapParamsSchema,
@@ -36,7 +37,9 @@ import {
   V1PoolSchema,
   type BinList,
   type QuoteRequest,
+  type Route,
   type Status,
+  type SwapParamsRequest,
 } from './schemas';
 import { Transport, type HttpRequest } from './transport';
 import type { ApiClientOptions, ApiStats, DlmmApi, Readiness } from './types';
@@ -247,14 +250,48 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     return readinessOf(body, res.text, req.endpoint, res.status);
   };
 
+  /** Amounts as the host takes them: the document's JSON integer, or the published string (after a 422). */
+  const amount = (v: bigint): bigint | string => (stringAmountHosts.has(hostOf(base)) ? String(v) : v);
+
   const quoteBody = (req: QuoteRequest): string =>
     stringifyJsonExact({
       input_token: req.input_token,
       output_token: req.output_token,
-      amount_in: req.amount_in,
+      amount_in: amount(req.amount_in),
       ...(req.amm_strategy !== undefined ? { amm_strategy: req.amm_strategy } : {}),
       ...(req.slippage_tolerance !== undefined ? { slippage_tolerance: req.slippage_tolerance } : {}),
     });
+
+  /**
+   * POSTs a body built by `build`; when the host answers 422 naming `amount_in` while the amounts went as
+   * JSON integers, it is sent once more with them as strings (the published type), and the host is
+   * remembered for every later request of this process.
+   */
+  const postAmounts = async (
+    path: string,
+    build: () => string,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> => {
+    const wasString = stringAmountHosts.has(hostOf(base));
+    const r = service('POST', path, build());
+    try {
+      return await fetchJson(r, {}, signal);
+    } catch (e) {
+      if (
+        !wasString &&
+        e instanceof ApiError &&
+        e.context.status === 422 &&
+        (e.context.refused ?? []).includes('amount_in')
+      ) {
+        stringAmountHosts.add(hostOf(base));
+        opts.log?.(
+          `${r.endpoint}: the service takes amount_in as a string; sending amounts as strings from now on`,
+        );
+        return fetchJson(service('POST', path, build()), {}, signal);
+      }
+      throw e;
+    }
+  };
 
   /**
    * POSTs a quote; a 4xx saying there is no route becomes no-route. Quote v2 answers from the state at the
@@ -265,19 +302,20 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     req: QuoteRequest,
     signal: AbortSignal | undefined,
   ): Promise<unknown> => {
-    const r = service('POST', path, quoteBody(req));
+    const key = `POST ${base}${path} ${stringifyJsonExact({ ...req, amount_in: String(req.amount_in) })}`;
     return cachedRead(
-      `${r.method} ${r.url} ${r.body}`,
+      key,
       async (shared) => {
         try {
-          return await fetchJson(r, {}, shared);
+          return await postAmounts(path, () => quoteBody(req), shared);
         } catch (e) {
           if (
             e instanceof ApiError &&
             e.code === 'http-error' &&
+            e.context.status !== 422 &&
             /no (route|path)/i.test(e.context.detail ?? '')
           ) {
-            throw noRoute(r, req, e.context.detail);
+            throw noRoute({ endpoint: `POST ${path}` }, req, e.context.detail);
           }
           throw e;
         }
@@ -285,6 +323,10 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       signal,
     );
   };
+
+  /** A swap parameters request (published SwapRequest), amounts written as the host takes them. */
+  const swapBody = (req: SwapParamsRequest): string =>
+    stringifyJsonExact({ ...req, amount_in: amount(req.amount_in), amount_out: amount(req.amount_out) });
 
   /** A pool's bin list (v2 or the legacy v1 path): validated, a bin id listed twice refused. */
   const binList = (path: string, poolId: string, signal: AbortSignal | undefined): Promise<BinList> => {
@@ -393,38 +435,51 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       const path = '/quotes/v2/quote';
       const endpoint = `POST ${path}`;
       const body = await postQuote(path, req, signal);
-      if (isRecord(body) && 'route' in body && !('execution_path' in body)) {
-        if (body.route === null || body.route === undefined)
-          throw noRoute({ endpoint }, req, errorDetail(body, ''));
-        return validate(RouteSchema, body.route, endpoint, ['route']);
-      }
-      if (isRecord(body) && Array.isArray(body.routes) && body.routes.length === 0) {
-        throw noRoute({ endpoint }, req, errorDetail(body, ''));
-      }
-      if (isRecord(body) && body.success === false && !('execution_path' in body)) {
-        throw noRoute({ endpoint }, req, errorDetail(body, ''));
-      }
-      return validate(RouteSchema, body, endpoint);
+      if (isRecord(body) && body.success === false) throw noRoute({ endpoint }, req, errorDetail(body, ''));
+      const route = validate(QuoteResponseSchema, body, endpoint);
+      if (route.hops.length === 0)
+        throw noRoute({ endpoint }, req, errorDetail(body, '') || 'empty execution_path');
+      return withStrategy(route, req);
     },
 
     async quoteMulti(req) {
       const path = '/quotes/v2/quote/multi';
+      const endpoint = `POST ${path}`;
+      let body: unknown;
       try {
-        return readList(await postQuote(path, req, signal), ['routes'], RouteSchema, `POST ${path}`);
+        body = await postQuote(path, req, signal);
       } catch (e) {
         if (e instanceof ApiError && e.code === 'no-route') return [];
         throw e;
       }
+      if (isRecord(body) && body.success === false && !(Array.isArray(body.routes) && body.routes.length > 0))
+        return [];
+      const multi = validate(MultiQuoteResponseSchema, body, endpoint);
+      const routes = multi.routes.filter((r) => r.hops.length > 0).map((r) => withStrategy(r, req));
+      const best = multi.best_route_index;
+      if (best !== undefined && best !== null && routes.length > 0) {
+        const at = routes.findIndex((r) => r.route_index === best);
+        if (at === -1) {
+          throw new ApiError(
+            'unexpected-response',
+            `${endpoint}: unexpected response, field 'best_route_index' names route ${best}, which is not among the routes.`,
+            { endpoint, field: 'best_route_index' },
+          );
+        }
+        // Best first (the engine sorts them so; its index is what counts).
+        routes.unshift(...routes.splice(at, 1));
+      }
+      return routes;
     },
 
     async swapParams(req) {
-      const r = service('POST', '/quotes/v2/swap', stringifyJsonExact(req));
-      return validate(SwapParamsSchema, await fetchJson(r, {}, signal), r.endpoint);
+      const path = '/quotes/v2/swap';
+      return validate(SwapParamsSchema, await postAmounts(path, () => swapBody(req), signal), `POST ${path}`);
     },
 
     async aggSwap(req) {
-      const r = service('POST', '/quotes/v2/agg/swap', stringifyJsonExact(req));
-      return validate(SwapParamsSchema, await fetchJson(r, {}, signal), r.endpoint);
+      const path = '/quotes/v2/agg/swap';
+      return validate(SwapParamsSchema, await postAmounts(path, () => swapBody(req), signal), `POST ${path}`);
     },
 
     appPool(poolId) {
@@ -646,6 +701,30 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
 }
 
 /** Status words a warmth gate may answer with (plain text, or `status` in a JSON body). */
+/**
+ * Hosts (scheme://host:port) that refused a JSON-integer amount_in with a 422: amounts go to them as strings
+ * (the published type) for the rest of the process, whichever client instance asks.
+ */
+const stringAmountHosts = new Set<string>();
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** Sets the integer form back for every host (tests that replay a host's first request). */
+export function resetAmountForms(): void {
+  stringAmountHosts.clear();
+}
+
+/** The strategy asked for, on the route (the engine's answer does not echo it). */
+function withStrategy(route: Route, req: QuoteRequest): Route {
+  return { ...route, amm_strategy: req.amm_strategy ?? 'best' };
+}
+
 const READY_WORDS = /^(ok|ready|up|healthy|pass)$/i;
 
 /**

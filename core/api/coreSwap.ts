@@ -475,22 +475,31 @@ export function coreQuoteToRoute(
 ): Route {
   const xForY = /x-for-y/.test(q.route.swapData.function);
   const pool = String(q.route.swapData.parameters['pool-trait'] ?? '');
+  const amountIn = q.amountInUsed ?? q.amountIn;
   return {
-    execution_path: [
+    // The core API names no bins: the route has one hop and no per-bin steps.
+    execution_path: [],
+    hops: [
       {
         pool_id: pool,
+        alias: null,
         input_token: inputContract,
         output_token: outputContract,
         x_for_y: xForY,
-        amount_in: q.amountInUsed ?? q.amountIn,
+        amount_in: amountIn,
         amount_out: q.amountOut,
+        bins: [],
       },
     ],
-    amount_in: q.amountIn,
     amount_out: q.amountOut,
-    ...(q.amountInUsed !== undefined
-      ? { amount_in_used: q.amountInUsed, complete: q.amountInUsed >= q.amountIn }
-      : {}),
+    amount_out_text: String(q.amountOut),
+    min_amount_out: q.amountOut,
+    min_amount_out_text: String(q.amountOut),
+    ...(q.amountInUsed !== undefined ? { amount_in_used: q.amountInUsed } : {}),
+    route_path: [inputContract, outputContract],
+    fee: '0',
+    price_impact_bps: null,
+    price_impact_tokens: '0',
     input_token_decimals: q.route.tokenXDecimals,
     output_token_decimals: q.route.tokenYDecimals,
     slippage_tolerance: slippagePercent,

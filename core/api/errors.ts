@@ -24,6 +24,8 @@ export interface ApiErrorContext {
   fault?: InventoryFault;
   /** Extra facts for messages (tip lag, retry count, ...). */
   detail?: string;
+  /** For a FastAPI 422: the names of the request fields the service refused (last part of each loc). */
+  refused?: string[];
 }
 
 /** An error from the service (or our simulated engine), with a stable code and its context. */

@@ -2,7 +2,7 @@
 import { ApiError, type InventoryFault } from './errors';
 import { InventoryFaultSchema, type QuoteRequest } from './schemas';
 import type { HttpRequest, HttpResponse } from './transport';
-import { errorDetail, isRecord } from './validate';
+import { errorDetail, isRecord, refusedFields, validationDetail } from './validate';
 
 /** The fault code of an inventory 503 body, if it has one of the three. */
 export function faultOf(body: unknown): InventoryFault | undefined {
@@ -57,13 +57,20 @@ export function noRoute(
   );
 }
 
-/** Any other non-2xx answer. */
+/** Any other non-2xx answer; a FastAPI 422 names the fields the service refused. */
 export function httpError(req: HttpRequest, res: HttpResponse, body: unknown): ApiError {
   const detail = errorDetail(body, res.text);
-  return new ApiError('http-error', `${req.endpoint}: HTTP ${res.status} (${detail}).`, {
+  const refused = res.status === 422 ? validationDetail(body) : undefined;
+  const message =
+    refused !== undefined
+      ? `${req.endpoint}: HTTP 422, the service refused the request: ${refused}. ` +
+        'This client and the service disagree on that field; report it with this message.'
+      : `${req.endpoint}: HTTP ${res.status} (${detail}).`;
+  return new ApiError('http-error', message, {
     endpoint: req.endpoint,
     status: res.status,
     detail,
+    ...(res.status === 422 ? { refused: refusedFields(body) } : {}),
   });
 }
 

@@ -144,72 +144,305 @@ export type BinList = z.infer<typeof BinListSchema>;
 export const SingleBinSchema = binRecord(zUnsignedBinId);
 export type SingleBin = z.infer<typeof SingleBinSchema>;
 
-/** POST /quotes/v2/quote body. amount_in is sent as a JSON integer literal (exact, see the client). */
+/**
+ * POST /quotes/v2/quote body. `amount_in` is written as the interface document's JSON integer (exact, never
+ * through a float) until the service refuses that with a 422 naming `amount_in`; the client then sends it as
+ * the published string of base units (core/api/client.ts).
+ */
 export interface QuoteRequest {
   input_token: string;
   output_token: string;
   amount_in: bigint;
+  /** best | preferred | pure (the published QuoteRequest); 'best' when absent. */
   amm_strategy?: string;
   /** Percent: 1 means 1%. */
   slippage_tolerance?: number;
 }
 
-/** One hop of a route as our engine describes it (the document shows only the fields the swap request consumes). */
-export const RouteHopSchema = z.looseObject({
-  pool_id: z.string(),
-  input_token: zPrincipal,
-  output_token: zPrincipal,
-  x_for_y: z.boolean(),
-  amount_in: zAmount,
-  amount_out: zAmount,
-  /** Signed ids of bins the hop consumed, in walk order, with per-bin in/out. */
-  bins: z.array(z.looseObject({ bin_id: zSignedBinId, amount_in: zAmount, amount_out: zAmount })).optional(),
-});
-export type RouteHop = z.infer<typeof RouteHopSchema>;
+/** The engine's strategies (published QuoteRequest.amm_strategy). */
+export const AMM_STRATEGIES = ['best', 'preferred', 'pure'] as const;
 
-/** A route (POST /quotes/v2/quote answer, and each element of /quote/multi). */
-export const RouteSchema = z.looseObject({
-  execution_path: z.array(RouteHopSchema),
-  amount_in: zAmount.optional(),
-  amount_out: zAmount,
-  input_token_decimals: zInt,
-  output_token_decimals: zInt,
-  slippage_tolerance: z.number(),
-  min_amount_out: zAmount.optional(),
-  price_impact_bps: zInt.optional().nullable(),
-  amm_strategy: z.string().optional(),
-});
-export type Route = z.infer<typeof RouteSchema>;
-
-/** /quote answers a route, or an object holding it under `route`; /quote/multi a list or `{routes}`. */
-export const QuoteResponseSchema = z.union([RouteSchema, z.looseObject({ route: RouteSchema })]);
-export const MultiQuoteResponseSchema = z.union([
-  z.array(RouteSchema),
-  z.looseObject({ routes: z.array(RouteSchema) }),
+/**
+ * A decimal figure of the quote engine, e.g. "2995802098.950524737631184408" (published QuoteResponse:
+ * amount_out, min_amount_out, fee, price_impact_tokens are strings). Kept as the text sent; read by its
+ * digits only (decimalFloor), never through a float. A JSON integer (the document's number) is read too; a
+ * JSON number with a fraction already went through a float and is refused.
+ */
+export const zDecimalText = z.union([
+  z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal number as a string, e.g. "1234.5"'),
+  z.bigint().transform(String),
+  z
+    .number()
+    .int()
+    .refine(Number.isSafeInteger, 'integer beyond 2^53 arrived as a JS number')
+    .transform(String),
 ]);
 
-/** POST /quotes/v2/swap body. */
-export interface SwapParamsRequest {
-  execution_path: unknown[];
+/** A non-negative decimal figure (amounts). */
+export const zAmountText = zDecimalText.refine((t) => !t.startsWith('-'), 'expected a non-negative amount');
+
+/** The integer part of a non-negative decimal text (base units the engine's figure covers whole). */
+export function decimalFloor(text: string): bigint {
+  const dot = text.indexOf('.');
+  return BigInt(dot === -1 ? text : text.slice(0, dot));
+}
+
+/** A contract principal ADDR.name (pool and token traits). */
+export const zContractPrincipal = zPrincipal.refine(
+  (v) => v.includes('.'),
+  'expected a contract principal ADDR.name',
+);
+
+/**
+ * One step of a route (published ExecutionStep): one bin of one pool. Kept as the engine sent it (it is
+ * posted back unchanged to /quotes/v2/swap); the hops are derived from the steps (routeHops).
+ * `expected_bin_id` is read as the v2 signed id (the quote v2 convention, and the router's Clarity int).
+ */
+export const ExecutionStepSchema = z.looseObject({
+  pool_trait: zContractPrincipal,
+  pool_id: z.string().nullable().optional(),
+  x_token_trait: zContractPrincipal,
+  y_token_trait: zContractPrincipal,
+  expected_bin_id: zInt.pipe(z.number().int().min(MIN_BIN_ID).max(MAX_BIN_ID)),
+  function_name: z.enum(['swap-x-for-y', 'swap-y-for-x']),
+  x_in: zAmountText.nullable().optional(),
+  y_in: zAmountText.nullable().optional(),
+  x_out: zAmountText.nullable().optional(),
+  y_out: zAmountText.nullable().optional(),
+  is_empty_swap: z.boolean().nullable().optional(),
+});
+export type ExecutionStep = z.infer<typeof ExecutionStepSchema>;
+
+/** One bin of a hop: signed id and the base units in and out (0 in for a crossed bin that trades nothing). */
+export interface RouteBin {
+  bin_id: number;
   amount_in: bigint;
+  amount_out: bigint;
+}
+
+/** One hop of a route: consecutive steps in one pool and direction. */
+export interface RouteHop {
+  /** The pool's contract principal (the steps' pool_trait). */
+  pool_id: string;
+  /** The engine's own pool id for it (the steps' pool_id, e.g. dlmm_1), when given. */
+  alias: string | null;
+  input_token: string;
+  output_token: string;
+  x_for_y: boolean;
+  /** Sum of the steps' input (integer parts). */
+  amount_in: bigint;
+  /** Sum of the steps' output (integer parts). */
+  amount_out: bigint;
+  bins: RouteBin[];
+}
+
+const numberish = z.union([z.number(), z.bigint().transform((v) => Number(v))]);
+
+/** The fields of a route (published QuoteResponse and RouteInfo), before its hops are derived. */
+const routeFields = {
+  success: z.boolean().optional(),
+  execution_path: z.array(ExecutionStepSchema),
+  amount_out: zAmountText,
+  min_amount_out: zAmountText,
+  slippage_tolerance: numberish,
+  route_path: z.array(zPrincipal),
+  fee: zDecimalText,
+  price_impact_bps: numberish.nullable(),
+  price_impact_tokens: zDecimalText,
+  input_token_decimals: zInt.pipe(z.number().int().min(0).max(36)).nullable().optional(),
+  output_token_decimals: zInt.pipe(z.number().int().min(0).max(36)).nullable().optional(),
+  execution_details: z
+    .looseObject({
+      amm_type: z.string().optional().nullable(),
+      bins_traversed: zInt.optional().nullable(),
+      strategy: z.string().optional().nullable(),
+      unique_bins_used: zInt.optional().nullable(),
+    })
+    .nullable()
+    .optional(),
+  error: z.string().nullable().optional(),
+};
+
+/** A route as the product uses it: the engine's fields, its decimal figures as integers, and its hops. */
+export type Route = Omit<z.output<z.ZodObject<typeof routeFields>>, 'amount_out' | 'min_amount_out'> & {
+  /** Integer part of the engine's amount_out (base units). */
+  amount_out: bigint;
+  /** The engine's amount_out as sent (keeps its fraction). */
+  amount_out_text: string;
+  min_amount_out: bigint;
+  min_amount_out_text: string;
+  /** The hops derived from the per-bin steps: a new hop wherever the pool (or direction) changes. */
+  hops: RouteHop[];
+  /** /quote/multi only: the route's 1-based index and hop count as the engine numbered them. */
+  route_index?: number;
+  total_hops?: number;
+  /** The strategy asked for (not an engine field). */
+  amm_strategy?: string;
+  /** Input the route takes, where its source states it (the core swap API's quote; the engine does not). */
+  amount_in_used?: bigint;
+};
+
+/**
+ * The hops of a route from its per-bin steps: the pool from pool_trait, the direction from function_name,
+ * a new hop wherever the pool or direction changes; consecutive hops must chain (one's output is the next
+ * one's input). A step's input and output amounts for its direction must be given (an empty swap's input
+ * counts 0: it only moves the active bin).
+ */
+export function routeHops(steps: readonly ExecutionStep[], ctx: z.RefinementCtx): RouteHop[] | undefined {
+  const hops: RouteHop[] = [];
+  for (const [i, s] of steps.entries()) {
+    const xForY = s.function_name === 'swap-x-for-y';
+    const inKey = xForY ? 'x_in' : 'y_in';
+    const outKey = xForY ? 'y_out' : 'x_out';
+    const empty = s.is_empty_swap === true;
+    const inText = s[inKey];
+    const outText = s[outKey];
+    if (!empty && (inText === undefined || inText === null)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['execution_path', i, inKey],
+        message: `a ${s.function_name} step needs ${inKey}`,
+      });
+      return undefined;
+    }
+    if (!empty && (outText === undefined || outText === null)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['execution_path', i, outKey],
+        message: `a ${s.function_name} step needs ${outKey}`,
+      });
+      return undefined;
+    }
+    const amountIn = empty ? 0n : decimalFloor(inText as string);
+    const amountOut = outText === undefined || outText === null ? 0n : decimalFloor(outText);
+    const input = xForY ? s.x_token_trait : s.y_token_trait;
+    const output = xForY ? s.y_token_trait : s.x_token_trait;
+    let hop = hops[hops.length - 1];
+    if (!hop || hop.pool_id !== s.pool_trait || hop.x_for_y !== xForY) {
+      if (hop && hop.output_token !== input) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['execution_path', i, 'function_name'],
+          message: `this step spends ${input}, but the previous hop gives ${hop.output_token}`,
+        });
+        return undefined;
+      }
+      hop = {
+        pool_id: s.pool_trait,
+        alias: s.pool_id ?? null,
+        input_token: input,
+        output_token: output,
+        x_for_y: xForY,
+        amount_in: 0n,
+        amount_out: 0n,
+        bins: [],
+      };
+      hops.push(hop);
+    } else if (hop.input_token !== input || hop.output_token !== output) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['execution_path', i, 'x_token_trait'],
+        message: `this step names other tokens than the earlier steps in pool ${s.pool_trait}`,
+      });
+      return undefined;
+    }
+    hop.amount_in += amountIn;
+    hop.amount_out += amountOut;
+    hop.bins.push({ bin_id: s.expected_bin_id, amount_in: amountIn, amount_out: amountOut });
+  }
+  return hops;
+}
+
+const toRoute = <T extends { amount_out: string; min_amount_out: string; execution_path: ExecutionStep[] }>(
+  r: T,
+  ctx: z.RefinementCtx,
+) => {
+  const hops = routeHops(r.execution_path, ctx);
+  if (!hops) return z.NEVER;
+  return {
+    ...r,
+    amount_out: decimalFloor(r.amount_out),
+    amount_out_text: r.amount_out,
+    min_amount_out: decimalFloor(r.min_amount_out),
+    min_amount_out_text: r.min_amount_out,
+    hops,
+  };
+};
+
+/** POST /quotes/v2/quote answer (published QuoteResponse): flat. */
+export const QuoteResponseSchema = z.looseObject(routeFields).transform((r, ctx): Route => toRoute(r, ctx));
+
+/** One route of /quote/multi (published RouteInfo). */
+export const RouteInfoSchema = z
+  .looseObject({ ...routeFields, route_index: zInt.pipe(z.number().int().min(1)), total_hops: zInt })
+  .transform((r, ctx): Route => toRoute(r, ctx));
+
+/** POST /quotes/v2/quote/multi answer (published MultiRouteQuoteResponse). */
+export const MultiQuoteResponseSchema = z.looseObject({
+  success: z.boolean(),
+  routes: z.array(RouteInfoSchema),
+  best_route_index: zInt.nullable().optional(),
+  error: z.string().nullable().optional(),
+});
+
+/**
+ * POST /quotes/v2/swap (and agg/swap) body (published SwapRequest). The amounts are written like the quote's
+ * amount_in (a JSON integer, or the string form once the host asked for it).
+ */
+export interface SwapParamsRequest {
+  /** The route's steps exactly as the engine sent them. */
+  execution_path: ExecutionStep[];
+  amount_in: bigint;
+  /** Base units: the integer part of the route's amount_out. */
   amount_out: bigint;
   input_token: string;
   output_token: string;
-  input_token_decimals: number;
-  output_token_decimals: number;
+  input_token_decimals?: number | null;
+  output_token_decimals?: number | null;
   slippage_tolerance: number;
   swap_parameters_type?: 'simple' | 'full';
   provider?: string;
 }
 
-/** POST /quotes/v2/swap answer: the document does not show its fields; ours names the router call. */
+/** A post-condition the engine proposes (published PostCondition); shown, never used to bound. */
+export const SwapPostConditionSchema = z.looseObject({
+  amount: zAmountText,
+  sender_address: z.string(),
+  condition_code: z.string(),
+  /** "ADDR.name::asset" for a fungible token. */
+  token_contract: z.string(),
+  token_decimals: zInt,
+  token_asset_name: z.string(),
+  post_condition_type: z.string(),
+});
+
+/**
+ * POST /quotes/v2/swap and /quotes/v2/agg/swap answer (published SwapResponse). Read to be shown: the export
+ * builds its own router call and never takes the engine's function on trust (its simple swap names
+ * swap-simple-multi, which Bitflow's own bot documents as broken on v-1-2).
+ */
 export const SwapParamsSchema = z.looseObject({
-  contract: z.string(),
+  success: z.boolean(),
+  slippage_tolerance: numberish,
+  swap_contract: zContractPrincipal,
   function_name: z.string(),
-  min_amount_out: zAmount.optional(),
-  provider: z.string().nullable().optional(),
+  swap_parameters: z.array(z.looseObject({})),
+  swap_parameters_typed: z.array(z.looseObject({})),
+  post_conditions: z.array(SwapPostConditionSchema),
+  total_hops: zInt,
+  error: z.string().nullable().optional(),
 });
 export type SwapParams = z.infer<typeof SwapParamsSchema>;
+
+/** One FastAPI validation error (published ValidationError). */
+export const ValidationErrorSchema = z.looseObject({
+  loc: z.array(z.union([z.string(), z.number(), z.bigint()])),
+  msg: z.string(),
+  type: z.string(),
+});
+
+/** A FastAPI 422 body (published HTTPValidationError). */
+export const HttpValidationErrorSchema = z.looseObject({ detail: z.array(ValidationErrorSchema) });
 
 // ---- app v2 ----------------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { ApiError } from './errors';
 import { JsonSyntaxError, parseJsonExact } from './json';
+import { escapeControl } from '../text/safe';
 
 /** Parses a body exactly; malformed JSON is an unexpected-response naming the endpoint and position. */
 export function parseBody(endpoint: string, status: number, text: string): unknown {
@@ -112,8 +113,36 @@ export function isEmptyPoolNotFound(body: unknown, rawText: string): boolean {
   );
 }
 
-/** A short human reason from an error body ({error|message|detail|code}) or its text. */
+/**
+ * The refused fields of a FastAPI 422 body `{detail: [{loc, msg, type}]}` (published HTTPValidationError),
+ * e.g. "body.amount_in: Input should be a valid string (string_type)"; undefined for any other body.
+ * Control characters are escaped (the transport already redacted the key).
+ */
+export function validationDetail(body: unknown): string | undefined {
+  if (!isRecord(body) || !Array.isArray(body.detail) || body.detail.length === 0) return undefined;
+  const parts: string[] = [];
+  for (const d of body.detail) {
+    if (!isRecord(d) || !Array.isArray(d.loc) || typeof d.msg !== 'string') return undefined;
+    const loc = d.loc.map((x) => String(x)).join('.');
+    const type = typeof d.type === 'string' ? ` (${d.type})` : '';
+    parts.push(`${loc}: ${d.msg}${type}`);
+  }
+  return escapeControl(parts.join('; ').slice(0, 300));
+}
+
+/** The `loc` paths a FastAPI 422 body refuses, each as its last name (e.g. 'amount_in'). */
+export function refusedFields(body: unknown): string[] {
+  if (!isRecord(body) || !Array.isArray(body.detail)) return [];
+  return body.detail
+    .map((d) => (isRecord(d) && Array.isArray(d.loc) ? d.loc.map(String) : []))
+    .filter((loc) => loc.length > 0)
+    .map((loc) => loc[loc.length - 1] as string);
+}
+
+/** A short human reason from an error body ({error|message|detail|code}, a FastAPI 422) or its text. */
 export function errorDetail(body: unknown, rawText: string): string {
+  const validation = validationDetail(body);
+  if (validation !== undefined) return validation;
   if (isRecord(body)) {
     const parts = ['code', 'error', 'message', 'detail', 'reason']
       .map((k) => body[k])

@@ -40,6 +40,7 @@ export const DIAGNOSTIC_CODES = {
   'swap-partial-fill': 'error',
   'price-impact': ['error', 'warning'], // error above 10%, warning above policy.max_price_impact
   'quote-mismatch': 'warning',
+  'swap-unchecked': 'error',
   'min-dlp-unprotected': 'warning',
   'api-unreachable': 'warning',
   'rate-limited': 'warning',

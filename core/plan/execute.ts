@@ -136,11 +136,12 @@ export async function executePlan(
         ),
       );
     } else {
+      // A swap is never clean unless it ran on the state read: for a swap this is an error.
       out.push(
         finding(
           ctx,
           'execution-unchecked',
-          { op: tx.opIndex, path },
+          { op: tx.opIndex, path, ...(op?.op === 'swap' ? { severity: 'error' as const } : {}) },
           `${tx.functionName}${part} could not be executed on the state read, so whether it reverts is unknown: ${r.detail}`,
         ),
       );

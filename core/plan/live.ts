@@ -270,7 +270,7 @@ async function checkSwap(
   const lookup = poolLookup(live.pools ?? []);
   const lists = new Map<string, BinList>();
   await Promise.all(
-    [...new Set(route.execution_path.map((h) => h.pool_id))].map(async (id) => {
+    [...new Set(route.hops.map((h) => h.pool_id))].map(async (id) => {
       if (!lookup(id)) return;
       const r = await s.read(`bins:${id}`, `GET /quotes/v2/bins/${id}`, (a) => a.bins(id));
       if (r.ok) lists.set(id, r.value);
@@ -292,7 +292,7 @@ async function readRoutePools(plan: Plan, api: DlmmApi, s: Reader, live: LiveDat
   }
   const ids = new Set<string>();
   for (const sw of live.swaps.values())
-    for (const hop of sw.route?.execution_path ?? []) if (!known.has(hop.pool_id)) ids.add(hop.pool_id);
+    for (const hop of sw.route?.hops ?? []) if (!known.has(hop.pool_id)) ids.add(hop.pool_id);
   const noPositions: Plan = { ...plan, operations: [] };
   await Promise.all(
     [...ids].map(async (id) =>

@@ -56,23 +56,19 @@ export interface QuoteReads {
   bins(id: string): BinList | undefined;
 }
 
-/** Engine-reported figures for an unverified check (fields the document does not name are read if present). */
+/** Engine-reported figures for an unverified check (the input used, where the route's source states it). */
 function engineFallback(route: Route, amountIn: bigint, reason: string): QuoteCheck {
-  const raw = route as Record<string, unknown>;
-  const usedRaw = raw.amount_in_used;
-  let used = amountIn;
-  if (typeof usedRaw === 'bigint') used = usedRaw;
-  else if (typeof usedRaw === 'string' && /^\d+$/.test(usedRaw)) used = BigInt(usedRaw);
-  else if (typeof usedRaw === 'number' && Number.isSafeInteger(usedRaw) && usedRaw >= 0)
-    used = BigInt(usedRaw);
-  const complete = raw.complete === false ? false : used >= amountIn;
+  // The input the route takes: as its source states it, else the engine's per-bin steps summed.
+  const first = route.hops[0];
+  const used = route.amount_in_used ?? (first && first.bins.length > 0 ? first.amount_in : amountIn);
+  const complete = used >= amountIn;
   return {
     amount_in: amountIn,
     amount_in_used: used,
     amount_out: route.amount_out,
     complete,
     price_impact_bps: route.price_impact_bps ?? null,
-    hops: route.execution_path.map((h) => h.pool_id),
+    hops: route.hops.map((h) => h.pool_id),
     engine_amount_out: route.amount_out,
     verified: false,
     unverified_reason: reason,
@@ -90,7 +86,7 @@ function findPool(reads: QuoteReads, id: string): Pool | undefined {
  * with a readable bin list; otherwise the check is unverified and carries the engine's figures.
  */
 export function checkRoute(route: Route, amountIn: bigint, reads: QuoteReads): QuoteCheck {
-  const hops = route.execution_path;
+  const hops = route.hops;
   if (hops.length === 0) return engineFallback(route, amountIn, 'the route has no hops');
   const inputs: {
     id: string;
@@ -187,7 +183,7 @@ export async function checkRouteLive(
   known: { pools?: Pool[] } = {},
 ): Promise<QuoteCheck> {
   // The pools list and every hop's bin list are read at once (one round trip, not two).
-  const ids = [...new Set(route.execution_path.map((h) => h.pool_id))];
+  const ids = [...new Set(route.hops.map((h) => h.pool_id))];
   const [pools, ...lists] = await Promise.all([
     (known.pools ? Promise.resolve(known.pools) : api.pools()).then(
       (p) => p,

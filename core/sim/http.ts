@@ -166,6 +166,45 @@ export function parseBody<S extends z.ZodType>(schema: S, value: unknown, what: 
   throw badRequest(`invalid ${what}: ${problems.join('; ')}`, { problems });
 }
 
+/**
+ * Validates a body as FastAPI does: 422 `{detail: [{loc, msg, type, input}]}` (the published
+ * HTTPValidationError of leather-io/mono bitflow-bff-api.types.ts), one entry per refused field, `loc`
+ * starting with "body". An issue may carry its FastAPI type in `params.type` (e.g. string_type).
+ */
+export function parseFastApiBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  // A union refuses with one issue holding each branch's: the first branch's issues are the ones shown.
+  type Issue = z.core.$ZodIssue;
+  const flat = (issues: readonly Issue[]): Issue[] =>
+    issues.flatMap((i) =>
+      i.code === 'invalid_union' && i.errors[0]
+        ? flat(i.errors[0]).map((e) => ({ ...e, path: [...i.path, ...e.path] }))
+        : [i],
+    );
+  const detail = flat(r.error.issues).map((i) => {
+    const input = pickPath(value, i.path);
+    const params = (i as { params?: { type?: string } }).params;
+    const missing = input === undefined && i.code === 'invalid_type';
+    return {
+      loc: ['body', ...i.path.map((k) => (typeof k === 'symbol' ? String(k) : k))],
+      msg: missing ? 'Field required' : i.message,
+      type: params?.type ?? (missing ? 'missing' : i.code === 'invalid_type' ? 'type_error' : 'value_error'),
+      ...(input !== undefined ? { input } : {}),
+    };
+  });
+  throw new HttpError(422, { detail });
+}
+
+function pickPath(value: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = value;
+  for (const k of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[k];
+  }
+  return cur;
+}
+
 /** Writes a reply as JSON (bigint written exactly); the reply's own headers override `headers` (e.g. rate limits). */
 export function writeReply(res: ServerResponse, reply: Reply, headers?: Record<string, string>): void {
   const text = reply.raw ?? stringifyJsonExact(reply.body ?? null);

@@ -4,7 +4,6 @@
  */
 import { BIN_ID_OFFSET } from '../dlmm/bins';
 import { priceImpactBps, routeWalk, spotOutput, type SwapWalkResult } from '../dlmm/math';
-import { minAfterSlippage } from '../dlmm/percent';
 import type { SimEngine, SimPool } from './engine';
 
 export interface PathHop {
@@ -96,13 +95,36 @@ export function quoteAll(
   });
 }
 
-/** The wire shape of a route (RouteSchema in core/api/schemas.ts), amounts as numeric strings. */
+/** `num / den` as an exact decimal string with up to `places` fraction digits (truncated), sign kept. */
+export function exactDecimal(num: bigint, den: bigint, places = 18): string {
+  const negative = num < 0n !== den < 0n && num !== 0n;
+  const n = num < 0n ? -num : num;
+  const d = den < 0n ? -den : den;
+  const whole = n / d;
+  let rest = n % d;
+  let frac = '';
+  for (let i = 0; i < places && rest !== 0n; i++) {
+    rest *= 10n;
+    frac += String(rest / d);
+    rest %= d;
+  }
+  return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
+}
+
+/**
+ * A route in the quote engine's published shape (leather-io/mono
+ * packages/services/src/infrastructure/api/bitflow/bitflow-bff-api.types.ts, QuoteResponse and RouteInfo):
+ * flat; `execution_path` has one step per bin the walk crosses (a crossed bin that trades nothing is an
+ * empty swap); amount_out, min_amount_out, fee and price_impact_tokens are decimal strings (the minimum
+ * keeps its fraction, as the engine's figures do). `routeIndex` adds the multi-quote's route_index and
+ * total_hops.
+ */
 export function presentRoute(
   engine: SimEngine,
   route: QuotedRoute,
   slippagePercent: number,
   slippagePpm: bigint,
-  strategy: string,
+  routeIndex?: number,
 ): Record<string, unknown> {
   const first = route.hops[0] as PathHop;
   const last = route.hops[route.hops.length - 1] as PathHop;
@@ -111,47 +133,49 @@ export function presentRoute(
     engine.quoteSkewBps === 0
       ? route.amountOut
       : (route.amountOut * BigInt(10_000 + engine.quoteSkewBps)) / 10_000n;
-  const execution_path = route.hops.map((h, i) => {
+  const execution_path = route.hops.flatMap((h, i) => {
     const w = route.walks[i] as SwapWalkResult;
-    return {
-      pool_id: h.pool.id,
-      pool_alias: h.pool.alias,
-      input_token: h.input,
-      output_token: h.output,
-      x_for_y: h.xForY,
-      amount_in: String(w.amount_in_used),
-      amount_out: String(w.amount_out),
-      unspent: String(w.unspent),
-      fee: String(w.fees),
-      protocol_fee: String(w.protocol_fees),
-      active_bin_before: w.active_bin_before,
-      active_bin_after: w.active_bin_after,
-      bins: w.steps
-        .filter((s) => s.amount_in > 0n)
-        .map((s) => ({
-          bin_id: s.bin_id,
-          amount_in: String(s.amount_in),
-          amount_out: String(s.amount_out),
-          fee: String(s.fee),
-        })),
-    };
+    return w.steps.map((s) => ({
+      pool_trait: h.pool.id,
+      pool_id: h.pool.alias,
+      x_token_trait: h.pool.tokenX,
+      y_token_trait: h.pool.tokenY,
+      expected_bin_id: s.bin_id,
+      function_name: h.xForY ? 'swap-x-for-y' : 'swap-y-for-x',
+      x_in: h.xForY ? String(s.amount_in) : null,
+      y_in: h.xForY ? null : String(s.amount_in),
+      x_out: h.xForY ? null : String(s.amount_out),
+      y_out: h.xForY ? String(s.amount_out) : null,
+      is_empty_swap: s.amount_in === 0n,
+    }));
   });
+  let reference = route.amountInUsed;
+  for (const h of route.hops) {
+    const price = h.pool.prices[h.pool.activeBinId + BIN_ID_OFFSET] as bigint;
+    reference = spotOutput(price, h.xForY, h.pool.fees, reference);
+  }
+  const binsUsed = execution_path.length;
   return {
-    route_id: route.hops.map((h) => h.pool.alias).join('>'),
-    route_type: route.hops.length === 1 ? 'direct' : 'multi-hop',
-    input_token: first.input,
-    output_token: last.output,
-    execution_path,
-    amount_in: String(route.amountIn),
-    amount_in_used: String(route.amountInUsed),
+    success: true,
+    ...(routeIndex !== undefined ? { route_index: routeIndex } : {}),
     amount_out: String(amountOut),
-    min_amount_out: String(minAfterSlippage(amountOut, slippagePpm)),
-    complete: route.complete,
-    price_impact_bps: route.priceImpactBps,
-    input_token_decimals: engine.token(first.input)?.decimals ?? 0,
-    output_token_decimals: engine.token(last.output)?.decimals ?? 0,
+    min_amount_out: exactDecimal(amountOut * (1_000_000n - slippagePpm), 1_000_000n),
     slippage_tolerance: slippagePercent,
-    amm_strategy: strategy,
-    state_height: engine.status.state_height,
+    route_path: [first.input, ...route.hops.map((h) => h.output)],
+    execution_path,
+    // The fee in the input token of each hop, summed as the engine reports one figure.
+    fee: String(route.walks.reduce((n, w) => n + w.fees, 0n)),
+    price_impact_bps: route.priceImpactBps ?? 0,
+    price_impact_tokens: String(amountOut - reference),
+    ...(routeIndex !== undefined ? { total_hops: route.hops.length } : {}),
+    error: null,
+    input_token_decimals: engine.token(first.input)?.decimals ?? null,
+    output_token_decimals: engine.token(last.output)?.decimals ?? null,
+    execution_details: {
+      amm_type: 'dlmm',
+      bins_traversed: binsUsed,
+      strategy: binsUsed > 1 ? 'multi_bin' : 'single_bin',
+      unique_bins_used: new Set(execution_path.map((s) => `${s.pool_trait}|${s.expected_bin_id}`)).size,
+    },
   };
 }

@@ -69,6 +69,11 @@ export interface BuildOptions {
    */
   allowUnprotected?: boolean;
   /**
+   * Export swaps whose route was not checked on the state read (`swap-unchecked` errors) instead of refusing
+   * the plan (CLI --allow-unchecked-swap). Each such transaction's summary says so, with the reasons.
+   */
+  allowUncheckedSwap?: boolean;
+  /**
    * The state read, as the chain model (core/plan/chainState.ts). Given: bounds come from it, computed
    * sequentially within a transaction and across operations, and each built transaction is executed on it
    * in order (`execution` on each transaction). The state is changed: pass a copy.
@@ -91,7 +96,8 @@ export async function buildTransactions(
   opts: BuildOptions = {},
 ): Promise<ExportOutcome> {
   const plan = analysis.plan;
-  const errors = opts.forCheck ? [] : analysis.findings.filter((f) => f.severity === 'error');
+  const waived = (f: Finding) => opts.allowUncheckedSwap === true && f.code === 'swap-unchecked';
+  const errors = opts.forCheck ? [] : analysis.findings.filter((f) => f.severity === 'error' && !waived(f));
   if (!plan) {
     return {
       ok: false,
@@ -233,6 +239,14 @@ export async function buildTransactions(
       txs = exportError('amount-exceeds-post-condition', `operation '${op.id}': ${e.message}`);
     }
     if (isExportError(txs)) return { ok: false, error: txs };
+    if (op.op === 'swap' && !opts.forCheck) {
+      const unchecked = analysis.findings.filter((f) => waived(f) && f.operation === op.id);
+      for (const tx of txs)
+        tx.notes = [
+          ...tx.notes,
+          ...unchecked.map((f) => `UNCHECKED SWAP exported with --allow-unchecked-swap: ${f.message}`),
+        ];
+    }
     const fellBack = unprotectedBins(ctx, op.id, seen);
     seen = ctx.unprotected.length;
     if (fellBack.length > 0) {
@@ -303,7 +317,7 @@ function unprotectedBins(ctx: BuildContext, opId: string, from: number): number[
 /** Pools each operation touches, for "depends on an operation that could not be executed". */
 function poolsOf(ctx: BuildContext, op: PreparedOperation): string[] {
   if (op.op !== 'swap') return [op.pool.pool_id];
-  return (op.swap.route?.execution_path ?? []).map((h) => ctx.resolvePool?.(h.pool_id) ?? h.pool_id);
+  return (op.swap.route?.hops ?? []).map((h) => ctx.resolvePool?.(h.pool_id) ?? h.pool_id);
 }
 
 /** Executes a built transaction on the context's state (after the ones before it). */

@@ -17,7 +17,7 @@ import { percentToPpm } from '../dlmm/percent';
 import { fillWords } from '../quote/exact';
 import { isApiError } from '../api/errors';
 import type { PreparedOperation } from '../plan/prepared';
-import type { RouteHop } from '../api/schemas';
+import type { RouteHop, SwapParams } from '../api/schemas';
 import { minReceivedFor, slippageBasis } from './bounds';
 import {
   contractCV,
@@ -60,7 +60,7 @@ async function hopPool(ctx: BuildContext, hop: RouteHop): Promise<string | Expor
 export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<PartialTx[] | ExportError> {
   const s = op.swap;
   const route = s.route;
-  if (!route || route.execution_path.length === 0) {
+  if (!route || route.hops.length === 0) {
     return exportError(
       'swap-route-missing',
       `swap ${op.id}: the engine gave no route for ${s.amount_in} ${s.input_token} -> ${s.output_token}; nothing can be exported`,
@@ -83,7 +83,7 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
     tx: TokenInfo;
     ty: TokenInfo;
   }[] = [];
-  for (const hop of route.execution_path) {
+  for (const hop of route.hops) {
     const pool = await hopPool(ctx, hop);
     if (isExportError(pool)) return pool;
     const tin = tokenInfo(ctx, hop.input_token);
@@ -340,6 +340,17 @@ function buildSwapMulti(
   ];
 }
 
+/**
+ * The engine's proposed call, in words: shown, never used. The export builds its own router call from the
+ * route recomputed on the state read; the engine's simple swap names swap-simple-multi, which Bitflow's own
+ * market-maker bot documents as broken on dlmm-swap-router-v-1-2 (its fold calls the range function with
+ * the pre-deadline arity).
+ */
+function engineCall(p: SwapParams): string {
+  const broken = p.function_name === 'swap-simple-multi' ? ', documented as broken on v-1-2' : '';
+  return `${p.swap_contract} ${p.function_name} over ${p.total_hops} hop(s) (not used${broken}: this export builds its own call)`;
+}
+
 /** Why the aggregator was not used: it is not offered (404/405/501), so the plain swap endpoint is. */
 function notOffered(e: unknown): boolean {
   const status = isApiError(e) ? e.context.status : undefined;
@@ -375,7 +386,7 @@ async function requestSwapParams(ctx: BuildContext, op: SwapOp): Promise<string[
   if (s.aggregator) {
     try {
       const p = await ctx.api.aggSwap(req);
-      lines.push(`aggregator swap parameters (POST /quotes/v2/agg/swap): ${p.contract} ${p.function_name}`);
+      lines.push(`aggregator swap parameters (POST /quotes/v2/agg/swap): ${engineCall(p)}`);
       if (attribution) lines.push(`${attribution}, sent to /quotes/v2/agg/swap`);
       return lines;
     } catch (e) {
@@ -389,7 +400,7 @@ async function requestSwapParams(ctx: BuildContext, op: SwapOp): Promise<string[
   }
   try {
     const p = await ctx.api.swapParams(req);
-    lines.push(`engine swap parameters (POST /quotes/v2/swap): ${p.contract} ${p.function_name}`);
+    lines.push(`engine swap parameters (POST /quotes/v2/swap): ${engineCall(p)}`);
     if (attribution) lines.push(`${attribution}, sent to /quotes/v2/swap`);
   } catch (e) {
     lines.push(`engine swap parameters request failed (${errText(e)})`);

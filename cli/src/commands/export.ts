@@ -1,9 +1,11 @@
 /**
  * `dlmm export PLAN [--op ID] --format tx-hex|wallet-request|summary|json [--public-key HEX --nonce N --fee N]
- * [--out FILE] [--allow-unprotected]`: unsigned payloads only (docs/export-formats.md). The plan is analyzed against
- * live data first; a plan with any error-severity finding is not exported and the findings are listed on
- * stderr (exit 1). An operation whose min-dlp bound cannot be computed is refused (exit 1) unless
- * --allow-unprotected is given; the summary then names the bounds that fell back.
+ * [--out FILE] [--allow-unprotected] [--allow-unchecked-swap]`: unsigned payloads only (docs/export-formats.md). The
+ * plan is analyzed against live data first; a plan with any error-severity finding is not exported and the
+ * findings are listed on stderr (exit 1). An operation whose min-dlp bound cannot be computed is refused
+ * (exit 1) unless --allow-unprotected is given; the summary then names the bounds that fell back. A swap
+ * whose route was not checked on the state read (swap-unchecked) is refused unless --allow-unchecked-swap is
+ * given; its summary then says so, with the reasons.
  */
 import { resolve } from 'node:path';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../core/tx/formats';
@@ -21,6 +23,7 @@ export const OPTIONS = {
   fee: { type: 'string' },
   out: { type: 'string' },
   'allow-unprotected': { type: 'boolean' },
+  'allow-unchecked-swap': { type: 'boolean' },
 } as const;
 
 /** Runs `dlmm export`. Exit: 0 exported; 1 the plan has errors or cannot be exported; 2 usage / live data. */
@@ -49,6 +52,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         ...(typeof values.op === 'string' ? { opId: values.op } : {}),
         ...(signing ? { signing } : {}),
         ...(values['allow-unprotected'] === true ? { allowUnprotected: true } : {}),
+        ...(values['allow-unchecked-swap'] === true ? { allowUncheckedSwap: true } : {}),
       },
       io,
       'dlmm export',

@@ -54,6 +54,10 @@ interface RouteView {
   bins_crossed: number | null;
   /** The core swap API's quote the view was made from (--source core). */
   core?: RouteQuote;
+  /** The engine's amount_out as it answered (a decimal: it keeps its fraction). */
+  engine_amount_out_text: string;
+  /** /quote/multi: the engine's 1-based route_index. */
+  route_index: number | null;
 }
 
 /** `--export FILE`: getSwapParams for the best route, written with the plan exports' writer. */
@@ -382,13 +386,16 @@ function viewOf(
   slippagePpm: bigint,
   aliases: Map<string, string>,
 ): RouteView {
-  const hops = route.execution_path;
-  const binsKnown = hops.length > 0 && hops.every((h) => h.bins !== undefined);
-  const used = binsKnown ? hops.reduce((n, h) => n + (h.bins?.length ?? 0), 0) : null;
+  const hops = route.hops;
+  // Bins are known from the engine's per-bin steps (the core swap API names none).
+  const binsKnown = hops.length > 0 && hops.every((h) => h.bins.length > 0);
+  const used = binsKnown ? hops.reduce((n, h) => n + h.bins.length, 0) : null;
   return {
+    engine_amount_out_text: route.amount_out_text,
+    route_index: route.route_index ?? null,
     path: hops.map((h) => ({
       pool_id: h.pool_id,
-      pool_alias: aliases.get(h.pool_id) ?? (/^dlmm_\d+$/.test(h.pool_id) ? h.pool_id : null),
+      pool_alias: h.alias ?? aliases.get(h.pool_id) ?? (/^dlmm_\d+$/.test(h.pool_id) ? h.pool_id : null),
       input_token: h.input_token,
       output_token: h.output_token,
     })),
@@ -423,6 +430,9 @@ function renderText(
   quoter = 'engine',
 ): string {
   const out = (v: bigint) => `${formatUnits(v, tokenOut.decimals)} ${tokenOut.symbol}`;
+  // The engine's figure by its digits, fraction kept: "76.06123456 USDCx (76061234.56 base units)".
+  const engineOut = (v: RouteView) =>
+    `${out(v.check.engine_amount_out)} (${v.engine_amount_out_text} base units as it answered)`;
   const inp = (v: bigint) => `${formatUnits(v, tokenIn.decimals)} ${tokenIn.symbol}`;
   const lines = [`quote: ${inp(amountIn)} -> ${tokenOut.symbol}`];
   views.forEach((v, i) => {
@@ -433,7 +443,8 @@ function renderText(
       )
       .join(' ');
     const c = v.check;
-    lines.push(`route ${i + 1}${i === 0 ? ' (best)' : ''}: ${path}`);
+    const index = v.route_index !== null && v.route_index !== i + 1 ? ` [engine route ${v.route_index}]` : '';
+    lines.push(`route ${i + 1}${i === 0 ? ' (best)' : ''}${index}: ${path}`);
     if (c.complete) {
       lines.push(`  fill              complete: the whole ${inp(c.amount_in)} is used`);
       lines.push(`  amount out        ${out(v.amount_out)}`);
@@ -450,7 +461,7 @@ function renderText(
       lines.push(`  exact check       not recomputed: ${c.unverified_reason}; engine figures shown`);
     else if (c.mismatch)
       lines.push(
-        `  exact check       DIFFERS: ${quoter} says ${out(c.engine_amount_out)}, the bins read give ${out(c.amount_out)} (shown above)`,
+        `  exact check       DIFFERS: ${quoter} says ${engineOut(v)}, the bins read give ${out(c.amount_out)} (shown above)`,
       );
     else lines.push(`  exact check       agrees with the ${quoter} (recomputed from the bins read)`);
     lines.push(`  price impact      ${impactText(v.price_impact_bps)}`);
@@ -485,9 +496,9 @@ function renderJson(
       complete: v.check.complete,
       verified: v.check.verified,
       ...(v.check.verified ? {} : { unverified_reason: v.check.unverified_reason }),
-      ...(v.check.engine_amount_out !== v.amount_out
-        ? { engine_amount_out: v.check.engine_amount_out.toString() }
-        : {}),
+      // The engine's figure as it answered: a decimal string read by its digits (it keeps its fraction).
+      ...(v.check.engine_amount_out !== v.amount_out ? { engine_amount_out: v.engine_amount_out_text } : {}),
+      route_index: v.route_index,
       amount_out: v.amount_out.toString(),
       amount_out_human: formatUnits(v.amount_out, tokenOut.decimals),
       min_received: v.min_received.toString(),

@@ -470,7 +470,12 @@ function elementsOf(
   return { byItem, byOrder };
 }
 
-function routeInfo(r: Route, c: QuoteCheck, slippage: number): RouteInfo {
+function routeInfo(
+  r: Route,
+  c: QuoteCheck,
+  slippage: number,
+  decimals: { input: number; output: number },
+): RouteInfo {
   const used = r.slippage_tolerance ?? slippage;
   const ppm = percentToPpm(String(used)) ?? percentToPpm(String(slippage)) ?? 0n;
   // Minimum received on the exact output (the figure the export bounds with).
@@ -486,10 +491,10 @@ function routeInfo(r: Route, c: QuoteCheck, slippage: number): RouteInfo {
     min_received: min.toString(),
     slippage: used,
     price_impact_bps: c.price_impact_bps,
-    bins_crossed: r.execution_path.reduce((n, h) => n + (h.bins?.length ?? 0), 0),
-    input_decimals: r.input_token_decimals,
-    output_decimals: r.output_token_decimals,
-    hops: r.execution_path.map((h) => ({
+    bins_crossed: r.hops.reduce((n, h) => n + (h.bins?.length ?? 0), 0),
+    input_decimals: r.input_token_decimals ?? decimals.input,
+    output_decimals: r.output_token_decimals ?? decimals.output,
+    hops: r.hops.map((h) => ({
       pool_id: h.pool_id,
       input_token: h.input_token,
       output_token: h.output_token,
@@ -520,8 +525,26 @@ export async function readQuote(api: DlmmApi, p: QuoteParams): Promise<QuoteResu
   const [bestCheck, ...checks] = await Promise.all(
     [best, ...all].map((r) => checkRouteLive(api, r, amountIn)),
   );
-  const bestInfo = routeInfo(best, bestCheck as QuoteCheck, p.slippage);
-  const routes = all.map((r, i) => routeInfo(r, checks[i] as QuoteCheck, p.slippage));
+  // The published quote types make the decimals optional: the tokens list gives them when a route does not.
+  const needTokens = all
+    .concat(best)
+    .some((r) => r.input_token_decimals == null || r.output_token_decimals == null);
+  const tokens = needTokens ? await api.tokens() : [];
+  const decimalsOf = (contract: string, given: number | null | undefined): number => {
+    const d = given ?? tokens.find((t) => t.contract_address === contract)?.decimals;
+    if (d === undefined)
+      throw new Error(
+        `the decimals of ${contract} are not known: neither the quote nor the tokens list gives them`,
+      );
+    return d;
+  };
+  const info = (r: Route, c: QuoteCheck): RouteInfo =>
+    routeInfo(r, c, p.slippage, {
+      input: decimalsOf(p.input_token, r.input_token_decimals),
+      output: decimalsOf(p.output_token, r.output_token_decimals),
+    });
+  const bestInfo = info(best, bestCheck as QuoteCheck);
+  const routes = all.map((r, i) => info(r, checks[i] as QuoteCheck));
   return { best: bestInfo, routes, state_height: status?.state_height ?? null };
 }
 

@@ -29,6 +29,7 @@ import { swapNoRoute } from './swap-no-route';
 import { swapPartialFill } from './swap-partial-fill';
 import { priceImpact } from './price-impact';
 import { quoteMismatch } from './quote-mismatch';
+import { swapUnchecked } from './swap-unchecked';
 import { tipLag } from './tip-lag';
 import { tipUnknown } from './tip-unknown';
 import { tokenUnknown } from './token-unknown';
@@ -74,6 +75,7 @@ export const RULES: readonly Rule[] = [
   swapPartialFill,
   priceImpact,
   quoteMismatch,
+  swapUnchecked,
   apiUnreachable,
   rateLimited,
   unexpectedResponse,

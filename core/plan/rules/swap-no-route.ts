@@ -16,8 +16,8 @@ export const swapNoRoute: Rule = {
       if (known && (!known.has(op.input_token) || !known.has(op.output_token))) return; // token-unknown says it
       let why: string | undefined;
       if (q.error && isQuoteVerdict(q.error)) why = `${q.error.endpoint} answered: ${q.error.message}`;
-      else if (q.route && (q.route.execution_path.length === 0 || q.route.amount_out === 0n))
-        why = q.route.execution_path.length === 0 ? 'the route has no hops' : 'the best route returns 0';
+      else if (q.route && (q.route.hops.length === 0 || q.route.amount_out === 0n))
+        why = q.route.hops.length === 0 ? 'the route has no hops' : 'the best route returns 0';
       if (!why) return;
       out.push(
         finding(

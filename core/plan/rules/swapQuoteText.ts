@@ -21,7 +21,7 @@ export function checkedSwaps(ctx: RuleContext): {
     if (op.op !== 'swap') return;
     const q = ctx.live?.swaps.get(index);
     if (!q?.route || !q.check) return;
-    if (q.route.execution_path.length === 0) return; // swap-no-route says it
+    if (q.route.hops.length === 0) return; // swap-no-route says it
     out.push({ index, op, q: q as LiveSwap & { check: NonNullable<LiveSwap['check']> } });
   });
   return out;

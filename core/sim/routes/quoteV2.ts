@@ -1,11 +1,11 @@
 /** Quote engine v2 (/api/quotes/v2/*): market data, bins, quotes and swap parameters. */
 import * as z from 'zod';
 import { stringifyJsonExact } from '../../api/json';
-import { zAmount, zPrincipal } from '../../api/schemas';
+import { zPrincipal } from '../../api/schemas';
 import { isUnsignedBinId, MAX_UINT128 } from '../../dlmm/bins';
 import { minAfterSlippage, percentToPpm } from '../../dlmm/percent';
 import type { SimEngine, SimPool } from '../engine';
-import { HttpError, badRequest, parseBody, type Reply, type Router } from '../http';
+import { HttpError, badRequest, parseFastApiBody, type Reply, type Router } from '../http';
 import { presentBinsV2, presentPoolV2, presentSingleBin, presentToken } from '../present';
 import { presentRoute, quoteAll, quotePath, type PathHop, type QuotedRoute } from '../quote';
 
@@ -24,44 +24,69 @@ const zSlippage = z.union([z.number(), z.string()]).transform((v, ctx) => {
   }
   return { percent: Number(v), ppm };
 });
-const zPositiveAmount = zAmount
+/**
+ * An amount as the published types send it: a string of base units. A JSON number is refused with 422
+ * string_type, as FastAPI refuses it (the interface document's form; the client retries with a string).
+ */
+const zWireAmount = z.unknown().transform((v, ctx) => {
+  if (typeof v !== 'string') {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Input should be a valid string',
+      params: { type: 'string_type' },
+    });
+    return z.NEVER;
+  }
+  if (!/^\d+$/.test(v)) {
+    ctx.addIssue({ code: 'custom', message: 'expected the amount in base units, digits only' });
+    return z.NEVER;
+  }
+  return BigInt(v);
+});
+const zPositiveAmount = zWireAmount
   .refine((v) => v > 0n, 'must be greater than 0')
   .refine((v) => v <= MAX_UINT128, 'must fit uint128 (the contracts take uint amounts)');
 
+/** The published QuoteRequest (amm_strategy best | preferred | pure; preferred_amm for the latter two). */
 const QuoteBody = z.looseObject({
   input_token: zPrincipal,
   output_token: zPrincipal,
   amount_in: zPositiveAmount,
-  amm_strategy: z.enum(['best', 'direct']).optional(),
-  slippage_tolerance: zSlippage.optional(),
+  amm_strategy: z.enum(['best', 'preferred', 'pure']).optional(),
+  preferred_amm: z.string().nullable().optional(),
+  slippage_tolerance: zSlippage.nullable().optional(),
 });
 
+/** A posted execution step (published ExecutionStep): the pool and direction are what the sim reads. */
+const StepBody = z.looseObject({
+  pool_trait: zPrincipal,
+  pool_id: z.string().nullable().optional(),
+  x_token_trait: zPrincipal,
+  y_token_trait: zPrincipal,
+  expected_bin_id: z.number().int(),
+  function_name: z.enum(['swap-x-for-y', 'swap-y-for-x']),
+});
+
+/** The published SwapRequest. */
 const SwapBody = z.looseObject({
-  execution_path: z
-    .array(
-      z.looseObject({
-        pool_id: z.string(),
-        input_token: zPrincipal.optional(),
-        output_token: zPrincipal.optional(),
-      }),
-    )
-    .min(1),
+  execution_path: z.array(StepBody).min(1),
   amount_in: zPositiveAmount,
-  amount_out: zAmount,
+  amount_out: zWireAmount,
   input_token: zPrincipal,
   output_token: zPrincipal,
-  input_token_decimals: z.number().int().min(0).max(36),
-  output_token_decimals: z.number().int().min(0).max(36),
-  slippage_tolerance: zSlippage,
-  swap_parameters_type: z.enum(['simple', 'full']).optional(),
-  provider: zPrincipal.optional(),
+  input_token_decimals: z.number().int().min(0).max(36).nullable().optional(),
+  output_token_decimals: z.number().int().min(0).max(36).nullable().optional(),
+  slippage_tolerance: zSlippage.nullable().optional(),
+  swap_parameters_type: z.enum(['simple', 'full']).nullable().optional(),
+  provider: zPrincipal.nullable().optional(),
 });
 
+/** agg/swap: the document shows only `provider`; a swap request, or a quote request with `provider`. */
 const AggSwapBody = z.union([
   SwapBody,
   QuoteBody.extend({
-    provider: zPrincipal.optional(),
-    swap_parameters_type: z.enum(['simple', 'full']).optional(),
+    provider: zPrincipal.nullable().optional(),
+    swap_parameters_type: z.enum(['simple', 'full']).nullable().optional(),
   }),
 ]);
 
@@ -90,13 +115,13 @@ function requireToken(engine: SimEngine, contract: string, field: string): void 
 function runQuote(
   engine: SimEngine,
   body: z.infer<typeof QuoteBody>,
-): { routes: QuotedRoute[]; slip: { percent: number; ppm: bigint }; strategy: string } {
+): { routes: QuotedRoute[]; slip: { percent: number; ppm: bigint } } {
   requireToken(engine, body.input_token, 'input_token');
   requireToken(engine, body.output_token, 'output_token');
   if (body.input_token === body.output_token)
     throw badRequest('input_token and output_token are the same token');
-  const strategy = body.amm_strategy ?? 'best';
-  const routes = quoteAll(engine, body.input_token, body.output_token, body.amount_in, strategy === 'direct');
+  // Every simulated pool is a DLMM pool: best, preferred (dlmm) and pure (dlmm) walk the same paths.
+  const routes = quoteAll(engine, body.input_token, body.output_token, body.amount_in);
   if (routes.length === 0) {
     throw new HttpError(404, {
       success: false,
@@ -104,25 +129,38 @@ function runQuote(
       code: 'NO_ROUTE',
     });
   }
-  const slip = body.slippage_tolerance ?? { percent: DEFAULT_SLIPPAGE_PERCENT, ppm: 10_000n };
-  return { routes, slip, strategy };
+  return { routes, slip: slippageOf(body.slippage_tolerance) };
 }
 
-/** Resolves a posted execution path to hops over live pools (400 when it does not chain). */
+function slippageOf(v: { percent: number; ppm: bigint } | null | undefined): {
+  percent: number;
+  ppm: bigint;
+} {
+  return v ?? { percent: DEFAULT_SLIPPAGE_PERCENT, ppm: 10_000n };
+}
+
+/**
+ * Resolves posted per-bin steps to hops over live pools: the pool from pool_trait, the direction from
+ * function_name, a new hop wherever the pool or direction changes (400 when they do not chain).
+ */
 function hopsOf(
   engine: SimEngine,
-  path: z.infer<typeof SwapBody>['execution_path'],
+  path: z.infer<typeof StepBody>[],
   input: string,
   output: string,
 ): PathHop[] {
   const hops: PathHop[] = [];
   let token = input;
   path.forEach((step, i) => {
-    const pool = engine.pool(step.pool_id);
-    if (!pool) throw badRequest(`execution_path.${i}.pool_id: unknown pool ${step.pool_id}`);
-    const xForY = pool.tokenX === token;
-    if (!xForY && pool.tokenY !== token)
-      throw badRequest(`execution_path.${i}: pool ${pool.alias} does not trade ${token}`);
+    const xForY = step.function_name === 'swap-x-for-y';
+    const prev = hops[hops.length - 1];
+    if (prev && prev.pool.id === step.pool_trait && prev.xForY === xForY) return;
+    const pool = engine.pool(step.pool_trait);
+    if (!pool) throw badRequest(`execution_path.${i}.pool_trait: unknown pool ${step.pool_trait}`);
+    if (pool.tokenX !== step.x_token_trait || pool.tokenY !== step.y_token_trait)
+      throw badRequest(`execution_path.${i}: the token traits are not pool ${pool.alias}'s tokens`);
+    const from = xForY ? pool.tokenX : pool.tokenY;
+    if (from !== token) throw badRequest(`execution_path.${i}: the step spends ${from}, not ${token}`);
     const next = xForY ? pool.tokenY : pool.tokenX;
     hops.push({ pool, xForY, input: token, output: next });
     token = next;
@@ -131,81 +169,116 @@ function hopsOf(
   return hops;
 }
 
-/** Router call for a route: simple-multi for one pool, swap-multi with per-bin steps across pools. */
+/** A typed Clarity value of swap_parameters_typed (the published shape names only {type, value}). */
+const typed = (type: string, value: unknown) => ({ type, value });
+
+/**
+ * Swap parameters in the published SwapResponse shape: 'simple' groups the steps by pool and direction
+ * for swap-simple-multi (what the engine names; Bitflow's own bot documents it as broken on v-1-2), 'full'
+ * lists every bin for swap-multi. Post-conditions: the sender sends at most amount_in, the last pool sends
+ * at least the minimum.
+ */
 function swapParameters(
   engine: SimEngine,
   route: QuotedRoute,
   amountOut: bigint,
-  slippagePpm: bigint,
+  slip: { percent: number; ppm: bigint },
   type: 'simple' | 'full',
-  provider: string | undefined,
 ): Record<string, unknown> {
-  const minOut = minAfterSlippage(amountOut, slippagePpm);
-  const base = {
-    success: true,
-    contract: SWAP_ROUTER,
-    swap_parameters_type: type,
-    post_condition_mode: 'deny',
-    amount_in: String(route.amountIn),
-    amount_out: String(amountOut),
-    min_amount_out: String(minOut),
-    provider: provider ?? null,
-    state_height: engine.status.state_height,
-  };
-  let call: Record<string, unknown>;
-  const first = route.hops[0] as PathHop;
-  if (route.hops.length === 1) {
-    const p = first.pool;
-    call = {
-      function_name: first.xForY ? 'swap-x-for-y-simple-multi' : 'swap-y-for-x-simple-multi',
-      parameters: {
-        'pool-trait': p.id,
-        'x-token-trait': p.tokenX,
-        'y-token-trait': p.tokenY,
-        [first.xForY ? 'x-amount' : 'y-amount']: String(route.amountIn),
-        [first.xForY ? 'min-dy' : 'min-dx']: String(minOut),
-        deadline: null,
-      },
+  const minOut = minAfterSlippage(amountOut, slip.ppm);
+  const last = route.hops.length - 1;
+  const params: Record<string, unknown>[] = [];
+  const typedParams: Record<string, unknown>[] = [];
+  route.hops.forEach((h, i) => {
+    const steps = route.walks[i]?.steps ?? [];
+    const traits = {
+      pool_trait: h.pool.id,
+      x_token_trait: h.pool.tokenX,
+      y_token_trait: h.pool.tokenY,
     };
-  } else {
-    const last = route.hops.length - 1;
-    const swaps = route.hops.flatMap((h, i) =>
-      (route.walks[i]?.steps ?? [])
-        .filter((s) => s.amount_in > 0n)
-        .map((s) => ({
-          'pool-trait': h.pool.id,
-          'x-token-trait': h.pool.tokenX,
-          'y-token-trait': h.pool.tokenY,
-          'expected-bin-id': s.bin_id,
-          amount: String(s.amount_in),
-          // The slippage bound sits on the final hop's steps; intermediate steps only need any output.
-          'min-received': String(i === last ? minAfterSlippage(s.amount_out, slippagePpm) : 0n),
-          'x-for-y': h.xForY,
-        })),
-    );
-    call = { function_name: 'swap-multi', parameters: { swaps, 'max-unfavorable-bins': 0, deadline: null } };
-  }
-  if (type === 'full') {
-    const inTok = engine.token(first.input);
-    const outTok = engine.token(route.hops[route.hops.length - 1]?.output ?? '');
-    call.post_conditions = [
-      {
-        who: 'sender',
-        condition: 'sends at most',
-        amount: String(route.amountIn),
-        token: inTok?.contract,
-        asset_name: inTok?.asset_name ?? null,
-      },
-      ...route.hops.slice(-1).map((h) => ({
-        who: h.pool.id,
-        condition: 'sends at least',
-        amount: String(minOut),
-        token: outTok?.contract,
-        asset_name: outTok?.asset_name ?? null,
-      })),
-    ];
-  }
-  return { ...base, ...call };
+    const traitsTyped = {
+      'pool-trait': typed('principal', h.pool.id),
+      'x-token-trait': typed('principal', h.pool.tokenX),
+      'y-token-trait': typed('principal', h.pool.tokenY),
+    };
+    if (type === 'simple') {
+      const amount = steps.reduce((n, s) => n + s.amount_in, 0n);
+      const out = steps.reduce((n, s) => n + s.amount_out, 0n);
+      const min = i === last ? minAfterSlippage(out, slip.ppm) : 0n;
+      params.push({
+        ...traits,
+        amount: String(amount),
+        min_received: String(min),
+        x_for_y: h.xForY,
+        max_steps: steps.length,
+      });
+      typedParams.push(
+        typed('tuple', {
+          ...traitsTyped,
+          amount: typed('uint', String(amount)),
+          'min-received': typed('uint', String(min)),
+          'x-for-y': typed('bool', h.xForY),
+          'max-steps': typed('uint', String(steps.length)),
+        }),
+      );
+      return;
+    }
+    for (const s of steps) {
+      const empty = s.amount_in === 0n;
+      const amount = empty ? 1n : s.amount_in;
+      const min = empty || i !== last ? 0n : minAfterSlippage(s.amount_out, slip.ppm);
+      params.push({
+        ...traits,
+        expected_bin_id: s.bin_id,
+        amount: String(amount),
+        min_received: String(min),
+        x_for_y: h.xForY,
+      });
+      typedParams.push(
+        typed('tuple', {
+          ...traitsTyped,
+          'expected-bin-id': typed('int', String(s.bin_id)),
+          amount: typed('uint', String(amount)),
+          'min-received': typed('uint', String(min)),
+          'x-for-y': typed('bool', h.xForY),
+        }),
+      );
+    }
+  });
+  const first = route.hops[0] as PathHop;
+  const lastHop = route.hops[last] as PathHop;
+  const inTok = engine.token(first.input);
+  const outTok = engine.token(lastHop.output);
+  const condition = (
+    tok: ReturnType<SimEngine['token']>,
+    contract: string,
+    amount: bigint,
+    sender: string,
+    code: string,
+    kind: 'standard' | 'contract',
+  ) => ({
+    amount: String(amount),
+    sender_address: sender,
+    condition_code: code,
+    token_contract: tok?.asset_name ? `${contract}::${tok.asset_name}` : contract,
+    token_decimals: tok?.decimals ?? 0,
+    token_asset_name: tok?.asset_name ?? '',
+    post_condition_type: `${kind}_${tok?.asset_name ? 'fungible' : 'stx'}`,
+  });
+  return {
+    success: true,
+    slippage_tolerance: slip.percent,
+    swap_contract: SWAP_ROUTER,
+    function_name: type === 'simple' ? 'swap-simple-multi' : 'swap-multi',
+    swap_parameters: params,
+    swap_parameters_typed: typedParams,
+    post_conditions: [
+      condition(inTok, first.input, route.amountIn, 'tx-sender', 'less_than_or_equal_to', 'standard'),
+      condition(outTok, lastHop.output, minOut, lastHop.pool.id, 'greater_than_or_equal_to', 'contract'),
+    ],
+    total_hops: route.hops.length,
+    error: null,
+  };
 }
 
 /** Registers the quote v2 routes under /api/quotes/v2. */
@@ -273,62 +346,42 @@ export function registerQuoteV2(router: Router, engine: SimEngine): void {
     return { raw };
   });
   router.add('POST', `${P}/quote`, async (c) => {
-    const body = parseBody(QuoteBody, await c.body(), 'quote request');
-    const { routes, slip, strategy } = runQuote(engine, body);
-    return {
-      body: {
-        success: true,
-        ...presentRoute(engine, routes[0] as QuotedRoute, slip.percent, slip.ppm, strategy),
-      },
-    };
+    const body = parseFastApiBody(QuoteBody, await c.body());
+    const { routes, slip } = runQuote(engine, body);
+    return { body: presentRoute(engine, routes[0] as QuotedRoute, slip.percent, slip.ppm) };
   });
   router.add('POST', `${P}/quote/multi`, async (c) => {
-    const body = parseBody(QuoteBody, await c.body(), 'quote request');
-    const { routes, slip, strategy } = runQuote(engine, body);
+    const body = parseFastApiBody(QuoteBody, await c.body());
+    const { routes, slip } = runQuote(engine, body);
     return {
       body: {
         success: true,
-        routes: routes.map((r) => presentRoute(engine, r, slip.percent, slip.ppm, strategy)),
+        routes: routes.map((r, i) => presentRoute(engine, r, slip.percent, slip.ppm, i + 1)),
+        best_route_index: 1,
+        error: null,
       },
     };
   });
-  router.add('POST', `${P}/swap`, async (c) => {
-    const body = parseBody(SwapBody, await c.body(), 'swap parameters request');
-    requireToken(engine, body.input_token, 'input_token');
-    requireToken(engine, body.output_token, 'output_token');
-    const route = quotePath(
-      hopsOf(engine, body.execution_path, body.input_token, body.output_token),
-      body.amount_in,
+  const swap = (b: z.infer<typeof SwapBody>) => {
+    requireToken(engine, b.input_token, 'input_token');
+    requireToken(engine, b.output_token, 'output_token');
+    const route = quotePath(hopsOf(engine, b.execution_path, b.input_token, b.output_token), b.amount_in);
+    return swapParameters(
+      engine,
+      route,
+      b.amount_out,
+      slippageOf(b.slippage_tolerance),
+      b.swap_parameters_type ?? 'simple',
     );
-    return {
-      body: swapParameters(
-        engine,
-        route,
-        body.amount_out,
-        body.slippage_tolerance.ppm,
-        body.swap_parameters_type ?? 'simple',
-        body.provider,
-      ),
-    };
-  });
+  };
+  router.add('POST', `${P}/swap`, async (c) => ({ body: swap(parseFastApiBody(SwapBody, await c.body())) }));
   router.add('POST', `${P}/agg/swap`, async (c) => {
-    const body = parseBody(AggSwapBody, await c.body(), 'aggregated swap request');
-    const type = body.swap_parameters_type ?? 'simple';
-    if ('execution_path' in body && Array.isArray(body.execution_path)) {
-      const b = body as z.infer<typeof SwapBody>;
-      const route = quotePath(hopsOf(engine, b.execution_path, b.input_token, b.output_token), b.amount_in);
-      return {
-        body: swapParameters(engine, route, b.amount_out, b.slippage_tolerance.ppm, type, b.provider),
-      };
-    }
-    const q = body as z.infer<typeof QuoteBody> & { provider?: string };
-    const { routes, slip, strategy } = runQuote(engine, q);
+    const body = parseFastApiBody(AggSwapBody, await c.body());
+    if ('execution_path' in body && Array.isArray(body.execution_path))
+      return { body: swap(body as z.infer<typeof SwapBody>) };
+    const q = body as z.infer<typeof QuoteBody> & { swap_parameters_type?: 'simple' | 'full' | null };
+    const { routes, slip } = runQuote(engine, q);
     const best = routes[0] as QuotedRoute;
-    return {
-      body: {
-        ...swapParameters(engine, best, best.amountOut, slip.ppm, type, q.provider),
-        route: presentRoute(engine, best, slip.percent, slip.ppm, strategy),
-      },
-    };
+    return { body: swapParameters(engine, best, best.amountOut, slip, q.swap_parameters_type ?? 'simple') };
   });
 }

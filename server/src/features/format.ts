@@ -24,6 +24,16 @@ export function symbolOf(contract: string, tokens: readonly Token[]): string {
   );
 }
 
+/** A route end's symbol and decimals (the route's when it gives them, else the tokens list's; else raw). */
+function tokenFor(
+  contract: string,
+  decimals: number | null | undefined,
+  tokens: readonly Token[],
+): Pick<Token, 'decimals' | 'symbol'> | undefined {
+  const d = decimals ?? tokens.find((t) => t.contract_address === contract)?.decimals;
+  return d === undefined ? undefined : { symbol: symbolOf(contract, tokens), decimals: d };
+}
+
 /**
  * One line per route: "0.001 sBTC -> 76.06 USDCx via dlmm_1 (min 75.3, impact 12 bps)". With the exact
  * check (core/quote/exact.ts) the label uses the input actually used and the exact output; a partial fill
@@ -35,19 +45,19 @@ export function describeRoute(
   tokens: readonly Token[],
   check?: QuoteCheck,
 ): { label: string; detail: string; lines: string[] } {
-  const first = route.execution_path[0];
-  const last = route.execution_path[route.execution_path.length - 1];
+  const first = route.hops[0];
+  const last = route.hops[route.hops.length - 1];
   const input = first?.input_token ?? '';
   const output = last?.output_token ?? '';
-  const inTok = { symbol: symbolOf(input, tokens), decimals: route.input_token_decimals };
-  const outTok = { symbol: symbolOf(output, tokens), decimals: route.output_token_decimals };
-  const amountIn = check?.amount_in ?? route.amount_in ?? first?.amount_in ?? 0n;
+  const inTok = tokenFor(input, route.input_token_decimals, tokens);
+  const outTok = tokenFor(output, route.output_token_decimals, tokens);
+  const amountIn = check?.amount_in ?? first?.amount_in ?? 0n;
   const amountOut = check?.amount_out ?? route.amount_out;
   const label =
     check && !check.complete
       ? `PARTIAL: ${formatAmount(check.amount_in_used, inTok, false)} of ${formatAmount(amountIn, inTok, false)} → ${formatAmount(amountOut, outTok, false)} (output for the used part)`
       : `${formatAmount(amountIn, inTok, false)} → ${formatAmount(amountOut, outTok, false)}`;
-  const hops = route.execution_path.map((h) => h.pool_id).join(' → ');
+  const hops = route.hops.map((h) => h.pool_id).join(' → ');
   const parts = [`via ${hops || 'no hop'}`];
   if (check) {
     if (check.complete) parts.push('fills the whole amount');
@@ -57,7 +67,7 @@ export function describeRoute(
         `engine says ${formatAmount(check.engine_amount_out, outTok, false)}, exact ${formatAmount(check.amount_out, outTok, false)}`,
       );
     else parts.push('exact check agrees');
-  } else if (route.min_amount_out !== undefined)
+  } else
     parts.push(
       `min ${formatAmount(route.min_amount_out, outTok, false)} at ${route.slippage_tolerance}% slippage`,
     );

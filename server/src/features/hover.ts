@@ -325,10 +325,10 @@ function swapSection(
       ? raw.slippage_tolerance
       : (planSlippage ?? route.slippage_tolerance);
   const ppm = percentToPpm(slippage) ?? 10_000n;
-  const outTok = {
-    symbol: tokens.find((t) => t.contract_address === raw.output_token)?.symbol ?? '',
-    decimals: route.output_token_decimals,
-  };
+  const outKnown = tokens.find((t) => t.contract_address === raw.output_token);
+  const outDecimals = route.output_token_decimals ?? outKnown?.decimals;
+  const outTok =
+    outDecimals === undefined ? undefined : { symbol: outKnown?.symbol ?? '', decimals: outDecimals };
   const min = sw.check?.verified
     ? minReceivedFor(sw.check.amount_out, ppm)
     : (route.min_amount_out ?? minReceivedFor(route.amount_out, ppm));

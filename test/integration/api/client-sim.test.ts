@@ -117,7 +117,8 @@ describe('api client against the simulated engine', function () {
       slippage_tolerance: 1,
     });
     assert.ok(route.amount_out > 0n);
-    assert.equal(route.execution_path[0]?.input_token, x);
+    assert.equal(route.hops[0]?.input_token, x);
+    assert.equal(route.execution_path[0]?.x_token_trait, x);
     const routes = await api.quoteMulti({ input_token: x, output_token: y, amount_in: 100_000n });
     assert.ok(routes.length >= 1);
     assert.ok(routes.some((r) => r.amount_out === route.amount_out));
@@ -131,7 +132,8 @@ describe('api client against the simulated engine', function () {
       output_token_decimals: route.output_token_decimals,
       slippage_tolerance: 1,
     });
-    assert.match(params.contract, /dlmm-swap-router/);
+    assert.match(params.swap_contract, /dlmm-swap-router/);
+    assert.equal(params.function_name, 'swap-simple-multi', 'the engine names it; the export never uses it');
 
     const read = await api.callReadOnly(DLMM_1, 'get-bin-balances', ['0100000000000000000000000000000000']);
     assert.equal(read.okay, true);

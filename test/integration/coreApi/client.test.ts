@@ -133,13 +133,16 @@ describe('core swap API client (against the simulator)', function () {
       assert.ok(q.bestRoute);
       assert.equal(q.allRoutes.length, 1);
       const engine = createApiClient({ baseUrl: sim.url, apiKey: DEFAULT_SIM_API_KEY });
-      const direct = await engine.quote({
+      // The engine's one-hop route (the strategies best|preferred|pure do not pick the hop count).
+      const routes = await engine.quoteMulti({
         input_token: SBTC,
         output_token: USDCX,
         amount_in: 10_000_000n,
-        amm_strategy: 'direct',
+        amm_strategy: 'best',
       });
       await engine.close?.();
+      const direct = routes.find((r) => r.hops.length === 1);
+      assert.ok(direct, 'a one-hop route');
       assert.equal(q.bestRoute.amountOut, direct.amount_out, 'the same exact walk as the quote engine');
       assert.equal(q.bestRoute.amountInUsed, 10_000_000n);
 

@@ -6,7 +6,7 @@ import {
   PairSchema,
   PoolSchema,
   QuoteResponseSchema,
-  RouteSchema,
+  HttpValidationErrorSchema,
   SingleBinSchema,
   StatusSchema,
   SwapParamsSchema,
@@ -98,50 +98,81 @@ describe('simulator quote v2', () => {
     for (const bad of ['1001', '-1', 'abc']) assert.equal((await call(q(`/bins/dlmm_1/${bad}`))).status, 400);
   });
 
-  it('quotes with the exact swap math, min_amount_out at the slippage, decimals echoed', async () => {
+  it('quotes in the published flat shape, one step per bin, with the exact swap math', async () => {
     const amount = 12_345_678n;
     const a = await call(q('/quote'), {
-      body: `{"input_token":"${SBTC}","output_token":"${USDCX}","amount_in":${amount},"slippage_tolerance":0.5}`,
+      body: `{"input_token":"${SBTC}","output_token":"${USDCX}","amount_in":"${amount}","slippage_tolerance":0.5}`,
     });
     assert.equal(a.status, 200, a.text);
-    QuoteResponseSchema.parse(a.json);
-    const route = RouteSchema.parse(a.json);
+    const route = QuoteResponseSchema.parse(a.json);
     const pool = sim().engine.pool('dlmm_1')!;
     const walk = swapWalk((id) => pool.bins.get(id), pool.activeBinId, true, amount, pool.fees);
-    assert.equal(route.execution_path.length, 1);
+    assert.equal(route.hops.length, 1);
+    assert.equal(route.execution_path.length, walk.steps.length, 'one step per bin crossed');
     assert.equal(route.amount_out, walk.amount_out);
+    // The minimum keeps its fraction, as the engine's figures do; its integer part is the floor.
     assert.equal(route.min_amount_out, minAfterSlippage(walk.amount_out, percentToPpm(0.5)!));
+    assert.match(String(a.json.min_amount_out), /^\d+(\.\d+)?$/);
+    assert.equal(typeof a.json.fee, 'string');
+    assert.equal(typeof a.json.price_impact_tokens, 'string');
+    assert.deepEqual(a.json.route_path, [SBTC, USDCX]);
     assert.equal(route.input_token_decimals, 8);
     assert.equal(route.output_token_decimals, 6);
     assert.equal(route.slippage_tolerance, 0.5);
-    const hop = route.execution_path[0]!;
+    assert.equal(route.execution_details?.amm_type, 'dlmm');
+    assert.equal(route.execution_details?.bins_traversed, walk.steps.length);
+    const step = route.execution_path[0]!;
+    assert.equal(step.pool_trait, POOL_SBTC_USDCX);
+    assert.equal(step.pool_id, 'dlmm_1');
+    assert.equal(step.function_name, 'swap-x-for-y');
+    const hop = route.hops[0]!;
     assert.equal(hop.pool_id, POOL_SBTC_USDCX);
     assert.deepEqual(
-      hop.bins?.map((b) => [b.bin_id, b.amount_in, b.amount_out]),
-      walk.steps.filter((s) => s.amount_in > 0n).map((s) => [s.bin_id, s.amount_in, s.amount_out]),
+      hop.bins.map((b) => [b.bin_id, b.amount_in, b.amount_out]),
+      walk.steps.map((s) => [s.bin_id, s.amount_in, s.amount_out]),
     );
-    assert.ok((hop.bins?.length ?? 0) >= 2, 'this amount crosses bins');
+    assert.ok(hop.bins.length >= 2, 'this amount crosses bins');
     assert.ok(typeof route.price_impact_bps === 'number' && route.price_impact_bps > 0);
     // Impact measures the price moved, not the pool fee: a small swap inside the active bin has none.
     const small = await call(q('/quote'), {
-      body: `{"input_token":"${SBTC}","output_token":"${USDCX}","amount_in":1000}`,
+      body: `{"input_token":"${SBTC}","output_token":"${USDCX}","amount_in":"1000"}`,
     });
     assert.equal(small.status, 200, small.text);
-    assert.equal(RouteSchema.parse(small.json).price_impact_bps, 0);
+    assert.equal(QuoteResponseSchema.parse(small.json).price_impact_bps, 0);
   });
 
-  it('quote/multi lists the direct and one-hop routes, each matching routeWalk, best first', async () => {
+  it('refuses a JSON-number amount_in with a FastAPI 422 naming the field', async () => {
+    const a = await call(q('/quote'), {
+      body: `{"input_token":"${SBTC}","output_token":"${USDCX}","amount_in":1000}`,
+    });
+    assert.equal(a.status, 422, a.text);
+    const err = HttpValidationErrorSchema.parse(a.json);
+    assert.deepEqual(err.detail[0]?.loc, ['body', 'amount_in']);
+    assert.equal(err.detail[0]?.type, 'string_type');
+    const missing = await call(q('/quote'), { body: { input_token: SBTC, amount_in: '5' } });
+    assert.equal(missing.status, 422);
+    const d = HttpValidationErrorSchema.parse(missing.json).detail[0]!;
+    assert.deepEqual([d.loc, d.type, d.msg], [['body', 'output_token'], 'missing', 'Field required']);
+  });
+
+  it('quote/multi answers {success, routes, best_route_index}, each route matching routeWalk', async () => {
     const amount = 3_000_000_000n; // 3,000 STX
     const a = await call(q('/quote/multi'), {
-      body: { input_token: STX_WRAPPER, output_token: SBTC, amount_in: String(amount) },
+      body: { input_token: STX_WRAPPER, output_token: SBTC, amount_in: String(amount), amm_strategy: 'pure' },
     });
     assert.equal(a.status, 200, a.text);
     const parsed = MultiQuoteResponseSchema.parse(a.json);
-    const routes = Array.isArray(parsed) ? parsed : parsed.routes;
-    assert.ok(routes.some((r) => r.execution_path.length === 1));
-    assert.ok(routes.some((r) => r.execution_path.length === 2));
+    assert.equal(parsed.success, true);
+    assert.equal(parsed.best_route_index, 1);
+    const routes = parsed.routes;
+    assert.deepEqual(
+      routes.map((r) => r.route_index),
+      routes.map((_, i) => i + 1),
+    );
+    assert.ok(routes.some((r) => r.hops.length === 1 && r.total_hops === 1));
+    assert.ok(routes.some((r) => r.hops.length === 2 && r.total_hops === 2));
     for (const r of routes) {
-      const hops = r.execution_path.map((h) => {
+      const hops = r.hops.map((h) => {
         const pool = sim().engine.pool(h.pool_id)!;
         return {
           getBin: (id: number) => pool.bins.get(id),
@@ -160,66 +191,87 @@ describe('simulator quote v2', () => {
     );
   });
 
-  it('reads amounts beyond 2^53 exactly and answers swap parameters naming the router', async () => {
+  it('reads amounts beyond 2^53 exactly and answers swap parameters in the published shape', async () => {
     const big = await call(q('/quote'), {
-      body: `{"input_token":"${USDCX}","output_token":"${SBTC}","amount_in":90071992547409930}`,
+      body: `{"input_token":"${USDCX}","output_token":"${SBTC}","amount_in":"90071992547409930"}`,
     });
     assert.equal(big.status, 200, big.text);
-    assert.equal(big.json.amount_in, '90071992547409930');
-    assert.equal(big.json.complete, false, 'more than the pools hold');
+    const bigRoute = QuoteResponseSchema.parse(big.json);
+    assert.ok(bigRoute.hops[0]!.amount_in < 90071992547409930n, 'more than the pools hold: a partial fill');
 
     const quote = (
       await call(q('/quote'), { body: { input_token: SBTC, output_token: USDCX, amount_in: '1000000' } })
     ).json;
-    const swap = await call(q('/swap'), {
-      body: {
-        execution_path: quote.execution_path,
-        amount_in: quote.amount_in,
-        amount_out: quote.amount_out,
-        input_token: SBTC,
-        output_token: USDCX,
-        input_token_decimals: quote.input_token_decimals,
-        output_token_decimals: quote.output_token_decimals,
-        slippage_tolerance: 2,
-        provider: DEFAULT_USER,
-      },
+    const request = (type: 'simple' | 'full') => ({
+      execution_path: quote.execution_path,
+      amount_in: '1000000',
+      amount_out: String(quote.amount_out),
+      input_token: SBTC,
+      output_token: USDCX,
+      input_token_decimals: quote.input_token_decimals,
+      output_token_decimals: quote.output_token_decimals,
+      slippage_tolerance: 2,
+      swap_parameters_type: type,
+      provider: DEFAULT_USER,
     });
+    const swap = await call(q('/swap'), { body: request('simple') });
     assert.equal(swap.status, 200, swap.text);
     const params = SwapParamsSchema.parse(swap.json);
-    assert.match(params.contract, /dlmm-swap-router/);
-    assert.equal(params.function_name, 'swap-x-for-y-simple-multi');
-    assert.equal(params.provider, DEFAULT_USER);
-    assert.equal(params.min_amount_out, minAfterSlippage(BigInt(quote.amount_out), 20_000n));
+    assert.match(params.swap_contract, /dlmm-swap-router/);
+    assert.equal(params.function_name, 'swap-simple-multi');
+    assert.equal(params.total_hops, 1);
+    assert.equal(params.swap_parameters.length, 1);
+    assert.equal(params.swap_parameters_typed[0]?.type, 'tuple');
+    const [spend, receive] = params.post_conditions;
+    assert.equal(spend?.sender_address, 'tx-sender');
+    assert.equal(spend?.condition_code, 'less_than_or_equal_to');
+    assert.equal(spend?.amount, '1000000');
+    assert.match(spend?.token_contract ?? '', /::/);
+    assert.equal(receive?.sender_address, POOL_SBTC_USDCX);
+    assert.equal(receive?.amount, String(minAfterSlippage(BigInt(String(quote.amount_out)), 20_000n)));
+    const full = SwapParamsSchema.parse((await call(q('/swap'), { body: request('full') })).json);
+    assert.equal(full.function_name, 'swap-multi');
+    assert.equal(full.swap_parameters.length, (quote.execution_path as unknown[]).length);
+    const numeric = await call(q('/swap'), { body: { ...request('simple'), amount_in: 1000000 } });
+    assert.equal(numeric.status, 422, 'a JSON-number amount is refused as FastAPI refuses it');
 
     const agg = await call(q('/agg/swap'), {
       body: { input_token: STX_WRAPPER, output_token: USDCX, amount_in: '5000000', provider: DEFAULT_USER },
     });
     assert.equal(agg.status, 200, agg.text);
-    assert.equal(SwapParamsSchema.parse(agg.json).provider, DEFAULT_USER);
+    assert.equal(SwapParamsSchema.parse(agg.json).success, true);
   });
 
-  it('answers bad requests with 400 and a JSON error, never a crash', async () => {
-    const cases: [string, string][] = [
-      ['/quote', '{"input_token":'],
-      ['/quote', JSON.stringify({ input_token: SBTC, output_token: USDCX, amount_in: -5 })],
-      ['/quote', JSON.stringify({ input_token: SBTC, output_token: USDCX, amount_in: 1.5 })],
+  it('answers bad requests with 422 detail or 400 and a JSON error, never a crash', async () => {
+    const cases: [string, string, number][] = [
+      ['/quote', '{"input_token":', 400],
+      ['/quote', JSON.stringify({ input_token: SBTC, output_token: USDCX, amount_in: '-5' }), 422],
+      ['/quote', JSON.stringify({ input_token: SBTC, output_token: USDCX, amount_in: '1.5' }), 422],
       // One above uint128: the contracts cannot take it, so the engine does not quote it.
       [
         '/quote',
-        `{"input_token":"${SBTC}","output_token":"${USDCX}","amount_in":340282366920938463463374607431768211456}`,
+        `{"input_token":"${SBTC}","output_token":"${USDCX}","amount_in":"340282366920938463463374607431768211456"}`,
+        422,
       ],
-      ['/quote', JSON.stringify({ input_token: SBTC, output_token: SBTC, amount_in: 10 })],
+      ['/quote', JSON.stringify({ input_token: SBTC, output_token: SBTC, amount_in: '10' }), 400],
       [
         '/quote',
-        JSON.stringify({ input_token: SBTC, output_token: USDCX, amount_in: 10, slippage_tolerance: 150 }),
+        JSON.stringify({ input_token: SBTC, output_token: USDCX, amount_in: '10', slippage_tolerance: 150 }),
+        422,
       ],
-      ['/swap', JSON.stringify({ execution_path: [] })],
-      ['/quote', ''],
+      [
+        '/quote',
+        JSON.stringify({ input_token: SBTC, output_token: USDCX, amount_in: '10', amm_strategy: 'direct' }),
+        422,
+      ],
+      ['/swap', JSON.stringify({ execution_path: [] }), 422],
+      ['/quote', '', 400],
     ];
-    for (const [path, body] of cases) {
+    for (const [path, body, status] of cases) {
       const a = await call(q(path), { method: 'POST', body });
-      assert.equal(a.status, 400, `${path} ${body} -> ${a.status} ${a.text}`);
-      assert.equal(typeof a.json.error, 'string');
+      assert.equal(a.status, status, `${path} ${body} -> ${a.status} ${a.text}`);
+      if (status === 422) assert.ok(HttpValidationErrorSchema.safeParse(a.json).success, a.text);
+      else assert.equal(typeof a.json.error, 'string');
     }
     assert.equal((await call(q('/nothing-here'))).status, 404);
     assert.equal((await call(q('/tokens'), { method: 'POST', body: '{}' })).status, 405);

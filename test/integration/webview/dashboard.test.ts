@@ -368,12 +368,11 @@ operations:
       await page.getAttribute('[data-testid=quote-best]', 'data-amount-out'),
       route.amount_out.toString(),
     );
-    if (route.min_amount_out !== undefined)
-      assert.equal(
-        await page.getAttribute('[data-testid=quote-best]', 'data-min-received'),
-        route.min_amount_out.toString(),
-      );
-    const crossed = route.execution_path.reduce((n, h) => n + (h.bins?.length ?? 0), 0);
+    assert.equal(
+      await page.getAttribute('[data-testid=quote-best]', 'data-min-received'),
+      route.min_amount_out.toString(),
+    );
+    const crossed = route.hops.reduce((n, h) => n + h.bins.length, 0);
     assert.equal(await page.textContent('[data-testid=quote-bins]'), String(crossed));
     assert.ok((await page.locator('[data-testid=quote-routes] tbody tr').count()) >= 1);
     await screenshot(page, 'quote');

@@ -10,6 +10,7 @@ import {
   wireToPostCondition,
   PayloadType,
 } from '@stacks/transactions';
+import { QuoteResponseSchema } from '../../../core/api/schemas';
 import type { PreparedOperation } from '../../../core/plan/prepared';
 import { POOL_SBTC_USDCX, POOL_STX_USDCX } from '../../../core/sim/defaultWorld';
 import { applyTransaction } from '../../../core/sim/apply';
@@ -226,22 +227,29 @@ describe('tx export: build, serialize, decode, dry-run', () => {
     const engine = testEngine();
     const p = engine.poolByPrincipal(POOL_STX_USDCX)!;
     const walk = engine.quoteSwap(p, true, 50_000_000_000n);
-    const route = {
-      execution_path: [
-        {
-          pool_id: p.id,
-          input_token: p.tokenX,
-          output_token: p.tokenY,
-          x_for_y: true,
-          amount_in: walk.amount_in_used,
-          amount_out: walk.amount_out,
-        },
-      ],
-      amount_out: walk.amount_out,
+    // The engine's route in the published QuoteResponse shape: one step per bin the walk crosses.
+    const route = QuoteResponseSchema.parse({
+      success: true,
+      execution_path: walk.steps.map((s) => ({
+        pool_trait: p.id,
+        x_token_trait: p.tokenX,
+        y_token_trait: p.tokenY,
+        expected_bin_id: s.bin_id,
+        function_name: 'swap-x-for-y',
+        x_in: String(s.amount_in),
+        y_out: String(s.amount_out),
+        is_empty_swap: s.amount_in === 0n,
+      })),
+      amount_out: String(walk.amount_out),
+      min_amount_out: String(walk.amount_out),
+      slippage_tolerance: 1,
+      route_path: [p.tokenX, p.tokenY],
+      fee: '0',
+      price_impact_bps: 0,
+      price_impact_tokens: '0',
       input_token_decimals: 6,
       output_token_decimals: 6,
-      slippage_tolerance: 1,
-    };
+    });
     const op: PreparedOperation = {
       id: 's',
       index: 0,
