@@ -55,7 +55,7 @@ const ENUMS = new Map<string, string[]>([
   ['mode', ['strict', 'simple']],
   ['network', ['mainnet', 'testnet']],
   ['api', ['v2', 'v1']],
-  ['amm_strategy', ['best']],
+  ['amm_strategy', ['best', 'preferred', 'pure']],
   ['version', ['1']],
   ['shape', ['spot', 'curve', 'bid-ask']],
 ]);

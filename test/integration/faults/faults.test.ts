@@ -209,9 +209,94 @@ const ROWS: Row[] = [
     name: 'quote: 200 with no route',
     plan: SWAP,
     faults: [
-      { match: 'POST /api/quotes/v2/quote', answer: { body: json({ route: null, message: 'no route' }) } },
+      {
+        match: 'POST /api/quotes/v2/quote',
+        answer: { body: json({ success: false, execution_path: [], error: 'No route found' }) },
+      },
     ],
     codes: ['swap-no-route'],
+    checkExit: 1,
+    exportExit: 1,
+  },
+  // A swap is never clean unless its route was recomputed and executed on the state read (issue 24).
+  {
+    name: "swap: the route pool's bins answer HTTP 500",
+    plan: SWAP,
+    faults: [{ match: `GET /api/quotes/v2/bins/${SBTC_POOL}`, answer: { status: 500, body: 'oops' } }],
+    codes: ['swap-unchecked'],
+    checkExit: 1,
+    exportExit: 1,
+  },
+  {
+    name: 'swap: the route pool\'s bins answer 200 with empty bins and "Pool not found"',
+    plan: SWAP,
+    faults: [{ match: `GET /api/quotes/v2/bins/${SBTC_POOL}`, answer: POOL_NOT_FOUND_200 }],
+    codes: ['swap-unchecked'],
+    checkExit: 1,
+    exportExit: 1,
+  },
+  {
+    name: "swap: the route pool's bin list repeats a bin",
+    plan: SWAP,
+    faults: [
+      {
+        match: `GET /api/quotes/v2/bins/${SBTC_POOL}`,
+        answer: {
+          body: patchJson((v) => {
+            const bins = v.bins as Array<Record<string, unknown>>;
+            bins.push({ ...bins[0], reserve_x: '1' });
+          }),
+        },
+      },
+    ],
+    codes: ['swap-unchecked'],
+    checkExit: 1,
+    exportExit: 1,
+  },
+  {
+    name: 'swap: the route pool\'s record reads "Pool not found"',
+    plan: SWAP,
+    faults: [
+      {
+        match: `GET /api/quotes/v2/pools/${SBTC_POOL}`,
+        answer: { status: 404, body: json({ detail: 'Pool not found' }) },
+      },
+    ],
+    codes: ['swap-unchecked'],
+    checkExit: 1,
+    exportExit: 1,
+  },
+  {
+    name: 'swap: the route pool is not quotable',
+    plan: SWAP,
+    faults: [
+      {
+        match: `GET /api/quotes/v2/pools/${SBTC_POOL}`,
+        answer: {
+          body: patchJson((v) => {
+            v.quotable = false;
+          }),
+        },
+      },
+    ],
+    codes: ['swap-unchecked'],
+    checkExit: 1,
+    exportExit: 1,
+  },
+  {
+    name: "swap: the route pool's active bin is 50 away from its bin list's",
+    plan: SWAP,
+    faults: [
+      {
+        match: `GET /api/quotes/v2/pools/${SBTC_POOL}`,
+        answer: {
+          body: patchJson((v) => {
+            v.active_bin = (v.active_bin as number) + 50;
+          }),
+        },
+      },
+    ],
+    codes: ['swap-unchecked'],
     checkExit: 1,
     exportExit: 1,
   },
@@ -368,6 +453,20 @@ describe('fault injection: never a false "clean" (hostile service on loopback)',
       }
     });
   }
+
+  it('an unchecked swap is exported only with --allow-unchecked-swap, and its summary says so', async () => {
+    h.setFaults([{ match: `GET /api/quotes/v2/bins/${SBTC_POOL}`, answer: { status: 500, body: 'oops' } }]);
+    const out = join(dir, 'swap-unchecked-allowed.txt');
+    const io = captureIO(dir, envFor(h, { inventory: false }));
+    const code = await main(
+      ['export', SWAP, '--api', h.url, '--format', 'summary', '--out', out, '--allow-unchecked-swap'],
+      io,
+    );
+    assert.equal(code, 0, io.stderr);
+    const summary = await readFile(out, 'utf8');
+    assert.match(summary, /UNCHECKED SWAP exported with --allow-unchecked-swap: this swap was not checked/);
+    assert.match(summary, /could not be read/);
+  });
 
   it('bin list liquidity is never used as bin shares: the export is the fault-free one', async () => {
     h.setFaults([]);
