@@ -4,5 +4,6 @@
  * server around it; the analyzer and the exporter execute transactions with it.
  */
 export * from './state';
+export * from './balances';
 export * from './pool';
 export * from './router';

@@ -16,6 +16,14 @@ import type { ClarityValue, PostCondition } from '@stacks/transactions';
 import { toUnsignedBinId } from '../dlmm/bins';
 import { contractErrorCode, type ContractErrorName, type ErrorContract } from '../dlmm/errors';
 import type { RouterConfig } from '../tx/routers';
+import {
+  INSUFFICIENT_BALANCE,
+  INSUFFICIENT_BALANCE_CODE,
+  STX_KEY,
+  type ChainBalances,
+  type Held,
+  type Unverified,
+} from './balances';
 import { addToPool, moveInPool, swapInPool, UnknownState, withdrawFromPool, type ChainResult } from './pool';
 import {
   hasPositionNft,
@@ -57,6 +65,14 @@ export type ItemEffect =
   | { kind: 'move'; pool: string; from: number; to: number; shares: bigint; minted: bigint }
   | { kind: 'swap'; pool: string; bin: number; in: bigint; out: bigint; xForY: boolean };
 
+/** A transfer of more than the sender held: the token's `(err u1)`. */
+export interface Shortfall {
+  /** Token key: the SIP-010 contract principal, or `stx` for native STX (its wrapper's transfers). */
+  token: string;
+  needed: bigint;
+  held: bigint;
+}
+
 /** A revert: what the chain reports, and the failure underneath it. */
 export interface Revert {
   /** The error the transaction ends with (ERR_NO_RESULT_DATA when a non-last element failed). */
@@ -69,10 +85,19 @@ export interface Revert {
   detail: string;
   /** 0-based list element that failed, when the failure belongs to one. */
   item?: number;
+  /** The sender's balance did not cover a transfer (the cause is ERR_INSUFFICIENT_BALANCE). */
+  shortfall?: Shortfall;
 }
 
 export type ExecResult =
-  | { status: 'ok'; movements: AssetMovement[]; effects: ItemEffect[]; pools: ChainPool[] }
+  | {
+      status: 'ok';
+      movements: AssetMovement[];
+      effects: ItemEffect[];
+      pools: ChainPool[];
+      /** Spends the sender's balances could not decide (a balance not read); absent when none. */
+      unverified?: Unverified[];
+    }
   | ({ status: 'reverted' } & Revert)
   /** The call needs state that was not read; nothing was changed. */
   | { status: 'unknown'; detail: string; item?: number };
@@ -89,6 +114,9 @@ class Fail {
     readonly error: ContractErrorName | string,
     readonly detail: string,
     readonly contract?: ErrorContract,
+    /** The error's code when no contract's table has it (a token's `(err u1)`). */
+    readonly code?: number,
+    readonly shortfall?: Shortfall,
   ) {}
 }
 
@@ -161,7 +189,14 @@ export function executeCall(state: ChainState, call: ChainCall, opts: ExecOption
       opts.routers.version === 'v-1-2' ? checkDeadline(call.args, opts.now ?? Date.now) : call.args;
     run.call(kind, call.functionName, args);
     checkPostConditions(call.postConditions, run.movements, call.deny, call.sender);
-    return { status: 'ok', movements: run.movements, effects: run.effects, pools: run.touchedPools() };
+    const out: ExecResult = {
+      status: 'ok',
+      movements: run.movements,
+      effects: run.effects,
+      pools: run.touchedPools(),
+    };
+    if (run.unverified.length > 0) out.unverified = run.unverified;
+    return out;
   } catch (e) {
     run.rollback();
     if (e instanceof UnknownState) {
@@ -194,6 +229,11 @@ class Runner {
   readonly movements: AssetMovement[] = [];
   readonly effects: ItemEffect[] = [];
   private readonly saved = new Map<ChainPool, PoolSnapshot>();
+  /** The balances at the call's start (restored on a revert), when the state models balances. */
+  private readonly balances: ChainBalances | undefined;
+  private readonly savedBalances: Map<string, Held> | undefined;
+  /** Spends the balances could not decide. */
+  readonly unverified: Unverified[] = [];
   /** The list element being executed, and the list's length (for the list semantics). */
   item: number | undefined;
   length = 0;
@@ -204,7 +244,10 @@ class Runner {
     private readonly state: ChainState,
     private readonly sender: string,
     private readonly routers: RouterConfig,
-  ) {}
+  ) {
+    this.balances = state.balances;
+    this.savedBalances = this.balances?.snapshot();
+  }
 
   call(router: 'swap' | 'liquidity', fn: string, args: ClarityValue[]): void {
     const handler = router === 'liquidity' ? LIQUIDITY[fn] : SWAP[fn];
@@ -230,6 +273,7 @@ class Runner {
 
   rollback(): void {
     for (const [p, s] of this.saved) restorePool(p, s);
+    if (this.balances && this.savedBalances) this.balances.restore(this.savedBalances);
   }
 
   touchedPools(): ChainPool[] {
@@ -239,7 +283,7 @@ class Runner {
   /** The chain's error for a failure (list semantics) and the cause underneath. */
   describe(router: 'swap' | 'liquidity', e: Fail): Revert {
     const contract = router === 'swap' ? SWAP_ROUTER : LIQ_ROUTER;
-    const causeCode = codeOf(e.error, e.contract ?? contract);
+    const causeCode = e.code ?? codeOf(e.error, e.contract ?? contract);
     const wrapped = (this.item !== undefined && this.item < this.length - 1) || this.inFold350;
     const out: Revert = wrapped
       ? {
@@ -252,6 +296,7 @@ class Runner {
     if (!wrapped && causeCode !== undefined) out.code = causeCode;
     if (causeCode !== undefined) out.causeCode = causeCode;
     if (this.item !== undefined) out.item = this.item;
+    if (e.shortfall) out.shortfall = e.shortfall;
     return out;
   }
 
@@ -291,8 +336,32 @@ class Runner {
     return a;
   }
 
+  /** The balances' key of a token: native STX for the STX wrapper. */
+  private balanceKey(token: string): string {
+    return token === this.routers.stxWrapper ? STX_KEY : token;
+  }
+
+  /**
+   * A transfer: the sender's sends are taken from its balance (more than it holds fails as the token's
+   * transfer does, `(err u1)`, and the whole call reverts); what a pool sends to the sender is credited.
+   */
   private send(from: string, token: string, amount: bigint): void {
-    if (amount > 0n) this.movements.push({ from, asset: this.asset(token), amount });
+    if (amount <= 0n) return;
+    const b = this.balances;
+    if (b && from === this.sender) {
+      const key = this.balanceKey(token);
+      const r = b.debit(from, key, amount);
+      if (!r.ok)
+        throw new Fail(
+          INSUFFICIENT_BALANCE,
+          `the sender holds ${r.held} of ${key === STX_KEY ? 'STX (micro-STX)' : token} and the transfer needs ${amount}: the token's transfer fails with (err u${INSUFFICIENT_BALANCE_CODE})`,
+          undefined,
+          INSUFFICIENT_BALANCE_CODE,
+          { token: key, needed: amount, held: r.held },
+        );
+      if ('unverified' in r) this.unverified.push(r.unverified);
+    } else if (b) b.credit(this.sender, this.balanceKey(token), amount);
+    this.movements.push({ from, asset: this.asset(token), amount });
   }
 
   /** The pool burns and re-mints the sender's position NFT of a bin when it exists. */

@@ -19,6 +19,7 @@
  */
 import { BIN_ID_OFFSET, MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
 import type { BinBalances, PoolFees } from '../dlmm/math';
+import type { ChainBalances } from './balances';
 
 /** One pool's state. Bin ids are signed. */
 export interface ChainPool {
@@ -136,6 +137,11 @@ export interface ChainState {
   assetName(token: string): string | undefined;
   /** Why a pool's state is absent although the pool may exist (analyzer states); undefined: no such pool. */
   missing?(principal: string): string | undefined;
+  /**
+   * Token balances (core/chain/balances.ts): the sender's spends are checked against them and its receipts
+   * credited. Absent: transfers are not checked (a state that models no balances at all).
+   */
+  balances?: ChainBalances;
 }
 
 /** A bin's balances; bins never written have their price and zero reserves/shares. */
@@ -232,6 +238,7 @@ export class MemoryChainState implements ChainState {
     readonly assetNames = new Map<string, string>(),
     /** Reason given for any pool not in the state (undefined: unknown pools do not exist). */
     readonly missingReason?: string,
+    public balances?: ChainBalances,
   ) {
     for (const p of pools) this.pools.set(p.id, p);
   }
@@ -244,9 +251,14 @@ export class MemoryChainState implements ChainState {
   missing(principal: string): string | undefined {
     return this.missingReason === undefined ? undefined : `pool ${principal}: ${this.missingReason}`;
   }
-  /** A deep copy (pools cloned). */
+  /** A deep copy (pools and balances cloned). */
   clone(): MemoryChainState {
-    return new MemoryChainState([...this.pools.values()].map(clonePool), this.assetNames, this.missingReason);
+    return new MemoryChainState(
+      [...this.pools.values()].map(clonePool),
+      this.assetNames,
+      this.missingReason,
+      this.balances?.clone(),
+    );
   }
   snapshot(): Map<string, PoolSnapshot> {
     return new Map([...this.pools].map(([id, p]) => [id, snapshotPool(p)]));

@@ -13,7 +13,7 @@ import {
   PayloadType,
   wireToPostCondition,
 } from '@stacks/transactions';
-import { executeCall, type AssetMovement, type ChainState } from '../chain/index';
+import { executeCall, STX_KEY, type AssetMovement, type ChainState } from '../chain/index';
 import { routerConfigFor, type Network, type RouterConfig } from '../tx/routers';
 import type { SimEngine } from './engine';
 
@@ -87,11 +87,25 @@ export function applyTransaction(engine: SimEngine, txHex: string, opts: ApplyOp
   const state: ChainState = {
     pool: (id) => engine.poolByPrincipal(id),
     assetName: (token) => engine.token(token)?.asset_name ?? undefined,
+    balances: engine.balances,
   };
   const call = { contract, functionName: fn, args: payload.functionArgs, postConditions: pcs, deny, sender };
-  const result = engine.transaction(() =>
-    executeCall(state, call, { routers, ...(opts.now ? { now: opts.now } : {}) }),
-  );
+  // The fee is paid in STX before the call runs: a sender who cannot pay it has its transaction refused
+  // (the chain never runs it). The simulator takes the fee only from a transaction that confirms.
+  const fee = BigInt(tx.auth.spendingCondition.fee);
+  const stx = engine.balances.get(sender, STX_KEY).amount;
+  if (fee > stx)
+    return {
+      ok: false,
+      error: 'NOT_ENOUGH_FUNDS',
+      detail: `the sender ${sender} holds ${stx} micro-STX and the transaction's fee is ${fee}: the chain does not accept it`,
+    };
+  const result = engine.transaction(() => {
+    engine.balances.debit(sender, STX_KEY, fee);
+    const r = executeCall(state, call, { routers, ...(opts.now ? { now: opts.now } : {}) });
+    if (r.status !== 'ok') engine.balances.credit(sender, STX_KEY, fee);
+    return r;
+  });
   if (result.status === 'unknown') return { ok: false, error: 'UNKNOWN_STATE', detail: result.detail };
   if (result.status === 'reverted') {
     const out: ApplyResult = {

@@ -1,7 +1,8 @@
 /**
  * The default world (a TS module so it is bundled with the CLI and the extension): mainnet-like tokens and
  * three pools with bin steps 10, 20 and 1, liquidity over tens of bins, a user with positions in several
- * bins of every pool, and one API key with a raised limit. The sBTC/USDCx pool sits at the mainnet id,
+ * bins of every pool and token balances (10 sBTC, 1,000,000 USDCx, 10,000,000 STX), and one API key with a
+ * raised limit. The sBTC/USDCx pool sits at the mainnet id,
  * active bin 139, price 76060388561 (76060.388561 USDCx per sBTC), fees 25 + 25 + 0 bps per side.
  */
 import type { WorldInput } from './world';
@@ -116,6 +117,12 @@ export const DEFAULT_WORLD_INPUT: WorldInput = {
   users: [
     {
       address: DEFAULT_USER,
+      // Enough for every example, the demo and the walkthrough; 1,000,000 sBTC is far beyond it.
+      balances: {
+        [SBTC]: '1000000000', // 10 sBTC
+        [USDCX]: '1000000000000', // 1,000,000 USDCx
+        [STX_WRAPPER]: '10000000000000', // 10,000,000 STX (micro-STX)
+      },
       positions: [
         {
           pool: 'dlmm_1',

@@ -16,7 +16,10 @@ import {
 import {
   addToPool,
   binOf,
+  ChainBalances,
   CowBins,
+  STX_KEY,
+  type Held,
   moveInPool,
   pricesById,
   quotePool,
@@ -58,6 +61,7 @@ export type { AddBounds, SwapOutcome };
 
 interface Snapshot {
   pools: Map<string, PoolSnapshot>;
+  balances: Map<string, Held>;
   status: SimStatus;
   faults: FaultSpec[];
 }
@@ -81,11 +85,35 @@ export class SimEngine {
    * exact walk, so clients can be tested for trusting the engine's figure. 0 (honest) by default.
    */
   quoteSkewBps = 0;
+  /**
+   * Every principal's token balances (the world's `users[].balances`; anything not listed holds 0): the
+   * dry run spends and credits them as the chain does, and the node's `get-balance` answers from them.
+   */
+  readonly balances = new ChainBalances('zero');
 
   constructor(readonly world: World) {
     this.statusValue = { ...world.status };
     this.faultList = [...world.inventory_faults];
     this.loadPools();
+    this.loadBalances();
+  }
+
+  /** The balances' key of a world token: the native STX wrapper (no asset name) is STX. */
+  balanceKey(token: string): string {
+    const spec = this.token(token);
+    return spec && spec.asset_name === null ? STX_KEY : token;
+  }
+
+  /** What `principal` holds of `token` (a token contract; the STX wrapper: micro-STX). */
+  balanceOf(principal: string, token: string): bigint {
+    return this.balances.get(principal, this.balanceKey(token)).amount;
+  }
+
+  private loadBalances(): void {
+    this.balances.restore(new Map());
+    for (const u of this.world.users)
+      for (const [token, amount] of Object.entries(u.balances))
+        this.balances.credit(u.address, this.balanceKey(token), amount);
   }
 
   private loadPools(): void {
@@ -378,6 +406,7 @@ export class SimEngine {
     this.statusValue = { ...this.world.status };
     this.faultList = [...this.world.inventory_faults];
     this.loadPools();
+    this.loadBalances();
     this.revision++;
   }
 
@@ -392,7 +421,12 @@ export class SimEngine {
   private snapshot(): Snapshot {
     const pools = new Map<string, PoolSnapshot>();
     for (const p of this.poolsById.values()) pools.set(p.id, snapshotPool(p));
-    return { pools, status: { ...this.statusValue }, faults: [...this.faultList] };
+    return {
+      pools,
+      balances: this.balances.snapshot(),
+      status: { ...this.statusValue },
+      faults: [...this.faultList],
+    };
   }
 
   private restore(s: Snapshot): void {
@@ -400,6 +434,7 @@ export class SimEngine {
       const live = this.poolsById.get(id);
       if (live) restorePool(live, saved);
     }
+    this.balances.restore(s.balances);
     this.statusValue = s.status;
     this.faultList = s.faults;
     this.revision++;

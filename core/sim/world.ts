@@ -123,6 +123,11 @@ const UserSpecSchema = z.strictObject({
   positions: z
     .array(z.strictObject({ pool: z.string().min(1), bins: z.array(PositionBinSpecSchema) }))
     .default([]),
+  /**
+   * What the principal holds, by token contract (a token of `tokens`; the STX wrapper's entry is native
+   * STX in micro-STX), in base units. A token not listed is 0: transfers of more than is held revert.
+   */
+  balances: z.record(z.string(), zWorldAmount).default({}),
 });
 
 const ApiKeySchema = z.strictObject({
@@ -286,6 +291,8 @@ function crossCheck(w: World): string[] {
     });
   });
   w.users.forEach((u, i) => {
+    for (const token of Object.keys(u.balances))
+      if (!tokens.has(token)) problems.push(`users.${i}.balances.${token}: ${token} is not in tokens`);
     u.positions.forEach((pos, j) => {
       if (!findPoolSpec(w, pos.pool))
         problems.push(`users.${i}.positions.${j}.pool: unknown pool ${pos.pool}`);

@@ -4,6 +4,8 @@
  * follow the pool contract: get-bin-balances (unsigned id) -> (ok {bin-shares, x-balance, y-balance}),
  * get-total-supply (unsigned id) -> (ok uint), get-active-bin-id -> (ok int), get-balance (id, user) -> (ok uint),
  * get-user-bins (user) -> (ok (list uint)), get-overall-supply -> (ok uint).
+ * A world token's SIP-010 `get-balance (who principal)` answers `(ok uint)` from the world's balances (the
+ * STX wrapper `token-stx-v-1-2`: `stx-get-balance`, micro-STX).
  */
 import { Cl, deserializeCV, serializeCV, type ClarityValue } from '@stacks/transactions';
 import * as z from 'zod';
@@ -120,6 +122,20 @@ function call(engine: SimEngine, pool: SimPool, fn: string, args: ClarityValue[]
   }
 }
 
+/** A SIP-010 token's read-only functions the simulator serves: get-balance (who principal) -> (ok uint). */
+function tokenCall(engine: SimEngine, token: string, fn: string, args: ClarityValue[]): Reply {
+  if (fn !== 'get-balance')
+    return refused(
+      `Unchecked(NoSuchPublicFunction("${token}", "${fn}")): the simulator serves a token's get-balance`,
+    );
+  if (args.length !== 1)
+    return refused(`Unchecked(IncorrectArgumentCount(1, ${args.length})): ${fn} takes 1 argument(s)`);
+  const who = principalArg(args, 0);
+  if (!who)
+    return refused(`Unchecked(TypeValueError(PrincipalType, …)): ${fn} argument 0 must be a principal`);
+  return okay(Cl.ok(Cl.uint(engine.balanceOf(who, token))));
+}
+
 /** Registers the node proxy under /node (nodeUrl). */
 export function registerNode(router: Router, engine: SimEngine): void {
   router.add('GET', '/node/v2/info', () => {
@@ -138,6 +154,12 @@ export function registerNode(router: Router, engine: SimEngine): void {
     if (contract === SIM_QUOTE_CONTRACT) {
       const qargs = decodeArgs(body.arguments);
       return typeof qargs === 'string' ? refused(qargs) : quoteCall(engine, c.params.fn as string, qargs);
+    }
+    if (engine.token(contract)) {
+      const targs = decodeArgs(body.arguments);
+      return typeof targs === 'string'
+        ? refused(targs)
+        : tokenCall(engine, contract, c.params.fn as string, targs);
     }
     const pool = engine.poolByPrincipal(contract);
     if (!pool)

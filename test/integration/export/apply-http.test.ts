@@ -9,7 +9,7 @@ import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transaction
 import { parseJsonExact } from '../../../core/api/json';
 import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan } from '../../../core/plan/analyze';
-import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
+import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX, USDCX } from '../../../core/sim/defaultWorld';
 import { buildTransactions } from '../../../core/tx/build';
 import { formatTxHex } from '../../../core/tx/formats';
 import { renderExport } from '../../../client/src/export/pipeline';
@@ -94,7 +94,13 @@ describe('export -> POST /api/admin/apply (real HTTP, exact JSON)', function () 
   let api: DlmmApi;
 
   before(async () => {
-    sim = await startSimulator({ port: 0, world: worldForUser(USER, 'export-apply-world') });
+    // The signer holds enough USDCx for BIG_Y (a transfer of more than is held reverts with (err u1)).
+    sim = await startSimulator({
+      port: 0,
+      world: worldForUser(USER, 'export-apply-world', (input) => {
+        for (const u of input.users ?? []) u.balances = { ...u.balances, [USDCX]: (BIG_Y * 4n).toString() };
+      }),
+    });
     api = clientFor(sim);
   });
   after(async () => {

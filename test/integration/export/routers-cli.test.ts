@@ -12,10 +12,10 @@ import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transaction
 import { main } from '../../../cli/src/main';
 import type { CliIO } from '../../../cli/src/io';
 import { parseJsonExact } from '../../../core/api/json';
-import { DEFAULT_WORLD_INPUT, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
+import { POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { parseWorld } from '../../../core/sim/world';
 import { onTestnet, testnetPrincipal } from '../../testnet';
+import { worldForUser } from '../check/sim';
 
 /** Not secrets: fixed test keys (the signer, and a deployer for the testnet routers). */
 const PUBLIC_KEY = privateKeyToPublic('44'.repeat(32) + '01') as string;
@@ -65,10 +65,13 @@ describe('DLMM_ROUTERS (dlmm export / dlmm sim apply)', function () {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dlmm-routers-'));
-    // A testnet plan names testnet contracts: the simulator serves the default world on testnet addresses.
+    // A testnet plan names testnet contracts: the simulator serves the default world on testnet addresses,
+    // and the signer holds the default user's balances (a transaction's fee and transfers are paid from them).
     sim = await startSimulator({
       port: 0,
-      world: parseWorld(onTestnet(DEFAULT_WORLD_INPUT), 'testnet world'),
+      world: worldForUser(SENDER, 'testnet routers world', (input) =>
+        Object.assign(input, onTestnet({ ...input })),
+      ),
     });
     await writeFile(join(dir, 'testnet.dlmm.yaml'), PLAN);
     await writeFile(join(dir, 'routers.json'), JSON.stringify({ testnet: TESTNET }));

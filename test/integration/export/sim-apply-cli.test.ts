@@ -10,13 +10,21 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
+import {
+  Cl,
+  getAddressFromPublicKey,
+  makeUnsignedContractCall,
+  privateKeyToPublic,
+} from '@stacks/transactions';
 import { parseJsonExact } from '../../../core/api/json';
-import { POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
+import { DEFAULT_WORLD_INPUT, POOL_SBTC_USDCX, SBTC, USDCX } from '../../../core/sim/defaultWorld';
 
 const ROOT = join(__dirname, '../../..');
 const BIN = join(ROOT, 'bin/dlmm.js');
-/** Not a secret: a fixed test key; an add needs no prior position, so any signer works on the default world. */
+/**
+ * Not a secret: a fixed test key; an add needs no prior position, so any signer with the tokens works: the
+ * simulator's world gives it the default user's balances (`--world`).
+ */
 const PUBLIC_KEY = privateKeyToPublic('33'.repeat(32) + '01') as string;
 const USER = getAddressFromPublicKey(PUBLIC_KEY, 'mainnet');
 
@@ -100,7 +108,11 @@ describe('dlmm sim apply (built CLI, child processes)', function () {
   before(async function () {
     await build();
     dir = await mkdtemp(join(tmpdir(), 'dlmm-sim-apply-'));
-    sim = spawn(process.execPath, [BIN, 'sim', '--host', '127.0.0.1', '--port', '0'], {
+    const worldFile = join(dir, 'world.json');
+    const input = structuredClone(DEFAULT_WORLD_INPUT);
+    input.users = [...(input.users ?? []), { ...input.users![0]!, address: USER, positions: [] }];
+    await writeFile(worldFile, JSON.stringify(input));
+    sim = spawn(process.execPath, [BIN, 'sim', '--host', '127.0.0.1', '--port', '0', '--world', worldFile], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -204,6 +216,48 @@ describe('dlmm sim apply (built CLI, child processes)', function () {
     const r2 = parseJsonExact(applied.out) as Rec;
     assert.equal(r2.ok, true);
     assert.equal(r2.functionName, 'add-relative-liquidity-same-multi');
+  });
+
+  it("a swap signed by a key that holds nothing reverts with the token's (err u1); with a fee it is not accepted", async () => {
+    // Built directly: `dlmm export` refuses a plan whose sender cannot pay (insufficient-balance).
+    const key = privateKeyToPublic('44'.repeat(32) + '01') as string;
+    const swap = (fee: bigint) =>
+      makeUnsignedContractCall({
+        contractAddress: 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD',
+        contractName: 'dlmm-swap-router-v-1-2',
+        functionName: 'swap-x-for-y-simple-multi',
+        functionArgs: [
+          Cl.contractPrincipal(...(POOL_SBTC_USDCX.split('.') as [string, string])),
+          Cl.contractPrincipal(...(SBTC.split('.') as [string, string])),
+          Cl.contractPrincipal(...(USDCX.split('.') as [string, string])),
+          Cl.uint(10_000),
+          Cl.uint(1),
+          Cl.none(),
+        ],
+        publicKey: key,
+        nonce: 0,
+        fee,
+        network: 'mainnet',
+        postConditionMode: 'allow',
+      }).then((tx) => tx.serialize());
+    const before = await activeBin();
+
+    const reverted = await dlmm(['sim', 'apply', await swap(0n), '--api', api]);
+    assert.equal(reverted.code, 1, reverted.err + reverted.out);
+    const r = parseJsonExact(reverted.out) as Rec;
+    assert.equal(r.ok, false);
+    // The simple swap folds over 350 steps: the router reports ERR_NO_RESULT_DATA over the token's u1.
+    assert.equal(r.error, 'ERR_NO_RESULT_DATA');
+    assert.equal(r.cause, 'ERR_INSUFFICIENT_BALANCE');
+    assert.equal(r.cause_code, 1);
+    assert.match(String(r.detail), /holds 0 of .*sbtc-token and the transfer needs 10000/);
+    assert.equal(await activeBin(), before);
+
+    const refused = await dlmm(['sim', 'apply', await swap(1000n), '--api', api]);
+    assert.equal(refused.code, 1, refused.err + refused.out);
+    const f = parseJsonExact(refused.out) as Rec;
+    assert.equal(f.error, 'NOT_ENOUGH_FUNDS');
+    assert.match(String(f.detail), /holds 0 micro-STX and the transaction's fee is 1000/);
   });
 
   it('a transaction that is not a transaction is a usage error (exit 2, never 1 "reverted"), with a reason', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Cl, deserializeCV, serializeCV, type ClarityValue } from '@stacks/transactions';
 import { ReadOnlyResultSchema } from '../../../core/api/schemas';
 import { BIN_ID_OFFSET } from '../../../core/dlmm/bins';
-import { DEFAULT_USER, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
+import { DEFAULT_USER, POOL_SBTC_USDCX, SBTC, STX_WRAPPER } from '../../../core/sim/defaultWorld';
 import { call, useSimulator } from './helpers';
 
 describe('simulator node proxy', () => {
@@ -53,6 +53,24 @@ describe('simulator node proxy', () => {
       value(await read('get-balance', [Cl.uint(639), Cl.standardPrincipal(DEFAULT_USER)])),
       Cl.ok(Cl.uint(shares)),
     );
+  });
+
+  it("answers a world token's SIP-010 get-balance from the world's balances (the STX wrapper: micro-STX)", async () => {
+    const [tAddr, tName] = SBTC.split('.') as [string, string];
+    const [sAddr, sName] = STX_WRAPPER.split('.') as [string, string];
+    const who = Cl.standardPrincipal(DEFAULT_USER);
+    assert.deepEqual(
+      value(await read('get-balance', [who], `${tAddr}/${tName}`)),
+      Cl.ok(Cl.uint(sim().engine.balanceOf(DEFAULT_USER, SBTC))),
+    );
+    assert.deepEqual(
+      value(await read('get-balance', [who], `${sAddr}/${sName}`)),
+      Cl.ok(Cl.uint(10_000_000_000_000n)),
+    );
+    const nobody = Cl.standardPrincipal('SP000000000000000000002Q6VF78');
+    assert.deepEqual(value(await read('get-balance', [nobody], `${tAddr}/${tName}`)), Cl.ok(Cl.uint(0)));
+    assert.equal((await read('get-balance', [], `${tAddr}/${tName}`)).okay, false);
+    assert.equal((await read('get-decimals', [], `${tAddr}/${tName}`)).okay, false);
   });
 
   it('reports unknown functions, unknown contracts and wrong arguments as okay false', async () => {

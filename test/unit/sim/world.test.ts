@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { BIN_ID_OFFSET } from '../../../core/dlmm/bins';
 import { SimEngine } from '../../../core/sim/engine';
 import { geometricBinPrices } from '../../../core/sim/prices';
-import { DEFAULT_USER, STX_WRAPPER } from '../../../core/sim/defaultWorld';
+import { DEFAULT_USER, SBTC, STX_WRAPPER } from '../../../core/sim/defaultWorld';
 import { WorldError, defaultWorld, loadWorld } from '../../../core/sim/world';
 
 const MINIMAL = `
@@ -107,5 +107,24 @@ describe('sim world', () => {
       }
     }
     assert.ok(poolsWithPositions >= 2);
+  });
+
+  it("reads users' balances by token contract (the STX wrapper is native STX); an unknown token is refused", () => {
+    const engine = new SimEngine(defaultWorld());
+    assert.equal(engine.balanceOf(DEFAULT_USER, STX_WRAPPER), 10_000_000_000_000n);
+    assert.equal(engine.balanceOf(DEFAULT_USER, SBTC), 1_000_000_000n);
+    // 1,000,000 sBTC is beyond what the default user holds; any other principal holds nothing.
+    assert.ok(engine.balanceOf(DEFAULT_USER, SBTC) < 100_000_000_000_000n);
+    assert.equal(engine.balanceOf('SP000000000000000000002Q6VF78', SBTC), 0n);
+    const withBalances = `${MINIMAL}users:
+  - address: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR
+    balances: { SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token: 340282366920938463463374607431768211455 }
+`;
+    const big = new SimEngine(loadWorld(withBalances, 'w.yaml'));
+    assert.equal(big.balanceOf(DEFAULT_USER, SBTC), 340282366920938463463374607431768211455n);
+    assert.throws(
+      () => loadWorld(withBalances.replace('sbtc-token: 3', 'nothing: 3'), 'w.yaml'),
+      /users\.0\.balances\.SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4\.nothing: .* is not in tokens/,
+    );
   });
 });
