@@ -1,7 +1,8 @@
 /**
  * The machine-wide record of node read-only facts: a small JSON file per node endpoint under the cache
  * directory, holding the answers of bin reads (`get-bin-balances`, `get-total-supply`) stamped with the
- * engine's applied state height, and the answer times of recent node requests. A bin's shares at a given
+ * engine's applied state height (and token balances, `get-balance`), and the answer times of recent node
+ * requests. A bin's shares at a given
  * applied height never change, so every process on the machine (each `dlmm` command, the language
  * server) reads a (pool, bin) from the node at most once per height; a new height drops every entry. The
  * request times let a new process continue the 500-per-minute pacing where the previous one left it.
@@ -18,8 +19,16 @@ import type { ReadOnlyResult } from './schemas';
 
 export { defaultCacheDir };
 
-/** Read-only functions whose answer is a fact of (pool, bin) at an applied state height. */
-export const BIN_FACT_FUNCTIONS: ReadonlySet<string> = new Set(['get-bin-balances', 'get-total-supply']);
+/**
+ * Read-only functions whose answer is a fact of (contract, arguments) at an applied state height: a pool's
+ * bin reads, and `get-balance` (a pool's shares of a user, a SIP-010 token's balance of a principal, the
+ * STX wrapper's micro-STX), so a sender's balance of a token is read once per height per machine.
+ */
+export const BIN_FACT_FUNCTIONS: ReadonlySet<string> = new Set([
+  'get-bin-balances',
+  'get-total-supply',
+  'get-balance',
+]);
 
 const FORMAT = 1;
 /** Entries kept per endpoint (a pool has at most 1001 bins; a few pools fit). */

@@ -15,7 +15,7 @@ import {
 import { fileRange } from './rules/rule';
 import type { PlanExecution } from './execute';
 import { createLiveSession, readLive, type LiveData, type LiveSession } from './live';
-import type { RouterOverrides } from '../tx/routers';
+import { routerConfigFor, type RouterOverrides } from '../tx/routers';
 import { parsePlan, type ParsedPlan } from './parse';
 import { partialPlan, type PartialPlan } from './partial';
 import { prepareOperations } from './prepare';
@@ -93,8 +93,10 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
   const plan = target.plan;
   if (opts.signal?.aborted) throw cancelledError(opts.signal);
   try {
+    const stxWrapper = routerConfigFor(plan.network, opts.routers)?.stxWrapper;
     analysis.live = await readLive(plan, opts.api, {
       session: opts.session ?? createLiveSession(),
+      ...(stxWrapper !== undefined ? { stxWrapper } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
   } catch (e) {

@@ -50,3 +50,26 @@ function decodeBinSharesOnce(hex: string): bigint | undefined {
     return undefined;
   }
 }
+
+/** The serialized principal argument of a SIP-010 `get-balance (who principal)` read. */
+export function principalArg(principal: string): string {
+  return serializeCV(Cl.principal(principal));
+}
+
+/**
+ * `(ok uint)` hex -> the uint (a SIP-010 `get-balance` answer); undefined for any other shape (the caller
+ * reports that as an unexpected response, never as a balance).
+ */
+export function decodeOkUint(hex: string | undefined): bigint | undefined {
+  if (!hex) return undefined;
+  try {
+    const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
+      type: string;
+      value: { type: string; value: unknown };
+    };
+    if (cv.type !== 'ok' || cv.value.type !== 'uint') return undefined;
+    return BigInt(cv.value.value as string | bigint);
+  } catch {
+    return undefined;
+  }
+}

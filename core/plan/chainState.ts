@@ -4,9 +4,15 @@
  * position records), the sender's shares and position NFTs (every listed position bin), the active bin and
  * the fees. Bins whose total shares no source gave are marked unknown: the executor then says the check
  * could not run instead of guessing. A bin not in the list has no known price: executing into it is
- * unknown too.
+ * unknown too. The sender's token balances read from the node are exact; the others unknown (floors).
  */
-import { chainPoolFromListing, MemoryChainState, type ChainPool } from '../chain/index';
+import {
+  ChainBalances,
+  chainPoolFromListing,
+  MemoryChainState,
+  STX_KEY,
+  type ChainPool,
+} from '../chain/index';
 import type { BinBalances } from '../dlmm/math';
 import { poolFees } from '../tx/bounds';
 import type { LiveData, LivePool } from './live';
@@ -65,7 +71,14 @@ export function chainStateFromLive(live: LiveData, sender: string | undefined): 
   }
   const names = new Map<string, string>();
   for (const t of live.tokens ?? []) if (t.asset_name) names.set(t.contract_address, t.asset_name);
-  return new MemoryChainState(pools, names, NOT_READ);
+  // The sender's balances as read (exact); any other is unknown: a spend beyond what the plan received
+  // before is then unverified (reported), never assumed funded or unfunded.
+  const balances = new ChainBalances('unknown');
+  if (sender !== undefined)
+    for (const b of live.balances?.values() ?? [])
+      if (b.amount !== undefined)
+        balances.set(sender, b.stx ? STX_KEY : b.token, { amount: b.amount, exact: true });
+  return new MemoryChainState(pools, names, NOT_READ, balances);
 }
 
 /**

@@ -48,6 +48,9 @@ export const DIAGNOSTIC_CODES = {
   // Executing the plan's exact transactions on the state read (core/plan/execute.ts).
   'would-revert': 'error',
   'execution-unchecked': 'warning',
+  // The sender's balances through the plan (core/chain/balances.ts).
+  'insufficient-balance': 'error',
+  'balance-unchecked': 'warning',
   'invalid-distribution': 'error',
   'out-of-range': 'warning',
   // `dlmm check DIR`: a plan file (or folder) the walk reached but could not check (cli/src/commands/check.ts).

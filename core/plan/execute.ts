@@ -6,14 +6,15 @@
  * list element comes from one), naming what the chain reports and the failure underneath; a transaction
  * that needs state that was not read is a warning `execution-unchecked` saying which check could not run.
  */
-import { revertWords, type ExecResult } from '../chain/index';
+import { revertWords, STX_KEY, type ExecResult, type Shortfall, type Unverified } from '../chain/index';
+import { formatUnits } from '../dlmm/bins';
 
 export { revertWords };
 /**
  * The Clarity codec of node bin reads travels with the execution: both need @stacks/transactions, so the
  * language server and `dlmm check` load one copy of it, once (live.ts loads this module for it).
  */
-export { binIdArg, decodeBinShares } from './binShareCodec';
+export { binIdArg, decodeBinShares, decodeOkUint, principalArg } from './binShareCodec';
 import { buildTransactions } from '../tx/build';
 import { routerConfigFor, type RouterConfig, type RouterOverrides } from '../tx/routers';
 import type { BuiltTransaction } from '../tx/types';
@@ -55,6 +56,50 @@ export function effectWords(r: ExecResult): string[] {
         return `${e.pool} from bin ${e.bin}: ${e.in} in, ${e.out} out`;
     }
   });
+}
+
+/** A token of the balances (a contract, or STX) in words, and an amount of it with its human value. */
+export function balanceTokenWords(
+  live: LiveData | undefined,
+  key: string,
+): { name: string; amount: (a: bigint) => string } {
+  const stx = key === STX_KEY;
+  const t = stx ? undefined : live?.tokens?.find((x) => x.contract_address === key);
+  const symbol = stx ? 'STX' : t?.symbol;
+  const decimals = stx ? 6 : t?.decimals;
+  return {
+    name: stx ? 'STX (micro-STX)' : symbol !== undefined ? `${symbol} (${key})` : key,
+    amount: (a) =>
+      decimals !== undefined && symbol !== undefined
+        ? `${a} (${formatUnits(a, decimals)} ${symbol})`
+        : `${a}`,
+  };
+}
+
+/** "the sender holds 10 of sBTC … and this transaction needs 20: …" */
+function shortfallWords(live: LiveData, s: Shortfall): string {
+  const w = balanceTokenWords(live, s.token);
+  return `the sender holds ${w.amount(s.held)} of ${w.name} at this point of the plan and the transaction needs ${w.amount(s.needed)}: the token's transfer fails with (err u1) and the whole transaction reverts`;
+}
+
+/** Why each unverified spend could not be decided: which balance was not read, and why. */
+function unverifiedWords(live: LiveData, list: readonly Unverified[]): string {
+  const byToken = new Map<string, Unverified>();
+  for (const u of list) {
+    const seen = byToken.get(u.token);
+    byToken.set(u.token, seen ? { ...seen, needed: seen.needed + u.needed } : u);
+  }
+  return [...byToken.values()]
+    .map((u) => {
+      const w = balanceTokenWords(live, u.token);
+      const read = [...live.balances.values()].find((b) =>
+        u.token === STX_KEY ? b.stx : b.token === u.token,
+      );
+      const why = read?.unread ?? 'it was not read';
+      const floor = u.atLeast > 0n ? ` (the operations before it pay the sender ${w.amount(u.atLeast)})` : '';
+      return `the sender's balance of ${w.name} could not be read (${why}), so whether it holds the ${w.amount(u.needed)} this transaction spends is unknown${floor}`;
+    })
+    .join('; ');
 }
 
 /** Builds and executes the plan's transactions; returns the findings and the executed transactions. */
@@ -115,6 +160,17 @@ export async function executePlan(
   const byIndex = new Map(plan.operations.map((op, i) => [i, op]));
   for (const tx of built.transactions) {
     const r = tx.execution;
+    if (r?.status === 'ok' && r.unverified && !redOps.has(parsed.operationId(tx.opIndex))) {
+      const part = tx.parts > 1 ? ` (transaction ${tx.part} of ${tx.parts})` : '';
+      out.push(
+        finding(
+          ctx,
+          'balance-unchecked',
+          { op: tx.opIndex, path: ['operations', tx.opIndex, 'op'] },
+          `${tx.functionName}${part} is not known to be funded: ${unverifiedWords(live, r.unverified)}`,
+        ),
+      );
+    }
     if (!r || r.status === 'ok') continue;
     const opId = parsed.operationId(tx.opIndex);
     if (redOps.has(opId)) continue;
@@ -126,7 +182,20 @@ export async function executePlan(
         ? ['operations', tx.opIndex, list, planItem]
         : ['operations', tx.opIndex, 'op'];
     const part = tx.parts > 1 ? ` (transaction ${tx.part} of ${tx.parts})` : '';
-    if (r.status === 'reverted') {
+    if (r.status === 'reverted' && r.shortfall) {
+      const wrapped =
+        r.cause !== r.error
+          ? ` (the chain reports ${revertWords(r).split(': list element')[0]} over it)`
+          : '';
+      out.push(
+        finding(
+          ctx,
+          'insufficient-balance',
+          { op: tx.opIndex, path },
+          `${tx.functionName}${part} would revert: ${shortfallWords(live, r.shortfall)}${wrapped}`,
+        ),
+      );
+    } else if (r.status === 'reverted') {
       out.push(
         finding(
           ctx,

@@ -70,6 +70,21 @@ export interface LivePool {
   positionsGap?: string;
 }
 
+/**
+ * The sender's balance of one token, read from the node (the token's SIP-010 `get-balance`; native STX
+ * through its wrapper). `amount` when read; otherwise `unread` says why (and `error` when a read failed or
+ * answered something implausible). Nothing is ever guessed.
+ */
+export interface LiveBalance {
+  /** Token contract principal (the STX wrapper for STX). */
+  token: string;
+  /** Whether this is native STX (read through the wrapper `get-balance`, i.e. `stx-get-balance`). */
+  stx: boolean;
+  amount?: bigint;
+  unread?: string;
+  error?: LiveError;
+}
+
 export interface LiveSwap {
   route?: Route;
   error?: LiveError;
@@ -106,6 +121,11 @@ export interface LiveData {
   hasInventory: boolean;
   /** Whether positions were read (a sender and at least one liquidity op). */
   positionsRead: boolean;
+  /**
+   * The sender's balances of the tokens the plan spends and of STX (fees), by token contract; empty
+   * without a sender.
+   */
+  balances: Map<string, LiveBalance>;
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: LiveError };
@@ -183,6 +203,8 @@ export interface ReadLiveOptions {
    * with another analysis goes on only for that one (LiveSession.read).
    */
   signal?: AbortSignal;
+  /** The contract that moves native STX (the network's router configuration): STX balance and fees. */
+  stxWrapper?: string;
 }
 
 const isLiquidityOp = (op: PlanOperation): op is Extract<PlanOperation, { pool: string }> => op.op !== 'swap';
@@ -197,6 +219,7 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
     routePools: new Map(),
     hasInventory: safeHasInventory(api),
     positionsRead: false,
+    balances: new Map(),
   };
   const [status, quoteReady, appReady, tokens, pools] = await Promise.all([
     s.read('status', 'GET /quotes/v2/status', (a) => a.status()),
@@ -256,7 +279,68 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
     }),
   );
   await readRoutePools(plan, api, s, live);
+  await readBalances(plan, api, s, live, opts.stxWrapper);
   return live;
+}
+
+/** Tokens the plan's transactions take from the sender: an add's two pool tokens, a swap's input. */
+export function tokensSpent(plan: Plan, live: LiveData): string[] {
+  const out = new Set<string>();
+  for (const op of plan.operations) {
+    if (op.op === 'swap') out.add(op.input_token);
+    else if (op.op === 'add') {
+      const p = live.byPool.get(op.pool)?.pool;
+      if (p) out.add(p.token_x).add(p.token_y);
+    }
+  }
+  return [...out];
+}
+
+/**
+ * The sender's balance of every token the plan spends, and of STX (the fees), through the node proxy's
+ * read-only call of the token's SIP-010 `get-balance (who principal)` -> `(ok uint)` (the STX wrapper's is
+ * `stx-get-balance`). Once per (token, sender) per session, and per applied state height in the client
+ * (core/api/nodeStore.ts keeps it on disk like bin facts, and the node's pacing applies). A read that fails
+ * or answers another shape leaves the balance unread, and says why.
+ */
+async function readBalances(
+  plan: Plan,
+  api: DlmmApi,
+  s: Reader,
+  live: LiveData,
+  stxWrapper: string | undefined,
+): Promise<void> {
+  const sender = plan.sender;
+  if (sender === undefined || plan.operations.length === 0) return;
+  const tokens = tokensSpent(plan, live);
+  if (stxWrapper !== undefined && !tokens.includes(stxWrapper)) tokens.push(stxWrapper);
+  const hasNode = safeHasNode(api);
+  await Promise.all(
+    tokens.map(async (token) => {
+      const b: LiveBalance = { token, stx: token === stxWrapper };
+      live.balances.set(token, b);
+      if (!hasNode) {
+        b.unread = 'no node proxy is configured (DLMM_NODE_URL / dlmm.nodeUrl), so it was not read';
+        return;
+      }
+      const endpoint = `POST {node}/v2/contracts/call-read/${token}/get-balance`;
+      const r = await s.read(`balance:${token}:${sender}`, endpoint, async (a) => {
+        const res = await a.callReadOnly(token, 'get-balance', [codec().principalArg(sender)], sender);
+        if (!res.okay) return { refused: res.cause ?? 'no cause given' };
+        const amount = codec().decodeOkUint(res.result);
+        // Any other shape is no balance: an unexpected-response finding (toLiveError), never a guess.
+        if (amount === undefined)
+          throw new Error(`get-balance answered ${String(res.result).slice(0, 80)}, not (ok uint)`);
+        return { amount };
+      });
+      if (r.ok && 'amount' in r.value) b.amount = r.value.amount;
+      else if (r.ok) b.unread = `the node refused the read (${r.value.refused})`;
+      else {
+        b.error = r.error;
+        b.unread = `${endpoint} failed (${r.error.message})`;
+      }
+    }),
+  );
 }
 
 /** Reads each hop's bin list (memoized in the session) and recomputes the route exactly. */
@@ -611,5 +695,6 @@ export function allLiveErrors(live: LiveData): LiveError[] {
     push(p.binSharesError);
   }
   for (const sw of live.swaps.values()) push(sw.error);
+  for (const b of live.balances.values()) push(b.error);
   return out;
 }

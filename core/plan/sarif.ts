@@ -45,6 +45,9 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   'unexpected-response': 'A response failed its schema',
   'would-revert': "Executing the plan's exact transactions on the state read reverts",
   'execution-unchecked': "The plan's transactions could not be executed on the state read",
+  'insufficient-balance':
+    'A transaction spends more of a token than the sender holds at its point in the plan',
+  'balance-unchecked': 'A transaction spends a token whose balance could not be read: its funding is unknown',
   'invalid-distribution':
     'A distribution that cannot be expanded: from > to, or a token total with no bin on its side of the active bin',
   'out-of-range':

@@ -149,7 +149,11 @@ describe('distributions against the simulator (expand, check, export, dry-run)',
     },
     {
       name: 'strict distribution over the active bin',
-      text: plan(dist('shape: spot, from: 130, to: 150, x_amount: 100000, y_amount: 100000000', 'strict')),
+      // The world's funded signer: the add must be able to pay for its tokens to be executed at all.
+      text: plan(
+        dist('shape: spot, from: 130, to: 150, x_amount: 100000, y_amount: 100000000', 'strict'),
+        `sender: ${USER}\n`,
+      ),
       codes: ['strict-drift-risk'],
       expect: [['strict-drift-risk', 'info', 'distribution']],
     },

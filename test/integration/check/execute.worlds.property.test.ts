@@ -50,7 +50,20 @@ const poolArb = fc.record({
   percent: fc.integer({ min: 1, max: 60 }),
 });
 
-const worldArb = fc.record({ pools: fc.tuple(poolArb, poolArb, poolArb), withThird: fc.boolean() });
+/** What the signer holds of a token: nothing, about what a plan spends (so some plans overspend), or plenty. */
+const heldArb = (max: number) =>
+  fc.oneof(
+    { weight: 1, arbitrary: fc.constant(0) },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max }) },
+    { weight: 4, arbitrary: fc.constant(1e15) },
+  );
+
+const worldArb = fc.record({
+  pools: fc.tuple(poolArb, poolArb, poolArb),
+  withThird: fc.boolean(),
+  // STX always covers the fees (the check executes without them): its shortfalls are unit-tested.
+  balances: fc.record({ sbtc: heldArb(6_000_000), usdcx: heldArb(4_000_000_000) }),
+});
 type WorldSpec = typeof worldArb extends fc.Arbitrary<infer T> ? T : never;
 
 function worldOf(spec: WorldSpec) {
@@ -92,7 +105,17 @@ function worldOf(spec: WorldSpec) {
   // generated worlds reuse the pools' ids, so each world gets its own height (a hash of its spec).
   input.status = { ...input.status, state_height: heightOf(JSON.stringify(spec)) };
   input.pools = pools;
-  input.users = [{ address: USER, positions }];
+  input.users = [
+    {
+      address: USER,
+      positions,
+      balances: {
+        [SBTC]: String(spec.balances.sbtc),
+        [USDCX]: String(spec.balances.usdcx),
+        [STX_WRAPPER]: String(1e15),
+      },
+    },
+  ];
   input.inventory_faults = [];
   return parseWorld(input, 'generated');
 }
@@ -168,6 +191,7 @@ describe('check executes the plan (property over generated worlds: gaps, one-sid
   it(`would-revert iff the exported transactions revert on the dry-run, and each does what the check executed (seed ${SEED})`, async () => {
     let compared = 0;
     let reverted = 0;
+    let overspent = 0;
     let multiHop = 0;
     let pools = 0;
     await fc.assert(
@@ -188,7 +212,10 @@ describe('check executes the plan (property over generated worlds: gaps, one-sid
             );
             if (!text) return;
             const a = await analyzePlan(text, { api, fileName: 'p.dlmm.yaml' });
-            const other = a.findings.filter((f) => f.severity === 'error' && f.code !== 'would-revert');
+            // insufficient-balance is would-revert's for a token transfer (the token's (err u1)).
+            const other = a.findings.filter(
+              (f) => f.severity === 'error' && f.code !== 'would-revert' && f.code !== 'insufficient-balance',
+            );
             if (other.length > 0 || a.findings.some((f) => f.code === 'execution-unchecked')) return;
             const built = await buildTransactions(
               { ...a, findings: [] },
@@ -231,11 +258,14 @@ describe('check executes the plan (property over generated worlds: gaps, one-sid
                 multiHop++;
             });
             const flagged = new Set(
-              a.findings.filter((f) => f.code === 'would-revert').map((f) => f.operation),
+              a.findings
+                .filter((f) => f.code === 'would-revert' || f.code === 'insufficient-balance')
+                .map((f) => f.operation),
             );
             assert.deepEqual([...flagged].sort(), [...revertedOps].sort(), text);
             compared++;
             if (revertedOps.size > 0) reverted++;
+            if (a.findings.some((f) => f.code === 'insufficient-balance')) overspent++;
             if (new Set(a.prepared.map((p) => (p.op === 'swap' ? 'swap' : p.pool.pool_id))).size > 1) pools++;
           } finally {
             await api.close?.();
@@ -247,8 +277,9 @@ describe('check executes the plan (property over generated worlds: gaps, one-sid
     );
     assert.ok(compared >= RUNS / 3, `only ${compared} of ${RUNS} generated plans were comparable`);
     assert.ok(reverted > 0, 'no generated plan reverted: the generator lost its teeth');
+    assert.ok(overspent > 0, 'no generated plan overspent a balance: the balances lost their teeth');
     console.log(
-      `      compared ${compared} of ${RUNS}: ${reverted} with a revert, ${pools} on several pools, ${multiHop} multi-hop swap transactions`,
+      `      compared ${compared} of ${RUNS}: ${reverted} with a revert (${overspent} overspending), ${pools} on several pools, ${multiHop} multi-hop swap transactions`,
     );
   });
 });

@@ -86,6 +86,8 @@ describe('DLMM_ROUTERS (dlmm export / dlmm sim apply)', function () {
   });
 
   it('exports a testnet plan with the configured contract ids and version', async () => {
+    // Against the test's simulator, whose world funds the testnet signer (the embedded --sim world's
+    // funded user is the default one: this signer would hold nothing there, and the add would not check).
     const io = captureIO(dir, { DLMM_ROUTERS: 'routers.json', DLMM_NODE_URL: sim.nodeUrl });
     const code = await main(
       ['export', 'testnet.dlmm.yaml', '--api', sim.url, '--format', 'wallet-request'],
