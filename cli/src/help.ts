@@ -289,6 +289,28 @@ export const HELP: Record<string, CommandHelp> = {
       2: 'usage error, or the service could not be read',
     },
   },
+  balances: {
+    summary: "show a principal's token balances, read from the node as check reads them",
+    usage: ['--sender PRINCIPAL [--network mainnet|testnet] [--format text|json]'],
+    description:
+      "Every token of the service's token list, and STX: the token's SIP-010 get-balance through the node " +
+      'proxy (DLMM_NODE_URL; with --sim the embedded one), STX through its wrapper (token-stx-v-1-2). A ' +
+      'balance that cannot be read is listed with the reason, never as 0.',
+    options: [
+      { flag: '--sender PRINCIPAL', text: 'the address whose balances to read', required: true },
+      {
+        flag: '--network mainnet|testnet',
+        text: "which network's STX wrapper to read (default: from the address, ST/SN is testnet)",
+      },
+      TEXT_OR_JSON,
+    ],
+    common: true,
+    exit: {
+      0: 'every balance read',
+      1: 'some balance could not be read (each says why)',
+      2: 'usage error, or the token list could not be read',
+    },
+  },
   sim: {
     summary: 'serve the simulated engine on loopback until stopped',
     usage: ['[--host 127.0.0.1] [--port N] [--world FILE] [--api-key-env NAME] [--format text|json]'],

@@ -315,32 +315,56 @@ async function readBalances(
   const tokens = tokensSpent(plan, live);
   if (stxWrapper !== undefined && !tokens.includes(stxWrapper)) tokens.push(stxWrapper);
   const hasNode = safeHasNode(api);
-  await Promise.all(
-    tokens.map(async (token) => {
-      const b: LiveBalance = { token, stx: token === stxWrapper };
-      live.balances.set(token, b);
-      if (!hasNode) {
-        b.unread = 'no node proxy is configured (DLMM_NODE_URL / dlmm.nodeUrl), so it was not read';
-        return;
-      }
-      const endpoint = `POST {node}/v2/contracts/call-read/${token}/get-balance`;
-      const r = await s.read(`balance:${token}:${sender}`, endpoint, async (a) => {
-        const res = await a.callReadOnly(token, 'get-balance', [codec().principalArg(sender)], sender);
-        if (!res.okay) return { refused: res.cause ?? 'no cause given' };
-        const amount = codec().decodeOkUint(res.result);
-        // Any other shape is no balance: an unexpected-response finding (toLiveError), never a guess.
-        if (amount === undefined)
-          throw new Error(`get-balance answered ${String(res.result).slice(0, 80)}, not (ok uint)`);
-        return { amount };
-      });
-      if (r.ok && 'amount' in r.value) b.amount = r.value.amount;
-      else if (r.ok) b.unread = `the node refused the read (${r.value.refused})`;
-      else {
-        b.error = r.error;
-        b.unread = `${endpoint} failed (${r.error.message})`;
-      }
-    }),
-  );
+  const read = await Promise.all(tokens.map((t) => readBalance(s, hasNode, t, sender, stxWrapper)));
+  for (const b of read) live.balances.set(b.token, b);
+}
+
+/** One balance: the token's SIP-010 `get-balance (who principal)` -> `(ok uint)` through the node. */
+async function readBalance(
+  s: Reader,
+  hasNode: boolean,
+  token: string,
+  sender: string,
+  stxWrapper: string | undefined,
+): Promise<LiveBalance> {
+  const b: LiveBalance = { token, stx: token === stxWrapper };
+  if (!hasNode) {
+    b.unread = 'no node proxy is configured (DLMM_NODE_URL / dlmm.nodeUrl), so it was not read';
+    return b;
+  }
+  const endpoint = `POST {node}/v2/contracts/call-read/${token}/get-balance`;
+  const r = await s.read(`balance:${token}:${sender}`, endpoint, async (a) => {
+    const res = await a.callReadOnly(token, 'get-balance', [codec().principalArg(sender)], sender);
+    if (!res.okay) return { refused: res.cause ?? 'no cause given' };
+    const amount = codec().decodeOkUint(res.result);
+    // Any other shape is no balance: an unexpected-response finding (toLiveError), never a guess.
+    if (amount === undefined)
+      throw new Error(`get-balance answered ${String(res.result).slice(0, 80)}, not (ok uint)`);
+    return { amount };
+  });
+  if (r.ok && 'amount' in r.value) b.amount = r.value.amount;
+  else if (r.ok) b.unread = `the node refused the read (${r.value.refused})`;
+  else {
+    b.error = r.error;
+    b.unread = `${endpoint} failed (${r.error.message})`;
+  }
+  return b;
+}
+
+/**
+ * `principal`'s balances of `tokens` (the STX wrapper's: micro-STX), each read as `check` reads them
+ * (`dlmm balances`, the dashboard). Never throws: a balance not read says why.
+ */
+export async function readBalancesOf(
+  api: DlmmApi,
+  principal: string,
+  tokens: readonly string[],
+  stxWrapper: string | undefined,
+  opts: ReadLiveOptions = {},
+): Promise<LiveBalance[]> {
+  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
+  const hasNode = safeHasNode(api);
+  return Promise.all(tokens.map((t) => readBalance(s, hasNode, t, principal, stxWrapper)));
 }
 
 /** Reads each hop's bin list (memoized in the session) and recomputes the route exactly. */

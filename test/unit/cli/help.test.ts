@@ -12,6 +12,7 @@ import { OPTIONS as QUOTE } from '../../../cli/src/commands/quote';
 import { APPLY_OPTIONS, SERVE_OPTIONS } from '../../../cli/src/commands/sim';
 import { ADD_OPTIONS, OPTIONS as PLAN, RECENTRE_OPTIONS } from '../../../cli/src/commands/plan';
 import { OPTIONS as STATUS } from '../../../cli/src/commands/status';
+import { OPTIONS as BALANCES } from '../../../cli/src/commands/balances';
 import { OPTIONS as WALLET } from '../../../cli/src/commands/wallet';
 import { OPTIONS as TOKENS } from '../../../cli/src/commands/tokens';
 import { OPTIONS as ROUTES } from '../../../cli/src/commands/routes';
@@ -28,6 +29,7 @@ const ACCEPTED: Record<string, object> = {
   quote: QUOTE,
   export: EXPORT,
   status: STATUS,
+  balances: BALANCES,
   wallet: WALLET,
   tokens: TOKENS,
   routes: ROUTES,
