@@ -51,6 +51,7 @@ export const DIAGNOSTIC_CODES = {
   // The sender's balances through the plan (core/chain/balances.ts).
   'insufficient-balance': 'error',
   'balance-unchecked': 'warning',
+  'fee-not-covered': 'warning',
   'invalid-distribution': 'error',
   'out-of-range': 'warning',
   // `dlmm check DIR`: a plan file (or folder) the walk reached but could not check (cli/src/commands/check.ts).

@@ -17,7 +17,7 @@ import { poolResolver } from '../plan/resolve';
 import type { LiveData } from '../plan/live';
 import type { PreparedOperation } from '../plan/prepared';
 import type { Plan } from '../plan/schema';
-import { executeCall, revertWords, type MemoryChainState } from '../chain/index';
+import { executeCall, revertWords, STX_KEY, type MemoryChainState } from '../chain/index';
 import { chainCallOf, exportError, isExportError, type BuildContext, type PartialTx } from './context';
 import { PostConditionRangeError } from './postConditions';
 import { buildLiquidityOp } from './liquidity';
@@ -332,6 +332,7 @@ function executeOn(ctx: BuildContext, tx: PartialTx, op: PreparedOperation): voi
     };
     return;
   }
+  payFee(ctx, state, tx, op);
   tx.execution = executeCall(state, chainCallOf(tx, ctx.sender), { routers: ctx.routers, now: ctx.now });
   const effects = txEffects(
     tx.execution,
@@ -342,6 +343,34 @@ function executeOn(ctx: BuildContext, tx: PartialTx, op: PreparedOperation): voi
   if (effects) tx.effects = effects;
   if (tx.execution.status === 'unknown')
     for (const p of pools) ctx.unknownPools.set(p, { pool: p, opId: op.id, detail: tx.execution.detail });
+}
+
+/**
+ * The chain takes a transaction's fee from the sender's STX before running it: taken here from the state's
+ * balances, so the transaction's own STX transfers see what is left. A fee the STX held does not cover (or
+ * whose STX balance could not be read) is a `fee-not-covered` warning: the chain would not accept it.
+ */
+function payFee(ctx: BuildContext, state: MemoryChainState, tx: PartialTx, op: PreparedOperation): void {
+  const fee = ctx.fee;
+  const balances = state.balances;
+  if (fee === undefined || fee === 0n || !balances) return;
+  const held = balances.get(ctx.sender, STX_KEY);
+  const r = balances.debit(ctx.sender, STX_KEY, fee);
+  let message: string | undefined;
+  if (!r.ok)
+    message = `${tx.functionName} sets a fee of ${fee} micro-STX and the sender holds ${held.amount} micro-STX at that point of the plan: the chain does not accept the transaction (nor the later ones, whose nonces follow it); fund the sender or lower --fee`;
+  else if ('unverified' in r)
+    message = `${tx.functionName} sets a fee of ${fee} micro-STX and the sender's STX balance could not be read${held.amount > 0n ? ` (the operations before it pay it at least ${held.amount})` : ''}, so whether it covers the fee is unknown`;
+  if (message === undefined) return;
+  const range = ctx.rangeOf(['operations', op.index, 'op']);
+  ctx.findings.push({
+    code: 'fee-not-covered',
+    severity: 'warning',
+    message,
+    offset: range.offset,
+    length: range.length,
+    operation: op.id,
+  });
 }
 
 /** Findings that mean live data was not read: nothing is built on top of them. */
@@ -402,5 +431,6 @@ function makeContext(
     skipSwapParams: opts.forCheck ?? false,
     now,
     unknownPools: new Map(),
+    ...(opts.fee !== undefined && !opts.forCheck ? { fee: opts.fee } : {}),
   };
 }

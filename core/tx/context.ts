@@ -29,7 +29,12 @@ export interface BuildContext {
   tokens: readonly Token[];
   /** Source range of a plan path, for findings the export adds. */
   rangeOf(path: (string | number)[]): { offset: number; length: number };
-  /** Findings the export adds (min-dlp-unprotected). */
+  /**
+   * The fee (micro-STX) each transaction sets (`--fee`), when the export knows it: executing a transaction
+   * first takes it from the sender's STX, as the chain does, and a fee the STX does not cover is a finding.
+   */
+  fee?: bigint;
+  /** Findings the export adds (min-dlp-unprotected, fee-not-covered). */
   findings: Finding[];
   /** Bins whose min-dlp fell back to 1 (shares unknown), by operation id: refused unless allowed. */
   unprotected: { operation: string; bin: number }[];

@@ -130,6 +130,34 @@ describe('check follows the sender balances through the plan', function () {
     assert.match(f[0]!.message, new RegExp(`holds ${returned} .* needs ${returned + 1n}`));
   });
 
+  it('export --fee: each transaction takes its fee from the STX held first; a fee not covered is a warning', async () => {
+    // 1,500 micro-STX: the first transaction's fee of 1,000 is covered, the second's is not.
+    const client = await start((w) => {
+      for (const u of w.users ?? []) u.balances = { [SBTC]: '1000000000', [STX_WRAPPER]: '1500' };
+    });
+    const a = await analyzePlan(plan(add('first', 145, 1000n, 0) + add('second', 146, 1000n, 0)), {
+      api: client,
+    });
+    assert.deepEqual(
+      a.findings.filter((f) => f.severity !== 'info').map((f) => f.code),
+      [],
+      'check does not know the fee',
+    );
+    const built = await buildTransactions(a, { api: client, publicKey: PUBLIC_KEY, nonce: 0n, fee: 1000n });
+    assert.ok(built.ok, built.ok ? '' : built.error.message);
+    const fee = built.findings.filter((f) => f.code === 'fee-not-covered');
+    assert.deepEqual(
+      fee.map((f) => [f.operation, f.severity]),
+      [['second', 'warning']],
+    );
+    assert.match(fee[0]!.message, /fee of 1000 micro-STX and the sender holds 500 micro-STX/);
+    const applied = await txHexes(built.transactions, { publicKey: PUBLIC_KEY, nonce: 0n, fee: 1000n });
+    assert.equal(applyTransaction(sim!.engine, applied[0]!).ok, true);
+    const second = applyTransaction(sim!.engine, applied[1]!);
+    assert.equal(second.ok, false);
+    if (!second.ok) assert.equal(second.error, 'NOT_ENOUGH_FUNDS');
+  });
+
   it('without a node the balance is not read: a warning names it, nothing is guessed', async () => {
     const client = await start(undefined, false);
     const a = await analyzePlan(
