@@ -25,7 +25,7 @@ import { routerConfigFor, type Network, type RouterConfig } from './routers';
 import { BinShareReader } from './shares';
 import { buildSwapOp } from './swap';
 import { effectTokens, txEffects } from './effects';
-import type { BuiltTransaction, ExportError, ExportOutcome } from './types';
+import type { BalanceChange, BuiltTransaction, ExportError, ExportOutcome, TokenInfo } from './types';
 
 /** Ledger's Stacks app (0.26.17+) rejects transactions with more post-conditions at parse time. */
 export const LEDGER_MAX_POST_CONDITIONS = 128;
@@ -332,14 +332,26 @@ function executeOn(ctx: BuildContext, tx: PartialTx, op: PreparedOperation): voi
     };
     return;
   }
+  const before = state.balances?.clone();
   payFee(ctx, state, tx, op);
   tx.execution = executeCall(state, chainCallOf(tx, ctx.sender), { routers: ctx.routers, now: ctx.now });
-  const effects = txEffects(
-    tx.execution,
-    ctx.sender,
-    state,
-    (ctx.effectTokens ??= effectTokens(ctx.tokens, ctx.routers.stxWrapper)),
-  );
+  const tokens = (ctx.effectTokens ??= effectTokens(ctx.tokens, ctx.routers.stxWrapper));
+  const effects = txEffects(tx.execution, ctx.sender, state, tokens);
+  if (effects && before && state.balances) {
+    const keys = new Map<string, TokenInfo | undefined>();
+    for (const a of [...effects.sent, ...effects.received]) {
+      const contract = a.token?.contract;
+      if (contract === undefined) continue;
+      keys.set(contract === ctx.routers.stxWrapper ? STX_KEY : contract, a.token);
+    }
+    effects.balances = [...keys].map(([key, token]) => {
+      const b = before.get(ctx.sender, key);
+      const a = state.balances!.get(ctx.sender, key);
+      const change: BalanceChange = { key, before: b.amount, after: a.amount, exact: b.exact && a.exact };
+      if (token) change.token = token;
+      return change;
+    });
+  }
   if (effects) tx.effects = effects;
   if (tx.execution.status === 'unknown')
     for (const p of pools) ctx.unknownPools.set(p, { pool: p, opId: op.id, detail: tx.execution.detail });

@@ -90,6 +90,22 @@ export interface TxEffects {
   sent: Amount[];
   /** Tokens the sender receives from pools, per token. */
   received: Amount[];
+  /**
+   * The sender's balance of each token the transaction moves, before it (its fee, when the export sets
+   * one, included) and after it, as the chain model followed it through the plan; `exact: false` when the
+   * balance was not read (then only a floor: what earlier operations paid the sender).
+   */
+  balances?: BalanceChange[];
+}
+
+/** One token's balance around a transaction (TxEffects.balances). */
+export interface BalanceChange {
+  token?: TokenInfo;
+  /** Token contract, or `stx`. */
+  key: string;
+  before: bigint;
+  after: bigint;
+  exact: boolean;
 }
 
 export type ExportErrorCode =

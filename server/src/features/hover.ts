@@ -461,6 +461,19 @@ function executionSection(
     if (!item && tx.effects) {
       const list = (as: Amount[]) => (as.length === 0 ? 'nothing' : as.map(amountText).join(', '));
       lines.push(`you send: ${list(tx.effects.sent)} · you receive: ${list(tx.effects.received)}${part}`);
+      const held = tx.effects.balances ?? [];
+      if (held.length > 0)
+        lines.push(
+          `your balance: ${held
+            .map((b) => {
+              const at = (amount: bigint) =>
+                amountText({ label: '', amount, ...(b.token ? { token: b.token } : {}) });
+              return b.exact
+                ? `${at(b.before)} → ${at(b.after)}`
+                : `${b.token?.symbol ?? b.key} not read (at least ${at(b.before)} → ${at(b.after)} from this plan)`;
+            })
+            .join(' · ')}`,
+        );
     }
   }
   if (lines.length === 0) return '';

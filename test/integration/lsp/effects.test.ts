@@ -94,6 +94,8 @@ describe('hover shows the executed effects of an operation (language server over
       );
       assert.match(op, new RegExp(`bin 146: .*shares minted ${minted[1]}`));
       assert.match(op, /you send: 0\.00005 sBTC \(5000\) · you receive: nothing/);
+      // The sender's balance before and after, followed through the plan (read from the node).
+      assert.match(op, /your balance: 10 sBTC \(1000000000\) → 9\.99995 sBTC \(999995000\)/);
 
       const out = a.execution?.transactions.find((t) => t.opId === 'out');
       const got = out!.effects!.received.find((r) => r.token?.symbol === 'USDCx')!.amount;
@@ -109,6 +111,11 @@ describe('hover shows the executed effects of an operation (language server over
         new RegExp(`from bin 139: in 0\\.001 sBTC \\(100000\\), out [\\d.]+ USDCx \\(${swapOut}\\)`),
       );
       assert.match(s, /you send: 0\.001 sBTC \(100000\)/);
+      // After the asks (5,000) and the ladder (2,200,000): the swap takes 100,000 more and pays USDCx.
+      assert.match(s, /your balance: 9\.97795 sBTC \(997795000\) → 9\.97695 sBTC \(997695000\)/);
+      const usdcx = /[\d.]+ USDCx \((\d+)\) → [\d.]+ USDCx \((\d+)\)/.exec(s);
+      assert.ok(usdcx, s);
+      assert.equal(BigInt(usdcx[2]!) - BigInt(usdcx[1]!), swapOut);
     } finally {
       await api.close?.();
     }
