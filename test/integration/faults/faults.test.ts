@@ -21,6 +21,8 @@ const SBTC_POOL = 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdc
 const SENDER = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
 const POSITIONS = `GET /api/app/v2/users/${SENDER}/positions/${STX_POOL}/bins`;
 const INVENTORY = `GET /api/mm/v1/pools/${STX_POOL}/positions/${SENDER}`;
+const SBTC_BALANCE =
+  'POST /node/v2/contracts/call-read/SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4/sbtc-token/get-balance';
 
 interface Row {
   name: string;
@@ -351,6 +353,28 @@ const ROWS: Row[] = [
     plan: LADDER,
     faults: [{ match: /^POST \/node\/v2\/contracts\/call-read\//, answer: { status: 500, body: 'down' } }],
     codes: ['api-unreachable'],
+    checkExit: 2,
+    exportExit: 2,
+  },
+  {
+    // (ok (int 5)): a balance is a uint; any other shape is no balance, never read as one.
+    name: "node: a token's get-balance answers (ok int), not (ok uint)",
+    plan: LADDER,
+    faults: [
+      {
+        match: SBTC_BALANCE,
+        answer: { body: json({ okay: true, result: '0x070000000000000000000000000000000005' }) },
+      },
+    ],
+    codes: ['unexpected-response', 'balance-unchecked'],
+    checkExit: 1,
+    exportExit: 1,
+  },
+  {
+    name: "node: a token's get-balance HTTP 500",
+    plan: LADDER,
+    faults: [{ match: SBTC_BALANCE, answer: { status: 500, body: 'down' } }],
+    codes: ['api-unreachable', 'balance-unchecked'],
     checkExit: 2,
     exportExit: 2,
   },

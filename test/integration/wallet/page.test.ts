@@ -16,13 +16,15 @@ import { Cl, getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transac
 import type { Browser, Page } from 'playwright-core';
 import { main } from '../../../cli/src/main';
 import type { CliIO } from '../../../cli/src/io';
-import { DEFAULT_USER } from '../../../core/sim/defaultWorld';
+import { DEFAULT_USER, DEFAULT_WORLD_INPUT } from '../../../core/sim/defaultWorld';
+import { startSimulator } from '../../../core/sim/server';
+import { parseWorld } from '../../../core/sim/world';
 import { chromiumMissingReason, launchChromium, ROOT, screenshot } from '../../webview/harness';
 import { skipBecause } from '../../skip';
 
 const POOL = 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-10';
 const OTHER = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
-/** Not a secret: a fixed test key; an add needs no prior position, so any sender works on the default world. */
+/** Not a secret: a fixed test key; an add needs no prior position, so any funded sender works. */
 const PUBLIC_KEY = privateKeyToPublic('55'.repeat(32) + '01') as string;
 const KEY_SENDER = getAddressFromPublicKey(PUBLIC_KEY, 'mainnet');
 
@@ -114,12 +116,12 @@ function installProvider(s: Scenario): void {
 }
 
 /** A CLI io whose stdout can be awaited for a line. */
-function captureIO(cwd: string) {
+function captureIO(cwd: string, env: Record<string, string> = {}) {
   const waiters: { re: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
   const io: CliIO & { stdout: string; stderr: string; waitFor(re: RegExp): Promise<RegExpMatchArray> } = {
     stdout: '',
     stderr: '',
-    env: {},
+    env: { ...env },
     cwd,
     out: (t: string) => {
       io.stdout += t;
@@ -154,9 +156,16 @@ function status(url: string): Promise<number | string> {
   });
 }
 
-async function exportOf(dir: string, file: string, args: string[]): Promise<string> {
-  const io = captureIO(dir);
-  const code = await main(['export', file, '--sim', ...args], io);
+/** The service a command reads: the embedded simulator, or one whose world funds the key's sender. */
+interface Source {
+  args: string[];
+  env: Record<string, string>;
+}
+const EMBEDDED: Source = { args: ['--sim'], env: {} };
+
+async function exportOf(dir: string, file: string, args: string[], source = EMBEDDED): Promise<string> {
+  const io = captureIO(dir, source.env);
+  const code = await main(['export', file, ...source.args, ...args], io);
   assert.equal(code, 0, io.stderr);
   return io.stdout;
 }
@@ -220,9 +229,14 @@ describe('dlmm wallet: the one-time page in Chromium with a test wallet provider
   });
 
   /** Starts `dlmm wallet`, then opens its page in a fresh context with the scenario's provider. */
-  async function open(plan: string, scenario: Scenario, extra: string[] = []): Promise<Session> {
-    const io = captureIO(dir);
-    const exit = main(['wallet', plan, '--sim', '--no-open', ...extra], io);
+  async function open(
+    plan: string,
+    scenario: Scenario,
+    extra: string[] = [],
+    source = EMBEDDED,
+  ): Promise<Session> {
+    const io = captureIO(dir, source.env);
+    const exit = main(['wallet', plan, ...source.args, '--no-open', ...extra], io);
     const m = await Promise.race([
       io.waitFor(/^open (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]+\/)$/m),
       exit.then((code) => {
@@ -415,24 +429,39 @@ describe('dlmm wallet: the one-time page in Chromium with a test wallet provider
   });
 
   it('exact nonces: stx_signTransaction with the unsigned hex of `dlmm export --format tx-hex` and broadcast stated', async () => {
+    // The key's sender must hold what the plan spends: a simulator whose world gives it the default
+    // user's balances (on the embedded one it holds nothing, and the plan is insufficient-balance).
+    const input = structuredClone(DEFAULT_WORLD_INPUT);
+    input.users = [...(input.users ?? []), { ...input.users![0]!, address: KEY_SENDER, positions: [] }];
+    const keyed = await startSimulator({ port: 0, world: parseWorld(input, 'keyed-world') });
+    const source: Source = { args: ['--api', keyed.url], env: { DLMM_NODE_URL: keyed.nodeUrl } };
+    try {
+      await keyedSignature(source);
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  async function keyedSignature(source: Source): Promise<void> {
     const hex = (
-      await exportOf(dir, 'keyed.dlmm.yaml', [
-        '--format',
-        'tx-hex',
-        '--public-key',
-        PUBLIC_KEY,
-        '--nonce',
-        '7',
-        '--fee',
-        '3000',
-      ])
+      await exportOf(
+        dir,
+        'keyed.dlmm.yaml',
+        ['--format', 'tx-hex', '--public-key', PUBLIC_KEY, '--nonce', '7', '--fee', '3000'],
+        source,
+      )
     )
       .trim()
       .split('\n');
-    const s = await open('keyed.dlmm.yaml', {
-      install: 'leather',
-      addresses: [{ symbol: 'STX', address: KEY_SENDER, publicKey: PUBLIC_KEY }],
-    });
+    const s = await open(
+      'keyed.dlmm.yaml',
+      {
+        install: 'leather',
+        addresses: [{ symbol: 'STX', address: KEY_SENDER, publicKey: PUBLIC_KEY }],
+      },
+      [],
+      source,
+    );
     await s.page.check('[data-testid=mode-sign]');
     await s.page.fill('[data-testid=nonce]', '7');
     await s.page.fill('[data-testid=fee]', '3000');
@@ -452,5 +481,5 @@ describe('dlmm wallet: the one-time page in Chromium with a test wallet provider
     };
     assert.equal(answers.answers[0]!.signed_transaction, 'ab' + hex[0]);
     await s.close();
-  });
+  }
 });
