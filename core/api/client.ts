@@ -11,6 +11,8 @@ import {
   expectRecord,
   faultOf,
   httpError,
+  currentBinsFault,
+  currentBinsUnavailable,
   inventoryUnavailable,
   noRoute,
   notConfigured,
@@ -21,8 +23,9 @@ import { createRateLimiter } from './limiter';
 import { BIN_FACT_FUNCTIONS, openNodeStore } from './nodeStore';
 import {
   BinListSchema,
+  CurrentBinsSchema,
   InventorySchema,
-  PairSchema,
+  PairsResponseSchema,
   PoolSchema,
   PositionBinSchema,
   PricePointSchema,
@@ -34,8 +37,10 @@ import {
   StatusSchema,
   SwapParamsSchema,
   TokenSchema,
+  V1BinListSchema,
   V1PoolSchema,
   type BinList,
+  type CurrentBins,
   type QuoteRequest,
   type Route,
   type Status,
@@ -329,13 +334,18 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     stringifyJsonExact({ ...req, amount_in: amount(req.amount_in), amount_out: amount(req.amount_out) });
 
   /** A pool's bin list (v2 or the legacy v1 path): validated, a bin id listed twice refused. */
-  const binList = (path: string, poolId: string, signal: AbortSignal | undefined): Promise<BinList> => {
+  const binList = (
+    path: string,
+    poolId: string,
+    signal: AbortSignal | undefined,
+    schema: typeof BinListSchema | typeof V1BinListSchema = BinListSchema,
+  ): Promise<BinList> => {
     const req = service('GET', path);
     return cachedRead(
       req.url,
       async (shared) => {
-        const list = validate(
-          BinListSchema,
+        const list: BinList = validate(
+          schema,
           await fetchJson(req, { pool: poolId, binsRead: true }, shared),
           req.endpoint,
         );
@@ -344,6 +354,62 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       },
       signal,
     );
+  };
+
+  /** One bin (by unsigned id, or the active one): the record itself, or an object holding it under `bin`. */
+  const singleBin = (path: string, poolId: string, signal: AbortSignal | undefined) => {
+    const req = service('GET', path);
+    return cachedRead(
+      req.url,
+      async (shared) => {
+        const body = await fetchJson(req, { pool: poolId, binsRead: true }, shared);
+        if (isRecord(body) && !('bin_id' in body) && isRecord(body.bin)) {
+          return validate(SingleBinSchema, body.bin, req.endpoint, ['bin']);
+        }
+        return validate(SingleBinSchema, body, req.endpoint);
+      },
+      signal,
+    );
+  };
+
+  /**
+   * current-bins: a 404 with errorCode POOL_NOT_FOUND is pool-not-found (the caller falls back to app v2
+   * positions); any other errorCode, or a 200 that is not clean, complete and reservesComplete, is
+   * inventory-unavailable (never an empty book). Its tipLag is the policy's gate (the caller's).
+   */
+  const readCurrentBins = async (
+    req: HttpRequest,
+    alias: string,
+    signal: AbortSignal,
+  ): Promise<CurrentBins> => {
+    const res = await transport.send(req, signal);
+    const ok = res.status >= 200 && res.status < 300;
+    const body = ok ? parseBody(req.endpoint, res.status, res.text) : tryParse(res.text);
+    const code = currentBinsFault(body);
+    if (code === 'POOL_NOT_FOUND' || (!ok && res.status === 404)) {
+      throw poolNotFound(req, alias, res, code ?? errorDetail(body, res.text));
+    }
+    if (code !== undefined) throw currentBinsUnavailable(req, res.status, code, errorDetail(body, res.text));
+    if (!ok) throw httpError(req, res, body);
+    const value = validate(CurrentBinsSchema, body, req.endpoint);
+    const gates: Array<[boolean, string]> = [
+      [value.clean, 'clean: false (the book is not reconciled)'],
+      [value.complete, 'complete: false (the book is incomplete)'],
+      [value.reservesComplete, "reservesComplete: false (the bins' reserves are incomplete)"],
+    ];
+    const failed = gates.find(([pass]) => !pass);
+    if (failed) throw currentBinsUnavailable(req, res.status, undefined, failed[1]);
+    const seen = new Set<number>();
+    value.bins.forEach((b, i) => {
+      if (seen.has(b.binIdSigned))
+        throw new ApiError(
+          'unexpected-response',
+          `${req.endpoint}: unexpected response, field 'bins.${i}.binIdSigned' lists bin ${b.binIdSigned} twice; the book is not believed.`,
+          { endpoint: req.endpoint, field: `bins.${i}.binIdSigned` },
+        );
+      seen.add(b.binIdSigned);
+    });
+    return value;
   };
 
   // Frozen: every view shares it (a view is made per caller that may give up: per analysis, per read).
@@ -402,11 +468,22 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       );
     },
 
-    pairs() {
-      const req = service('GET', '/quotes/v2/pairs');
+    pairs(inputToken) {
+      // The parameter is required: the engine answers 422 without it.
+      const req = service('GET', `/quotes/v2/pairs?input_token=${enc(inputToken)}`);
       return cachedRead(
         req.url,
-        async (shared) => readList(await fetchJson(req, {}, shared), ['pairs'], PairSchema, req.endpoint),
+        async (shared) => {
+          const body = validate(PairsResponseSchema, await fetchJson(req, {}, shared), req.endpoint);
+          if (body.input_token !== inputToken) {
+            throw new ApiError(
+              'unexpected-response',
+              `${req.endpoint}: unexpected response, field 'input_token' is '${body.input_token}', not the token asked for (${inputToken}).`,
+              { endpoint: req.endpoint, field: 'input_token' },
+            );
+          }
+          return body;
+        },
         signal,
       );
     },
@@ -416,19 +493,11 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     },
 
     bin(poolId, signedBinId) {
-      const req = service('GET', `/quotes/v2/bins/${enc(poolId)}/${toUnsignedBinId(signedBinId)}`);
-      return cachedRead(
-        req.url,
-        async (shared) => {
-          const body = await fetchJson(req, { pool: poolId, binsRead: true }, shared);
-          // Tolerated: the bin itself, or an object holding it under `bin`.
-          if (isRecord(body) && !('bin_id' in body) && isRecord(body.bin)) {
-            return validate(SingleBinSchema, body.bin, req.endpoint, ['bin']);
-          }
-          return validate(SingleBinSchema, body, req.endpoint);
-        },
-        signal,
-      );
+      return singleBin(`/quotes/v2/bins/${enc(poolId)}/${toUnsignedBinId(signedBinId)}`, poolId, signal);
+    },
+
+    activeBin(poolId) {
+      return singleBin(`/quotes/v2/bins/${enc(poolId)}/active`, poolId, signal);
     },
 
     async quote(req) {
@@ -540,8 +609,19 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       );
     },
 
+    currentBins(user, alias) {
+      const path = `/app/v2/users/${enc(user)}/positions/${enc(alias)}/current-bins`;
+      const req: HttpRequest = {
+        ...service('GET', path),
+        // A fault answered with an errorCode is the inventory's answer: retrying would only hide it.
+        isAnswer: (status, text) => status >= 500 && currentBinsFault(tryParse(text)) !== undefined,
+      };
+      // A safety gate like the inventory: coalesced while in flight, never cached.
+      return inflight.run(req.url, (shared) => readCurrentBins(req, alias, shared), joined, signal);
+    },
+
     v1Bins(poolId) {
-      return binList(`/quotes/v1/bins/${enc(poolId)}`, poolId, signal);
+      return binList(`/quotes/v1/bins/${enc(poolId)}`, poolId, signal, V1BinListSchema);
     },
 
     v1Tokens() {

@@ -29,6 +29,34 @@ export function inventoryUnavailable(
   );
 }
 
+/** The `errorCode` of an app v2 current-bins body (POOL_NOT_FOUND, RECONCILE_DIRTY, …), if it carries one. */
+export function currentBinsFault(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const code = body.errorCode ?? body.error_code;
+  return typeof code === 'string' && code.trim() !== '' ? code.trim() : undefined;
+}
+
+/**
+ * current-bins answered with a fault code, or a 200 that fails its own gates: inventory-unavailable, never
+ * an empty book. The three inventory codes keep their `fault`; another code is named in the message.
+ */
+export function currentBinsUnavailable(
+  req: Pick<HttpRequest, 'endpoint'>,
+  status: number,
+  code: string | undefined,
+  detail: string,
+): ApiError {
+  const known = ['TIP_LAG', 'RECONCILE_DIRTY', 'INCOMPLETE'] as const;
+  const fault = known.find((k) => k === code);
+  const shown = code !== undefined ? `errorCode ${code.slice(0, 40)}` : detail;
+  return new ApiError(
+    'inventory-unavailable',
+    `${req.endpoint}: the owned-bin inventory is unavailable (HTTP ${status}, ${shown}). This is not an empty book; ` +
+      'retry once it is reconciled and complete.',
+    { endpoint: req.endpoint, status, ...(fault ? { fault } : {}), detail: code ?? detail },
+  );
+}
+
 /** 404, or HTTP 200 with empty bins and 'Pool not found'. */
 export function poolNotFound(
   req: Pick<HttpRequest, 'endpoint'>,

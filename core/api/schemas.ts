@@ -57,7 +57,11 @@ export const StatusSchema = z.looseObject({
 });
 export type Status = z.infer<typeof StatusSchema>;
 
-/** Token record (quote v2 /tokens). Fields beyond contract/decimals/asset_name are display only. */
+/**
+ * Token record (quote v2 /tokens), as the published types give it (TokenInfo): contract_address, symbol,
+ * name, decimals, asset_name, total_supply, image; there is no token id on the quote engine. Fields beyond
+ * contract/decimals/asset_name are display only.
+ */
 export const TokenSchema = z.looseObject({
   contract_address: zPrincipal,
   symbol: z.string(),
@@ -65,14 +69,25 @@ export const TokenSchema = z.looseObject({
   decimals: zInt.pipe(z.number().int().min(0).max(36)),
   /** The define-fungible-token name used in post-conditions; null for native STX wrapper. */
   asset_name: z.string().nullable().optional(),
-  token_id: z.string().optional().nullable(),
+  /** Display only: a JSON number on the wire (possibly beyond 2^53, read exactly), a string, or null. */
+  total_supply: z.union([z.bigint(), z.number(), z.string()]).nullable().optional(),
+  image: z.string().nullable().optional(),
 });
 export type Token = z.infer<typeof TokenSchema>;
 
-/** Pool record (quote v2 /pools and /pools/{id}); DOMAIN.md "What mainnet v2 payloads look like". */
+/** A nullable display string of the pool record (the engine leaves many v1 fields null on v2). */
+const zOptText = z.string().nullable().optional();
+
+/**
+ * Pool record (quote v2 /pools and /pools/{id}): the document's fields plus the published PoolInfo fields
+ * and what the captured mainnet record carries (test/fixtures/bff/README.md). `x_total_fee_bps` arrives as a
+ * digit string; `pool_alias` is not a field of the real record (kept optional for older engines only: the
+ * alias comes from the v1 pools list, core/plan/live.ts).
+ */
 export const PoolSchema = z.looseObject({
   pool_id: z.string(),
   pool_alias: z.string().optional().nullable(),
+  amm_type: zOptText,
   token_x: zPrincipal,
   token_y: zPrincipal,
   bin_step: zInt,
@@ -90,30 +105,72 @@ export const PoolSchema = z.looseObject({
   y_total_fee_bps: zInt.optional().nullable(),
   reserve_x: zAmount.optional().nullable(),
   reserve_y: zAmount.optional().nullable(),
+  types: z.array(z.string()).nullable().optional(),
+  sbtc_incentives: z.boolean().nullable().optional(),
+  suggested: z.boolean().nullable().optional(),
+  initial_price: zAmount.nullable().optional(),
+  pool_name: zOptText,
+  pool_symbol: zOptText,
+  pool_uri: zOptText,
+  creation_height: zInt.nullable().optional(),
+  variable_fees_manager: zOptText,
+  fee_address: zOptText,
+  variable_fees_cooldown: zInt.nullable().optional(),
+  freeze_variable_fees_manager: z.union([z.string(), z.boolean()]).nullable().optional(),
+  core_address: zOptText,
+  /** The pool's contract principal on v1 records (the SIP-013 pool token is the pool contract). */
+  pool_token: zOptText,
+  creator: zOptText,
+  total_shares: zAmount.nullable().optional(),
+  lp_decimals: zInt.nullable().optional(),
+  asset_name: zOptText,
 });
 export type Pool = z.infer<typeof PoolSchema>;
 
 /**
- * Legacy v1 pool record (/quotes/v1/pools). The interface document does not show v1 shapes, so only
- * `pool_id` (the short adapter id) is required; every other PoolSchema field is read when present, with its
- * v2 type (a present field of another type is an unexpected response, never a guess). `pool_contract` is
- * the contract principal where the record names it.
+ * Legacy v1 pool record (/quotes/v1/pools, the captured mainnet v1 record): `pool_id` is the short alias
+ * (dlmm_<n>) and `pool_token` the pool's contract principal, so this list is where an alias is mapped to its
+ * principal. Only `pool_id` is required; every other PoolSchema field is read when present, with its type
+ * (a present field of another type is an unexpected response, never a guess). The v1 `active_bin` is
+ * unsigned on the wire (the published PoolInfo: "Returns unsigned active_bin"; mainnet dlmm_1 639): it
+ * becomes the signed id here, at the edge.
  */
 export const V1PoolSchema = PoolSchema.partial().extend({
   pool_id: z.string(),
-  pool_contract: z.string().optional().nullable(),
+  active_bin: zUnsignedBinId.transform((id) => id - 500).optional(),
 });
 export type V1Pool = z.infer<typeof V1PoolSchema>;
 
-/** Pair record (quote v2 /pairs). The document does not show its fields; ours are tolerant. */
+/** One reachable output of GET /quotes/v2/pairs?input_token=… (the published PairInfo). */
 export const PairSchema = z.looseObject({
-  token_x: zPrincipal,
-  token_y: zPrincipal,
-  pools: z.array(z.string()).optional(),
+  output_token: zPrincipal,
+  output_token_symbol: zOptText,
+  output_token_name: zOptText,
+  output_token_decimals: zInt.nullable().optional(),
+  output_token_image: zOptText,
+  /** Pool contract principals that trade the pair. */
+  pools: z.array(z.string()),
+  /** The same pools' ids (aliases) in the same order. */
+  pools_id: z.array(z.string()),
+  amm_types: z.array(z.string()),
 });
 export type Pair = z.infer<typeof PairSchema>;
 
-/** A quote v2 bin with its id in the given form; liquidity is always null on v2 (never bin shares). */
+/** GET /quotes/v2/pairs?input_token=… (the published PairsResponse); 422 without the parameter. */
+export const PairsResponseSchema = z.looseObject({
+  input_token: zPrincipal,
+  input_token_symbol: zOptText,
+  input_token_name: zOptText,
+  input_token_decimals: zInt.nullable().optional(),
+  input_token_image: zOptText,
+  pairs: z.array(PairSchema),
+});
+export type PairsResponse = z.infer<typeof PairsResponseSchema>;
+/**
+ * A quote v2 bin with its id in the given form. `liquidity` carries the bin's shares as a digit string on
+ * most mainnet bins (null on dust bins); it is read (a malformed value is an unexpected response) but never
+ * used as bin shares: the interface document's rule (trusted shares: core/plan/shares.ts).
+ */
 const binRecord = <Id extends z.ZodType>(binId: Id) =>
   z.looseObject({
     pool_id: z.string().optional(),
@@ -128,7 +185,11 @@ const binRecord = <Id extends z.ZodType>(binId: Id) =>
 export const BinSchema = binRecord(zSignedBinId);
 export type Bin = z.infer<typeof BinSchema>;
 
-/** GET /quotes/v2/bins/{pool_id}. Empty bins + 'Pool not found' is an error (client maps it). */
+/**
+ * GET /quotes/v2/bins/{pool_id}. Empty bins + 'Pool not found' is an error (client maps it). `pool_id`
+ * echoes the id as asked (the alias when asked by alias); `total_bins` is the pool's 1001, not the count
+ * listed (only bins with reserves are listed).
+ */
 export const BinListSchema = z.looseObject({
   success: z.boolean().optional(),
   pool_id: z.string().optional().nullable(),
@@ -140,8 +201,35 @@ export const BinListSchema = z.looseObject({
 });
 export type BinList = z.infer<typeof BinListSchema>;
 
-/** GET /quotes/v2/bins/{pool}/{bin_id}: single bin, unsigned id in the path and the body. */
-export const SingleBinSchema = binRecord(zUnsignedBinId);
+/**
+ * GET /quotes/v1/bins/{pool_id}: the legacy list names bins by unsigned id (mainnet dlmm_1: bin 639 active),
+ * converted to the signed domain here, at the edge, so the rest of the product sees one domain.
+ */
+export const V1BinListSchema = z
+  .looseObject({
+    success: z.boolean().optional(),
+    pool_id: z.string().optional().nullable(),
+    active_bin_id: zUnsignedBinId.nullable(),
+    bins: z.array(binRecord(zUnsignedBinId)),
+    total_bins: zInt.optional().nullable(),
+    error: z.string().nullable().optional(),
+    message: z.string().nullable().optional(),
+  })
+  .transform((l): BinList => ({
+    ...l,
+    active_bin_id: l.active_bin_id === null ? null : l.active_bin_id - 500,
+    bins: l.bins.map((b) => ({ ...b, bin_id: b.bin_id - 500 })),
+  }));
+
+/**
+ * GET /quotes/v2/bins/{pool}/{bin_id} and /bins/{pool}/active (the published BinDetailResponse): one bin
+ * with `is_active`. The id in the path and the body is unsigned (the document's single-bin rule).
+ */
+export const SingleBinSchema = binRecord(zUnsignedBinId).extend({
+  success: z.boolean().optional(),
+  is_active: z.boolean(),
+  error: z.string().nullable().optional(),
+});
 export type SingleBin = z.infer<typeof SingleBinSchema>;
 
 /**
@@ -496,6 +584,52 @@ export const PositionBinsResponseSchema = z.looseObject({
   error: z.string().nullable().optional(),
   message: z.string().nullable().optional(),
 });
+
+/** One owned bin of app v2 current-bins: both id forms (they must agree), raw shares and reserves as strings. */
+export const CurrentBinSchema = z
+  .looseObject({
+    binIdUnsigned: zUnsignedBinId,
+    binIdSigned: zSignedBinId,
+    userShares: zAmount,
+    binShares: zAmount,
+    reserveX: zAmount,
+    reserveY: zAmount,
+  })
+  .superRefine((b, ctx) => {
+    if (b.binIdSigned + 500 !== b.binIdUnsigned)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['binIdSigned'],
+        message: `binIdSigned ${b.binIdSigned} does not match binIdUnsigned ${b.binIdUnsigned} (unsigned = signed + 500)`,
+      });
+  });
+export type CurrentBin = z.infer<typeof CurrentBinSchema>;
+
+/**
+ * GET /app/v2/users/{principal}/positions/{alias}/current-bins: the owned-bin inventory pinned to a block
+ * (captured on mainnet, test/fixtures/bff/README.md). camelCase; it answers 200 while a few blocks behind
+ * (`tipLag` > 0), and its gates (clean, complete, reservesComplete, tipLag) are the caller's to apply.
+ */
+export const CurrentBinsSchema = z.looseObject({
+  poolContract: z.string(),
+  poolAlias: z.string().nullable().optional(),
+  principal: z.string(),
+  asOfHeight: zInt,
+  indexBlockHash: z.string().nullable().optional(),
+  chainTip: zInt.nullable(),
+  tipLag: zInt.nullable(),
+  finality: z.string().nullable().optional(),
+  source: z.string().nullable().optional(),
+  complete: z.boolean(),
+  clean: z.boolean(),
+  reservesComplete: z.boolean(),
+  overallUserShares: zAmount.nullable().optional(),
+  activeBinIdUnsigned: zUnsignedBinId.nullable().optional(),
+  activeBinIdSigned: zSignedBinId.nullable().optional(),
+  bins: z.array(CurrentBinSchema),
+  errorCode: z.string().nullable().optional(),
+});
+export type CurrentBins = z.infer<typeof CurrentBinsSchema>;
 
 /** GET /app/v2/pools/{id}/bin-price-history: a list of points (tolerant: bare list or {history|points}). */
 export const PricePointSchema = z.looseObject({

@@ -7,8 +7,10 @@
 import type {
   Bin,
   BinList,
+  CurrentBins,
   Inventory,
   Pair,
+  PairsResponse,
   Pool,
   PositionBin,
   PricePoint,
@@ -26,8 +28,10 @@ import type {
 export type {
   Bin,
   BinList,
+  CurrentBins,
   Inventory,
   Pair,
+  PairsResponse,
   Pool,
   PositionBin,
   PricePoint,
@@ -100,11 +104,14 @@ export interface DlmmApi {
   tokens(): Promise<Token[]>;
   pools(): Promise<Pool[]>;
   pool(poolId: string): Promise<Pool>;
-  pairs(): Promise<Pair[]>;
+  /** GET /quotes/v2/pairs?input_token=…: the outputs reachable from one token (the parameter is required). */
+  pairs(inputToken: string): Promise<PairsResponse>;
   /** Signed-id ladder; 'Pool not found' (404, or 200 + empty bins + that text) rejects with pool-not-found. */
   bins(poolId: string): Promise<BinList>;
   /** Single bin by signed id; the client converts to the unsigned id in the path. */
   bin(poolId: string, signedBinId: number): Promise<SingleBin>;
+  /** GET /quotes/v2/bins/{pool}/active: the active bin (unsigned id, `is_active`). */
+  activeBin(poolId: string): Promise<SingleBin>;
   quote(req: QuoteRequest): Promise<Route>;
   quoteMulti(req: QuoteRequest): Promise<Route[]>;
   swapParams(req: SwapParamsRequest): Promise<SwapParams>;
@@ -117,6 +124,12 @@ export interface DlmmApi {
   userLiquidity(user: string, poolId: string): Promise<Record<string, unknown>>;
   /** Display data: may lag the tip. Signed bin ids, normalized fields. */
   userPositionBins(user: string, poolId: string): Promise<PositionBin[]>;
+  /**
+   * GET /app/v2/users/{user}/positions/{alias}/current-bins: the owned-bin inventory pinned to a block. Takes
+   * the alias (a principal gets 404 POOL_NOT_FOUND: pool-not-found). An errorCode, or a book that is not
+   * clean, complete and reservesComplete, rejects inventory-unavailable; its tipLag is the caller's gate.
+   */
+  currentBins(user: string, alias: string): Promise<CurrentBins>;
   // legacy v1 (only what generation-mixing checks need)
   v1Bins(poolId: string): Promise<BinList>;
   /** GET /quotes/v1/tokens (bare list or `{tokens}`), read with the v2 token schema. */

@@ -15,8 +15,7 @@ import {
 } from '../chain/index';
 import type { BinBalances } from '../dlmm/math';
 import { poolFees } from '../tx/bounds';
-import type { LiveData, LivePool } from './live';
-import { listShares } from './prepare';
+import { knownShares, type LiveData, type LivePool } from './live';
 
 /** Pools that a plan's swaps route through but that were not read: named in unknown results. */
 const NOT_READ = 'its bins were not read, so operations through it cannot be executed';
@@ -28,10 +27,9 @@ export function chainPoolFromLive(lp: LivePool, sender: string | undefined): Cha
   const bins = new Map<number, BinBalances>();
   const unknownShares = new Set<number>();
   for (const b of lp.bins.bins) {
-    // The v2 list's liquidity is never bin shares (listShares: only the legacy list carries them).
-    const shares =
-      listShares(lp, b) ?? lp.binShares.get(b.bin_id) ?? lp.positionById.get(b.bin_id)?.liquidity;
-    if (shares === undefined || shares === null) unknownShares.add(b.bin_id);
+    // Trusted shares have one source of truth (knownShares): the v2 list's liquidity is never one.
+    const shares = knownShares(lp, b.bin_id);
+    if (shares === undefined) unknownShares.add(b.bin_id);
     bins.set(b.bin_id, {
       price: b.price,
       reserve_x: b.reserve_x,

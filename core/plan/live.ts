@@ -33,6 +33,9 @@ export interface PositionRecord {
   reserve_y: bigint;
 }
 
+/** Where a pool's positions were read from. */
+export type PositionsSource = 'inventory' | 'current-bins' | 'app';
+
 export interface LivePool {
   /** The pool as written in the plan. */
   written: string;
@@ -52,13 +55,16 @@ export interface LivePool {
   activeBinId?: number;
   tokenX?: Token;
   tokenY?: Token;
-  /** Where positions came from: the tip-pinned inventory, or app v2 display data. */
-  positionsSource?: 'inventory' | 'app';
+  /**
+   * Where positions came from: the market-maker inventory or app v2 current-bins (both tip-pinned), or app
+   * v2 position bins (display data).
+   */
+  positionsSource?: PositionsSource;
   positions?: PositionRecord[];
   positionById: Map<number, PositionRecord>;
   positionsError?: LiveError;
   inventoryError?: LiveError;
-  /** The inventory's own tip_lag when positions came from it (null: tip unknown, never caught up). */
+  /** The tip-pinned source's own tip lag when positions came from it (null: tip unknown, never caught up). */
   inventoryTipLag?: number | null;
   /** Total bin shares read from the node (get-bin-balances), by signed bin id. */
   binShares: Map<number, bigint>;
@@ -109,6 +115,8 @@ export interface LiveData {
   v1PoolsError?: LiveError;
   v1Tokens?: Token[];
   v1TokensError?: LiveError;
+  /** v2 files: the v1 pools list could not be read to map a principal to its alias (for current-bins). */
+  aliasMapError?: LiveError;
   /** By the pool reference as written in the plan. */
   byPool: Map<string, LivePool>;
   /** By operation index. */
@@ -433,12 +441,24 @@ function targetBins(lp: LivePool, plan: Plan): number[] {
       for (const m of op.moves)
         ids.add(op.mode === 'strict' ? (m.to_bin_id ?? NaN) : active + (m.active_bin_offset ?? NaN));
   }
-  // Bins whose total shares the list or the sender's positions already state need no node read.
-  const unknown = (id: number): boolean =>
-    (lp.binById.get(id)?.liquidity ?? null) === null && (lp.positionById.get(id)?.liquidity ?? null) === null;
+  // Bins whose total shares a trusted source already states need no node read (the one rule: knownShares).
   return [...ids]
-    .filter((id) => isSignedBinId(id) && lp.binById.has(id) && unknown(id))
+    .filter((id) => isSignedBinId(id) && lp.binById.has(id) && knownShares(lp, id) === undefined)
     .sort((a, b) => Math.abs(a - active) - Math.abs(b - active));
+}
+
+/**
+ * The trusted total shares of bin `binId` as this analysis read them, or undefined when no trusted source
+ * gave them: the one source of truth for shares (the node read, the executed state, the bounds, the
+ * preparation and export all ask here). Trusted: the legacy v1 list's liquidity, the node's
+ * get-bin-balances, the tip-pinned inventory (market-maker inventory or app v2 current-bins) and the
+ * position records' bin shares. Never the quote v2 list's `liquidity`: the interface document's rule, even
+ * though mainnet fills it on most bins (a filled figure is neither used nor an error).
+ */
+export function knownShares(lp: LivePool, binId: number): bigint | undefined {
+  const listed = lp.generation === 'v1' ? lp.binById.get(binId)?.liquidity : undefined;
+  const shares = listed ?? lp.binShares.get(binId) ?? lp.positionById.get(binId)?.liquidity;
+  return shares ?? undefined;
 }
 
 /**
@@ -559,7 +579,12 @@ async function readPool(
   return lp;
 }
 
-/** The sender's positions in the pool: the tip-pinned inventory when configured, else app v2. */
+/**
+ * The sender's positions in the pool, from the first source that answers: the market-maker inventory when
+ * configured; else app v2 current-bins (tip-pinned, by the pool's alias) when the pool is in its cohort;
+ * else app v2 position bins (display data: positions-may-lag). A fault of a tip-pinned source is kept
+ * (inventory-unavailable) and never read as an empty book.
+ */
 async function readPositions(
   lp: LivePool,
   sender: string | undefined,
@@ -570,6 +595,7 @@ async function readPositions(
   if (sender === undefined || lp.principal === undefined || !lp.pool) return;
   const principal = lp.principal;
   if (live.hasInventory && (await readInventory(lp, principal, sender, api, s))) return;
+  if (!live.hasInventory && (await readCurrentBins(lp, sender, s, live))) return;
   const pos = await s.read(
     `positions:${principal}:${sender}`,
     `GET /app/v2/users/${sender}/positions/${principal}/bins`,
@@ -582,6 +608,61 @@ async function readPositions(
       'app',
     );
   else lp.positionsError = pos.error;
+}
+
+/**
+ * The pool's alias for app v2 current-bins: as written in the plan, or mapped from the v1 pools list, which
+ * pairs `pool_id` (the alias) with `pool_token` (the principal). The list is read for that mapping only:
+ * no v1 id is ever sent to a v2 call but this one, which takes the alias by its contract.
+ */
+async function aliasOf(lp: LivePool, s: Reader, live: LiveData): Promise<string | undefined> {
+  if (lp.alias !== undefined) return lp.alias;
+  if (live.v1Pools === undefined && live.v1PoolsError === undefined) {
+    const r = await s.read('v1pools', 'GET /quotes/v1/pools', (a) => a.v1Pools());
+    if (r.ok) live.v1Pools = r.value;
+    else live.aliasMapError = r.error;
+  }
+  const listed = live.v1Pools?.find((p) => p.pool_token === lp.principal && POOL_ALIAS.test(p.pool_id));
+  if (listed) lp.alias = listed.pool_id;
+  return lp.alias;
+}
+
+/**
+ * Tip-pinned positions from app v2 current-bins; false when the pool is not in its cohort (404
+ * POOL_NOT_FOUND, or no alias known), or when it failed (the failure is kept for the rules).
+ */
+async function readCurrentBins(lp: LivePool, sender: string, s: Reader, live: LiveData): Promise<boolean> {
+  const alias = await aliasOf(lp, s, live);
+  if (alias === undefined) return false;
+  const r = await s.read(
+    `currentBins:${alias}:${sender}`,
+    `GET /app/v2/users/${sender}/positions/${alias}/current-bins`,
+    (a) => a.currentBins(sender, alias),
+  );
+  if (!r.ok) {
+    if (r.error.code !== 'pool-not-found') lp.inventoryError = r.error;
+    return false;
+  }
+  const book = r.value;
+  if (book.poolContract !== lp.principal) {
+    lp.inventoryError = {
+      code: 'unexpected-response',
+      endpoint: `GET /app/v2/users/${sender}/positions/${alias}/current-bins`,
+      message: `GET /app/v2/users/${sender}/positions/${alias}/current-bins: unexpected response, field 'poolContract' is '${book.poolContract}', not the pool read (${lp.principal}); the book is not believed.`,
+      field: 'poolContract',
+    };
+    return false;
+  }
+  const records = book.bins.map((b) => ({
+    bin_id: b.binIdSigned,
+    user_liquidity: b.userShares,
+    liquidity: b.binShares,
+    reserve_x: b.reserveX,
+    reserve_y: b.reserveY,
+  }));
+  setPositions(lp, records, 'current-bins');
+  lp.inventoryTipLag = book.tipLag;
+  return true;
 }
 
 /** Tip-pinned positions from the market-maker inventory (unsigned ids -> signed here); false on failure. */
@@ -638,10 +719,11 @@ async function readPoolV1(
   const record = live.v1Pools?.find((p) => p.pool_id === ref);
   if (record) {
     lp.v1Pool = record;
-    if (record.pool_contract && !POOL_ALIAS.test(record.pool_contract)) lp.principal = record.pool_contract;
-    // A v1 record carrying every PoolSchema field is used as the pool (flags, fees, tokens, preparation);
-    // a thinner one still gives its flags through `v1Pool` (flag rules skip a flag it does not carry).
-    const full = apiSchemas().PoolSchema.safeParse(record);
+    if (record.pool_token && !POOL_ALIAS.test(record.pool_token)) lp.principal = record.pool_token;
+    // A v1 record carrying the PoolSchema fields is used as the pool (fees, tokens, preparation); the real
+    // v1 record has no `quotable`, which is never guessed: the flags come from `v1Pool` (poolFlagsOf), and a
+    // flag it does not carry is skipped by the flag rules.
+    const full = apiSchemas().PoolSchema.safeParse({ quotable: record.active, ...record });
     if (full.success) lp.pool = full.data;
     if (record.active_bin !== undefined) lp.activeBinId ??= record.active_bin;
     const tokens = live.v1Tokens ?? [];
@@ -667,7 +749,7 @@ async function readPoolV1(
 
 /** The pool's `active`/`quotable` flags from the v2 record or the v1 one; a flag the source lacks is undefined. */
 export function poolFlagsOf(lp: LivePool | undefined): { active?: boolean; quotable?: boolean } {
-  const p = lp?.pool ?? lp?.v1Pool;
+  const p = lp?.v1Pool ?? lp?.pool;
   const out: { active?: boolean; quotable?: boolean } = {};
   if (typeof p?.active === 'boolean') out.active = p.active;
   if (typeof p?.quotable === 'boolean') out.quotable = p.quotable;
@@ -692,7 +774,7 @@ function setBins(lp: LivePool, list: BinList): void {
   if (list.active_bin_id !== null) lp.activeBinId ??= list.active_bin_id;
 }
 
-function setPositions(lp: LivePool, records: PositionRecord[], source: 'inventory' | 'app'): void {
+function setPositions(lp: LivePool, records: PositionRecord[], source: PositionsSource): void {
   lp.positions = records;
   lp.positionsSource = source;
   for (const r of records) lp.positionById.set(r.bin_id, r);

@@ -15,7 +15,7 @@ import type {
 } from './prepared';
 import type { AddOp, MoveOp, Plan, SwapOp, WithdrawOp } from './schema';
 import type { Bin } from '../api/types';
-import type { LiveData, LivePool } from './live';
+import { knownShares, type LiveData, type LivePool } from './live';
 import { expandDistribution, type DistributionResult } from './distribution';
 
 /** Target bin of an add item: bin_id (strict) or active_bin_id + active_bin_offset (simple). */
@@ -127,8 +127,8 @@ function addItemAt(
     user_liquidity: position?.user_liquidity ?? 0n,
     has_ever_added_to_bin: position !== undefined,
   };
-  const known = listShares(lp, bin) ?? lp.binShares.get(target) ?? position?.liquidity ?? undefined;
-  if (known !== undefined && known !== null) prepared.bin_shares_known = known;
+  const known = knownShares(lp, target);
+  if (known !== undefined) prepared.bin_shares_known = known;
   return prepared;
 }
 
@@ -183,9 +183,8 @@ export function prepareMoveItems(op: MoveOp, lp: LivePool, active: number): Prep
       has_ever_added_to_from_bin: true,
       has_ever_added_to_to_bin: lp.positionById.has(to),
     };
-    const known =
-      listShares(lp, toBin) ?? lp.binShares.get(to) ?? lp.positionById.get(to)?.liquidity ?? undefined;
-    if (known !== undefined && known !== null) prepared.bin_shares_known = known;
+    const known = knownShares(lp, to);
+    if (known !== undefined) prepared.bin_shares_known = known;
     if (op.mode === 'simple' && item.active_bin_offset !== undefined)
       prepared.active_bin_offset = item.active_bin_offset;
     out.push(prepared);

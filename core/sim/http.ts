@@ -23,6 +23,16 @@ export function badRequest(message: string, extra: Record<string, unknown> = {})
   return new HttpError(400, { success: false, error: message, code: 'BAD_REQUEST', ...extra });
 }
 
+/**
+ * FastAPI's 422 for a required query parameter that is missing (`{detail: [{type, loc, msg, input}]}`), as
+ * the real engine answers GET /quotes/v2/pairs without `input_token`.
+ */
+export function missingQuery(name: string): HttpError {
+  return new HttpError(422, {
+    detail: [{ type: 'missing', loc: ['query', name], msg: 'Field required', input: null }],
+  });
+}
+
 /** A handler's answer: status (default 200), JSON body, extra headers. Or a pre-serialized body. */
 export interface Reply {
   status?: number;

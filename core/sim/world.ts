@@ -101,6 +101,8 @@ const PoolSpecSchema = z
     active_price: zWorldAmount.refine((p) => p > 0n, 'price must be positive'),
     active: z.boolean().default(true),
     quotable: z.boolean().default(true),
+    /** In the app v2 current-bins cohort (its owned-bin inventory answers for this pool); default true. */
+    current_bins: z.boolean().default(true),
     liquidity: LiquiditySpecSchema.optional(),
     bins: z.array(ExplicitBinSchema).optional(),
   })

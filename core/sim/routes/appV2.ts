@@ -1,9 +1,12 @@
 /**
- * App v2 (/api/app/v2/*): analytics pool object, price history, user liquidity and position bins. App v2
- * takes only contract principals: an alias (the other generation's id) gets HTTP 200 with empty bins and
- * 'Pool not found', as the interface document describes for mixed clients.
+ * App v2 (/api/app/v2/*): analytics pool object, price history, user liquidity, position bins and the
+ * owned-bin inventory `current-bins`. App v2 takes contract principals: an alias (the other generation's id)
+ * gets HTTP 200 with empty bins and 'Pool not found', as the interface document describes for mixed clients.
+ * current-bins is the exception, as on mainnet: it takes the alias only (a principal gets 404
+ * `{errorCode: POOL_NOT_FOUND}`) and answers camelCase, pinned to the applied height.
  */
 import { zPrincipal } from '../../api/schemas';
+import { BIN_ID_OFFSET } from '../../dlmm/bins';
 import { sharesToAmounts } from '../../dlmm/math';
 import type { SimEngine, SimPool } from '../engine';
 import { HttpError, badRequest, type Reply, type Router } from '../http';
@@ -25,6 +28,71 @@ function isPool(v: SimPool | Reply): v is SimPool {
 function requireUser(user: string): void {
   if (!zPrincipal.safeParse(user).success)
     throw badRequest(`user '${user}' is not a Stacks principal (SP…/SM…/ST…)`);
+}
+
+const CURRENT_BINS_FAULTS = {
+  RECONCILE_DIRTY: 'book not reconciled',
+  INCOMPLETE: 'inventory data incomplete',
+} as const;
+
+/** A block hash for a height: 32 bytes of hex, stable per height (the simulator has no real blocks). */
+function blockHashOf(height: number): string {
+  return '0x' + height.toString(16).padStart(64, '0');
+}
+
+/**
+ * GET /app/v2/users/{principal}/positions/{alias}/current-bins: the shape captured on mainnet. The alias of
+ * a pool in the cohort only; a fault of the world (RECONCILE_DIRTY, INCOMPLETE) is a 503 carrying
+ * `errorCode`; a lagging engine still answers 200 with its `tipLag` (the client's policy gates it).
+ */
+function currentBins(engine: SimEngine, alias: string, user: string): Reply {
+  const pool = engine.poolByAlias(alias);
+  if (!pool || !pool.spec.current_bins)
+    throw new HttpError(404, { errorCode: 'POOL_NOT_FOUND', message: `pool ${alias} not found` });
+  const fault = engine.faultFor(pool, user);
+  if (fault === 'RECONCILE_DIRTY' || fault === 'INCOMPLETE')
+    throw new HttpError(
+      503,
+      { errorCode: fault, message: CURRENT_BINS_FAULTS[fault] },
+      { 'Retry-After': '1' },
+    );
+  const s = engine.status;
+  let overall = 0n;
+  const bins = engine
+    .userBins(pool, user)
+    .filter((b) => b.shares > 0n)
+    .map(({ binId, shares }) => {
+      const b = engine.bin(pool, binId);
+      overall += shares;
+      return {
+        binIdUnsigned: binId + BIN_ID_OFFSET,
+        binIdSigned: binId,
+        userShares: String(shares),
+        binShares: String(b.shares),
+        reserveX: String(b.reserve_x),
+        reserveY: String(b.reserve_y),
+      };
+    });
+  return {
+    body: {
+      poolContract: pool.id,
+      poolAlias: alias,
+      principal: user,
+      asOfHeight: s.state_height,
+      indexBlockHash: blockHashOf(s.state_height),
+      chainTip: engine.chainTip,
+      tipLag: s.tip_lag,
+      finality: 'anchored',
+      source: 'memory-join',
+      complete: true,
+      clean: true,
+      reservesComplete: true,
+      overallUserShares: String(overall),
+      activeBinIdUnsigned: pool.activeBinId + BIN_ID_OFFSET,
+      activeBinIdSigned: pool.activeBinId,
+      bins,
+    },
+  };
 }
 
 /** Registers the app v2 routes under /api/app/v2. */
@@ -97,6 +165,10 @@ export function registerAppV2(router: Router, engine: SimEngine): void {
         token_y: pool.tokenY,
       },
     };
+  });
+  router.add('GET', `${P}/users/:user/positions/:pool/current-bins`, (c) => {
+    requireUser(c.params.user as string);
+    return currentBins(engine, c.params.pool as string, c.params.user as string);
   });
   router.add('GET', `${P}/users/:user/positions/:pool/bins`, (c) => {
     requireUser(c.params.user as string);

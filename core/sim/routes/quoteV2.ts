@@ -5,7 +5,8 @@ import { zPrincipal } from '../../api/schemas';
 import { isUnsignedBinId, MAX_UINT128 } from '../../dlmm/bins';
 import { minAfterSlippage, percentToPpm } from '../../dlmm/percent';
 import type { SimEngine, SimPool } from '../engine';
-import { HttpError, badRequest, parseFastApiBody, type Reply, type Router } from '../http';
+import type { TokenSpec } from '../world';
+import { HttpError, badRequest, missingQuery, parseFastApiBody, type Reply, type Router } from '../http';
 import { presentBinsV2, presentPoolV2, presentSingleBin, presentToken } from '../present';
 import { presentRoute, quoteAll, quotePath, type PathHop, type QuotedRoute } from '../quote';
 
@@ -89,6 +90,17 @@ const AggSwapBody = z.union([
     swap_parameters_type: z.enum(['simple', 'full']).nullable().optional(),
   }),
 ]);
+
+/** A token's fields in a pairs answer, prefixed `input_token` / `output_token` (the published PairsResponse). */
+function tokenFields(prefix: 'input_token' | 'output_token', t: TokenSpec): Record<string, unknown> {
+  return {
+    [prefix]: t.contract,
+    [`${prefix}_symbol`]: t.symbol,
+    [`${prefix}_name`]: t.name ?? t.symbol,
+    [`${prefix}_decimals`]: t.decimals,
+    [`${prefix}_image`]: '',
+  };
+}
 
 /** Pool by alias or contract id (quote v2 accepts both); 404 'Pool not found' otherwise. */
 export function poolOr404(engine: SimEngine, id: string): SimPool {
@@ -309,38 +321,64 @@ export function registerQuoteV2(router: Router, engine: SimEngine): void {
   router.add('GET', `${P}/pools/:pool`, (c) => ({
     body: presentPoolV2(poolOr404(engine, c.params.pool as string)),
   }));
-  router.add('GET', `${P}/pairs`, () => {
-    const pairs = new Map<string, { token_x: string; token_y: string; pools: string[] }>();
+  router.add('GET', `${P}/pairs`, (c) => {
+    const input = c.query.get('input_token');
+    if (input === null) throw missingQuery('input_token');
+    const token = engine.token(input);
+    if (!token)
+      throw badRequest(`input_token ${input} is not a token of this engine; see GET /quotes/v2/tokens`);
+    const only = c.query.get('output_token');
+    const pairs = new Map<string, { output: string; pools: SimPool[] }>();
     for (const p of engine.pools()) {
-      const key = `${p.tokenX}|${p.tokenY}`;
-      const pair = pairs.get(key) ?? { token_x: p.tokenX, token_y: p.tokenY, pools: [] };
-      pair.pools.push(p.id);
-      pairs.set(key, pair);
+      if (!p.active) continue;
+      const output = p.tokenX === input ? p.tokenY : p.tokenY === input ? p.tokenX : undefined;
+      if (output === undefined || (only !== null && output !== only)) continue;
+      const pair = pairs.get(output) ?? { output, pools: [] };
+      pair.pools.push(p);
+      pairs.set(output, pair);
     }
-    return { body: { pairs: [...pairs.values()] } };
+    return {
+      body: {
+        ...tokenFields('input_token', token),
+        pairs: [...pairs.values()].map(({ output, pools }) => {
+          const t = engine.token(output);
+          return {
+            ...(t ? tokenFields('output_token', t) : { output_token: output }),
+            pools: pools.map((p) => p.id),
+            pools_id: pools.map((p) => p.alias),
+            amm_types: ['dlmm'],
+          };
+        }),
+      },
+    };
   });
   router.add('GET', `${P}/bins/:pool`, (c): Reply => {
-    const pool = poolOr404(engine, c.params.pool as string);
-    const hit = binsCache.get(pool.id);
+    const asked = c.params.pool as string;
+    const pool = poolOr404(engine, asked);
+    const key = `${pool.id} ${asked}`;
+    const hit = binsCache.get(key);
     if (hit && hit.revision === engine.revision) return { raw: hit.raw };
-    const raw = Buffer.from(stringifyJsonExact(presentBinsV2(engine, pool)));
-    binsCache.set(pool.id, { revision: engine.revision, raw });
+    const raw = Buffer.from(stringifyJsonExact(presentBinsV2(engine, pool, asked)));
+    binsCache.set(key, { revision: engine.revision, raw });
     return { raw };
   });
   router.add('GET', `${P}/bins/:pool/:bin`, (c) => {
-    const pool = poolOr404(engine, c.params.pool as string);
+    const asked = c.params.pool as string;
+    const pool = poolOr404(engine, asked);
     const text = c.params.bin as string;
+    if (text === 'active') return { body: presentSingleBin(engine, pool, pool.activeBinId, asked) };
     const unsigned = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
     if (!isUnsignedBinId(unsigned))
       throw badRequest(`bin id '${text}' is not an unsigned bin id 0..1000 (unsigned = signed + 500)`);
-    let cache = binCache.get(pool.id);
+    const key = `${pool.id} ${asked}`;
+    let cache = binCache.get(key);
     if (!cache || cache.revision !== engine.revision) {
       cache = { revision: engine.revision, raw: new Map() };
-      binCache.set(pool.id, cache);
+      binCache.set(key, cache);
     }
     let raw = cache.raw.get(unsigned);
     if (raw === undefined) {
-      raw = Buffer.from(stringifyJsonExact(presentSingleBin(engine, pool, unsigned - 500)));
+      raw = Buffer.from(stringifyJsonExact(presentSingleBin(engine, pool, unsigned - 500, asked)));
       cache.raw.set(unsigned, raw);
     }
     return { raw };

@@ -74,18 +74,43 @@ describe('api client against the simulated engine', function () {
     const pools = await api.pools();
     assert.deepEqual(new Set(pools.map((p) => p.bin_step)), new Set([1, 10, 20]));
     const pool = await api.pool(DLMM_1);
-    assert.equal(pool.pool_alias, 'dlmm_1');
+    assert.equal(pool.pool_alias, undefined, 'the real v2 pool record carries no alias');
+    assert.equal(pool.pool_name, 'sbtc-usdcx-LP');
+    assert.equal(pool.x_total_fee_bps, 50, "x_total_fee_bps arrives as the string '50'");
     assert.equal((await api.pool('dlmm_1')).pool_id, DLMM_1, 'aliases still work on quote v2 pools');
-    assert.ok((await api.pairs()).length >= 3);
+    const sbtc = tokens.find((t) => t.symbol === 'sBTC')?.contract_address as string;
+    const pairs = await api.pairs(sbtc);
+    assert.equal(pairs.input_token, sbtc);
+    assert.ok(pairs.pairs.length >= 1);
+    assert.ok(pairs.pairs.every((p) => p.pools.length === p.pools_id.length && p.amm_types.includes('dlmm')));
+    assert.ok(pairs.pairs.some((p) => p.pools.includes(DLMM_1) && p.pools_id.includes('dlmm_1')));
 
     const ladder = await api.bins(DLMM_1);
     assert.equal(ladder.active_bin_id, pool.active_bin);
+    assert.equal(ladder.total_bins, 1001);
     assert.ok(ladder.bins.length > 10);
-    assert.ok(ladder.bins.every((b) => b.liquidity === null && typeof b.reserve_x === 'bigint'));
+    assert.ok(
+      ladder.bins.some((b) => typeof b.liquidity === 'bigint'),
+      'liquidity is filled on most bins',
+    );
+    assert.ok(ladder.bins.every((b) => typeof b.reserve_x === 'bigint'));
+    assert.equal((await api.bins('dlmm_1')).pool_id, 'dlmm_1', 'pool_id echoes the alias asked for');
     const single = await api.bin(DLMM_1, pool.active_bin);
     assert.equal(single.bin_id, pool.active_bin + 500, 'single bin read is addressed and answered unsigned');
+    assert.equal(single.is_active, true);
     const listed = ladder.bins.find((b) => b.bin_id === pool.active_bin);
     assert.equal(single.price, listed?.price);
+    assert.deepEqual(await api.activeBin(DLMM_1), single);
+    assert.equal((await api.bin(DLMM_1, pool.active_bin + 1)).is_active, false);
+
+    const book = await api.currentBins(USER, 'dlmm_1');
+    assert.equal(book.poolContract, DLMM_1);
+    assert.equal(book.tipLag, 0);
+    assert.ok(book.bins.length > 0 && book.bins.every((b) => b.binIdUnsigned === b.binIdSigned + 500));
+    await assert.rejects(
+      api.currentBins(USER, DLMM_1),
+      (e: { code?: string }) => e.code === 'pool-not-found',
+    );
 
     const positions = await api.userPositionBins(USER, DLMM_1);
     assert.ok(positions.length > 1);

@@ -2,9 +2,12 @@
 import assert from 'node:assert/strict';
 import {
   BinListSchema,
+  CurrentBinsSchema,
   PositionBinsResponseSchema,
   PricePointSchema,
   TokenSchema,
+  V1BinListSchema,
+  V1PoolSchema,
 } from '../../../core/api/schemas';
 import { sharesToAmounts } from '../../../core/dlmm/math';
 import { DEFAULT_USER, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
@@ -76,15 +79,59 @@ describe('simulator app v2 and generations', () => {
     }
   });
 
-  it('serves legacy v1 as bare arrays with short ids; a v2 principal gets 200 + Pool not found', async () => {
+  it('serves current-bins by alias as captured (camelCase, tip-pinned), with its faults and its tip lag', async () => {
+    const url = (pool: string) => app(`/users/${DEFAULT_USER}/positions/${pool}/current-bins`);
+    const book = CurrentBinsSchema.parse((await call(url('dlmm_1'))).json);
+    const pool = sim().engine.pool('dlmm_1')!;
+    assert.equal(book.poolContract, POOL_SBTC_USDCX);
+    assert.equal(book.principal, DEFAULT_USER);
+    assert.equal(book.asOfHeight, sim().engine.status.state_height);
+    assert.equal(book.tipLag, 0);
+    assert.ok(book.clean && book.complete && book.reservesComplete);
+    assert.equal(book.activeBinIdSigned, pool.activeBinId);
+    assert.equal(
+      book.overallUserShares,
+      book.bins.reduce((s, b) => s + b.userShares, 0n),
+    );
+    for (const b of book.bins) {
+      assert.equal(b.userShares, sim().engine.userShares(pool, DEFAULT_USER, b.binIdSigned));
+      assert.equal(b.binShares, pool.bins.get(b.binIdSigned)!.shares);
+    }
+    const byPrincipal = await call(url(POOL_SBTC_USDCX));
+    assert.equal(byPrincipal.status, 404);
+    assert.equal(byPrincipal.json.errorCode, 'POOL_NOT_FOUND');
+
+    const admin = (body: unknown) => call(`${sim().url}/admin/state`, { body });
+    try {
+      await admin({ tip_lag: 3 });
+      const lagging = await call(url('dlmm_1'));
+      assert.equal(lagging.status, 200, 'it answers while a few blocks behind');
+      assert.equal(lagging.json.tipLag, 3);
+      await admin({ tip_lag: 0, inventory_faults: [{ pool: 'dlmm_1', code: 'RECONCILE_DIRTY' }] });
+      const dirty = await call(url('dlmm_1'));
+      assert.equal(dirty.status, 503);
+      assert.equal(dirty.json.errorCode, 'RECONCILE_DIRTY');
+    } finally {
+      await call(`${sim().url}/admin/reset`, { method: 'POST' });
+    }
+  });
+
+  it('serves legacy v1 as captured (alias ids, pool_token, unsigned bins); a v2 principal gets 200 + Pool not found', async () => {
     const v1 = (p: string) => `${sim().url}/quotes/v1${p}`;
-    const tokens = (await call(v1('/tokens'))).json as unknown[];
-    assert.ok(Array.isArray(tokens));
+    const tokens = (await call(v1('/tokens'))).json.tokens as unknown[];
     tokens.forEach((t) => TokenSchema.parse(t));
-    const pools = (await call(v1('/pools'))).json as { pool_id: string }[];
-    assert.ok(Array.isArray(pools) && pools.some((p) => p.pool_id === 'dlmm_1'));
-    const byAlias = BinListSchema.parse((await call(v1('/bins/dlmm_1'))).json);
-    assert.ok(byAlias.bins.length > 0);
+    const pools = ((await call(v1('/pools'))).json.pools as unknown[]).map((p) => V1PoolSchema.parse(p));
+    const dlmm1 = pools.find((p) => p.pool_id === 'dlmm_1');
+    assert.equal(dlmm1?.pool_token, POOL_SBTC_USDCX, 'the v1 record pairs the alias with the principal');
+    assert.equal(dlmm1?.active_bin, 139, 'read from the unsigned 639');
+    assert.equal(dlmm1?.quotable, undefined, 'the v1 record has no quotable flag');
+    const raw = (await call(v1('/bins/dlmm_1'))).json as {
+      active_bin_id: number;
+      bins: { bin_id: number }[];
+    };
+    assert.equal(raw.active_bin_id, 639, 'the v1 list names bins unsigned');
+    const byAlias = V1BinListSchema.parse(raw);
+    assert.ok(byAlias.bins.length > 0 && byAlias.active_bin_id === 139);
     const mixed = await call(v1(`/bins/${POOL_SBTC_USDCX}`));
     assert.equal(mixed.status, 200);
     const parsed = BinListSchema.parse(mixed.json);

@@ -36,14 +36,14 @@ describe('sim read hot path', () => {
     const before = pool.activeBinId;
     const url = `${sim().url}/quotes/v2/bins/dlmm_1/${before + 500}`;
     const first = await call(url);
-    assert.equal(first.json.is_active_bin, true);
+    assert.equal(first.json.is_active, true);
     assert.equal((await call(url)).text, first.text, 'a repeated read answers the same bytes');
     const shifted = engine.shiftActiveBin(pool, 1);
     assert.ok(shifted.ok, 'the admin shift applied');
     const after = await call(url);
-    assert.equal(after.json.is_active_bin, false, 'the old active bin is no longer active');
+    assert.equal(after.json.is_active, false, 'the old active bin is no longer active');
     const now = await call(`${sim().url}/quotes/v2/bins/dlmm_1/${pool.activeBinId + 500}`);
-    assert.equal(now.json.is_active_bin, true);
+    assert.equal(now.json.is_active, true);
     assert.equal(now.json.reserve_x, String(engine.bin(pool, pool.activeBinId).reserve_x));
     engine.reset();
   });

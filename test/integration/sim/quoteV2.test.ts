@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   BinListSchema,
   MultiQuoteResponseSchema,
-  PairSchema,
+  PairsResponseSchema,
   PoolSchema,
   QuoteResponseSchema,
   HttpValidationErrorSchema,
@@ -57,21 +57,40 @@ describe('simulator quote v2', () => {
     assert.equal(missing.json.error, 'Pool not found');
   });
 
-  it('lists pairs under {pairs}', async () => {
-    const pairs = ((await call(q('/pairs'))).json.pairs as unknown[]).map((p) => PairSchema.parse(p));
-    assert.ok(
-      pairs.some((p) => p.token_x === SBTC && p.token_y === USDCX && p.pools?.includes(POOL_SBTC_USDCX)),
+  it('answers pairs for one input token (the published PairsResponse); 422 without input_token', async () => {
+    const a = await call(q(`/pairs?input_token=${SBTC}`));
+    const body = PairsResponseSchema.parse(a.json);
+    assert.equal(body.input_token, SBTC);
+    assert.equal(body.input_token_decimals, 8);
+    const usdcx = body.pairs.find((p) => p.output_token === USDCX);
+    assert.ok(usdcx?.pools.includes(POOL_SBTC_USDCX));
+    assert.equal(usdcx?.pools_id[usdcx.pools.indexOf(POOL_SBTC_USDCX)], 'dlmm_1');
+    assert.deepEqual(usdcx?.amm_types, ['dlmm']);
+    const only = PairsResponseSchema.parse(
+      (await call(q(`/pairs?input_token=${SBTC}&output_token=${USDCX}`))).json,
     );
+    assert.deepEqual(
+      only.pairs.map((p) => p.output_token),
+      [USDCX],
+    );
+    const missing = await call(q('/pairs'));
+    assert.equal(missing.status, 422);
+    assert.deepEqual(missing.json.detail, [
+      { type: 'missing', loc: ['query', 'input_token'], msg: 'Field required', input: null },
+    ]);
   });
 
-  it('serves the bin ladder with signed ids, liquidity null and only bins with reserves', async () => {
+  it('serves the bin ladder as mainnet: signed ids, liquidity the shares (null on dust), pool_id as asked, 1001 bins', async () => {
     for (const id of ['dlmm_1', POOL_SBTC_USDCX]) {
       const list = BinListSchema.parse((await call(q(`/bins/${id}`))).json);
       assert.equal(list.active_bin_id, 139);
+      assert.equal(list.pool_id, id, 'pool_id echoes the id as asked');
+      assert.equal(list.total_bins, 1001);
       assert.ok(list.bins.length >= 20);
       const pool = sim().engine.pool(id)!;
       for (const b of list.bins) {
-        assert.equal(b.liquidity, null);
+        const shares = pool.bins.get(b.bin_id)?.shares ?? 0n;
+        assert.equal(b.liquidity, shares > 1000n ? shares : null);
         assert.ok(b.reserve_x > 0n || b.reserve_y > 0n);
         if (b.bin_id < 139) assert.equal(b.reserve_x, 0n);
         if (b.bin_id > 139) assert.equal(b.reserve_y, 0n);
@@ -91,7 +110,9 @@ describe('simulator quote v2', () => {
   it('reads a single bin by unsigned id, also an empty one, and rejects ids outside 0..1000', async () => {
     const one = SingleBinSchema.parse((await call(q('/bins/dlmm_1/639'))).json);
     assert.equal(one.bin_id, 639);
+    assert.equal(one.is_active, true);
     assert.equal(one.price, 76060388561n);
+    assert.deepEqual(SingleBinSchema.parse((await call(q('/bins/dlmm_1/active'))).json), one);
     const empty = SingleBinSchema.parse((await call(q('/bins/dlmm_1/1000'))).json);
     assert.equal(empty.reserve_x, 0n);
     assert.ok(empty.price > one.price);
