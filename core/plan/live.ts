@@ -4,6 +4,7 @@
  * each resource once per session. Every failure is kept as a value (`LiveError`) for the rules to report:
  * a 503 or an unknown tip is never read as an empty book or as caught up. Never throws.
  */
+import { aliasesByPrincipal, withAliases } from '../api/aliases';
 import { SharedRuns } from '../api/cache';
 import { isApiError, type ApiErrorCode, type InventoryFault } from '../api/errors';
 import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
@@ -110,7 +111,7 @@ export interface LiveData {
   tokensError?: LiveError;
   pools?: Pool[];
   poolsError?: LiveError;
-  /** v1 files only: /quotes/v1/pools and /quotes/v1/tokens. */
+  /** /quotes/v1/pools (every file: the alias mapping; v1 files: their flags too) and, v1 files only, /quotes/v1/tokens. */
   v1Pools?: V1Pool[];
   v1PoolsError?: LiveError;
   v1Tokens?: Token[];
@@ -229,12 +230,14 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
     positionsRead: false,
     balances: new Map(),
   };
-  const [status, quoteReady, appReady, tokens, pools] = await Promise.all([
+  const [status, quoteReady, appReady, tokens, pools, v1PoolsRead] = await Promise.all([
     s.read('status', 'GET /quotes/v2/status', (a) => a.status()),
     s.read('quoteReady', 'GET /quotes/v2/ready', (a) => a.quoteReady()),
     s.read('appReady', 'GET /app/v2/ready', (a) => a.appReady()),
     s.read('tokens', 'GET /quotes/v2/tokens', (a) => a.tokens()),
     s.read('pools', 'GET /quotes/v2/pools', (a) => a.pools()),
+    // The v2 pool record names no alias: the v1 list maps aliases to principals (for that only).
+    s.read('v1pools', 'GET /quotes/v1/pools', (a) => a.v1Pools()),
   ]);
   if (status.ok) live.status = status.value;
   else live.statusError = status.error;
@@ -244,19 +247,17 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
   else live.appReadyError = appReady.error;
   if (tokens.ok) live.tokens = tokens.value;
   else live.tokensError = tokens.error;
-  if (pools.ok) live.pools = pools.value;
+  if (v1PoolsRead.ok) live.v1Pools = v1PoolsRead.value;
+  else if (plan.api === 'v1') live.v1PoolsError = v1PoolsRead.error;
+  else live.aliasMapError = v1PoolsRead.error;
+  if (pools.ok) live.pools = withAliases(pools.value, live.v1Pools);
   else live.poolsError = pools.error;
 
   const refs = [...new Set(plan.operations.filter(isLiquidityOp).map((op) => op.pool))];
   const sender = plan.sender;
   if (plan.api === 'v1' && refs.length > 0) {
     // Same generation for every read of a v1 pool: flags and tokens from the v1 lists, not the v2 ones.
-    const [v1Pools, v1Tokens] = await Promise.all([
-      s.read('v1pools', 'GET /quotes/v1/pools', (a) => a.v1Pools()),
-      s.read('v1tokens', 'GET /quotes/v1/tokens', (a) => a.v1Tokens()),
-    ]);
-    if (v1Pools.ok) live.v1Pools = v1Pools.value;
-    else live.v1PoolsError = v1Pools.error;
+    const v1Tokens = await s.read('v1tokens', 'GET /quotes/v1/tokens', (a) => a.v1Tokens());
     if (v1Tokens.ok) live.v1Tokens = v1Tokens.value;
     else live.v1TokensError = v1Tokens.error;
   }
@@ -615,15 +616,10 @@ async function readPositions(
  * pairs `pool_id` (the alias) with `pool_token` (the principal). The list is read for that mapping only:
  * no v1 id is ever sent to a v2 call but this one, which takes the alias by its contract.
  */
-async function aliasOf(lp: LivePool, s: Reader, live: LiveData): Promise<string | undefined> {
+function aliasOf(lp: LivePool, live: LiveData): string | undefined {
   if (lp.alias !== undefined) return lp.alias;
-  if (live.v1Pools === undefined && live.v1PoolsError === undefined) {
-    const r = await s.read('v1pools', 'GET /quotes/v1/pools', (a) => a.v1Pools());
-    if (r.ok) live.v1Pools = r.value;
-    else live.aliasMapError = r.error;
-  }
-  const listed = live.v1Pools?.find((p) => p.pool_token === lp.principal && POOL_ALIAS.test(p.pool_id));
-  if (listed) lp.alias = listed.pool_id;
+  const alias = aliasesByPrincipal(live.v1Pools).get(lp.principal ?? '');
+  if (alias !== undefined) lp.alias = alias;
   return lp.alias;
 }
 
@@ -632,7 +628,7 @@ async function aliasOf(lp: LivePool, s: Reader, live: LiveData): Promise<string 
  * POOL_NOT_FOUND, or no alias known), or when it failed (the failure is kept for the rules).
  */
 async function readCurrentBins(lp: LivePool, sender: string, s: Reader, live: LiveData): Promise<boolean> {
-  const alias = await aliasOf(lp, s, live);
+  const alias = aliasOf(lp, live);
   if (alias === undefined) return false;
   const r = await s.read(
     `currentBins:${alias}:${sender}`,

@@ -88,6 +88,9 @@ export const DEFAULT_WORLD_INPUT: WorldInput = {
       fees: { x_protocol: 15, x_provider: 15, x_variable: 0, y_protocol: 15, y_provider: 15, y_variable: 0 },
       active_bin: -37,
       active_price: '62000000', // 0.62 USDCx per STX
+      // Outside the app v2 current-bins cohort (404 POOL_NOT_FOUND): its positions come from app v2
+      // position bins, display data that may lag (positions-may-lag), as for a pool not yet enrolled.
+      current_bins: false,
       liquidity: {
         bins_below: 25,
         bins_above: 25,

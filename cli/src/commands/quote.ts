@@ -9,7 +9,8 @@
  */
 import { isApiError } from '../../../core/api/errors';
 import { stringifyJsonExact } from '../../../core/api/json';
-import type { DlmmApi, Pool, Route, Token } from '../../../core/api/types';
+import { aliasesByPrincipal } from '../../../core/api/aliases';
+import type { DlmmApi, Pool, Route, Token, V1Pool } from '../../../core/api/types';
 import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
 import { minReceived } from '../../../core/dlmm/bounds';
 import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
@@ -138,6 +139,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       (p) => p,
       () => undefined,
     );
+    // The v2 pool record names no alias: the v1 pools list pairs each alias with its principal (display only).
+    const aliasesRead = api.v1Pools().then(
+      (p) => p,
+      () => undefined,
+    );
     let routes: Route[];
     try {
       routes = values.multi === true ? await api.quoteMulti(request) : [await api.quote(request)];
@@ -153,7 +159,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       return 1;
     }
     const pools = await poolsRead;
-    const aliases = poolAliases(pools);
+    const aliases = poolAliases(pools, await aliasesRead);
     const checks = await Promise.all(
       routes.map((r) => checkRouteLive(api, r, amountIn, pools ? { pools } : {})),
     );
@@ -375,9 +381,14 @@ export function parseAmount(text: string, token: Token): bigint {
   return amount;
 }
 
-/** Pool aliases for the output (they only decorate it: none when the list could not be read). */
-function poolAliases(pools: Pool[] | undefined): Map<string, string> {
-  return new Map((pools ?? []).filter((p) => p.pool_alias).map((p) => [p.pool_id, p.pool_alias as string]));
+/**
+ * Pool aliases for the output, by principal: from the v1 pools list (`pool_token` -> `pool_id`), or a v2
+ * record that names one. They only decorate it: none when neither list could be read.
+ */
+function poolAliases(pools: Pool[] | undefined, v1: V1Pool[] | undefined): Map<string, string> {
+  const out = aliasesByPrincipal(v1);
+  for (const p of pools ?? []) if (p.pool_alias) out.set(p.pool_id, p.pool_alias);
+  return out;
 }
 
 function viewOf(

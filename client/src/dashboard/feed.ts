@@ -3,6 +3,7 @@
  * webview protocol's shapes (decimal strings for amounts). No vscode import: the Chromium tests run this
  * exact code against the simulated engine.
  */
+import { aliasesByPrincipal } from '../../../core/api/aliases';
 import type { DlmmApi, Pool, Route, Status, Token } from '../../../core/api/types';
 import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
 import { revertWords } from '../../../core/chain/router';
@@ -77,12 +78,19 @@ function tokenMap(tokens: readonly Token[]): Map<string, Token> {
 
 /** Pools, tokens and engine status: the picker and the quote form. */
 export async function readOverview(api: DlmmApi): Promise<Overview> {
-  const [pools, tokens, status] = await Promise.all([api.pools(), api.tokens(), api.status()]);
+  const [pools, tokens, status, v1] = await Promise.all([
+    api.pools(),
+    api.tokens(),
+    api.status(),
+    // The v2 records name no alias: the v1 list maps them (display only), when it can be read.
+    api.v1Pools().catch(() => undefined),
+  ]);
   const byContract = tokenMap(tokens);
+  const aliases = aliasesByPrincipal(v1);
   return {
     pools: pools.map((p) => ({
       pool_id: p.pool_id,
-      alias: p.pool_alias ?? null,
+      alias: p.pool_alias ?? aliases.get(p.pool_id) ?? null,
       symbol_x: tokenInfo(p.token_x, byContract).symbol,
       symbol_y: tokenInfo(p.token_y, byContract).symbol,
       bin_step: p.bin_step,
@@ -147,11 +155,12 @@ export async function readPoolView(
 ): Promise<PoolView> {
   const isPrincipal = poolId.includes('.');
   const early = isPrincipal ? sender().then((s) => readPositions(api, poolId, s)) : undefined;
-  const [pool, list, tokens, status] = await Promise.all([
+  const [pool, list, tokens, status, v1] = await Promise.all([
     api.pool(poolId),
     api.bins(poolId),
     api.tokens(),
     api.status(),
+    api.v1Pools().catch(() => undefined),
   ]);
   const positions = await (early ?? sender().then((s) => readPositions(api, pool.pool_id, s)));
   const byContract = tokenMap(tokens);
@@ -167,7 +176,10 @@ export async function readPoolView(
   return {
     header: {
       pool_id: pool.pool_id,
-      alias: pool.pool_alias ?? null,
+      alias:
+        pool.pool_alias ??
+        aliasesByPrincipal(v1).get(pool.pool_id) ??
+        (/^dlmm_\d+$/.test(poolId) ? poolId : null),
       token_x: tokenInfo(pool.token_x, byContract),
       token_y: tokenInfo(pool.token_y, byContract),
       bin_step: pool.bin_step,

@@ -10,6 +10,7 @@ import {
   type CompletionItem,
   type Range,
 } from 'vscode-languageserver-protocol';
+import { withAliases } from '../../../core/api/aliases';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { z } from 'zod';
 import type { Bin, DlmmApi, Pool, Token } from '../../../core/api/types';
@@ -391,7 +392,13 @@ class DataSource {
 
   async pools(): Promise<Pool[]> {
     if (this.live?.pools) return this.live.pools;
-    return this.api ? this.api.pools().catch(() => []) : [];
+    if (!this.api) return [];
+    // The v2 records name no alias: the v1 list maps them (core/api/aliases.ts), when it can be read.
+    const [pools, v1] = await Promise.all([
+      this.api.pools().catch(() => []),
+      this.api.v1Pools().catch(() => undefined),
+    ]);
+    return withAliases(pools, v1);
   }
 
   async tokens(): Promise<Token[]> {

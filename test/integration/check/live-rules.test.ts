@@ -200,9 +200,9 @@ const cases: Case[] = [
     expect: [['app-not-ready', 'warning', 'version']],
   },
   {
-    name: 'positions-may-lag without inventory',
+    name: 'positions-may-lag without inventory, for a pool outside the current-bins cohort',
     client: { inventory: false },
-    text: plan(`  - op: withdraw\n    pool: ${POOL1}\n`),
+    text: plan(`  - op: withdraw\n    pool: ${POOL2}\n`),
     codes: ['positions-may-lag'],
     expect: [['positions-may-lag', 'info', 'withdraw']],
   },
