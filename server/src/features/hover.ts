@@ -14,8 +14,7 @@ import {
   toSignedBinId,
 } from '../../../core/dlmm/bins';
 import { percentToPpm } from '../../../core/dlmm/percent';
-import type { LiveData, LivePool } from '../../../core/plan/live';
-import { listShares } from '../../../core/plan/prepare';
+import { knownShares, type LiveData, type LivePool } from '../../../core/plan/live';
 import type { PreparedOperation } from '../../../core/plan/prepared';
 import { revertWords } from '../../../core/chain/router';
 import { addBounds, minReceivedFor, poolFees } from '../../../core/tx/bounds';
@@ -147,15 +146,18 @@ export function binSection(
     lines.push("not in the pool's bin list (no reserves)");
   }
   const position = pool.positionById.get(id);
-  // Never the list's liquidity (null on v2; not bin shares even when a server sends one).
-  const shares =
-    position?.liquidity ?? (bin ? listShares(pool, bin) : undefined) ?? pool.binShares.get(id) ?? null;
-  lines.push(`bin shares: ${shares === null ? 'unknown (the v2 list gives none)' : shares.toString()}`);
+  // The one rule for trusted shares (knownShares): never the v2 list's liquidity, even when it is filled.
+  const shares = knownShares(pool, id);
+  lines.push(
+    `bin shares: ${shares === undefined ? 'unknown (no trusted source read; the v2 list liquidity is never shares)' : shares.toString()}`,
+  );
   if (pool.positions) {
     const source =
       pool.positionsSource === 'inventory'
         ? 'inventory at the applied tip'
-        : 'app v2 positions (display data, may lag)';
+        : pool.positionsSource === 'current-bins'
+          ? 'app v2 current-bins, pinned to a block'
+          : 'app v2 positions (display data, may lag)';
     lines.push(`your liquidity: ${position ? `${position.user_liquidity} shares` : 'none'} (${source})`);
   }
   return lines.join('\n\n');
