@@ -29,8 +29,10 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   'tip-lag': 'Status tip_lag above policy.max_tip_lag',
   'tip-unknown': 'Status tip_lag is null: unknown is never caught up',
   'app-not-ready': 'App v2 not ready: positions may lag',
-  'positions-may-lag': 'Withdraw/move checked against app v2 positions with no inventory source',
-  'inventory-unavailable': 'Inventory answered 503 TIP_LAG, RECONCILE_DIRTY or INCOMPLETE',
+  'positions-may-lag':
+    'Withdraw/move checked against app v2 positions: no inventory source, and the pool is outside app v2 current-bins',
+  'inventory-unavailable':
+    'The tip-pinned inventory (market-maker inventory or app v2 current-bins) is unavailable or not believed',
   'strict-drift-risk': 'A 1-bin shift of the active bin makes a strict operation revert (executed)',
   'slippage-unit': 'slippage_tolerance below 0.05 or above 50: likely a fraction or a typo',
   'token-unknown': 'Swap token not in /quotes/v2/tokens',
