@@ -2,7 +2,7 @@
  * Quotes of the simulated engine: every direct and one-hop path between two tokens, each walked with
  * the exact swap math (core/dlmm/math.ts routeWalk) over the current state, best first.
  */
-import { BIN_ID_OFFSET } from '../dlmm/bins';
+import { BIN_ID_OFFSET, formatRatio } from '../dlmm/bins';
 import { priceImpactBps, routeWalk, spotOutput, type SwapWalkResult } from '../dlmm/math';
 import type { SimEngine, SimPool } from './engine';
 
@@ -95,22 +95,6 @@ export function quoteAll(
   });
 }
 
-/** `num / den` as an exact decimal string with up to `places` fraction digits (truncated), sign kept. */
-export function exactDecimal(num: bigint, den: bigint, places = 18): string {
-  const negative = num < 0n !== den < 0n && num !== 0n;
-  const n = num < 0n ? -num : num;
-  const d = den < 0n ? -den : den;
-  const whole = n / d;
-  let rest = n % d;
-  let frac = '';
-  for (let i = 0; i < places && rest !== 0n; i++) {
-    rest *= 10n;
-    frac += String(rest / d);
-    rest %= d;
-  }
-  return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
-}
-
 /**
  * A route in the quote engine's published shape (leather-io/mono
  * packages/services/src/infrastructure/api/bitflow/bitflow-bff-api.types.ts, QuoteResponse and RouteInfo):
@@ -159,7 +143,7 @@ export function presentRoute(
     success: true,
     ...(routeIndex !== undefined ? { route_index: routeIndex } : {}),
     amount_out: String(amountOut),
-    min_amount_out: exactDecimal(amountOut * (1_000_000n - slippagePpm), 1_000_000n),
+    min_amount_out: formatRatio(amountOut * (1_000_000n - slippagePpm), 1_000_000n, 18),
     slippage_tolerance: slippagePercent,
     route_path: [first.input, ...route.hops.map((h) => h.output)],
     execution_path,
