@@ -14,7 +14,10 @@ step() { printf 'pack-smoke: %s\n' "$1"; }
 step "npm pack (prepack builds first)"
 tarball="$(npm pack --pack-destination "$work" --silent | tail -n 1)"
 [[ -f "$work/$tarball" ]] || { echo "pack-smoke: npm pack wrote no tarball" >&2; exit 1; }
-tar -tzf "$work/$tarball" | grep -qx 'package/dist/cli.js' ||
+# The listing is read whole first: `grep -q` would stop reading early, and under pipefail tar's SIGPIPE fails
+# the check.
+listing="$(tar -tzf "$work/$tarball")"
+grep -qx 'package/dist/cli.js' <<<"$listing" ||
   { echo "pack-smoke: $tarball has no dist/cli.js (did prepack build?)" >&2; exit 1; }
 
 step "npm install -g $tarball into a temporary prefix (offline)"
