@@ -311,6 +311,35 @@ export const HELP: Record<string, CommandHelp> = {
       2: 'usage error, or the token list could not be read',
     },
   },
+  positions: {
+    summary: "show a principal's positions: per-bin amounts, value, range, and a what-if of price moves",
+    usage: ['--sender PRINCIPAL [--pool POOL ...] [--what-if A..B] [--max-tip-lag N] [--format text|json]'],
+    description:
+      'Each pool where the sender holds shares (every pool of the pools list, or the --pool ones), read as a ' +
+      "plan's withdraw reads it (the inventory, else app v2 current-bins, else app v2 position bins, which " +
+      'may lag): per bin exactly what withdrawing all its shares returns on the chain model, the totals, ' +
+      "their value in Y at the active bin's price, whether the active bin is within the position's bins. " +
+      'A position that cannot be read or believed is unknown, with the reason (docs/positions.md).',
+    options: [
+      { flag: '--sender PRINCIPAL', text: 'the address whose positions to show', required: true },
+      {
+        flag: '--pool POOL',
+        text: 'a pool to read (principal or dlmm_<n>; repeatable; default: every pool)',
+      },
+      {
+        flag: '--what-if A..B',
+        text: 'for each shift k in A..B, move the active bin k bins by the smallest trade and value the position beside holding (IL)',
+      },
+      { flag: '--max-tip-lag N', text: "the tip-pinned inventory's tip lag still believed (default: 0)" },
+      TEXT_OR_JSON,
+    ],
+    common: true,
+    exit: {
+      0: 'every position valued',
+      1: 'some position is unknown (each says why)',
+      2: 'usage error, or the pools list could not be read',
+    },
+  },
   sim: {
     summary: 'serve the simulated engine on loopback until stopped',
     usage: ['[--host 127.0.0.1] [--port N] [--world FILE] [--api-key-env NAME] [--format text|json]'],

@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, Command> = {
   wallet: lazy(() => require('./commands/wallet') as typeof import('./commands/wallet')),
   status: lazy(() => require('./commands/status') as typeof import('./commands/status')),
   balances: lazy(() => require('./commands/balances') as typeof import('./commands/balances')),
+  positions: lazy(() => require('./commands/positions') as typeof import('./commands/positions')),
   sim: lazy(() => require('./commands/sim') as typeof import('./commands/sim')),
   lsp: lazy(() => require('./commands/lsp') as typeof import('./commands/lsp')),
   tokens: lazy(() => require('./commands/tokens') as typeof import('./commands/tokens')),

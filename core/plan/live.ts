@@ -292,6 +292,74 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
   return live;
 }
 
+/**
+ * What `dlmm positions` and the editor's positions read for `sender`: the status, tokens and pools lists,
+ * then each pool's record, bin list and the sender's positions exactly as a plan's withdraw reads them
+ * (readPositions: the inventory, else app v2 current-bins, else app v2 position bins), and the node's total
+ * shares of every position bin no trusted source stated. `pools`: the pools to read (principals or
+ * aliases); undefined reads every pool of the v2 pools list. Never throws.
+ */
+export async function readPositionsLive(
+  api: DlmmApi,
+  sender: string,
+  pools: readonly string[] | undefined,
+  opts: ReadLiveOptions = {},
+): Promise<LiveData> {
+  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
+  const live: LiveData = {
+    generation: 'v2',
+    byPool: new Map(),
+    swaps: new Map(),
+    routePools: new Map(),
+    hasInventory: safeHasInventory(api),
+    positionsRead: true,
+    balances: new Map(),
+  };
+  const [status, tokens, poolsRead, v1PoolsRead] = await Promise.all([
+    s.read('status', 'GET /quotes/v2/status', (a) => a.status()),
+    s.read('tokens', 'GET /quotes/v2/tokens', (a) => a.tokens()),
+    s.read('pools', 'GET /quotes/v2/pools', (a) => a.pools()),
+    s.read('v1pools', 'GET /quotes/v1/pools', (a) => a.v1Pools()),
+  ]);
+  if (status.ok) live.status = status.value;
+  else live.statusError = status.error;
+  if (tokens.ok) live.tokens = tokens.value;
+  else live.tokensError = tokens.error;
+  if (v1PoolsRead.ok) live.v1Pools = v1PoolsRead.value;
+  else live.aliasMapError = v1PoolsRead.error;
+  if (poolsRead.ok) live.pools = withAliases(poolsRead.value, live.v1Pools);
+  else live.poolsError = poolsRead.error;
+  const refs = pools ?? (live.pools ?? []).map((p) => p.pool_id);
+  const noOps: Plan = {
+    version: 1,
+    network: 'mainnet',
+    api: 'v2',
+    sender,
+    policy: {
+      max_tip_lag: 0,
+      slippage_tolerance: 1,
+      active_bin_tolerance: 1,
+      deadline_seconds: null,
+      max_price_impact: 2,
+      range_alert_bins: 5,
+    },
+    operations: [],
+  };
+  const hasNode = safeHasNode(api);
+  await Promise.all(
+    [...new Set(refs)].map(async (ref) => {
+      const lp = await readPool(ref, noOps, sender, api, s, live);
+      // A withdraw of every position bin needs the bin's total shares: read those no source stated.
+      const missing = (lp.positions ?? [])
+        .map((r) => r.bin_id)
+        .filter((id) => isSignedBinId(id) && knownShares(lp, id) === undefined);
+      if (missing.length > 0 && lp.principal !== undefined && hasNode) await readBinShares(lp, missing, s);
+      live.byPool.set(ref, lp);
+    }),
+  );
+  return live;
+}
+
 /** Tokens the plan's transactions take from the sender: an add's two pool tokens, a swap's input. */
 export function tokensSpent(plan: Plan, live: LiveData): string[] {
   const out = new Set<string>();
@@ -470,9 +538,8 @@ export function knownShares(lp: LivePool, binId: number): bigint | undefined {
  * height per machine (core/api/nodeStore.ts), so only bins new at this height cost a request. A bin whose
  * read fails stays unknown: its bound and its execution are reported, never silently passed.
  */
-async function readBinShares(lp: LivePool, plan: Plan, api: DlmmApi, s: Reader): Promise<void> {
+async function readBinShares(lp: LivePool, ids: readonly number[], s: Reader): Promise<void> {
   const principal = lp.principal as string;
-  const ids = targetBins(lp, plan);
   await Promise.all(
     ids.map(async (id) => {
       // Decoded inside the memoized read: a warm session neither re-encodes the argument nor re-decodes.
@@ -575,7 +642,7 @@ async function readPool(
   // Positions first: shares they already state are never read again from the node.
   await readPositions(lp, sender, api, s, live);
   if (lp.principal !== undefined && lp.activeBinId !== undefined && safeHasNode(api)) {
-    await readBinShares(lp, plan, api, s);
+    await readBinShares(lp, targetBins(lp, plan), s);
   }
   return lp;
 }

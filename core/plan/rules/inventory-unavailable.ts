@@ -39,7 +39,7 @@ export const inventoryUnavailable: Rule = {
 };
 
 /** Why an inventory answer's tip_lag is not believed; undefined when it is within the policy. */
-function laggingInventory(lag: number | null | undefined, max: number): string | undefined {
+export function laggingInventory(lag: number | null | undefined, max: number): string | undefined {
   if (lag === undefined) return undefined;
   if (lag === null) return 'tip lag null (tip unknown, never caught up)';
   if (lag < 0) return `tip lag ${lag} (a negative distance to the tip)`;
