@@ -35,6 +35,7 @@ import { affectsDlmm, readConfig } from './settings';
 import { resolveServerSettings } from './settingsSchema';
 import { SimulatorHost } from './simulator';
 import { EngineStatusBar } from './statusBar';
+import { PositionsStatusBar } from './positionsStatusBar';
 import { notify } from './notify';
 import { setStoredKeys, userText } from './userText';
 import { SERVER_EXEC_ARGV } from './serverProcess';
@@ -60,6 +61,29 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
   const statusBar = new EngineStatusBar();
   const heightChanged = new vscode.EventEmitter<number | null>();
   context.subscriptions.push(output, sim, engine, statusBar, heightChanged);
+  // The positions item: its sender is the setting, else the sender of the plan last active.
+  let planSender: string | undefined;
+  const positionsBar = new PositionsStatusBar({
+    getApi: () => engine.get(),
+    sender: async () => readConfig().config.dashboard.sender?.trim() || planSender,
+    maxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
+    log,
+  });
+  const notePlanSender = async (editor: vscode.TextEditor | undefined) => {
+    const doc = editor?.document;
+    if (!doc || !isPlanFile(doc.uri.path)) return;
+    const { parsePlan } = await import('../../core/plan/parse');
+    const value = parsePlan(doc.getText(), { fileName: doc.uri.path }).readValue() as { sender?: unknown };
+    const sender = typeof value?.sender === 'string' ? value.sender.trim() : undefined;
+    if (sender !== undefined && /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}$/.test(sender)) planSender = sender;
+    await positionsBar.refresh();
+  };
+  context.subscriptions.push(
+    positionsBar,
+    heightChanged.event((h) => positionsBar.onHeight(h)),
+    vscode.window.onDidChangeActiveTextEditor((e) => void notePlanSender(e)),
+  );
+  void notePlanSender(vscode.window.activeTextEditor);
 
   /** "Start Simulator" points the session at the simulator without touching settings. */
   let sessionUsesSimulator = false;
@@ -177,6 +201,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!affectsDlmm(e)) return;
       engine.configure(effectiveSettings());
+      void positionsBar.refresh(true);
       // Switching the setting to `simulator` starts it (its start re-sends the settings to the server).
       if (readConfig().config.environment === 'simulator' && !sim.endpoints)
         void startSimulatorCommand(sim, () => undefined, true);
@@ -185,6 +210,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     engine.onDidChange(() => {
       // A new client (endpoint or key) means a new status: read it once for the status bar.
       void readStatus().then(onStatus, () => undefined);
+      void positionsBar.refresh(true);
     }),
   );
 
