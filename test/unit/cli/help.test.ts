@@ -13,6 +13,7 @@ import { APPLY_OPTIONS, SERVE_OPTIONS } from '../../../cli/src/commands/sim';
 import { ADD_OPTIONS, OPTIONS as PLAN, RECENTRE_OPTIONS } from '../../../cli/src/commands/plan';
 import { OPTIONS as STATUS } from '../../../cli/src/commands/status';
 import { OPTIONS as BALANCES } from '../../../cli/src/commands/balances';
+import { OPTIONS as POSITIONS } from '../../../cli/src/commands/positions';
 import { OPTIONS as WALLET } from '../../../cli/src/commands/wallet';
 import { OPTIONS as TOKENS } from '../../../cli/src/commands/tokens';
 import { OPTIONS as ROUTES } from '../../../cli/src/commands/routes';
@@ -30,6 +31,7 @@ const ACCEPTED: Record<string, object> = {
   export: EXPORT,
   status: STATUS,
   balances: BALANCES,
+  positions: POSITIONS,
   wallet: WALLET,
   tokens: TOKENS,
   routes: ROUTES,
