@@ -6,7 +6,7 @@
  * k bins with the drift machinery's smallest trade (drift.ts, on a copy of the state read) and values the
  * same shares again: the fees that trade paid into the position's bins stay there, as the contracts keep
  * them; beside it, holding today's totals at the new active price. One computation for every face (`dlmm
- * positions`, the language server's positions request, the editor's status bar).
+ * positions` and the editor's positions status bar, client/src/positionsStatusBar.ts).
  *
  * Honest: a position whose pool, bins, shares or inventory could not be read or believed is `unknown` with
  * the reason and carries no figure; app v2 position bins (display data) are valued but say they may lag.
