@@ -6,9 +6,12 @@
  */
 import { MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
 import {
+  U128RangeError,
   addLiquidity,
   moveLiquidity,
   swapWalk,
+  swapXForYInBin,
+  swapYForXInBin,
   withdrawLiquidity,
   type AddOutcome,
   type BinBalances,
@@ -215,9 +218,21 @@ export function swapInPool(
   minOut = 0n,
   maxBins?: number,
 ): ChainResult<SwapOutcome> {
-  if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.id} is disabled`);
-  if (amountIn <= 0n) return fail('ERR_INVALID_AMOUNT', `swap amount must be > 0, got ${amountIn}`);
-  const walk = quotePool(pool, xForY, amountIn, maxBins);
+  if (!pool.active || amountIn <= 0n) {
+    // The core call's let-bindings (the active bin's max-input and fee arithmetic) run before its body
+    // asserts the pool enabled and the amount > 0, so an overflow there is what the chain reports.
+    const abort = firstCallAbort<SwapOutcome>(pool, xForY, amountIn);
+    if (abort) return abort;
+    if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.id} is disabled`);
+    return fail('ERR_INVALID_AMOUNT', `swap amount must be > 0, got ${amountIn}`);
+  }
+  let walk: SwapWalkResult;
+  try {
+    walk = quotePool(pool, xForY, amountIn, maxBins);
+  } catch (e) {
+    if (e instanceof U128RangeError) return fail(e.kind, e.message);
+    throw e;
+  }
   if (walk.amount_out < minOut)
     return fail('ERR_MINIMUM_RECEIVED', `the swap gives ${walk.amount_out}, below the minimum ${minOut}`);
   for (const [id, b] of walk.bins_after) pool.bins.set(id, b);
@@ -225,6 +240,19 @@ export function swapInPool(
   if (xForY) pool.protocolFeesX += walk.protocol_fees;
   else pool.protocolFeesY += walk.protocol_fees;
   return { ok: true, value: { ...walk, pool_id: pool.id, x_for_y: xForY } };
+}
+
+/** The u128 abort of the first core swap call's let-bindings in the active bin, if it aborts there. */
+function firstCallAbort<T>(pool: ChainPool, xForY: boolean, amount: bigint): ChainResult<T> | undefined {
+  const bin = pool.bins.get(pool.activeBinId);
+  if (bin === undefined || amount < 0n) return undefined;
+  try {
+    (xForY ? swapXForYInBin : swapYForXInBin)(bin, amount, pool.fees);
+  } catch (e) {
+    if (e instanceof U128RangeError) return fail(e.kind, e.message);
+    // Anything else (the amount assert, a price or fee out of range) is for the caller's own checks.
+  }
+  return undefined;
 }
 
 export type { AddOutcome };

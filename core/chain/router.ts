@@ -8,13 +8,20 @@
  * ERR_NO_RESULT_DATA)`. So when any element but the last fails, the next step turns the failure into
  * ERR_NO_RESULT_DATA (u5001 liquidity router, u2001 swap router) and that is what the chain reports; only a
  * failure of the last element keeps its own error. The simple-multi swaps fold over 350 bin indexes, so a
- * failing core call there is reported as ERR_NO_RESULT_DATA too. Each swap-multi step swaps in the pool's
+ * failing core call there is reported as ERR_NO_RESULT_DATA too. A runtime abort (u128 overflow or underflow)
+ * is not an error value: it stops the whole transaction wherever it happens, fold or not, and is reported as
+ * itself (RUNTIME_OVERFLOW / RUNTIME_UNDERFLOW, no code). Each swap-multi step swaps in the pool's
  * CURRENT active bin (expected-bin-id only feeds the unfavourable-bin count); a step in a bin without the
  * output token takes nothing, gives 0 and moves the active bin.
  */
 import type { ClarityValue, PostCondition } from '@stacks/transactions';
 import { toUnsignedBinId } from '../dlmm/bins';
-import { contractErrorCode, type ContractErrorName, type ErrorContract } from '../dlmm/errors';
+import {
+  CONTRACT_ERRORS,
+  contractErrorCode,
+  type ContractErrorName,
+  type ErrorContract,
+} from '../dlmm/errors';
 import type { RouterConfig } from '../tx/routers';
 import {
   INSUFFICIENT_BALANCE,
@@ -124,8 +131,23 @@ const fail = (error: ContractErrorName | string, detail: string, contract?: Erro
   throw new Fail(error, detail, contract);
 };
 
+// The v-1-1 routers' contracts, as the handlers name them; `Runner.describe` reports the configured version's
+// (the v-1-2 routers keep the v-1-1 codes and add the deadline's).
 const SWAP_ROUTER: ErrorContract = 'dlmm-swap-router-v-1-1';
 const LIQ_ROUTER: ErrorContract = 'dlmm-liquidity-router-v-1-1';
+
+/** The error table's contract of a router for the configured version. */
+function routerContract(router: 'swap' | 'liquidity', version: RouterConfig['version']): ErrorContract {
+  if (router === 'swap') return version === 'v-1-2' ? 'dlmm-swap-router-v-1-2' : SWAP_ROUTER;
+  return version === 'v-1-2' ? 'dlmm-liquidity-router-v-1-2' : LIQ_ROUTER;
+}
+
+/** The configured version's contract for a failure the handlers attributed to a v-1-1 router. */
+function versioned(contract: ErrorContract, version: RouterConfig['version']): ErrorContract {
+  if (contract === SWAP_ROUTER) return routerContract('swap', version);
+  if (contract === LIQ_ROUTER) return routerContract('liquidity', version);
+  return contract;
+}
 
 function raise<T>(r: ChainResult<T>): T {
   if (r.ok) return r.value;
@@ -282,9 +304,14 @@ class Runner {
 
   /** The chain's error for a failure (list semantics) and the cause underneath. */
   describe(router: 'swap' | 'liquidity', e: Fail): Revert {
-    const contract = router === 'swap' ? SWAP_ROUTER : LIQ_ROUTER;
-    const causeCode = e.code ?? codeOf(e.error, e.contract ?? contract);
-    const wrapped = (this.item !== undefined && this.item < this.length - 1) || this.inFold350;
+    const contract = routerContract(router, this.routers.version);
+    const causeCode =
+      e.code ?? codeOf(e.error, e.contract ? versioned(e.contract, this.routers.version) : contract);
+    // A runtime abort (u128 overflow or underflow) is no `(err ...)` value the next fold step could unwrap:
+    // Clarity stops the whole transaction there, so the chain reports the abort itself, never the list's
+    // ERR_NO_RESULT_DATA.
+    const runtime = isRuntimeAbort(e.error);
+    const wrapped = !runtime && ((this.item !== undefined && this.item < this.length - 1) || this.inFold350);
     const out: Revert = wrapped
       ? {
           error: 'ERR_NO_RESULT_DATA',
@@ -452,14 +479,21 @@ class Runner {
   }
 }
 
+/** A Clarity runtime abort (no error constant, no code). */
+function isRuntimeAbort(error: string): boolean {
+  return error === 'RUNTIME_OVERFLOW' || error === 'RUNTIME_UNDERFLOW';
+}
+
+/**
+ * The code of `name` as `contract` raises it. A core failure whose name core does not define falls back to
+ * the name's first contract; a router's never does (the liquidity router v-1-2's ERR_DEADLINE_PASSED has no
+ * published code and must not borrow the swap router's u2012).
+ */
 function codeOf(name: string, contract: ErrorContract): number | undefined {
-  try {
-    return (
-      contractErrorCode(name as ContractErrorName, contract) ?? contractErrorCode(name as ContractErrorName)
-    );
-  } catch {
-    return undefined;
-  }
+  if (!Object.prototype.hasOwnProperty.call(CONTRACT_ERRORS, name)) return undefined;
+  const own = contractErrorCode(name as ContractErrorName, contract);
+  if (own !== undefined || contract !== 'dlmm-core-v-1-1') return own;
+  return contractErrorCode(name as ContractErrorName);
 }
 
 type Handler = (r: Runner, args: ClarityValue[]) => void;

@@ -52,16 +52,46 @@
  * Pool fees: every setter asserts protocol + provider + variable < 10000 (ERR_INVALID_FEE u1029).
  */
 
-/** Contract that defines an error constant. */
+/**
+ * Contract that defines an error constant. `token` is a SIP-010 token's (or native STX's) transfer, whose
+ * `(err u1)` is "insufficient balance". The v-1-2 routers (the published mainnet ones: the same functions
+ * with a trailing deadline) keep the v-1-1 codes and add ERR_DEADLINE_PASSED (u2012 on the swap router);
+ * their codes are recorded from the HODLMM error-triage runbook (k9dreamer-graphite-elan/
+ * guides-for-ai-bitcoin-agents, public/hodlmm/runbooks/hodlmm-error-triage-runbook.md, commit 945a83f,
+ * "built from deployed contract source"), whose tables list u2001–u2006, u2012 and u5001–u5008 by name and
+ * u2007–u2011 only as "list/bin/step parameter errors": u2007–u2009 are entered with their v-1-1 names, and
+ * u2010 / u2011 (no name published) are not. No source we read gives the liquidity router v-1-2's deadline
+ * code, so its ERR_DEADLINE_PASSED carries none.
+ */
 export type ErrorContract =
-  'dlmm-core-v-1-1' | 'dlmm-liquidity-router-v-1-1' | 'dlmm-swap-router-v-1-1' | 'dlmm-pool';
+  | 'dlmm-core-v-1-1'
+  | 'dlmm-liquidity-router-v-1-1'
+  | 'dlmm-liquidity-router-v-1-2'
+  | 'dlmm-swap-router-v-1-1'
+  | 'dlmm-swap-router-v-1-2'
+  | 'dlmm-pool'
+  | 'token';
+
+/** Every contract in ErrorContract, in the order `dlmm explain` lists them. */
+export const ERROR_CONTRACTS: readonly ErrorContract[] = [
+  'dlmm-core-v-1-1',
+  'dlmm-swap-router-v-1-1',
+  'dlmm-swap-router-v-1-2',
+  'dlmm-pool',
+  'dlmm-liquidity-router-v-1-1',
+  'dlmm-liquidity-router-v-1-2',
+  'token',
+];
 
 interface ErrorEntry {
   code: number;
   contract: ErrorContract;
 }
 
-/** Every relevant constant, by name, with one entry per defining contract. */
+/**
+ * Every error constant of the contracts (core's 59, both routers' in v-1-1 and v-1-2, the pool's), by name,
+ * with one entry per defining contract; `dlmm explain` has an entry for each (core/dlmm/explain.ts).
+ */
 export const CONTRACT_ERRORS = {
   // dlmm-core-v-1-1
   ERR_NOT_AUTHORIZED: [
@@ -88,11 +118,15 @@ export const CONTRACT_ERRORS = {
     { code: 1022, contract: 'dlmm-core-v-1-1' },
     { code: 2004, contract: 'dlmm-swap-router-v-1-1' },
     { code: 5002, contract: 'dlmm-liquidity-router-v-1-1' },
+    { code: 2004, contract: 'dlmm-swap-router-v-1-2' },
+    { code: 5002, contract: 'dlmm-liquidity-router-v-1-2' },
   ],
   ERR_MINIMUM_Y_AMOUNT: [
     { code: 1023, contract: 'dlmm-core-v-1-1' },
     { code: 2005, contract: 'dlmm-swap-router-v-1-1' },
     { code: 5003, contract: 'dlmm-liquidity-router-v-1-1' },
+    { code: 2005, contract: 'dlmm-swap-router-v-1-2' },
+    { code: 5003, contract: 'dlmm-liquidity-router-v-1-2' },
   ],
   ERR_MINIMUM_LP_AMOUNT: [{ code: 1024, contract: 'dlmm-core-v-1-1' }],
   ERR_MAXIMUM_X_AMOUNT: [{ code: 1025, contract: 'dlmm-core-v-1-1' }],
@@ -117,25 +151,81 @@ export const CONTRACT_ERRORS = {
   ERR_NO_RESULT_DATA: [
     { code: 2001, contract: 'dlmm-swap-router-v-1-1' },
     { code: 5001, contract: 'dlmm-liquidity-router-v-1-1' },
+    { code: 2001, contract: 'dlmm-swap-router-v-1-2' },
+    { code: 5001, contract: 'dlmm-liquidity-router-v-1-2' },
   ],
-  ERR_BIN_SLIPPAGE: [{ code: 2002, contract: 'dlmm-swap-router-v-1-1' }],
-  ERR_MINIMUM_RECEIVED: [{ code: 2003, contract: 'dlmm-swap-router-v-1-1' }],
+  ERR_BIN_SLIPPAGE: [
+    { code: 2002, contract: 'dlmm-swap-router-v-1-1' },
+    { code: 2002, contract: 'dlmm-swap-router-v-1-2' },
+  ],
+  ERR_MINIMUM_RECEIVED: [
+    { code: 2003, contract: 'dlmm-swap-router-v-1-1' },
+    { code: 2003, contract: 'dlmm-swap-router-v-1-2' },
+  ],
   ERR_NO_ACTIVE_BIN_DATA: [
     { code: 2006, contract: 'dlmm-swap-router-v-1-1' },
     { code: 5004, contract: 'dlmm-liquidity-router-v-1-1' },
+    { code: 2006, contract: 'dlmm-swap-router-v-1-2' },
+    { code: 5004, contract: 'dlmm-liquidity-router-v-1-2' },
   ],
-  ERR_EMPTY_SWAPS_LIST: [{ code: 2007, contract: 'dlmm-swap-router-v-1-1' }],
+  ERR_EMPTY_SWAPS_LIST: [
+    { code: 2007, contract: 'dlmm-swap-router-v-1-1' },
+    { code: 2007, contract: 'dlmm-swap-router-v-1-2' },
+  ],
   ERR_RESULTS_LIST_OVERFLOW: [
     { code: 2008, contract: 'dlmm-swap-router-v-1-1' },
     { code: 5006, contract: 'dlmm-liquidity-router-v-1-1' },
+    { code: 2008, contract: 'dlmm-swap-router-v-1-2' },
+    { code: 5006, contract: 'dlmm-liquidity-router-v-1-2' },
   ],
   ERR_INVALID_BIN_ID: [
     { code: 2009, contract: 'dlmm-swap-router-v-1-1' },
     { code: 5007, contract: 'dlmm-liquidity-router-v-1-1' },
+    { code: 2009, contract: 'dlmm-swap-router-v-1-2' },
+    { code: 5007, contract: 'dlmm-liquidity-router-v-1-2' },
   ],
   // dlmm-liquidity-router-v-1-1
-  ERR_EMPTY_POSITIONS_LIST: [{ code: 5005, contract: 'dlmm-liquidity-router-v-1-1' }],
-  ERR_ACTIVE_BIN_TOLERANCE: [{ code: 5008, contract: 'dlmm-liquidity-router-v-1-1' }],
+  ERR_EMPTY_POSITIONS_LIST: [
+    { code: 5005, contract: 'dlmm-liquidity-router-v-1-1' },
+    { code: 5005, contract: 'dlmm-liquidity-router-v-1-2' },
+  ],
+  ERR_ACTIVE_BIN_TOLERANCE: [
+    { code: 5008, contract: 'dlmm-liquidity-router-v-1-1' },
+    { code: 5008, contract: 'dlmm-liquidity-router-v-1-2' },
+  ],
+  // dlmm-swap-router-v-1-2 only (see ErrorContract)
+  ERR_DEADLINE_PASSED: [{ code: 2012, contract: 'dlmm-swap-router-v-1-2' }],
+  // a token's transfer: SIP-010 tokens and native STX fail an overdrawn transfer with (err u1)
+  ERR_INSUFFICIENT_BALANCE: [{ code: 1, contract: 'token' }],
+  // dlmm-core-v-1-1 admin and pool-creation functions (no plan operation calls them)
+  ERR_ALREADY_ADMIN: [{ code: 1004, contract: 'dlmm-core-v-1-1' }],
+  ERR_ADMIN_LIMIT_REACHED: [{ code: 1005, contract: 'dlmm-core-v-1-1' }],
+  ERR_ADMIN_NOT_IN_LIST: [{ code: 1006, contract: 'dlmm-core-v-1-1' }],
+  ERR_CANNOT_REMOVE_CONTRACT_DEPLOYER: [{ code: 1007, contract: 'dlmm-core-v-1-1' }],
+  ERR_POOL_ALREADY_CREATED: [{ code: 1011, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_POOL_URI: [{ code: 1013, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_POOL_SYMBOL: [{ code: 1014, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_POOL_NAME: [{ code: 1015, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_TOKEN_DIRECTION: [{ code: 1016, contract: 'dlmm-core-v-1-1' }],
+  ERR_MATCHING_TOKEN_CONTRACTS: [{ code: 1017, contract: 'dlmm-core-v-1-1' }],
+  ERR_ALREADY_BIN_STEP: [{ code: 1036, contract: 'dlmm-core-v-1-1' }],
+  ERR_BIN_STEP_LIMIT_REACHED: [{ code: 1037, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_FIRST_BIN_FACTOR: [{ code: 1040, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_CENTER_BIN_FACTOR: [{ code: 1041, contract: 'dlmm-core-v-1-1' }],
+  ERR_UNSORTED_BIN_FACTORS_LIST: [{ code: 1042, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_BIN_FACTORS_LENGTH: [{ code: 1043, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_INITIAL_PRICE: [{ code: 1044, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_POOL_CODE_HASH: [{ code: 1049, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_VERIFIED_POOL_CODE_HASH: [{ code: 1050, contract: 'dlmm-core-v-1-1' }],
+  ERR_ALREADY_VERIFIED_POOL_CODE_HASH: [{ code: 1051, contract: 'dlmm-core-v-1-1' }],
+  ERR_VERIFIED_POOL_CODE_HASH_LIMIT_REACHED: [{ code: 1052, contract: 'dlmm-core-v-1-1' }],
+  ERR_VERIFIED_POOL_CODE_HASH_NOT_IN_LIST: [{ code: 1053, contract: 'dlmm-core-v-1-1' }],
+  ERR_VARIABLE_FEES_COOLDOWN: [{ code: 1054, contract: 'dlmm-core-v-1-1' }],
+  ERR_VARIABLE_FEES_MANAGER_FROZEN: [{ code: 1055, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_DYNAMIC_CONFIG: [{ code: 1056, contract: 'dlmm-core-v-1-1' }],
+  ERR_INVALID_CORE_MIGRATION_COOLDOWN: [{ code: 1057, contract: 'dlmm-core-v-1-1' }],
+  ERR_CORE_MIGRATION_COOLDOWN: [{ code: 1058, contract: 'dlmm-core-v-1-1' }],
+  ERR_CORE_ADDRESS_ALREADY_MIGRATED: [{ code: 1059, contract: 'dlmm-core-v-1-1' }],
   // pool contracts (dlmm-pool-*): SIP-013 transfer errors u1..u4 and ERR_MAX_NUMBER_OF_BINS
   ERR_INSUFFICIENT_BALANCE_SIP_013: [{ code: 1, contract: 'dlmm-pool' }],
   ERR_MATCHING_PRINCIPALS_SIP_013: [{ code: 2, contract: 'dlmm-pool' }],

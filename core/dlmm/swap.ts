@@ -74,7 +74,21 @@ function sideOf(fees: PoolFees, xForY: boolean): Side {
 }
 
 function checkAmountAndPrice(bin: BinBalances, amount: bigint): void {
+  checkUnsigned(amount);
+  checkAmount(amount);
+  checkPrice(bin);
+}
+
+function checkUnsigned(amount: bigint): void {
+  if (amount < 0n) throw new RangeError(`swap amount must be unsigned, got ${amount}`);
+}
+
+/** The body's `(asserts! (> amount u0) ERR_INVALID_AMOUNT)`. */
+function checkAmount(amount: bigint): void {
   if (amount <= 0n) throw new RangeError(`swap amount must be > 0 (the contract asserts it), got ${amount}`);
+}
+
+function checkPrice(bin: BinBalances): void {
   if (bin.price <= 0n) throw new RangeError(`bin price must be > 0, got ${bin.price}`);
 }
 
@@ -101,21 +115,32 @@ function withFee(cap: bigint, side: Side): bigint {
 
 /**
  * Swap `xIn` of X for Y in one bin (core swap-x-for-y). Throws RangeError for xIn <= 0, price <= 0, fees
- * out of range, and U128RangeError where the contract's u128 arithmetic would abort.
+ * out of range, and U128RangeError where the contract's u128 arithmetic would abort. In the contract's
+ * order: its let-bindings (bin price, the max-input and fee arithmetic) run before the body's
+ * `amount > 0` assert, so a zero amount on a bin whose balance times the price leaves u128 aborts with the
+ * overflow, not with ERR_INVALID_AMOUNT.
  */
 export function swapXForYInBin(bin: BinBalances, xIn: bigint, fees: PoolFees): BinSwapResult {
-  const side = sideOf(fees, true);
-  checkAmountAndPrice(bin, xIn);
-  checkFees(side);
-  return xForYIn(bin, xIn, side);
+  return oneBin(bin, xIn, sideOf(fees, true), xForYIn);
 }
 
-/** Swap `yIn` of Y for X in one bin (core swap-y-for-x); throws like swapXForYInBin. */
+/** Swap `yIn` of Y for X in one bin (core swap-y-for-x); throws like swapXForYInBin, in the same order. */
 export function swapYForXInBin(bin: BinBalances, yIn: bigint, fees: PoolFees): BinSwapResult {
-  const side = sideOf(fees, false);
-  checkAmountAndPrice(bin, yIn);
+  return oneBin(bin, yIn, sideOf(fees, false), yForXIn);
+}
+
+function oneBin(
+  bin: BinBalances,
+  amount: bigint,
+  side: Side,
+  run: (bin: BinBalances, amount: bigint, side: Side) => BinSwapResult,
+): BinSwapResult {
+  checkUnsigned(amount);
+  checkPrice(bin);
   checkFees(side);
-  return yForXIn(bin, yIn, side);
+  const r = run(bin, amount, side);
+  checkAmount(amount);
+  return r;
 }
 
 /** swapXForYInBin with the input and fees already checked. */

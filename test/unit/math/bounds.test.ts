@@ -47,6 +47,10 @@ describe('dlmm errors: contract constants', () => {
     ]);
     assert.deepEqual(contractErrorsByCode(5007), [
       { name: 'ERR_INVALID_BIN_ID', contract: 'dlmm-liquidity-router-v-1-1' },
+      { name: 'ERR_INVALID_BIN_ID', contract: 'dlmm-liquidity-router-v-1-2' },
+    ]);
+    assert.deepEqual(contractErrorsByCode(2012), [
+      { name: 'ERR_DEADLINE_PASSED', contract: 'dlmm-swap-router-v-1-2' },
     ]);
     assert.deepEqual(contractErrorsByCode(9999), []);
   });
