@@ -200,6 +200,25 @@ describe("chain model: the chain's words for a revert (issue 31)", () => {
     }
   });
 
+  it('a simple-multi swap overflowing inside its 350-step fold reverts as RUNTIME_OVERFLOW (not u2001, not a thrown error)', () => {
+    const s = world(huge(), 0);
+    const t = traits(s);
+    const r = run(
+      s,
+      call(ROUTERS.swapRouter, 'swap-y-for-x-simple-multi', [
+        t['pool-trait']!,
+        t['x-token-trait']!,
+        t['y-token-trait']!,
+        Cl.uint(1_000),
+        Cl.uint(0),
+      ]),
+    );
+    assert.equal(r.status, 'reverted');
+    if (r.status !== 'reverted') return;
+    assert.equal(r.error, 'RUNTIME_OVERFLOW', revertWords(r));
+    assert.equal(r.code, undefined);
+  });
+
   it('a swap-multi step of amount 0 on an ordinary bin is ERR_INVALID_AMOUNT u1002', () => {
     const s = world(new Map([[0, bin(0, 1_000n, 1_000n)]]), 0);
     const r = run(
