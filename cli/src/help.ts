@@ -377,6 +377,19 @@ export const HELP: Record<string, CommandHelp> = {
       2: 'usage error, or no simulator answered',
     },
   },
+  explain: {
+    summary: 'explain an on-chain error code: contract, constant, what it checks, cause, what prevents it',
+    usage: ['CODE [--format text|json]'],
+    description:
+      'CODE is u5008, 5008, "(err u5008)" or a constant name such as ERR_ACTIVE_BIN_TOLERANCE (also ' +
+      'RUNTIME_UNDERFLOW, RUNTIME_OVERFLOW, POST_CONDITION_FAILED). A code several contracts use is explained ' +
+      'for each. Reads no service.',
+    options: [TEXT_OR_JSON],
+    exit: {
+      0: 'explained',
+      2: 'a code or name we do not know (the plain answer is printed), or a usage error',
+    },
+  },
   lsp: {
     summary: 'run the language server on stdio, for any editor',
     usage: ['--stdio'],

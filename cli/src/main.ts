@@ -31,6 +31,7 @@ export const COMMANDS: Record<string, Command> = {
   lsp: lazy(() => require('./commands/lsp') as typeof import('./commands/lsp')),
   tokens: lazy(() => require('./commands/tokens') as typeof import('./commands/tokens')),
   routes: lazy(() => require('./commands/routes') as typeof import('./commands/routes')),
+  explain: lazy(() => require('./commands/explain') as typeof import('./commands/explain')),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

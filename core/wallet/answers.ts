@@ -4,6 +4,7 @@
  * was asked. Validated with zod at the server's edge; formatted once here for the CLI and the editor.
  */
 import * as z from 'zod';
+import { explainAbortsIn } from '../dlmm/explain';
 
 export { WALLET_ERROR_MEANINGS, walletErrorText } from './errors';
 import { WALLET_ERROR_MEANINGS, walletErrorText } from './errors';
@@ -74,7 +75,9 @@ export function answerLine(a: WalletAnswer, labels: readonly AnswerLabel[]): str
       a.addresses && a.addresses.length > 0
         ? ` (wallet offered ${a.addresses.map(printable).join(', ')})`
         : '';
-    return `${who}: ${walletErrorText(a.error.code)}: ${printable(a.error.message)}${extra}`;
+    // A wallet that ran the transaction may quote its abort code: say what the code means.
+    const explained = explainAbortsIn(a.error.message).map((l) => `\n  explain: ${printable(l)}`);
+    return `${who}: ${walletErrorText(a.error.code)}: ${printable(a.error.message)}${extra}${explained.join('')}`;
   }
   const parts: string[] = [];
   if (a.txid) parts.push(`txid ${printable(a.txid)}`);
@@ -94,6 +97,16 @@ export function allAnswered(answers: readonly WalletAnswer[], count: number): bo
     if (!a || a.error || (!a.txid && !a.transaction)) return false;
   }
   return true;
+}
+
+/** An answer's error in the answers document: the SIP-030 meaning, and what any abort code it quotes means. */
+function errorEntry(e: NonNullable<WalletAnswer['error']>) {
+  const explained = explainAbortsIn(e.message);
+  return {
+    ...e,
+    meaning: WALLET_ERROR_MEANINGS[e.code] ?? 'unknown',
+    ...(explained.length > 0 ? { abort_explained: explained } : {}),
+  };
 }
 
 /** The answers file written beside the export (JSON, one document). */
@@ -119,9 +132,7 @@ export function answersDocument(opts: {
       method: a.method,
       ...(a.txid ? { txid: a.txid } : {}),
       ...(a.transaction ? { signed_transaction: a.transaction } : {}),
-      ...(a.error
-        ? { error: { ...a.error, meaning: WALLET_ERROR_MEANINGS[a.error.code] ?? 'unknown' } }
-        : {}),
+      ...(a.error ? { error: errorEntry(a.error) } : {}),
       ...(a.addresses ? { wallet_addresses: a.addresses } : {}),
     })),
   };

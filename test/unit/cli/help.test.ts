@@ -17,6 +17,7 @@ import { OPTIONS as POSITIONS } from '../../../cli/src/commands/positions';
 import { OPTIONS as WALLET } from '../../../cli/src/commands/wallet';
 import { OPTIONS as TOKENS } from '../../../cli/src/commands/tokens';
 import { OPTIONS as ROUTES } from '../../../cli/src/commands/routes';
+import { OPTIONS as EXPLAIN } from '../../../cli/src/commands/explain';
 import { COMMON_OPTIONS_HELP, HELP, topLevelHelp } from '../../../cli/src/help';
 import type { CliIO } from '../../../cli/src/io';
 import { COMMANDS, main } from '../../../cli/src/main';
@@ -35,6 +36,7 @@ const ACCEPTED: Record<string, object> = {
   wallet: WALLET,
   tokens: TOKENS,
   routes: ROUTES,
+  explain: EXPLAIN,
   sim: SERVE_OPTIONS,
   'sim apply': APPLY_OPTIONS,
   lsp: { stdio: { type: 'boolean' } },

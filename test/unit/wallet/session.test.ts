@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
 import { Cl } from '@stacks/transactions';
-import { allAnswered, answerLine, printable } from '../../../core/wallet/answers';
+import { allAnswered, answerLine, answersDocument, printable } from '../../../core/wallet/answers';
 import { jsonForScript } from '../../../core/wallet/page';
 import { startWalletSession, type WalletSession } from '../../../core/wallet/session';
 import type { BuiltTransaction } from '../../../core/tx/types';
@@ -114,6 +114,39 @@ describe('wallet session server', () => {
     );
     assert.equal(ok.status, 200);
     assert.deepEqual(seen, ['#1 operation a: cancelled (-31001): closed\\u001b[2J']);
+  });
+
+  it('an answer quoting an abort code carries its explanation (dlmm wallet and Send to Wallet print answerLine)', async () => {
+    const seen: string[] = [];
+    s = await startWalletSession({
+      transactions: [tx],
+      sender: USER,
+      plan: 'p.dlmm.yaml',
+      script: '',
+      onAnswer: (a, labels) => seen.push(answerLine(a, labels)),
+    });
+    const answer = {
+      index: 0,
+      method: 'stx_callContract',
+      error: { code: -32603, message: 'transaction would abort: (err u5008)' },
+    };
+    assert.equal((await http(s.url + 'answer', 'POST', JSON.stringify(answer))).status, 200);
+    assert.equal(seen.length, 1);
+    assert.match(
+      seen[0]!,
+      /^#1 operation a: the wallet's internal error \(-32603\): transaction would abort: \(err u5008\)\n {2}explain: u5008 ERR_ACTIVE_BIN_TOLERANCE \(dlmm-liquidity-router-v-1-1, dlmm-liquidity-router-v-1-2\): the active bin moved more than the tolerance/,
+    );
+    const doc = answersDocument({
+      plan: 'p.dlmm.yaml',
+      sender: USER,
+      network: 'mainnet',
+      labels: [{ operation: 'a', part: 1, parts: 1 }],
+      answers: [answer],
+      ended: 'now',
+    });
+    assert.match(doc.answers[0]!.error!.abort_explained![0]!, /^u5008 ERR_ACTIVE_BIN_TOLERANCE/);
+    // No code quoted: no explanation.
+    assert.doesNotMatch(answerLine({ ...answer, error: { code: -32000, message: 'no' } }, []), /explain/);
   });
 
   it("builds the exact-nonce transactions only for the sender's public key", async () => {
