@@ -377,6 +377,29 @@ export const HELP: Record<string, CommandHelp> = {
       2: 'usage error, or no simulator answered',
     },
   },
+  backtest: {
+    summary: "replay a plan's ranges and the sender's positions over the pool's price history",
+    usage: ['PLAN [--history 7d|30d] [--recentre-after N] [--format text|json]'],
+    description:
+      "For each add operation (its bins, listed or a shape) and the sender's current positions in the " +
+      "plan's pools, replays the pool's active bin over /app/v2/pools/{pool}/bin-price-history: the share of " +
+      'points the range held the active bin, the longest stretch out of range, and the re-centres a ' +
+      '"re-centre after N points out of range" rule would make. A history that cannot be read is refused.',
+    options: [
+      { flag: '--history 7d|30d', text: 'the window replayed, back from the newest point (default: 7d)' },
+      {
+        flag: '--recentre-after N',
+        text: 're-centre after N points in a row out of range (default: 6)',
+      },
+      TEXT_OR_JSON,
+    ],
+    common: true,
+    exit: {
+      0: 'replayed',
+      1: 'nothing to backtest (no add operation, no position), or the plan fails its schema',
+      2: 'usage error, the live data could not be read, or a price history could not be replayed',
+    },
+  },
   explain: {
     summary: 'explain an on-chain error code: contract, constant, what it checks, cause, what prevents it',
     usage: ['CODE [--format text|json]'],

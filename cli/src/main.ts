@@ -32,6 +32,7 @@ export const COMMANDS: Record<string, Command> = {
   tokens: lazy(() => require('./commands/tokens') as typeof import('./commands/tokens')),
   routes: lazy(() => require('./commands/routes') as typeof import('./commands/routes')),
   explain: lazy(() => require('./commands/explain') as typeof import('./commands/explain')),
+  backtest: lazy(() => require('./commands/backtest') as typeof import('./commands/backtest')),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

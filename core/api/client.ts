@@ -571,13 +571,13 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       const req = service('GET', `/app/v2/pools/${enc(poolId)}/bin-price-history`);
       return cachedRead(
         req.url,
-        async (shared) =>
-          readList(
-            await fetchJson(req, { pool: poolId }, shared),
-            ['history', 'points'],
-            PricePointSchema,
-            req.endpoint,
-          ),
+        async (shared) => {
+          const body = await fetchJson(req, { pool: poolId }, shared);
+          // HTTP 200 with 'Pool not found' (and an empty list) is an error, never an empty history.
+          const text = isRecord(body) ? poolNotFoundText(body, '') : undefined;
+          if (text !== undefined) throw poolNotFound(req, poolId, { status: 200, text: '' }, text);
+          return readList(body, ['history', 'points'], PricePointSchema, req.endpoint);
+        },
         signal,
       );
     },

@@ -18,6 +18,7 @@ import { OPTIONS as WALLET } from '../../../cli/src/commands/wallet';
 import { OPTIONS as TOKENS } from '../../../cli/src/commands/tokens';
 import { OPTIONS as ROUTES } from '../../../cli/src/commands/routes';
 import { OPTIONS as EXPLAIN } from '../../../cli/src/commands/explain';
+import { OPTIONS as BACKTEST } from '../../../cli/src/commands/backtest';
 import { COMMON_OPTIONS_HELP, HELP, topLevelHelp } from '../../../cli/src/help';
 import type { CliIO } from '../../../cli/src/io';
 import { COMMANDS, main } from '../../../cli/src/main';
@@ -37,6 +38,7 @@ const ACCEPTED: Record<string, object> = {
   tokens: TOKENS,
   routes: ROUTES,
   explain: EXPLAIN,
+  backtest: BACKTEST,
   sim: SERVE_OPTIONS,
   'sim apply': APPLY_OPTIONS,
   lsp: { stdio: { type: 'boolean' } },
