@@ -5,7 +5,7 @@
  */
 import { h, setChildren } from './dom';
 import { bpsLabel, human, priceHuman } from './format';
-import { PriceChart } from './history';
+import { PriceChart, planBand } from './history';
 import { LadderView, ZOOM_STEPS } from './ladder';
 import { buildLadderModel } from './model';
 import type {
@@ -426,9 +426,11 @@ export class DashboardApp {
       this.preview = preview;
       this.showPlan(preview);
       this.redrawLadder();
+      this.chart.setBand(planBand(preview, this.view?.bins ?? []));
     } catch (e) {
       if (seq !== this.loadSeq) return;
       this.preview = undefined;
+      this.chart.setBand(undefined);
       setChildren(
         this.planList,
         this.errorBox(e, () => void this.loadPreview()),
@@ -442,6 +444,7 @@ export class DashboardApp {
       if (seq !== this.loadSeq || !this.view) return;
       const hd = this.view.header;
       setChildren(this.historyStatus, hist.points.length ? `${hist.points.length} points` : '');
+      this.chart.setBand(planBand(this.preview, this.view.bins));
       this.chart.setData(
         hist.points,
         hd.token_x.decimals,

@@ -1,12 +1,45 @@
 /** Price history (/app/v2/pools/{id}/bin-price-history) as a line chart on a canvas. */
 import { cssVar, h } from './dom';
 import { priceHuman, shortDecimal } from './format';
-import type { PriceHistory } from './protocol';
+import type { LadderBin, PlanPreview, PriceHistory } from './protocol';
+
+/** The plan's range on this pool as prices: its lowest and highest listed bins' prices (raw, exact). */
+export interface PriceBand {
+  /** Bins of the range (lowest and highest bin of the plan's adds on this pool). */
+  fromBin: number;
+  toBin: number;
+  /** Raw bin prices (decimal strings) of the lowest and highest listed bin within the range. */
+  lo: string;
+  hi: string;
+}
+
+/**
+ * The band of the plan's add operations on the pool shown: from their lowest to their highest target bin,
+ * priced by the listed bins within it (a bin not listed has no price we know). Undefined without adds, or
+ * when no bin of the range is listed.
+ */
+export function planBand(
+  preview: PlanPreview | undefined,
+  bins: readonly LadderBin[],
+): PriceBand | undefined {
+  if (!preview || preview.state !== 'ok') return undefined;
+  const ids = preview.ops.filter((o) => o.op === 'add').flatMap((o) => o.items.map((i) => i.bin_id));
+  if (ids.length === 0) return undefined;
+  const fromBin = Math.min(...ids);
+  const toBin = Math.max(...ids);
+  const inside = bins.filter((b) => b.bin_id >= fromBin && b.bin_id <= toBin);
+  if (inside.length === 0) return undefined;
+  const prices = inside.map((b) => BigInt(b.price));
+  const lo = prices.reduce((a, b) => (b < a ? b : a));
+  const hi = prices.reduce((a, b) => (b > a ? b : a));
+  return { fromBin, toBin, lo: lo.toString(), hi: hi.toString() };
+}
 
 export class PriceChart {
   readonly element: HTMLElement;
   private readonly canvas: HTMLCanvasElement;
   private data: { points: PriceHistory['points']; decX: number; decY: number; unit: string } | undefined;
+  private band: PriceBand | undefined;
 
   constructor() {
     this.canvas = h('canvas', {
@@ -20,6 +53,12 @@ export class PriceChart {
 
   setData(points: PriceHistory['points'], decX: number, decY: number, unit: string): void {
     this.data = { points, decX, decY, unit };
+    this.render();
+  }
+
+  /** The plan's range drawn as a band behind the line (undefined: none). */
+  setBand(band: PriceBand | undefined): void {
+    this.band = band;
     this.render();
   }
 
@@ -51,8 +90,12 @@ export class PriceChart {
     const ys = labels.map(Number);
     const t0 = d.points[0]!.timestamp;
     const t1 = d.points[d.points.length - 1]!.timestamp;
-    let lo = Math.min(...ys);
-    let hi = Math.max(...ys);
+    // The band's prices count in the y range, so a range away from the history still shows.
+    const band = this.band
+      ? [Number(priceHuman(this.band.lo, d.decX, d.decY)), Number(priceHuman(this.band.hi, d.decX, d.decY))]
+      : undefined;
+    let lo = Math.min(...ys, ...(band ?? []));
+    let hi = Math.max(...ys, ...(band ?? []));
     if (hi === lo) [lo, hi] = [lo * 0.999, hi * 1.001 || 1];
     const left = 64;
     const right = w - 8;
@@ -61,6 +104,11 @@ export class PriceChart {
     const px = (t: number): number =>
       t1 === t0 ? (left + right) / 2 : left + ((t - t0) / (t1 - t0)) * (right - left);
     const py = (v: number): number => bottom - ((v - lo) / (hi - lo)) * (bottom - top);
+    if (band) {
+      const [b0, b1] = band as [number, number];
+      ctx.fillStyle = cssVar('--ladder-band', 'rgba(55, 148, 255, 0.18)');
+      ctx.fillRect(left, py(b1), right - left, Math.max(1, py(b0) - py(b1)));
+    }
     ctx.strokeStyle = cssVar('--ladder-y', '#3794ff');
     ctx.lineWidth = 1.5;
     ctx.beginPath();
@@ -83,6 +131,16 @@ export class PriceChart {
       points: d.points.length,
       first: labels[0],
       last: labels[labels.length - 1],
+      ...(this.band
+        ? {
+            band: {
+              from_bin: this.band.fromBin,
+              to_bin: this.band.toBin,
+              lo: priceHuman(this.band.lo, d.decX, d.decY),
+              hi: priceHuman(this.band.hi, d.decX, d.decY),
+            },
+          }
+        : {}),
     });
   }
 }

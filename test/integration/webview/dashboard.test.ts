@@ -223,6 +223,16 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
     );
     // Positions come from the plan's sender.
     assert.match((await page.textContent('[data-testid=positions-status]')) ?? '', /from the plan/);
+    // The price history draws the plan's adds (bins a-3 .. a+3) as a band of those bins' prices.
+    const band = await until(async () => {
+      const raw = await page.locator('[data-testid=price-history]').getAttribute('data-summary');
+      const sum = raw ? (JSON.parse(raw) as { band?: { from_bin: number; to_bin: number } }) : undefined;
+      return sum?.band;
+    }, 'the plan band over the price history');
+    assert.deepEqual(
+      { from_bin: band.from_bin, to_bin: band.to_bin },
+      { from_bin: pool.active_bin - 3, to_bin: pool.active_bin + 3 },
+    );
 
     const wrongSide = analysis.findings.find((f) => f.code === 'wrong-token-side');
     assert.ok(wrongSide, 'the plan has a wrong-token-side finding');
