@@ -40,3 +40,75 @@ export function userCacheDir(env: Record<string, string | undefined>): string | 
   if (explicit === 'off') return undefined;
   return explicit ?? defaultCacheDir(env);
 }
+
+/**
+ * Why the cache folder `dir` must not be used, or undefined when it may: it is created (0700) when missing;
+ * it must be a real folder (not a symbolic link), belong to this user and be writable by no one else, since
+ * what it holds is believed (docs/guarantees.md "The cache believes nothing it cannot vouch for"). On a
+ * platform without user ids (Windows) only the type is checked.
+ */
+export function cacheFolderProblem(dir: string): string | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:fs only when a cache is used
+  const fs = require('node:fs') as typeof import('node:fs');
+  let st: import('node:fs').Stats;
+  try {
+    st = fs.lstatSync(dir);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 'ENOENT') return `it cannot be read (${codeOf(e)})`;
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      st = fs.lstatSync(dir);
+    } catch (e2) {
+      return `it cannot be created (${codeOf(e2)})`;
+    }
+  }
+  if (st.isSymbolicLink()) return 'it is a symbolic link';
+  if (!st.isDirectory()) return 'it is not a folder';
+  return ownershipProblem(st);
+}
+
+/** Why a file or folder's owner or mode makes it untrustworthy (another user's, writable by others), or undefined. */
+function ownershipProblem(st: { uid: number; mode: number }): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  if (st.uid !== uid) return `it belongs to user ${st.uid}, not to you (${uid})`;
+  if ((st.mode & 0o022) !== 0)
+    return `it is writable by ${(st.mode & 0o002) !== 0 ? 'everyone' : 'its group'} (mode ${(st.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/**
+ * The text of a cache file, or `{ problem }` when it must not be believed: it is opened without following a
+ * link and without blocking (a FIFO or device in its place is never read, never waited on), and read only
+ * when the opened file is a regular file of this user that no one else may write. A missing file is
+ * `{ text: undefined }`.
+ */
+export function readCacheFile(file: string): { text?: string; problem?: string } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:fs only when a cache is used
+  const fs = require('node:fs') as typeof import('node:fs');
+  const c = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(file, c.O_RDONLY | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = codeOf(e);
+    if (code === 'ENOENT') return {};
+    return { problem: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${code})` };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { problem: 'it is not a regular file (a FIFO, device or socket)' };
+    const problem = ownershipProblem(st);
+    if (problem !== undefined) return { problem };
+    return { text: fs.readFileSync(fd, 'utf8') };
+  } catch (e) {
+    return { problem: `it cannot be read (${codeOf(e)})` };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function codeOf(e: unknown): string {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : 'error';
+}

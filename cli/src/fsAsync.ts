@@ -6,7 +6,7 @@
  * MiB and are checked to be regular files before they are read: cli/src/planFile.ts). `node:fs/promises`
  * would also load about twenty more of Node's own modules. Same calls, same results, same errors.
  */
-import { readdirSync, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 
 /** `f()`'s result, or its error as a rejection. */
 function settle<T>(f: () => T): Promise<T> {
@@ -19,10 +19,6 @@ function settle<T>(f: () => T): Promise<T> {
 
 export function stat(path: string): Promise<Stats> {
   return settle(() => statSync(path));
-}
-
-export function readFile(path: string, encoding: BufferEncoding): Promise<string> {
-  return settle(() => readFileSync(path, encoding));
 }
 
 export function readdir(path: string, options: { withFileTypes: true }): Promise<Dirent[]> {

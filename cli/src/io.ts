@@ -1,7 +1,6 @@
 import { keysFromEnv } from '../../core/text/safe';
-import { inputFileProblem } from './planFile';
+import { InputFileRefused, readInputFile } from './planFile';
 import { writeSync } from 'node:fs';
-import { readFile } from './fsAsync';
 import { resolve } from 'node:path';
 
 /** The terminal edge: results to stdout, progress to stderr (docs/cli.md). Injectable for tests. */
@@ -116,13 +115,12 @@ export function fileProblem(e: unknown): string {
  * every command: `<what> <path>: <why>`.
  */
 export async function readTextFile(path: string, cwd: string, what: string): Promise<string> {
-  // Type and size before a byte is read: a FIFO would block forever, /dev/zero would fill memory.
-  const problem = await inputFileProblem(resolve(cwd, path));
-  if (problem !== undefined) throw new UsageError(`${what} ${path}: ${problem}`);
+  // Type and size of the opened file before a byte is read: a FIFO would block forever, /dev/zero would
+  // fill memory.
   try {
-    return await readFile(resolve(cwd, path), 'utf8');
+    return await readInputFile(resolve(cwd, path));
   } catch (e) {
-    throw new UsageError(`${what} ${path}: ${fileProblem(e)}`);
+    throw new UsageError(`${what} ${path}: ${e instanceof InputFileRefused ? e.problem : fileProblem(e)}`);
   }
 }
 

@@ -1,8 +1,10 @@
 /**
- * Reading a plan (or any input) file from the command line: the file's type and size are checked before
- * a byte is read, so a FIFO never blocks `dlmm check` and /dev/zero is never read into memory.
+ * Reading a plan (or any input) file from the command line: the file is opened without blocking and its
+ * type and size are taken from the opened file (fstat) before a byte is read, so a FIFO never blocks
+ * `dlmm check` (also one swapped in for the plan after a folder walk saw a regular file) and /dev/zero is
+ * never read into memory.
  */
-import { stat } from './fsAsync';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 
 /**
  * Regular files above this are refused unread: plans are parsed up to 5 MiB characters (core/plan/parse.ts
@@ -10,15 +12,9 @@ import { stat } from './fsAsync';
  */
 export const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
 
-/** Why `file` cannot be read as a plan; undefined when it is a regular file of a readable size. */
-export async function inputFileProblem(file: string): Promise<string | undefined> {
-  let st;
-  try {
-    st = await stat(file);
-  } catch {
-    return undefined; // the read itself reports it (fileProblem), in the same words as every command
-  }
-  if (st.isDirectory()) return undefined; // reading it says so (EISDIR), as for every command
+/** Why an opened file cannot be read as a plan; undefined when it is a regular file of a readable size. */
+function inputFileProblem(st: Stats): string | undefined {
+  if (st.isDirectory()) return 'is a folder, not a file (EISDIR)';
   if (!st.isFile()) {
     const kind = st.isFIFO()
       ? 'a FIFO (named pipe)'
@@ -32,4 +28,32 @@ export async function inputFileProblem(file: string): Promise<string | undefined
   if (st.size > MAX_INPUT_FILE_BYTES)
     return `has ${st.size} bytes; files above ${MAX_INPUT_FILE_BYTES} bytes are not read (plans are at most 5 MiB characters: split it)`;
   return undefined;
+}
+
+/** A file that was opened but is not read (a FIFO, a device, a folder, too large): `problem` says why. */
+export class InputFileRefused extends Error {
+  constructor(readonly problem: string) {
+    super(problem);
+    this.name = 'InputFileRefused';
+  }
+}
+
+/**
+ * The text of `file`: opened read-only and non-blocking, checked on the opened descriptor (the file read is
+ * the file checked), then read. Open errors are thrown as node:fs throws them (ENOENT, EACCES...); a file
+ * that is not a regular file of a readable size throws InputFileRefused.
+ */
+export function readInputFile(file: string): Promise<string> {
+  try {
+    const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const problem = inputFileProblem(fstatSync(fd));
+      if (problem !== undefined) throw new InputFileRefused(problem);
+      return Promise.resolve(readFileSync(fd, 'utf8'));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
 }

@@ -96,12 +96,19 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     },
     stats,
   );
+  // The cache's notices, each said once for the client (the service's and the node's files share a folder).
+  const noticed = new Set<string>();
+  const notice = (line: string): void => {
+    if (noticed.has(line)) return;
+    noticed.add(line);
+    (opts.notice ?? opts.log)?.(line);
+  };
   // A small guard keeps loopback jitter from landing request N+1 inside the server's window. With a cache
   // directory, the window also counts what other processes on the machine sent in the last second (the
   // service limits per IP): back-to-back commands never burst past it together.
   const pacing =
     opts.cacheDir !== undefined
-      ? openNodeStore(opts.cacheDir, base, opts.log, { prefix: 'service', horizonMs: 2_000 })
+      ? openNodeStore(opts.cacheDir, base, notice, { prefix: 'service', horizonMs: 2_000 })
       : undefined;
   const serviceLimiter = createRateLimiter({
     limit: opts.serviceRatePerSecond,
@@ -119,7 +126,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   // the limiter starts with the requests other processes made in the last minute, on the wall clock.
   const nodeStore =
     opts.cacheDir !== undefined && nodeBase !== undefined
-      ? openNodeStore(opts.cacheDir, nodeBase, opts.log)
+      ? openNodeStore(opts.cacheDir, nodeBase, notice)
       : undefined;
   const nodeWindowMs = 60_000;
   const nodeGuardMs = 100;

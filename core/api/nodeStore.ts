@@ -2,19 +2,27 @@
  * The machine-wide record of node read-only facts: a small JSON file per node endpoint under the cache
  * directory, holding the answers of bin reads (`get-bin-balances`, `get-total-supply`) stamped with the
  * engine's applied state height (and token balances, `get-balance`), and the answer times of recent node
- * requests. A bin's shares at a given
- * applied height never change, so every process on the machine (each `dlmm` command, the language
- * server) reads a (pool, bin) from the node at most once per height; a new height drops every entry. The
- * request times let a new process continue the 500-per-minute pacing where the previous one left it.
+ * requests. A bin's shares at a given applied height never change, so every process on the machine (each
+ * `dlmm` command, the language server) reads a (pool, bin) from the node at most once per height; a new
+ * height drops every entry. The request times let a new process continue the 500-per-minute pacing where
+ * the previous one left it.
+ *
+ * Nothing in the file is believed unchecked (docs/guarantees.md "The cache believes nothing it cannot vouch
+ * for"): each record carries a SHA-256 over the endpoint, the height, the read's key and the answer exactly
+ * as the node gave it (its Clarity hex); a record whose sum does not match is dropped and the fact read from
+ * the node again. The folder and the file are used only when they are this user's and no one else may write
+ * them (core/cacheDir.ts); the file is opened without following links or blocking and read only when it is a
+ * regular file; writes go to a private temporary file created exclusively and renamed (core/files/output.ts).
  *
  * Only public chain data is stored: no API key, no header, no URL (the file is named by a hash of the
- * node endpoint). A missing, unreadable or foreign file is an empty store; write failures are ignored
- * (the store is an optimisation; the node remains the source).
+ * node endpoint). A missing, unreadable or foreign file is an empty store; write failures are reported once
+ * and otherwise ignored (the store is an optimisation; the node remains the source).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultCacheDir, explicitCacheDir } from '../cacheDir';
+import { cacheFolderProblem, defaultCacheDir, explicitCacheDir, readCacheFile } from '../cacheDir';
+import { writeOutputFile } from '../files/output';
 import type { ReadOnlyResult } from './schemas';
 
 export { defaultCacheDir };
@@ -30,7 +38,8 @@ export const BIN_FACT_FUNCTIONS: ReadonlySet<string> = new Set([
   'get-balance',
 ]);
 
-const FORMAT = 1;
+/** 2: each entry carries its checksum (`sum`); a file of format 1 is read as empty. */
+const FORMAT = 2;
 /** Entries kept per endpoint (a pool has at most 1001 bins; a few pools fit). */
 const MAX_ENTRIES = 8192;
 
@@ -52,8 +61,28 @@ export interface NodeStore {
 interface FileShape {
   format: number;
   height: number | null;
-  entries: Record<string, { okay: boolean; result?: string }>;
+  entries: Record<string, Entry>;
   requests: number[];
+}
+
+interface Entry {
+  okay: boolean;
+  result?: string;
+  /** SHA-256 (hex) of the endpoint, the height, the key and the answer: see entrySum. */
+  sum: string;
+}
+
+/** The record's checksum: binds the answer, exactly as the node gave it, to its endpoint, height and read. */
+function entrySum(
+  endpoint: string,
+  height: number,
+  key: string,
+  okay: boolean,
+  result: string | undefined,
+): string {
+  return createHash('sha256')
+    .update(JSON.stringify([FORMAT, endpoint, height, key, okay, result ?? null]))
+    .digest('hex');
 }
 
 /**
@@ -97,52 +126,100 @@ function emptyShape(): FileShape {
   return { format: FORMAT, height: null, entries: {}, requests: [] };
 }
 
-function readShape(file: string): FileShape {
+/**
+ * The file's content, every record checked: a record whose checksum does not match its endpoint, height,
+ * key and answer is dropped (`dropped` counts them), so the fact is read from the node again. A file that
+ * must not be believed at all (a link, a FIFO, another user's, writable by others) is empty, with `problem`.
+ */
+function readShape(file: string, endpoint: string): FileShape & { dropped: number; problem?: string } {
+  const { text, problem } = readCacheFile(file);
+  if (text === undefined)
+    return { ...emptyShape(), dropped: 0, ...(problem !== undefined ? { problem } : {}) };
+  let dropped = 0;
   try {
-    const raw = JSON.parse(readFileSync(file, 'utf8')) as Partial<FileShape>;
-    if (raw.format !== FORMAT || typeof raw.entries !== 'object' || raw.entries === null) return emptyShape();
-    const entries: FileShape['entries'] = {};
-    for (const [k, v] of Object.entries(raw.entries)) {
-      if (v && typeof v.okay === 'boolean' && (v.result === undefined || typeof v.result === 'string'))
-        entries[k] = { okay: v.okay, ...(v.result !== undefined ? { result: v.result } : {}) };
+    const raw = JSON.parse(text) as Partial<FileShape>;
+    if (raw.format !== FORMAT || typeof raw.entries !== 'object' || raw.entries === null)
+      return { ...emptyShape(), dropped };
+    const height = typeof raw.height === 'number' && Number.isSafeInteger(raw.height) ? raw.height : null;
+    const entries: FileShape['entries'] = Object.create(null) as FileShape['entries'];
+    for (const [k, v] of Object.entries(raw.entries as Record<string, Partial<Entry> | null>)) {
+      const ok =
+        height !== null &&
+        v !== null &&
+        typeof v === 'object' &&
+        typeof v.okay === 'boolean' &&
+        (v.result === undefined || typeof v.result === 'string') &&
+        typeof v.sum === 'string' &&
+        v.sum === entrySum(endpoint, height, k, v.okay, v.result);
+      if (ok)
+        entries[k] = {
+          okay: v.okay as boolean,
+          ...(v.result !== undefined ? { result: v.result } : {}),
+          sum: v.sum as string,
+        };
+      else dropped++;
     }
     return {
       format: FORMAT,
-      height: typeof raw.height === 'number' && Number.isInteger(raw.height) ? raw.height : null,
+      height,
       entries,
-      requests: Array.isArray(raw.requests) ? raw.requests.filter((t) => typeof t === 'number') : [],
+      requests: Array.isArray(raw.requests)
+        ? raw.requests.filter((t): t is number => typeof t === 'number' && Number.isFinite(t))
+        : [],
+      dropped,
     };
   } catch {
-    return emptyShape();
+    return { ...emptyShape(), dropped };
   }
 }
 
 /**
  * Opens (or starts) the store of `nodeUrl` under `dir`. The service's pacing uses the same file shape
- * with no entries (`prefix: 'service'`, a short horizon).
+ * with no entries (`prefix: 'service'`, a short horizon). `notice` hears, once each, why the folder or the
+ * file is not used or not written (a line for a person); the store then works in memory only.
  */
 export function openNodeStore(
   dir: string,
   nodeUrl: string,
-  log?: (line: string) => void,
+  notice?: (line: string) => void,
   opts: { prefix?: string; horizonMs?: number } = {},
 ): NodeStore {
-  const file = join(dir, `${opts.prefix ?? 'node'}-${endpointId(nodeUrl)}.json`);
+  const endpoint = endpointId(nodeUrl);
+  const file = join(dir, `${opts.prefix ?? 'node'}-${endpoint}.json`);
   const horizonMs = opts.horizonMs ?? 120_000;
+  const said = new Set<string>();
+  const say = (line: string): void => {
+    if (said.has(line)) return;
+    said.add(line);
+    notice?.(line);
+  };
+  const folderProblem = cacheFolderProblem(dir);
+  if (folderProblem !== undefined)
+    say(
+      `the cache folder ${dir} is not used: ${folderProblem}; make it a folder of yours that only you can write (chmod 700), or set DLMM_CACHE_DIR to another folder (or off)`,
+    );
+  const onDisk = folderProblem === undefined;
   const mtime = (): number => {
+    if (!onDisk) return -1;
     try {
-      return statSync(file).mtimeMs;
+      return lstatSync(file).mtimeMs;
     } catch {
       return -1;
     }
   };
+  const read = (): FileShape => {
+    if (!onDisk) return emptyShape();
+    const shape = readShape(file, endpoint);
+    if (shape.problem !== undefined)
+      say(`the cache file ${file} is not used: ${shape.problem}; delete it (it is rebuilt)`);
+    return { format: shape.format, height: shape.height, entries: shape.entries, requests: shape.requests };
+  };
   let seen = mtime();
-  let data = readShape(file);
+  let data = read();
   /** Request times recorded here and not yet written (times are whole ms: equal ones are distinct requests). */
   let pending: number[] = [];
   let dirty = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let warned = false;
 
   const schedule = (): void => {
     dirty = true;
@@ -161,7 +238,7 @@ export function openNodeStore(
       if (!v && mtime() !== seen) {
         // Another process wrote since: take its entries for this height (ours are kept).
         seen = mtime();
-        const disk = readShape(file);
+        const disk = read();
         if (disk.height === height) {
           if (data.height !== height) data = { ...data, height, entries: {} };
           data.entries = { ...disk.entries, ...data.entries };
@@ -169,7 +246,7 @@ export function openNodeStore(
           v = data.entries[key];
         }
       }
-      return v ? { ...v } : undefined;
+      return v ? { okay: v.okay, ...(v.result !== undefined ? { result: v.result } : {}) } : undefined;
     },
     set(height, key, value) {
       if (data.height !== height) data = { ...data, height, entries: {} };
@@ -177,6 +254,7 @@ export function openNodeStore(
       data.entries[key] = {
         okay: value.okay,
         ...(value.result !== undefined ? { result: value.result } : {}),
+        sum: entrySum(endpoint, height, key, value.okay, value.result),
       };
       schedule();
     },
@@ -195,7 +273,7 @@ export function openNodeStore(
       if (!dirty) return;
       dirty = false;
       // Merge with what other processes wrote since we read: same height -> union; newer height wins.
-      const disk = readShape(file);
+      const disk = read();
       const merged: FileShape = emptyShape();
       const heights = [disk.height, data.height].filter((h): h is number => h !== null);
       merged.height = heights.length > 0 ? Math.max(...heights) : null;
@@ -206,15 +284,13 @@ export function openNodeStore(
       merged.requests = [...disk.requests, ...pending].filter((t) => t > horizon).sort((a, b) => a - b);
       pending = [];
       data = merged;
+      if (!onDisk) return;
       try {
-        mkdirSync(dir, { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify(merged));
-        renameSync(tmp, file);
+        // A private temporary file created exclusively beside it, then renamed: never through a link.
+        writeOutputFile(file, JSON.stringify(merged), { followLink: false, private: true });
         seen = mtime();
       } catch (e) {
-        if (!warned) log?.(`node cache not written (${e instanceof Error ? e.message : String(e)})`);
-        warned = true;
+        say(`the cache file ${file} was not written: ${e instanceof Error ? e.message : String(e)}`);
       }
     },
   };

@@ -83,6 +83,11 @@ export interface ApiClientOptions {
    * and the node's request pacing, shared by every process. Absent: kept in this client only.
    */
   cacheDir?: string;
+  /**
+   * Hears, once each, why the cache folder or a cache file is not used or not written (a line for a person:
+   * the CLI prints it on stderr, the language server logs it). The client then keeps its reads in memory.
+   */
+  notice?: (line: string) => void;
 }
 
 /** Counters for benchmarks and the "requests made" figures. */

@@ -40,6 +40,8 @@ export interface WriteOptions {
   followLink: boolean;
   /** Mode of a new file (an existing file keeps its own); 0o666 less the umask by default. */
   mode?: number;
+  /** The file is private to the user (the cache): always mode 0600, whatever an existing file had. */
+  private?: boolean;
   /** For tests only (see OutputFs). */
   fsCalls?: OutputFs;
 }
@@ -129,7 +131,7 @@ export function writeOutputFile(path: string, data: string | Buffer, opts: Write
       'refused',
     );
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  const mode = existing ? existing.mode & 0o777 : (opts.mode ?? 0o666);
+  const mode = opts.private ? 0o600 : existing ? existing.mode & 0o777 : (opts.mode ?? 0o666);
   const tmp = join(
     dirname(target),
     `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
@@ -146,7 +148,7 @@ export function writeOutputFile(path: string, data: string | Buffer, opts: Write
     );
   }
   try {
-    if (existing) fs.fchmodSync(fd, mode); // the umask applied at creation: keep the old file's mode
+    if (existing || opts.private) fs.fchmodSync(fd, mode); // the umask applied at creation: keep the old file's mode
     const write = opts.fsCalls?.writeSync ?? fs.writeSync;
     let done = 0;
     while (done < bytes.length) {

@@ -6,7 +6,8 @@
  * refused unless --allow-unprotected is given.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../cli/src/main';
@@ -162,5 +163,79 @@ describe('node reads of bin shares: once per (pool, bin, state height) per machi
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.match(allowed.stderr, /min-dlp-unprotected/);
     assert.match(allowed.stdout, /min-dlp fell back to 1 .*bin\(s\) 150, 151/);
+  });
+
+  it('does not believe shares changed in the cache at the same height: reads them again, same bounds', async () => {
+    const own = join(dir, 'tamper-cache');
+    const run = async () => {
+      const out = io({ DLMM_CACHE_DIR: own, DLMM_NODE_URL: sim.nodeUrl });
+      const before = sim.requests().node;
+      const code = await main(['export', 'tamper.dlmm.yaml', '--api', sim.url, '--format', 'summary'], out);
+      return { code, stdout: out.stdout, stderr: out.stderr, node: sim.requests().node - before };
+    };
+    await writeFile(join(dir, 'tamper.dlmm.yaml'), addPlan([150, 151, 152]));
+    const first = await run();
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal((await run()).node, 0, 'all from the cache at this height');
+    const file = join(
+      own,
+      (await readdir(own)).find((f) => f.startsWith('node-'))!,
+    );
+    const stored = JSON.parse(await readFile(file, 'utf8')) as {
+      entries: Record<string, { result?: string }>;
+    };
+    // The probe: one bin's answer replaced by another bin's (a valid answer, other shares), height kept.
+    const bins = Object.entries(stored.entries).filter(([k]) => k.includes(' get-bin-balances '));
+    assert.equal(bins.length, 3);
+    const [a, b] = bins.filter(([, v]) => v.result !== bins[0]![1].result).concat([bins[0]!]);
+    assert.ok(a && b && a[1].result !== b[1].result, 'two bins with different shares to swap');
+    stored.entries[a[0]]!.result = b[1].result;
+    await writeFile(file, JSON.stringify(stored));
+    const again = await run();
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.node, 1, 'the changed record, and only it, is read from the node again');
+    assert.equal(again.stdout, first.stdout, 'the bounds of the node’s answers, not of the changed file');
+  });
+
+  it('a cache folder others can write is not used: one notice, the export still right, nothing written there', async function () {
+    if (process.platform === 'win32') this.skip();
+    const open = join(dir, 'open-cache');
+    await mkdir(open, { mode: 0o777 });
+    await chmod(open, 0o777);
+    await writeFile(join(dir, 'open.dlmm.yaml'), addPlan([150, 151]));
+    const out = io({ DLMM_CACHE_DIR: open, DLMM_NODE_URL: sim.nodeUrl });
+    const code = await main(['export', 'open.dlmm.yaml', '--api', sim.url, '--format', 'summary'], out);
+    assert.equal(code, 0, out.stderr);
+    const notices = out.stderr.split('\n').filter((l) => l.includes('is not used'));
+    assert.equal(notices.length, 1, out.stderr);
+    assert.match(
+      notices[0]!,
+      /^dlmm: the cache folder .*open-cache is not used: it is writable by everyone \(mode 777\); .*chmod 700/,
+    );
+    assert.deepEqual(await readdir(open), []);
+  });
+
+  it('a FIFO in place of the pacing file or the node cache: no hang, a notice, the export done', async function () {
+    if (process.platform === 'win32') this.skip();
+    const fifoCache = join(dir, 'fifo-cache');
+    await mkdir(fifoCache, { mode: 0o700 });
+    // The names the store gives them: copied from a run in another folder.
+    const probe = join(dir, 'probe-cache');
+    const first = io({ DLMM_CACHE_DIR: probe, DLMM_NODE_URL: sim.nodeUrl });
+    await writeFile(join(dir, 'fifo.dlmm.yaml'), addPlan([150, 151]));
+    assert.equal(await main(['export', 'fifo.dlmm.yaml', '--api', sim.url, '--format', 'summary'], first), 0);
+    const names = (await readdir(probe)).filter((f) => /^(node|service)-/.test(f));
+    assert.equal(names.length, 2, names.join(' '));
+    try {
+      for (const n of names) execFileSync('mkfifo', [join(fifoCache, n)]);
+    } catch {
+      this.skip(); // mkfifo is not on this machine: there is no FIFO to test
+    }
+    const out = io({ DLMM_CACHE_DIR: fifoCache, DLMM_NODE_URL: sim.nodeUrl });
+    const code = await main(['export', 'fifo.dlmm.yaml', '--api', sim.url, '--format', 'summary'], out);
+    assert.equal(code, 0, out.stderr);
+    assert.equal(out.stdout, first.stdout);
+    assert.match(out.stderr, /node-[0-9a-f]+\.json is not used: it is not a regular file/);
+    assert.match(out.stderr, /service-[0-9a-f]+\.json is not used: it is not a regular file/);
   });
 });

@@ -1,6 +1,22 @@
-/** The machine-wide node store: facts per applied height, shared between stores (processes), pacing seeds. */
+/**
+ * The machine-wide node store: facts per applied height, shared between stores (processes), pacing seeds;
+ * and the issue-26 probes: a record changed on disk is not believed, a folder others can write is not used,
+ * a link planted at the file or beside it is never written through, a FIFO in its place never blocks.
+ */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRateLimiter } from '../../../core/api/limiter';
@@ -55,6 +71,122 @@ describe('node store (on-disk cache of node facts)', () => {
     assert.equal(other.get(1, 'k'), undefined);
     const a = openNodeStore(dir, 'https://user:secret@node.example/v2?x=1');
     assert.doesNotMatch(a.file, /secret|example/);
+  });
+
+  it('drops a record whose answer was changed on disk at the same height, and keeps the others', () => {
+    const a = openNodeStore(dir, NODE);
+    a.set(1000, 'pool get-bin-balances 01', { okay: true, result: '0x0c0000000201' });
+    a.set(1000, 'pool get-bin-balances 02', { okay: true, result: '0x0c0000000202' });
+    a.flush();
+    // The probe: another valid answer (bin 02's) written in place of bin 01's, the height unchanged.
+    const text = readFileSync(a.file, 'utf8');
+    assert.ok(text.includes('0x0c0000000201'));
+    writeFileSync(a.file, text.replace('0x0c0000000201', '0x0c0000000202'));
+    const b = openNodeStore(dir, NODE);
+    assert.equal(b.get(1000, 'pool get-bin-balances 01'), undefined, 'the changed record is not believed');
+    assert.deepEqual(b.get(1000, 'pool get-bin-balances 02'), { okay: true, result: '0x0c0000000202' });
+  });
+
+  it('binds each record to its endpoint and height: moved to another file or height, it is dropped', () => {
+    const a = openNodeStore(dir, NODE);
+    a.set(1000, 'k', FACT);
+    a.flush();
+    const other = openNodeStore(dir, 'https://other.example/v2');
+    writeFileSync(other.file, readFileSync(a.file));
+    assert.equal(openNodeStore(dir, 'https://other.example/v2').get(1000, 'k'), undefined);
+    const moved = readFileSync(a.file, 'utf8').replace('"height":1000', '"height":1001');
+    writeFileSync(a.file, moved);
+    assert.equal(openNodeStore(dir, NODE).get(1001, 'k'), undefined);
+  });
+
+  it('never uses a folder others can write, and says so once', function () {
+    if (process.platform === 'win32') this.skip();
+    const shared = join(dir, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const notices: string[] = [];
+    const a = openNodeStore(shared, NODE, (l) => notices.push(l));
+    a.set(1, 'k', FACT);
+    a.recordRequest(Date.now());
+    a.flush();
+    assert.deepEqual(readdirSync(shared), [], 'nothing written there');
+    assert.equal(notices.length, 1, notices.join('\n'));
+    assert.match(notices[0] ?? '', /shared is not used: it is writable by everyone \(mode 777\)/);
+    // A record planted there is not read either.
+    const mine = openNodeStore(dir, NODE);
+    mine.set(1, 'k', FACT);
+    mine.flush();
+    writeFileSync(join(shared, mine.file.slice(dir.length + 1)), readFileSync(mine.file));
+    assert.equal(openNodeStore(shared, NODE).get(1, 'k'), undefined);
+    chmodSync(shared, 0o720);
+    assert.equal(openNodeStore(shared, NODE).get(1, 'k'), undefined, 'group-writable: not used');
+  });
+
+  it('creates a missing cache folder private (0700), and a file of mode 0600', function () {
+    if (process.platform === 'win32') this.skip();
+    const fresh = join(dir, 'a', 'b');
+    const a = openNodeStore(fresh, NODE);
+    a.set(1, 'k', FACT);
+    a.flush();
+    assert.equal(statSync(fresh).mode & 0o777, 0o700);
+    assert.equal(statSync(a.file).mode & 0o777, 0o600);
+  });
+
+  it('never writes through a link planted at the file or at a temporary name', function () {
+    if (process.platform === 'win32') this.skip();
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious');
+    const a = openNodeStore(dir, NODE);
+    // The names the old writer used (`<file>.<pid>.tmp`) and any this process might use.
+    symlinkSync(victim, `${a.file}.${process.pid}.tmp`);
+    a.set(1, 'k', FACT);
+    a.flush();
+    assert.equal(readFileSync(victim, 'utf8'), 'precious');
+    assert.ok(lstatSync(a.file).isFile() && !lstatSync(a.file).isSymbolicLink());
+    // A link at the file itself: not read through, not written through.
+    rmSync(a.file);
+    const other = join(dir, 'other.json');
+    const b0 = openNodeStore(join(dir, 'b0'), NODE);
+    b0.set(1, 'k', FACT);
+    b0.flush();
+    writeFileSync(other, readFileSync(b0.file));
+    symlinkSync(other, a.file);
+    const notices: string[] = [];
+    const b = openNodeStore(dir, NODE, (l) => notices.push(l));
+    assert.equal(b.get(1, 'k'), undefined, 'a record behind a link is not read');
+    b.set(2, 'k', FACT);
+    b.flush();
+    assert.equal(readFileSync(other, 'utf8'), readFileSync(b0.file, 'utf8'), 'the link target is unchanged');
+    assert.ok(lstatSync(a.file).isSymbolicLink());
+    assert.ok(
+      notices.some((l) => /is not used: it is a symbolic link/.test(l)),
+      notices.join('\n'),
+    );
+    assert.ok(
+      notices.some((l) => /was not written: .*symbolic link/.test(l)),
+      notices.join('\n'),
+    );
+  });
+
+  it('never opens a FIFO in place of the file (no hang), and says so', function () {
+    if (process.platform === 'win32') this.skip();
+    const a = openNodeStore(dir, NODE);
+    try {
+      execFileSync('mkfifo', [a.file]);
+    } catch {
+      this.skip(); // mkfifo is not on this machine: there is no FIFO to test
+    }
+    const notices: string[] = [];
+    const b = openNodeStore(dir, NODE, (l) => notices.push(l));
+    assert.equal(b.get(1, 'k'), undefined);
+    b.set(1, 'k', FACT);
+    b.recordRequest(Date.now());
+    b.flush();
+    assert.ok(lstatSync(a.file).isFIFO(), 'left as it is');
+    assert.ok(
+      notices.some((l) => /not a regular file/.test(l)),
+      notices.join('\n'),
+    );
   });
 
   it('treats a foreign or broken file as empty', () => {
