@@ -4,8 +4,6 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const watch = process.argv.includes('--watch');
-// A watch build's bundles carry no content hash, so no build id (dist/snapshot.id) names them.
-if (watch) (await import('node:fs')).rmSync('dist/snapshot.id', { force: true });
 // `--metafile`: writes dist/meta/<bundle>.json (esbuild's metafile) for scripts/bundle-report.mjs.
 const metafile = process.argv.includes('--metafile');
 const production = process.argv.includes('--production');
@@ -101,15 +99,6 @@ const entries = [
   },
   { in: 'server/src/main.ts', out: 'dist/server.js', platform: 'node', format: 'cjs', lazy: 'server' },
   { in: 'cli/src/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', lazy: 'cli' },
-  // `dlmm check`'s startup snapshot: its builder, the background build and the snapshot run's start.
-  // Node's snapshot builder runs it without `module`: the banner gives it one (elsewhere, the usual one).
-  {
-    in: 'cli/src/snapshot.ts',
-    out: 'dist/snapshot.js',
-    platform: 'node',
-    format: 'cjs',
-    banner: "'use strict';\nvar module = typeof module === 'object' ? module : { exports: {} };",
-  },
   ...CLI_COMMANDS.map((name) => ({
     in: `cli/src/commands/${name}.ts`,
     out: `dist/cli-${name}.js`,
@@ -147,7 +136,6 @@ const builds = built.map((e) =>
     external: e.external ?? [],
     plugins: e.lazy ? [lazyRequires(e.lazy)] : [],
     ...(e.sourcemap === false ? { sourcemap: false } : {}),
-    ...(e.banner ? { banner: { js: e.banner } } : {}),
     metafile,
   }),
 );
@@ -172,8 +160,7 @@ if (watch) {
   // single non-ASCII character in a comment makes V8 hold the whole source as a two-byte string (slower to
   // decode and to load: ~4 ms of `dlmm check`'s start). Outside comments the \u escape means the same.
   const { createHash } = await import('node:crypto');
-  const { readFileSync, writeFileSync, renameSync } = await import('node:fs');
-  const bundleHashes = [];
+  const { readFileSync, writeFileSync } = await import('node:fs');
   for (const e of built.filter((b) => b.platform === 'node')) {
     const text = readFileSync(e.out, 'utf8').replace(
       /[\u0080-\uffff]/g,
@@ -183,13 +170,7 @@ if (watch) {
     const [code, tail] = map < 0 ? [text, ''] : [text.slice(0, map + 1), text.slice(map + 1)];
     const hash = createHash('sha256').update(code).update(tail).digest('hex');
     writeFileSync(e.out, `${code}${code.endsWith('\n') ? '' : '\n'}//# dlmm-bundle-sha256=${hash}\n${tail}`);
-    bundleHashes.push(`${e.out}:${hash}\n`);
   }
-  // The build's id, from every node bundle's hash: the name of `dlmm check`'s startup snapshot
-  // (cli/src/snapshot.ts), read by the launcher (bin/dlmm). Written aside and renamed, as a whole.
-  const buildId = createHash('sha256').update(bundleHashes.sort().join('')).digest('hex').slice(0, 32);
-  writeFileSync('dist/snapshot.id.tmp', `${buildId}\n`);
-  renameSync('dist/snapshot.id.tmp', 'dist/snapshot.id');
   // The JSON Schema for plans is generated from the same zod schema the analyzer uses.
   if (existsSync('core/plan/jsonSchema.ts')) {
     const { execFileSync } = await import('node:child_process');

@@ -1,7 +1,8 @@
 /**
  * The per-user cache folder of every dlmm process (node bin facts, the CLI's compiled code): DLMM_CACHE_DIR
- * when set (`off`: none), else the platform's per-user cache folder. Only node:path (node:os when HOME is
- * unset), so the CLI's dispatcher can ask for it without loading anything else.
+ * when set (`off`: none), else the platform's per-user cache folder; and the rules for trusting what is in
+ * it. Only node:path at load (node:fs, node:os when needed), so the CLI's dispatcher can ask for it without
+ * loading anything else.
  */
 import { join } from 'node:path';
 
@@ -67,8 +68,12 @@ export function cacheFolderProblem(dir: string): string | undefined {
   return ownershipProblem(st);
 }
 
-/** Why a file or folder's owner or mode makes it untrustworthy (another user's, writable by others), or undefined. */
-function ownershipProblem(st: { uid: number; mode: number }): string | undefined {
+/**
+ * Why a file or folder's owner or mode makes what it holds untrustworthy (another user's, writable by its
+ * group or others), or undefined: the one rule for the node cache and the code cache (codeCache.ts). On a
+ * platform without user ids (Windows) there is no such problem to find.
+ */
+export function ownershipProblem(st: { uid: number; mode: number }): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   if (st.uid !== uid) return `it belongs to user ${st.uid}, not to you (${uid})`;

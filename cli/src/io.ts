@@ -23,11 +23,7 @@ export function escapeForTerminal(text: string): string {
   );
 }
 
-/**
- * The process's own terminal edge. The environment and the working directory are read when asked, never kept
- * from the time this module loaded: `dlmm check` may run from a startup snapshot (cli/src/snapshot.ts) whose
- * modules were loaded by another process, in another directory, with another environment.
- */
+/** The process's own terminal edge. The environment and the working directory are read when asked. */
 export const processIO: CliIO = {
   out: stdioWriter(1, () => process.stdout),
   err: stdioWriter(2, () => process.stderr),

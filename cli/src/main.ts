@@ -5,7 +5,7 @@
 import { safeText } from '../../core/text/safe';
 import { configuredSecrets, processIO, UsageError, type CliIO, type Command } from './io';
 import { commandHelpText, helpKey, topLevelHelp, usageLines, wantsHelp } from './help';
-import { enableCodeCache } from './codeCache';
+import { enableCodeCache } from '../../core/codeCache';
 
 /**
  * A command whose module is loaded on first use, so `dlmm --version`, `--help` and each command load only
@@ -38,7 +38,7 @@ export const COMMANDS: Record<string, Command> = {
 
 /**
  * Called by bin/dlmm.js before `main`: the bundles next to this one (dist/cli-<name>.js, dist/lazy-*.js) load
- * through the V8 code cache in the user's cache folder (codeCache.ts; `DLMM_CACHE_DIR=off`: none).
+ * through the V8 code cache in the user's cache folder (core/codeCache.ts; `DLMM_CACHE_DIR=off`: none).
  */
 export function useCodeCache(env: Record<string, string | undefined> = process.env): void {
   enableCodeCache(__dirname, () =>

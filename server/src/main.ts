@@ -4,12 +4,12 @@
  * server.ts, shared with `dlmm lsp --stdio`.
  *
  * The bundles it loads (dist/lazy-*.js: the LSP protocol, the engine, the HTTP client, the execution) go
- * through the same V8 code cache as the CLI's (cli/src/codeCache.ts): after the first session they are read
+ * through the same V8 code cache as the CLI's (core/codeCache.ts): after the first session they are read
  * from the cache instead of parsed and compiled again. The cache is installed before anything else is
  * required (hence the requires below, not imports, which would run first).
  */
 import { inspect } from 'node:util';
-import { enableCodeCache } from '../../cli/src/codeCache';
+import { enableCodeCache } from '../../core/codeCache';
 import { userCacheDir } from '../../core/cacheDir';
 
 enableCodeCache(__dirname, () => userCacheDir(process.env));

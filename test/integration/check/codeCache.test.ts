@@ -1,9 +1,10 @@
 /**
- * The CLI's V8 code cache (cli/src/codeCache.ts) through the real `bin/dlmm.js` and the built bundles
+ * The CLI's V8 code cache (core/codeCache.ts) through the real `bin/dlmm.js` and the built bundles
  * (`npm run build` first): the same output with, without, and with a broken or unwritable cache; a cache
  * file per bundle, reused and not rewritten on the next run; never for a bundle without its hash line.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -22,7 +23,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUNDLE_HASH_MARK } from '../../../cli/src/codeCache';
+import { BUNDLE_HASH_MARK } from '../../../core/codeCache';
 import { ROOT, run, type Run } from './run';
 import { skipBecause } from '../../skip';
 
@@ -102,6 +103,39 @@ describe('CLI code cache (built bundles)', function () {
     writeFileSync(file, garbage);
     assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
     assert.notDeepEqual(readFileSync(file), garbage);
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
+  });
+
+  it('a bit-flipped cache file (its header intact) never reaches V8: compiled around, rewritten, same output', async () => {
+    // The issue-26 probe: V8 checks only its header, and damaged code in a cache crashed every command.
+    const dir = join(tmp, 'flipped');
+    await dlmm(['check', '--offline', PLAN], dir);
+    const [name] = cacheFiles(dir);
+    const file = join(dir, 'v8', name!);
+    const good = readFileSync(file);
+    assert.equal(good.subarray(0, 8).toString('latin1'), 'DLMMV8C1', 'our header: magic, then the SHA-256');
+    const flipped = Buffer.from(good);
+    // Past our 40-byte header and V8's own (its checksum is not verified by release builds of V8).
+    for (let at = 200; at < flipped.length; at += Math.floor(flipped.length / 16)) flipped[at]! ^= 0x10;
+    writeFileSync(file, flipped);
+    const r = await dlmm(['check', '--offline', PLAN], dir);
+    assert.deepEqual(r, plain);
+    assert.ok(!readFileSync(file).equals(flipped), 'the damaged file is written again');
+    assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
+  });
+
+  it('a FIFO in place of a cache file is never opened (no hang); the output is the same', async function () {
+    if (process.platform === 'win32') skipBecause(this, 'no FIFOs on Windows');
+    const dir = join(tmp, 'fifo');
+    await dlmm(['check', '--offline', PLAN], dir);
+    const [name] = cacheFiles(dir);
+    const file = join(dir, 'v8', name!);
+    rmSync(file);
+    try {
+      execFileSync('mkfifo', [file]);
+    } catch {
+      skipBecause(this, 'mkfifo is not on this machine: there is no FIFO to test');
+    }
     assert.deepEqual(await dlmm(['check', '--offline', PLAN], dir), plain);
   });
 

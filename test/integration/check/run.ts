@@ -1,4 +1,4 @@
-/** Runs a program of the built package as a child process, for the code cache and snapshot tests. */
+/** Runs a program of the built package as a child process, for the code cache tests. */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 

@@ -93,7 +93,7 @@ describe('dlmm export --out: never an input, never half a file', function () {
       '/bin/sh',
       [
         '-c',
-        `ulimit -f 2 && exec "${join(ROOT, 'bin/dlmm')}" export x.dlmm.yaml --sim --format json --out out.json`,
+        `ulimit -f 2 && exec "${join(ROOT, 'bin/dlmm.js')}" export x.dlmm.yaml --sim --format json --out out.json`,
       ],
       { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, DLMM_CACHE_DIR: 'off' },
       dir,

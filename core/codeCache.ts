@@ -11,18 +11,25 @@
  * modification time, the Node version, the architecture and the process's Node flags (V8 refuses data made
  * under other flags, so the editor's server and the CLI keep a file each), so a rebuilt, edited or
  * reinstalled bundle never meets another's code; a bundle without the hash line (esbuild's watch mode) is
- * never cached. V8 checks only the data's header (version, flags, length), not its contents: compiled code
- * is run as code, so it is trusted only from a folder and files of the current user that no one else may
- * write (an absolute folder, checked without following links; the folder is created 0700, the files 0600
- * and created new, never through an existing name).
+ * never cached. V8 checks only the data's header (version, flags, length), not its contents (a flipped bit
+ * crashes the process), so each file starts with our own SHA-256 of the data, checked before V8 sees it: a
+ * damaged file is compiled around, silently, and written again. Compiled code is run as code, so it is
+ * trusted only from a folder and files of the current user that no one else may write (an absolute folder,
+ * checked without following links; the folder is created 0700, the files 0600 and created new under a
+ * random name, never through an existing one, then renamed), opened without following a link or blocking,
+ * and read only when the opened file is a regular file.
  */
 import type { Script } from 'node:vm';
-import { privateToUser } from './privateFile';
+import { ownershipProblem } from './cacheDir';
 
 /** The line esbuild.mjs adds to each node bundle: the SHA-256 of the bundle without that line. */
 export const BUNDLE_HASH_MARK = '//# dlmm-bundle-sha256=';
 /** Bundles of the CLI that go through the cache (the dispatcher itself, dist/cli.js, is small). */
 const CACHED_BUNDLE = /^(?:cli-[a-z-]+|lazy-[a-z-]+)\.js$/;
+
+/** A cache file: these 8 bytes, the SHA-256 of the data (32 bytes), then V8's cached data. */
+const MAGIC = Buffer.from('DLMMV8C1', 'latin1');
+const HEADER_BYTES = MAGIC.length + 32;
 
 /** Another build's cache file (or a crashed run's temporary one) is removed once this old. */
 const STALE_MS = 24 * 3600_000;
@@ -34,7 +41,7 @@ const KEEP_OTHERS = 8;
  * POSIX; any other file is compiled around and replaced).
  */
 function trusted(st: { uid: number; mode: number }): boolean {
-  return privateToUser(st) !== false;
+  return ownershipProblem(st) === undefined;
 }
 
 interface Pending {
@@ -102,7 +109,7 @@ function compileCached(
   /* eslint-enable @typescript-eslint/no-require-imports */
   let cachedData: Buffer | undefined;
   try {
-    cachedData = folderTrusted(dirName(file)) ? readTrusted(fs, file) : undefined;
+    cachedData = folderTrusted(dirName(file)) ? verified(readTrusted(fs, file)) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -164,9 +171,9 @@ function writeCaches(v8Dir: string, pending: readonly Pending[]): void {
     try {
       const data = script.createCachedData();
       // Written aside and renamed, so a concurrent run reads the old file or the new one, never half of one.
-      // Created new ('wx'): an existing name, a link planted there included, makes this write fail.
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
+      // Created new ('wx', O_EXCL) under a name no one can guess: a link planted anywhere is never followed.
+      const tmp = `${file}.${process.pid}.${crypto().randomBytes(6).toString('hex')}.tmp`;
+      fs.writeFileSync(tmp, Buffer.concat([MAGIC, sha256(data), data]), { mode: 0o600, flag: 'wx' });
       fs.renameSync(tmp, file);
       const prefix = `${bundle.slice(0, -3)}.`;
       // This bundle's caches of other builds: removed a day after they were written (reading one does not
@@ -201,10 +208,29 @@ function folderTrusted(dir: string): boolean {
   return ok;
 }
 
-/** The cache file's bytes when it is a regular file of this user that no one else may write (no links). */
+/** V8's data from a cache file whose checksum matches; undefined for a damaged or foreign file. */
+function verified(file: Buffer | undefined): Buffer | undefined {
+  if (!file || file.length <= HEADER_BYTES || !file.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  const data = file.subarray(HEADER_BYTES);
+  return sha256(data).equals(file.subarray(MAGIC.length, HEADER_BYTES)) ? data : undefined;
+}
+
+function sha256(data: Buffer): Buffer {
+  return crypto().createHash('sha256').update(data).digest();
+}
+
+function crypto(): typeof import('node:crypto') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see enableCodeCache
+  return require('node:crypto') as typeof import('node:crypto');
+}
+
+/**
+ * The cache file's bytes when it is a regular file of this user that no one else may write: opened without
+ * following a link and without blocking (a FIFO or device there is never read, never waited on).
+ */
 function readTrusted(fs: typeof import('node:fs'), file: string): Buffer | undefined {
-  const noFollow = fs.constants.O_NOFOLLOW ?? 0;
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | noFollow);
+  const c = fs.constants;
+  const fd = fs.openSync(file, c.O_RDONLY | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0));
   try {
     const st = fs.fstatSync(fd);
     return st.isFile() && trusted(st) ? fs.readFileSync(fd) : undefined;
