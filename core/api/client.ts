@@ -47,7 +47,7 @@ import {
   type SwapParamsRequest,
 } from './schemas';
 import { Transport, type HttpRequest } from './transport';
-import type { ApiClientOptions, ApiStats, DlmmApi, Readiness } from './types';
+import type { ApiClientOptions, ApiStats, DlmmApi, Readiness, ServiceClock } from './types';
 import {
   errorDetail,
   isEmptyPoolNotFound,
@@ -145,6 +145,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   const cache = new HeightCache();
   const inflight = new InFlight();
   let statusSnapshot: { value: Status; at: number } | undefined;
+  let clock: ServiceClock | undefined;
   const joined = (): void => {
     stats.coalesced++;
   };
@@ -158,13 +159,24 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     limiter: serviceLimiter,
   });
 
+  /** Sends through the transport; a service answer's `Date` header sets the service's clock. */
+  const send = async (req: HttpRequest, signal: AbortSignal | undefined) => {
+    const res = await transport.send(req, signal);
+    if (req.withKey && res.date !== undefined) {
+      // The service's clock, from an answer it gave anyway (export compares deadlines with it).
+      const serviceMs = Date.parse(res.date);
+      if (Number.isFinite(serviceMs)) clock = { serviceMs, localMs: now() };
+    }
+    return res;
+  };
+
   /** Sends and returns the parsed 2xx body; maps 404 / 'Pool not found' / other statuses to ApiErrors. */
   const fetchJson = async (
     req: HttpRequest,
     spec: ReadSpec,
     signal: AbortSignal | undefined,
   ): Promise<unknown> => {
-    const res = await transport.send(req, signal);
+    const res = await send(req, signal);
     if (res.status >= 200 && res.status < 300) {
       const body = parseBody(req.endpoint, res.status, res.text);
       if (spec.pool !== undefined && spec.binsRead && isEmptyPoolNotFound(body, res.text)) {
@@ -255,7 +267,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   };
 
   const readinessOnce = async (req: HttpRequest, signal: AbortSignal): Promise<Readiness> => {
-    const res = await transport.send(req, signal);
+    const res = await send(req, signal);
     const body = tryParse(res.text);
     if (res.status === 503) return { ready: false, detail: errorDetail(body, res.text) };
     if (res.status < 200 || res.status >= 300) throw httpError(req, res, body);
@@ -389,7 +401,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     alias: string,
     signal: AbortSignal,
   ): Promise<CurrentBins> => {
-    const res = await transport.send(req, signal);
+    const res = await send(req, signal);
     const ok = res.status >= 200 && res.status < 300;
     const body = ok ? parseBody(req.endpoint, res.status, res.text) : tryParse(res.text);
     const code = currentBinsFault(body);
@@ -725,6 +737,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
 
     withSignal: (s) => withSignal(s),
 
+    serviceClock: () => (clock ? { ...clock } : undefined),
+
     clearCache() {
       cache.clear();
       statusSnapshot = undefined;
@@ -752,7 +766,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   };
 
   const readInventory = async (req: HttpRequest, pool: string, signal: AbortSignal) => {
-    const res = await transport.send(req, signal);
+    const res = await send(req, signal);
     const body = tryParse(res.text);
     const fault = faultOf(body);
     if (res.status === 503 && fault !== undefined) {

@@ -25,6 +25,8 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   text: string;
+  /** The answer's HTTP `Date` header (the server's clock, whole seconds), when it sent one. */
+  date?: string;
 }
 
 export interface TransportOptions {
@@ -99,7 +101,7 @@ export class Transport {
         await sleep(this.retryDelay(attempt, res.retryAfter), signal);
         continue;
       }
-      return { status: res.status, text: res.text };
+      return { status: res.status, text: res.text, ...(res.date !== undefined ? { date: res.date } : {}) };
     }
   }
 
@@ -136,10 +138,12 @@ export class Transport {
       // A body that echoes our key (an error page quoting the request) never carries it further.
       const text = redactSecrets(await res.body.text(), [this.opts.apiKey]);
       const retryAfter = res.headers['retry-after'];
+      const date = res.headers.date;
       return {
         status: res.statusCode,
         text,
         retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+        ...(typeof date === 'string' ? { date } : {}),
       };
     } finally {
       clearTimeout(timer);

@@ -90,6 +90,12 @@ export interface ApiClientOptions {
   notice?: (line: string) => void;
 }
 
+/** The service's clock against ours: `serviceMs` (from `Date`, whole seconds) was read at our `localMs`. */
+export interface ServiceClock {
+  serviceMs: number;
+  localMs: number;
+}
+
 /** Counters for benchmarks and the "requests made" figures. */
 export interface ApiStats {
   /** HTTP requests sent, retries included. */
@@ -156,6 +162,11 @@ export interface DlmmApi {
    * sockets need not have it (callers then wait for every read).
    */
   withSignal?(signal: AbortSignal): DlmmApi;
+  /**
+   * The service's clock as its last answer stated it (its HTTP `Date` header) beside this client's clock
+   * (`now`) when that answer arrived; undefined before any answer with a Date header. No request of its own.
+   */
+  serviceClock?(): ServiceClock | undefined;
   /** Drops cached reads (settings change, or a new engine state). */
   clearCache(): void;
   stats(): ApiStats;

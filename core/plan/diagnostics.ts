@@ -52,6 +52,8 @@ export const DIAGNOSTIC_CODES = {
   'insufficient-balance': 'error',
   'balance-unchecked': 'warning',
   'fee-not-covered': 'warning',
+  // The export's deadline against the service's clock (core/tx/build.ts clockGate).
+  'clock-skew': 'warning',
   'invalid-distribution': 'error',
   'out-of-range': 'warning',
   // `dlmm check DIR`: a plan file (or folder) the walk reached but could not check (cli/src/commands/check.ts).

@@ -51,6 +51,7 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
     'A transaction spends more of a token than the sender holds at its point in the plan',
   'balance-unchecked': 'A transaction spends a token whose balance could not be read: its funding is unknown',
   'fee-not-covered': "The sender's STX does not cover the fee the export sets",
+  'clock-skew': "The local clock differs from the service's by more than a minute",
   'invalid-distribution':
     'A distribution that cannot be expanded: from > to, or a token total with no bin on its side of the active bin',
   'out-of-range':

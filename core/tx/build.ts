@@ -8,7 +8,7 @@
  * post-conditions per transaction) is split into several transactions with consecutive nonces.
  */
 import { Cl, getAddressFromPublicKey, type ClarityValue } from '@stacks/transactions';
-import type { DlmmApi, Token } from '../api/types';
+import type { DlmmApi, ServiceClock, Token } from '../api/types';
 import { MAX_POSITIONS_PER_CALL } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
 import { chainStateFromLive } from '../plan/chainState';
@@ -228,6 +228,10 @@ export async function buildTransactions(
           resolvePool: opts.resolvePool ?? poolResolver(live),
         };
   const ctx = makeContext(analysis, plan, plan.sender, routers, withState);
+  if (!opts.forCheck) {
+    const refused = clockGate(ctx, plan, opts.api?.serviceClock?.());
+    if (refused) return { ok: false, error: refused };
+  }
   const built: PartialTx[][] = [];
   let seen = 0;
   for (const op of ops) {
@@ -383,6 +387,42 @@ function payFee(ctx: BuildContext, state: MemoryChainState, tx: PartialTx, op: P
     length: range.length,
     operation: op.id,
   });
+}
+
+/** Beyond this difference between our clock and the service's, the export warns (`clock-skew`). */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * The deadline is our clock plus `policy.deadline_seconds`; the chain judges it by its own time. With the
+ * service's clock known (its `Date` header on an answer already read, never an extra request): a deadline
+ * already past by it refuses the export (`deadline-passed`: every transaction would revert); a difference of
+ * more than a minute either way is a `clock-skew` warning. Without a deadline, the clock does not matter.
+ */
+function clockGate(
+  ctx: BuildContext,
+  plan: Plan,
+  service: ServiceClock | undefined,
+): ExportError | undefined {
+  if (ctx.deadline === null || !service) return undefined;
+  const skewMs = service.serviceMs - service.localMs;
+  const serviceNow = BigInt(Math.floor((ctx.now() + skewMs) / 1000));
+  const skew = `your clock is ${Math.round(Math.abs(skewMs) / 1000)} s ${skewMs > 0 ? 'behind' : 'ahead of'} the service's (its Date header)`;
+  if (ctx.deadline <= serviceNow)
+    return exportError(
+      'deadline-passed',
+      `the deadline ${ctx.deadline} (your clock plus policy.deadline_seconds ${plan.policy.deadline_seconds}) is already past by the service's clock (${serviceNow}, unix seconds): ${skew}, and every transaction would revert; set your clock right (NTP) and export again`,
+    );
+  if (Math.abs(skewMs) > CLOCK_SKEW_MS) {
+    const range = ctx.rangeOf(['policy', 'deadline_seconds']);
+    ctx.findings.push({
+      code: 'clock-skew',
+      severity: 'warning',
+      message: `${skew}: the deadline ${ctx.deadline} is computed from your clock, so it ends ${Math.round(Math.abs(skewMs) / 1000)} s ${skewMs > 0 ? 'sooner' : 'later'} than policy.deadline_seconds says; set your clock right (NTP)`,
+      offset: range.offset,
+      length: range.length,
+    });
+  }
+  return undefined;
 }
 
 /** Findings that mean live data was not read: nothing is built on top of them. */

@@ -126,7 +126,8 @@ export type ExportErrorCode =
   | 'amount-exceeds-post-condition'
   | 'would-revert'
   | 'bounds-unknown'
-  | 'quote-mismatch';
+  | 'quote-mismatch'
+  | 'deadline-passed';
 
 /** An export refusal: a value with a code, the user-facing message and the findings behind it. */
 export interface ExportError {
