@@ -11,6 +11,7 @@ import {
   expectRecord,
   faultOf,
   httpError,
+  notTheService,
   currentBinsFault,
   currentBinsUnavailable,
   inventoryUnavailable,
@@ -75,6 +76,8 @@ interface ReadSpec {
   pool?: string;
   /** A bins/positions read: HTTP 200 with empty bins and 'Pool not found' is pool-not-found too. */
   binsRead?: boolean;
+  /** The engine's own status: a 404 there means the base URL is not the service's (notTheService). */
+  serviceGate?: boolean;
 }
 
 /** Creates the API client over undici (keep-alive Agent); see DlmmApi for each method's contract. */
@@ -185,6 +188,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       return body;
     }
     const body = tryParse(res.text);
+    if (spec.serviceGate && res.status === 404) throw notTheService(req, res, body, base);
     if (spec.pool !== undefined) {
       const text = poolNotFoundText(body, res.text);
       if (text !== undefined || (res.status === 404 && !/bin/i.test(errorDetail(body, res.text)))) {
@@ -247,7 +251,11 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     return inflight.run(
       'status',
       async (shared) => {
-        const value = validate(StatusSchema, await fetchJson(req, {}, shared), req.endpoint);
+        const value = validate(
+          StatusSchema,
+          await fetchJson(req, { serviceGate: true }, shared),
+          req.endpoint,
+        );
         statusSnapshot = { value, at: now() };
         cache.observeHeight(value.state_height);
         return value;
@@ -270,6 +278,9 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     const res = await send(req, signal);
     const body = tryParse(res.text);
     if (res.status === 503) return { ready: false, detail: errorDetail(body, res.text) };
+    // The quote engine's own gate missing: not the service (app v2 is another service's, reported as is).
+    if (res.status === 404 && req.endpoint === 'GET /quotes/v2/ready')
+      throw notTheService(req, res, body, base);
     if (res.status < 200 || res.status >= 300) throw httpError(req, res, body);
     return readinessOf(body, res.text, req.endpoint, res.status);
   };

@@ -102,6 +102,34 @@ export function httpError(req: HttpRequest, res: HttpResponse, body: unknown): A
   });
 }
 
+/**
+ * The service's own status or readiness path answered 404: the base URL is not the service's (a wrong path
+ * prefix, another host's API). Said as such, with what the URL should end in, never as a missing pool.
+ */
+export function notTheService(req: HttpRequest, res: HttpResponse, body: unknown, base: string): ApiError {
+  const detail = errorDetail(body, res.text);
+  return new ApiError(
+    'http-error',
+    `${req.endpoint}: HTTP 404 (${detail}): ${shownBase(base)} does not look like the DLMM service, which ` +
+      `answers ${req.endpoint.replace(/^GET /, '')} below its base URL. Give the service's base URL, ending in /api ` +
+      `just before /quotes/v2/... (e.g. https://bff.bitflowapis.finance/api, or the URL \`dlmm sim\` prints).`,
+    { endpoint: req.endpoint, status: res.status, detail: NOT_THE_SERVICE },
+  );
+}
+
+/** The `detail` of notTheService's error (core/plan/live.ts reads it). */
+export const NOT_THE_SERVICE = 'not the service';
+
+/** A base URL as shown in a message: scheme, host and path only (never user info, a query or a fragment). */
+function shownBase(base: string): string {
+  try {
+    const u = new URL(base);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/$/, '')}`;
+  } catch {
+    return 'the service URL';
+  }
+}
+
 /** An inventory or node read without its URL configured. */
 export function notConfigured(what: 'inventory' | 'node', endpoint: string, envName: string): ApiError {
   return new ApiError(

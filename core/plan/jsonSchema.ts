@@ -15,7 +15,7 @@ const AMOUNT: JsonSchema = {
   description: `Unsigned integer in base units, up to uint128 (${MAX_UINT128}); a number or a digit string.`,
   anyOf: [
     { type: 'integer', minimum: 0 },
-    { type: 'string', pattern: '^\\d+$' },
+    { type: 'string', pattern: '^(0|[1-9]\\d*)$' },
   ],
 };
 const INTEGER: JsonSchema = { type: 'integer' };

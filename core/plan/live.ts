@@ -7,6 +7,7 @@
 import { aliasesByPrincipal, withAliases } from '../api/aliases';
 import { SharedRuns } from '../api/cache';
 import { isApiError, type ApiErrorCode, type InventoryFault } from '../api/errors';
+import { NOT_THE_SERVICE } from '../api/failures';
 import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
 import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
 import type { Plan, PlanOperation } from './schema';
@@ -22,6 +23,8 @@ export interface LiveError {
   status?: number;
   fault?: InventoryFault;
   field?: string;
+  /** The engine's own status or ready path answered 404 (core/api/failures.ts notTheService). */
+  notTheService?: boolean;
 }
 
 /** One user position bin, from app v2 positions or the market-maker inventory (signed ids, raw shares). */
@@ -103,6 +106,12 @@ export interface LiveData {
   generation: 'v2' | 'v1';
   status?: Status;
   statusError?: LiveError;
+  /**
+   * Both /quotes/v2/status and /quotes/v2/ready answered 404: the base URL is not the service's, so every
+   * other 404 says nothing about pools or routes (api-unreachable reports it once; pool-not-found and
+   * swap-no-route stay silent).
+   */
+  notTheService?: LiveError;
   quoteReady?: Readiness;
   quoteReadyError?: LiveError;
   appReady?: Readiness;
@@ -200,6 +209,7 @@ export function toLiveError(e: unknown, endpoint: string): LiveError {
     if (e.context.status !== undefined) out.status = e.context.status;
     if (e.context.fault !== undefined) out.fault = e.context.fault;
     if (e.context.field !== undefined) out.field = e.context.field;
+    if (e.context.detail === NOT_THE_SERVICE) out.notTheService = true;
     return out;
   }
   return { code: 'unexpected-response', endpoint, message: e instanceof Error ? e.message : String(e) };
@@ -243,6 +253,8 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
   else live.statusError = status.error;
   if (quoteReady.ok) live.quoteReady = quoteReady.value;
   else live.quoteReadyError = quoteReady.error;
+  if (live.statusError?.notTheService && live.quoteReadyError?.notTheService)
+    live.notTheService = live.statusError;
   if (appReady.ok) live.appReady = appReady.value;
   else live.appReadyError = appReady.error;
   if (tokens.ok) live.tokens = tokens.value;

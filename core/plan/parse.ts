@@ -808,20 +808,34 @@ function composeDocument(text: string, format: PlanFormat, check = false): Docum
 type NodeRange = readonly [number, number, number];
 
 /**
+ * An integer as plans take it: decimal digits, an optional minus, no leading zero (`!!int` tags and quotes
+ * are not part of a scalar's text). Tests may import it; the schema's messages name the forms refused.
+ */
+export const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
+
+/**
  * The readers give integers as bigint, so a JS number in the document was written with a fraction, an
  * exponent, or as .inf/.nan. Each is replaced by the text as written: a float is never an exact amount
  * (fields that take an integer refuse the text), a percent is read exactly from its digits (1e-400 is not
  * 0, 50.000000000000000001 is not 50), and messages quote what the user wrote (12345678901234567891e0,
- * never a rounded 12345678901234567000; 1e1000, never Infinity). YAML and JSON alike.
+ * never a rounded 12345678901234567000; 1e1000, never Infinity). An integer is kept only when written in
+ * plain decimal digits (PLAIN_INTEGER): YAML's other integer forms (`0x1000`, `0o17`, `+5`, and `017`,
+ * which YAML 1.1 reads as octal and 1.2 as 17) are replaced by their text too, so no field takes them as a
+ * number and no message shows them as a decimal (`sender: 0x1234abcd` is "0x1234abcd", never 305441741).
+ * Both YAML readers (lightYaml.ts and the `yaml` library) and JSON alike.
  */
 function numbersAsWritten(value: unknown, source: SourceTree): unknown {
   const path: Array<string | number> = [];
   const walk = (v: unknown): unknown => {
     if (typeof v === 'number') return source.scalarText(path) ?? String(v);
+    if (typeof v === 'bigint') {
+      const written = source.scalarText(path);
+      return written === undefined || PLAIN_INTEGER.test(written) ? v : written;
+    }
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const item: unknown = v[i];
-        if (typeof item !== 'object' && typeof item !== 'number') continue;
+        if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
         path.push(i);
         v[i] = walk(item);
         path.pop();
@@ -830,7 +844,7 @@ function numbersAsWritten(value: unknown, source: SourceTree): unknown {
       const o = v as Record<string, unknown>;
       for (const k of Object.keys(o)) {
         const item = o[k];
-        if (typeof item !== 'object' && typeof item !== 'number') continue;
+        if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
         path.push(k);
         o[k] = walk(item);
         path.pop();

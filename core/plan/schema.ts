@@ -8,13 +8,14 @@ import { MAX_UINT128 } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
 import { addressProblem, principalAddress } from './address';
 
-const DIGITS = /^\d+$/;
+/** Base units as plans take them: decimal digits without a leading zero (`017` is octal in YAML 1.1). */
+const DIGITS = /^(?:0|[1-9]\d*)$/;
 
 /** uint128 written as an integer or a digit string -> bigint. */
 export const zPlanAmount = z
   .union([
     z.bigint(),
-    z.string().regex(DIGITS, 'expected digits only (base units)'),
+    z.string().regex(DIGITS, 'expected decimal digits only, no leading zero (base units)'),
     // Integers arrive as bigint (intAsBigInt); a JS number here was written as a float: accept only exact ones.
     z
       .number()

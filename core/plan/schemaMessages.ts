@@ -21,6 +21,21 @@ type Path = readonly (string | number)[];
 const AMOUNT_FIELDS = new Set(['x_amount', 'y_amount', 'amount', 'amount_in']);
 const BIN_FIELDS = new Set(['bin_id', 'from_bin_id', 'to_bin_id']);
 const PERCENT_FIELDS = new Set(['withdrawal_percentage', 'slippage_tolerance']);
+/** Fields that take text (principals, words): a number form there is only a wrong value, not a form. */
+const TEXT_FIELDS = new Set([
+  'sender',
+  'pool',
+  'input_token',
+  'output_token',
+  'provider',
+  'network',
+  'api',
+  'mode',
+  'op',
+  'shape',
+  'amm_strategy',
+  '$schema',
+]);
 const OP_SCHEMAS: Record<string, { shape: Record<string, unknown> }> = {
   add: AddOpSchema,
   withdraw: WithdrawOpSchema,
@@ -34,7 +49,7 @@ export function expectationFor(path: Path): string | undefined {
   const last = path[path.length - 1];
   const parentKey = path[path.length - 2];
   if (typeof last === 'string' && AMOUNT_FIELDS.has(last))
-    return `an unsigned integer in base units (0..${MAX_UINT128}) in plain digits (no fraction, no exponent), as a number or a digit string`;
+    return `an unsigned integer in base units (0..${MAX_UINT128}) in plain decimal digits (no fraction, no exponent, no leading zero, no 0x/0o form), as a number or a digit string`;
   if (
     (typeof last === 'string' && BIN_FIELDS.has(last)) ||
     (parentKey === 'bins' && typeof last === 'number' && path[0] === 'operations' && path.length === 4)
@@ -101,6 +116,24 @@ export function shorten(text: string, max = 60): string {
   return text.length <= max ? text : `${text.slice(0, max - 20)}… (${text.length} characters)`;
 }
 
+/**
+ * The YAML number form a text is written in, when plans refuse it (parse.ts numbersAsWritten keeps such a
+ * number as its text, so the message quotes it): plans take numbers in plain decimal only.
+ */
+export function numberForm(text: string): string | undefined {
+  if (/^[-+]?0x[0-9a-fA-F_]+$/.test(text)) return 'a hexadecimal number';
+  if (/^[-+]?0o[0-7_]+$/.test(text)) return 'an octal number';
+  if (/^[-+]?0b[01_]+$/.test(text)) return 'a binary number (YAML 1.1)';
+  if (/^[-+]?0[0-9_]+$/.test(text)) return 'a number with a leading zero (octal in YAML 1.1)';
+  if (/^[-+]?[0-9][0-9_]*_[0-9_]*$/.test(text)) return 'a number with _ separators (YAML 1.1)';
+  if (/^[-+]?[0-9]+(?::[0-5]?[0-9])+$/.test(text)) return 'a base-60 number (YAML 1.1)';
+  if (/^\+[0-9]+$/.test(text)) return 'a number with a plus sign';
+  if (/^[-+]?\.(?:inf|Inf|INF)$/.test(text)) return 'infinity';
+  if (/^\.(?:nan|NaN|NAN)$/.test(text)) return 'not a number';
+  if (/^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][-+]?[0-9]+$/.test(text)) return 'a number with an exponent';
+  return undefined;
+}
+
 /** A short rendering of a value as written (numbers of any length stay short too). */
 export function renderValue(v: unknown): string {
   if (v === undefined) return 'nothing';
@@ -139,6 +172,15 @@ export function describeIssue(
   const value = valueAt(root, path);
   const expected = expectationFor(path);
   const name = pathText(path);
+  const last = path[path.length - 1];
+  // A number field holding a YAML number form (kept as its text by parse.ts): say which form it is.
+  const form =
+    typeof value === 'string' && !(typeof last === 'string' && TEXT_FIELDS.has(last))
+      ? numberForm(value)
+      : undefined;
+  const shown = form
+    ? `${renderValue(value)} (${form}; plans take numbers in plain decimal only)`
+    : renderValue(value);
   if (value === undefined && path.length > 0) {
     const parent = valueAt(root, path.slice(0, -1));
     if (parent !== undefined && parent !== null && typeof parent === 'object' && !Array.isArray(parent)) {
@@ -149,9 +191,7 @@ export function describeIssue(
   }
   // A principal of the right shape that is not a Stacks address: the value and why, from core/plan/address.ts.
   if (issue.code === 'custom' && issue.params?.kind === 'address') return `${name}: ${issue.message}`;
-  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator')
-    return `${name} is ${renderValue(value)}; expected ${expected ?? issue.message}`;
   if (issue.code === 'too_small' && Array.isArray(value))
     return `${name} is empty; expected ${expected ?? issue.message}`;
-  return `${name} is ${renderValue(value)}; expected ${expected ?? issue.message}`;
+  return `${name} is ${shown}; expected ${expected ?? issue.message}`;
 }

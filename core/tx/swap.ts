@@ -63,7 +63,7 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
   if (!route || route.hops.length === 0) {
     return exportError(
       'swap-route-missing',
-      `swap ${op.id}: the engine gave no route for ${s.amount_in} ${s.input_token} -> ${s.output_token}; nothing can be exported`,
+      `swap ${op.id}: no route was read for ${s.amount_in} ${s.input_token} -> ${s.output_token} (the engine gave none, or its quote could not be read); nothing can be exported`,
     );
   }
   const check = s.check;

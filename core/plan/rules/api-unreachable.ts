@@ -12,16 +12,34 @@ import { isQuoteVerdict, TRANSPORT_CODES, transportFindings } from './transport'
 export const apiUnreachable: Rule = {
   code: 'api-unreachable',
   needsLive: true,
-  run: (ctx) => [
-    ...transportFindings(
-      ctx,
-      'api-unreachable',
-      (e) => e.code === 'unreachable' || (e.code === 'http-error' && !isQuoteVerdict(e)),
-      (ep, msg) =>
-        `live data could not be read: ${ep} failed (${msg}); only offline checks ran — check --api / DLMM_API_URL or run with --offline`,
-    ),
-    ...positionGapFindings(ctx),
-  ],
+  run: (ctx) => {
+    const wrong = ctx.live?.notTheService;
+    if (wrong)
+      return [
+        ...transportFindings(
+          ctx,
+          'api-unreachable',
+          (e) => e === wrong,
+          (_ep, msg) => `live data could not be read: ${msg} Only offline checks ran.`,
+        ),
+        ...transportFindings(
+          ctx,
+          'api-unreachable',
+          (e) => e.code === 'unreachable' || (e.code === 'http-error' && e.status !== 404),
+          (ep, msg) => `live data could not be read: ${ep} failed (${msg})`,
+        ),
+      ];
+    return [
+      ...transportFindings(
+        ctx,
+        'api-unreachable',
+        (e) => e.code === 'unreachable' || (e.code === 'http-error' && !isQuoteVerdict(e)),
+        (ep, msg) =>
+          `live data could not be read: ${ep} failed (${msg}); only offline checks ran — check --api / DLMM_API_URL or run with --offline`,
+      ),
+      ...positionGapFindings(ctx),
+    ];
+  },
 };
 
 /** One finding per withdraw/move whose positions were not read (v1 without a usable inventory). */

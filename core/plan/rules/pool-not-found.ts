@@ -8,6 +8,7 @@ export const poolNotFound: Rule = {
   needsLive: true,
   run(ctx) {
     const out: Finding[] = [];
+    if (ctx.live?.notTheService) return out; // the URL is not the service's: api-unreachable says so
     const mixed = new Set(offlineMixedOps(ctx.plan));
     ctx.plan.operations.forEach((op, i) => {
       if (op.op === 'swap' || mixed.has(i)) return;

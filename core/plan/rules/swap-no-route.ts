@@ -8,6 +8,7 @@ export const swapNoRoute: Rule = {
   needsLive: true,
   run(ctx) {
     const out: Finding[] = [];
+    if (ctx.live?.notTheService) return out; // a 404 from a URL that is not the service's is no verdict
     const known = ctx.live?.tokens ? new Set(ctx.live.tokens.map((t) => t.contract_address)) : undefined;
     ctx.plan.operations.forEach((op, i) => {
       if (op.op !== 'swap') return;

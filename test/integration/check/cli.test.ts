@@ -176,6 +176,40 @@ describe('dlmm check', function () {
     }
   });
 
+  it('a URL with a wrong path (every read 404) says it is not the service, never pool-not-found (issue 28 item 3)', async () => {
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    try {
+      // The simulator's base is .../api; a wrong prefix makes it answer 404 to every read, as a wrong host path would.
+      const wrong = sim.url.replace(/\/api$/, '/v2/api');
+      const r = await dlmm([
+        '--api',
+        wrong,
+        '--format',
+        'json',
+        'examples/add-ladder.dlmm.yaml',
+        'examples/swap.dlmm.json',
+      ]);
+      assert.equal(r.code, 2, r.out + r.err);
+      const doc = JSON.parse(r.out) as {
+        files: Array<{ diagnostics: Array<{ code: string; message: string }> }>;
+      };
+      for (const f of doc.files) {
+        const codes = f.diagnostics.map((d) => d.code);
+        assert.ok(!codes.includes('pool-not-found'), r.out);
+        assert.ok(!codes.includes('swap-no-route'), r.out);
+        const unreachable = f.diagnostics.filter((d) => d.code === 'api-unreachable');
+        assert.equal(unreachable.length, 1, r.out);
+        assert.match(unreachable[0]!.message, /\/v2\/api does not look like the DLMM service/);
+        assert.match(unreachable[0]!.message, /ending in \/api just before \/quotes\/v2\//);
+      }
+      // The right URL on the same simulator reads (the finding is about the path, not the service being down).
+      const right = await dlmm(['--api', sim.url, '--format', 'json', 'examples/add-ladder.dlmm.yaml']);
+      assert.doesNotMatch(right.out, /does not look like the DLMM service/);
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('--max-tip-lag overrides the policy', async () => {
     const r = await dlmm([
       '--sim',

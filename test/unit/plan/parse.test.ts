@@ -528,4 +528,74 @@ describe('plan parsing: numbers are read as written (YAML and JSON alike)', () =
       assert.ok(f.message.includes(quoted), f.message);
     }
   });
+
+  // YAML's other number forms: the `yaml` library reads 0x1000 as 4096 (and 017 as 17, where YAML 1.1 reads
+  // octal 15); plans refuse them all, quoting the text, and the fast reader and the full parser agree.
+  const forms: Array<[string, RegExp]> = [
+    ['0x1000', /hexadecimal/],
+    ['0o17', /octal number/],
+    ['017', /leading zero \(octal in YAML 1\.1\)/],
+    ['-017', /leading zero/],
+    ['+5', /plus sign/],
+    ['1_000', /_ separators/],
+    ['0b101', /binary/],
+    ['.inf', /infinity/],
+    ['1e3', /exponent/],
+    ['!!int 0x10', /hexadecimal/],
+  ];
+  const addYaml = (field: string, v: string) =>
+    `version: 1\noperations:\n  - op: add\n    pool: ${POOL1}\n    bins:\n      - bin_id: ${field === 'bin_id' ? v : '0'}\n        x_amount: ${field === 'x_amount' ? v : '1'}\n        y_amount: 0\n`;
+  for (const [written, form] of forms) {
+    for (const field of ['x_amount', 'bin_id']) {
+      it(`refuses ${field}: ${written}, quoting it, in both YAML readers alike`, () => {
+        const text = addYaml(field, written);
+        const quoted = written.replace('!!int ', '');
+        // A document marker makes the fast reader (lightYaml.ts) hand the whole text to the yaml library.
+        const fast = parsePlan(text, { fileName: 'a.dlmm.yaml' });
+        const full = parsePlan('---\n' + text, { fileName: 'a.dlmm.yaml' });
+        for (const [p, shift] of [
+          [fast, 0],
+          [full, 4],
+        ] as const) {
+          assert.equal(p.plan, undefined);
+          const errors = p.findings.filter((f) => f.severity === 'error');
+          assert.equal(errors.length, 1, JSON.stringify(errors.map((f) => f.message)));
+          const f = errors[0]!;
+          assert.equal(f.code, 'schema');
+          assert.equal(p.text.slice(f.offset, f.offset + f.length), quoted);
+          assert.ok(f.message.includes(`"${quoted}"`), f.message);
+          assert.match(f.message, form);
+          assert.match(f.message, new RegExp(`^operations\\[0\\]\\.bins\\[0\\]\\.${field} is `));
+          // Never re-shown as the decimal a YAML reader makes of it.
+          assert.doesNotMatch(f.message, / is -?(4096|15|17|16|1000)\b/, f.message);
+          assert.equal(f.offset - shift, fast.findings[0]!.offset);
+        }
+        assert.deepEqual(
+          full.findings.map((f) => f.message),
+          fast.findings.map((f) => f.message),
+        );
+      });
+    }
+  }
+
+  it('a sender written as a number is quoted as written, never shown as a decimal', () => {
+    const text = `version: 1\nsender: 0x1234abcd\noperations:\n  - { op: swap, input_token: ${SBTC}, output_token: ${USDCX}, amount_in: 1 }\n`;
+    for (const p of [parsePlan(text), parsePlan('---\n' + text)]) {
+      const f = p.findings.find((x) => x.severity === 'error');
+      assert.ok(f);
+      assert.match(f.message, /^sender is "0x1234abcd"; expected a standard principal/);
+      assert.doesNotMatch(f.message, /305441741/);
+    }
+  });
+
+  it('keeps plain decimal integers, and digit strings without a leading zero, as numbers', () => {
+    const p = parsePlan(addYaml('x_amount', '4096'), { fileName: 'a.dlmm.yaml' });
+    const op = p.plan?.operations[0];
+    assert.ok(op?.op === 'add', JSON.stringify(p.findings));
+    assert.equal(op.bins[0]!.x_amount, 4096n);
+    const quoted = parsePlan(addYaml('x_amount', '"0"'), { fileName: 'a.dlmm.yaml' });
+    assert.equal(quoted.findings.filter((f) => f.severity === 'error').length, 0);
+    const padded = parsePlan(addYaml('x_amount', '"0017"'), { fileName: 'a.dlmm.yaml' });
+    assert.match(padded.findings[0]?.message ?? '', /"0017" \(a number with a leading zero/);
+  });
 });
