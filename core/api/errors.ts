@@ -2,17 +2,24 @@
 
 export type InventoryFault = 'TIP_LAG' | 'RECONCILE_DIRTY' | 'INCOMPLETE';
 
-export type ApiErrorCode =
-  | 'pool-not-found' // 404, or HTTP 200 with empty bins and 'Pool not found'
-  | 'inventory-unavailable' // inventory 503 TIP_LAG | RECONCILE_DIRTY | INCOMPLETE (never an empty book)
-  | 'tip-unknown' // status tip_lag is null where a tip gate was required
-  | 'unreachable' // timeout, refused, DNS, reset
-  | 'rate-limited' // 429 after the client's retries
-  | 'not-ready' // a readiness gate said not ready (503 on /ready, or ready:false)
-  | 'no-route' // the quote engine found no route for the pair/amount (swap-no-route)
-  | 'http-error' // any other non-2xx status
-  | 'unexpected-response' // a body failed its schema (endpoint + field in context)
-  | 'cancelled'; // every caller that needed the read gave up (its document was closed or edited)
+/**
+ * Every code of a service error: commands print it in brackets after the message (`dlmm: ... [http-error]`),
+ * and docs/diagnostics.md lists each.
+ */
+export const API_ERROR_CODES = [
+  'pool-not-found', // 404, or HTTP 200 with empty bins and 'Pool not found'
+  'inventory-unavailable', // inventory 503 TIP_LAG | RECONCILE_DIRTY | INCOMPLETE (never an empty book)
+  'tip-unknown', // status tip_lag is null where a tip gate was required
+  'unreachable', // timeout, refused, DNS, reset
+  'rate-limited', // 429 after the client's retries
+  'not-ready', // a readiness gate said not ready (503 on /ready, or ready:false)
+  'no-route', // the quote engine found no route for the pair/amount (swap-no-route)
+  'http-error', // any other non-2xx status
+  'unexpected-response', // a body failed its schema (endpoint + field in context)
+  'cancelled', // every caller that needed the read gave up (its document was closed or edited)
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 export interface ApiErrorContext {
   /** Method and path relative to the base, e.g. "GET /quotes/v2/bins/dlmm_1". Never includes keys. */

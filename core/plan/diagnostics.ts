@@ -35,6 +35,8 @@ export const DIAGNOSTIC_CODES = {
   'inventory-unavailable': 'error',
   'strict-drift-risk': 'info',
   'slippage-unit': 'warning',
+  // A plan without `sender` that export would refuse (core/tx/build.ts).
+  'sender-missing': 'warning',
   'token-unknown': 'error',
   'swap-no-route': 'error',
   'swap-partial-fill': 'error',

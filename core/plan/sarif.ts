@@ -35,6 +35,7 @@ export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
     'The tip-pinned inventory (market-maker inventory or app v2 current-bins) is unavailable or not believed',
   'strict-drift-risk': 'A 1-bin shift of the active bin makes a strict operation revert (executed)',
   'slippage-unit': 'slippage_tolerance below 0.05 or above 50: likely a fraction or a typo',
+  'sender-missing': 'the plan has no sender, which export needs for post-conditions',
   'token-unknown': 'Swap token not in /quotes/v2/tokens',
   'swap-no-route': 'The engine returns no route',
   'swap-partial-fill': 'The route cannot take the whole amount_in',

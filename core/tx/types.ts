@@ -128,6 +128,29 @@ export type ExportErrorCode =
   | 'bounds-unknown'
   | 'quote-mismatch'
   | 'deadline-passed';
+/** Every code an export refusal carries (`not exported (CODE)`); docs/diagnostics.md lists each. */
+export const EXPORT_ERROR_CODES = [
+  'plan-has-errors',
+  'plan-unreadable',
+  'live-data-unavailable',
+  'operation-unchecked',
+  'op-not-found',
+  'sender-missing',
+  'router-config-missing',
+  'token-unknown',
+  'swap-route-missing',
+  'swap-partial-fill',
+  'swap-route-unsupported',
+  'bad-public-key',
+  'public-key-mismatch',
+  'nothing-to-export',
+  'amount-exceeds-post-condition',
+  'would-revert',
+  'bounds-unknown',
+  'quote-mismatch',
+] as const;
+
+export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number];
 
 /** An export refusal: a value with a code, the user-facing message and the findings behind it. */
 export interface ExportError {

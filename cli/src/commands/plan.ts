@@ -7,13 +7,15 @@
  * plan is checked at once (findings on stderr); exit 1 when it has error findings, 2 on usage errors or when
  * the live data needed could not be read.
  */
-import type { DlmmApi, Token } from '../../../core/api/types';
+import { withAliases } from '../../../core/api/aliases';
+import { isApiError } from '../../../core/api/errors';
+import type { DlmmApi, Pool, Token, V1Pool } from '../../../core/api/types';
 import { parseUnits } from '../../../core/dlmm/bins';
 import { SHAPES, type ShapeName } from '../../../core/dlmm/distribution';
 import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
 import { toTextReport } from '../../../core/plan/format';
 import { planRecentre, type RecentreMove } from '../../../core/plan/recentre';
-import { zPoolRef, zPrincipalStandard } from '../../../core/plan/schema';
+import { POOL_ALIAS, zPoolRef, zPrincipalStandard } from '../../../core/plan/schema';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { withHeapGrowthHeld } from '../heapGrowth';
 import { UsageError, type CliIO } from '../io';
@@ -47,6 +49,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (sub === 'add') return await add(rest, io);
     if (sub === 'recentre' || sub === 'recenter') return await recentre(rest, io);
   } catch (e) {
+    if (e instanceof PoolUnknown) {
+      io.err(`dlmm plan ${sub}: ${e.message}\n`);
+      return 2;
+    }
     if (!(e instanceof LiveUnavailable)) throw e;
     io.err(`dlmm plan ${sub}: live data unavailable: ${e.message}\n`);
     return 2;
@@ -116,7 +122,7 @@ export function humanAmount(text: string, token: Token | undefined, name: string
 async function add(args: string[], io: CliIO): Promise<number> {
   const { common, values } = parseCommand(args, ADD_OPTIONS);
   const format = parseFormat(common, ['yaml', 'json'] as const, 'yaml');
-  const pool = parsePool(values.pool);
+  const written = parsePool(values.pool);
   const shape = parseShape(values.shape);
   const range = parseRange(requireOption(values.range, '--range A..B'));
   const sender = parseSender(values.sender, false);
@@ -126,6 +132,7 @@ async function add(args: string[], io: CliIO): Promise<number> {
   if (values.x === undefined && values.y === undefined)
     throw new UsageError('give --x AMOUNT, --y AMOUNT or both');
   return withApi(common, io, async (api) => {
+    const { principal: pool } = await resolvePool(api, written);
     const live = await probe(api, pool, undefined);
     const x = typeof values.x === 'string' ? humanAmount(values.x, live.tokenX, '--x') : 0n;
     const y = typeof values.y === 'string' ? humanAmount(values.y, live.tokenY, '--y') : 0n;
@@ -145,7 +152,7 @@ async function add(args: string[], io: CliIO): Promise<number> {
 async function recentre(args: string[], io: CliIO): Promise<number> {
   const { common, values } = parseCommand(args, RECENTRE_OPTIONS);
   const format = parseFormat(common, ['yaml', 'json'] as const, 'yaml');
-  const pool = parsePool(values.pool);
+  const written = parsePool(values.pool);
   const sender = parseSender(values.sender, true) as string;
   const shape = parseShape(values.shape);
   const widthText = requireOption(values.width, '--width N');
@@ -153,6 +160,7 @@ async function recentre(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--width expects a whole number of bins 1..500, got '${widthText}'`);
   const width = Number(widthText);
   return withApi(common, io, async (api) => {
+    const { principal: pool } = await resolvePool(api, written);
     const live = await probe(api, pool, sender);
     if (!live.positions) {
       io.err(
@@ -231,6 +239,46 @@ async function probe(api: DlmmApi, pool: string, sender: string | undefined): Pr
 }
 
 class LiveUnavailable extends Error {}
+/** The pool written is not in the engine's pools list (exit 2, with the pools that are). */
+class PoolUnknown extends Error {}
+
+/**
+ * The pool as the engine lists it: an alias (dlmm_<n>) resolved to its contract principal through the pools
+ * list (the v1 list pairs aliases with principals: core/api/aliases.ts), a principal checked to be listed.
+ * The plan is written with the principal (what the transactions call, and what app v2 positions take).
+ */
+async function resolvePool(api: DlmmApi, written: string): Promise<{ principal: string; alias?: string }> {
+  let pools: Pool[];
+  try {
+    pools = await api.pools();
+  } catch (e) {
+    if (!isApiError(e)) throw e;
+    throw new LiveUnavailable(`the pools list could not be read to find '${written}': ${e.message}`);
+  }
+  let v1: V1Pool[] | undefined;
+  let v1Error: string | undefined;
+  try {
+    v1 = await api.v1Pools();
+  } catch (e) {
+    if (!isApiError(e)) throw e;
+    v1Error = e.message;
+  }
+  const listed = withAliases(pools, v1);
+  const hit = listed.find((p) => p.pool_id === written || p.pool_alias === written);
+  if (hit) return { principal: hit.pool_id, ...(hit.pool_alias ? { alias: hit.pool_alias } : {}) };
+  if (POOL_ALIAS.test(written) && v1Error !== undefined)
+    throw new LiveUnavailable(
+      `the alias '${written}' could not be resolved: the list that pairs aliases with pools could not be read (${v1Error}); give the pool's contract principal instead`,
+    );
+  const shown = listed.slice(0, 10).map((p) => (p.pool_alias ? `${p.pool_alias} (${p.pool_id})` : p.pool_id));
+  const more = listed.length > shown.length ? `, and ${listed.length - shown.length} more` : '';
+  throw new PoolUnknown(
+    `pool '${written}' is not in the engine's pools list (GET /quotes/v2/pools); ` +
+      (shown.length > 0
+        ? `known pools: ${shown.join(', ')}${more}`
+        : 'the list is empty: check --api / DLMM_API_URL'),
+  );
+}
 
 type Value = string | number | bigint | Value[] | { [k: string]: Value };
 

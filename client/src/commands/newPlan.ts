@@ -1,6 +1,7 @@
 /**
  * "DLMM: New Plan": an untitled `*.dlmm.yaml` (so the server checks it at once) filled with a snippet whose
- * pool choices are the engine's current pools (contract principals, v2's preferred form).
+ * pool choices are the engine's current pools (contract principals, v2's preferred form) and whose sender is
+ * the configured one (`dlmm.dashboard.sender`) when set.
  */
 import * as vscode from 'vscode';
 import type { Pool } from '../../../core/api/types';
@@ -29,5 +30,7 @@ export async function newPlan(deps: CommandDeps): Promise<void> {
   if (!uri) return;
   const doc = await vscode.workspace.openTextDocument(uri);
   const editor = await vscode.window.showTextDocument(doc);
-  await editor.insertSnippet(new vscode.SnippetString(planSnippet(pools)), new vscode.Position(0, 0));
+  const sender =
+    vscode.workspace.getConfiguration('dlmm').get<string>('dashboard.sender')?.trim() || undefined;
+  await editor.insertSnippet(new vscode.SnippetString(planSnippet(pools, sender)), new vscode.Position(0, 0));
 }

@@ -1,8 +1,12 @@
 /** Text the commands produce (snippets, example choice): pure, so unit tests run it without an editor. */
 import type { Pool } from '../../../core/api/types';
 
-/** The plan snippet for these pools (choices are the contract principals). */
-export function planSnippet(pools: readonly Pool[]): string {
+/**
+ * The plan snippet for these pools (choices are the contract principals), with `sender` filled with the
+ * configured one (`dlmm.dashboard.sender`) when there is one: export needs it (the `sender-missing` finding).
+ */
+export function planSnippet(pools: readonly Pool[], sender?: string): string {
+  const senderText = sender && /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}$/.test(sender) ? sender : undefined;
   const choices = pools.map((p) => p.pool_id).filter((id) => /^[\w.-]+$/.test(id));
   const pool =
     choices.length > 0
@@ -12,7 +16,7 @@ export function planSnippet(pools: readonly Pool[]): string {
     'version: 1',
     'network: mainnet',
     'api: v2',
-    'sender: ${1:SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR}',
+    `sender: \${1:${senderText ?? 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR'}}`,
     'policy:',
     '  max_tip_lag: 0',
     '  slippage_tolerance: 1',

@@ -24,6 +24,7 @@ import { poolNotQuotable } from './pool-not-quotable';
 import { positionsMayLag } from './positions-may-lag';
 import { preferContractId } from './prefer-contract-id';
 import { rateLimited } from './rate-limited';
+import { senderMissing } from './sender-missing';
 import { slippageUnit } from './slippage-unit';
 import { swapNoRoute } from './swap-no-route';
 import { swapPartialFill } from './swap-partial-fill';
@@ -51,6 +52,7 @@ export const RULES: readonly Rule[] = [
   tooManyPositions,
   moveSameBin,
   slippageUnit,
+  senderMissing,
   preferContractId,
   mixedGeneration,
   poolNotFound,

@@ -94,7 +94,7 @@ describe('dlmm check', function () {
     try {
       writeFileSync(
         join(dir, 'ok.dlmm.yaml'),
-        'version: 1\noperations:\n  - { op: swap, input_token: SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token, output_token: SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx, amount_in: 5 }\n',
+        'version: 1\nsender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR\noperations:\n  - { op: swap, input_token: SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token, output_token: SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx, amount_in: 5 }\n',
       );
       writeFileSync(join(dir, 'ignored.yaml'), 'not: a plan\n');
       const r = await dlmm(['--offline', dir]);

@@ -269,6 +269,7 @@ describe('live rules against the simulated engine', function () {
               'tip-unknown',
               'app-not-ready',
               'slippage-unit',
+              'sender-missing',
               'api-unreachable',
               'rate-limited',
               'unexpected-response',

@@ -177,4 +177,108 @@ describe('dlmm plan (simulated engine)', function () {
     assert.equal(nothing.out, '');
     assert.match(nothing.err, /nothing to move/);
   });
+
+  it('aliases resolve through the pools list: the plan is written with the contract principal (issue 28 items 6, 7)', async () => {
+    // The same recentre as above, by alias: it reads the sender's app v2 positions through the principal.
+    const r = await dlmm(
+      ['plan', 'recentre', '--pool', 'dlmm_1', '--sender', SENDER, '--shape', 'bid-ask', '--width', '2'],
+      env,
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, new RegExp(`^    pool: ${POOL_SBTC_USDCX.replace(/\./g, '\\.')}$`, 'm'));
+    assert.match(r.out, new RegExp(`^sender: ${SENDER}$`, 'm'));
+    assert.doesNotMatch(r.out, /dlmm_1/);
+    assert.doesNotMatch(r.err, /live data unavailable|prefer-contract-id/);
+    // plan add by alias: the principal is written, and with --sender the written plan exports.
+    const add = await dlmm(
+      [
+        'plan',
+        'add',
+        '--pool',
+        'dlmm_1',
+        '--shape',
+        'curve',
+        '--range',
+        '-20..20',
+        '--x',
+        '1',
+        '--y',
+        '76000',
+      ],
+      env,
+      dir,
+    );
+    assert.equal(add.code, 0, add.err);
+    assert.match(add.out, new RegExp(`^    pool: ${POOL_SBTC_USDCX.replace(/\./g, '\\.')}$`, 'm'));
+    assert.doesNotMatch(add.err, /prefer-contract-id/);
+    // Without --sender, check says before export what export will need.
+    assert.match(add.err, /warning sender-missing the plan has no `sender`/);
+  });
+
+  it('a plan add without --sender is flagged sender-missing by check, and export refuses it with that code', async () => {
+    const out = join(dir, 'nosender.dlmm.yaml');
+    const w = await dlmm(
+      [
+        'plan',
+        'add',
+        '--pool',
+        'dlmm_1',
+        '--shape',
+        'spot',
+        '--range',
+        '-2..2',
+        '--x',
+        '0.001',
+        '--out',
+        out,
+      ],
+      env,
+    );
+    assert.equal(w.code, 0, w.err);
+    const c = await dlmm(['check', '--format', 'json', out], env);
+    const doc = JSON.parse(c.out) as { files: Array<{ diagnostics: Array<{ code: string }> }> };
+    assert.deepEqual(
+      doc.files[0]!.diagnostics.map((d) => d.code),
+      ['sender-missing'],
+    );
+    const e = await dlmm(['export', out, '--out', join(dir, 'x.json')], env);
+    assert.equal(e.code, 1, 'refused: cannot be exported');
+    assert.match(e.err, /not exported \(sender-missing\)/);
+    const withSender = join(dir, 'sender.dlmm.yaml');
+    const ws = await dlmm(
+      [
+        'plan',
+        'add',
+        '--pool',
+        'dlmm_1',
+        '--shape',
+        'spot',
+        '--range',
+        '-2..2',
+        '--x',
+        '0.001',
+        '--sender',
+        SENDER,
+        '--out',
+        withSender,
+      ],
+      env,
+    );
+    assert.equal(ws.code, 0, ws.err);
+    assert.doesNotMatch(ws.err, /sender-missing/);
+  });
+
+  it('an unknown pool says it is unknown and lists the known ones, never "live data unavailable"', async () => {
+    for (const sub of [
+      ['add', '--shape', 'curve', '--range', '-20..20', '--x', '1'],
+      ['recentre', '--sender', SENDER, '--shape', 'spot', '--width', '5'],
+    ]) {
+      const r = await dlmm(['plan', sub[0]!, '--pool', 'dlmm_9', ...sub.slice(1)], env);
+      assert.equal(r.code, 2, r.err);
+      assert.equal(r.out, '');
+      assert.match(r.err, /pool 'dlmm_9' is not in the engine's pools list/);
+      assert.match(r.err, new RegExp(`known pools: dlmm_1 \\(${POOL_SBTC_USDCX.replace(/\./g, '\\.')}\\)`));
+      assert.doesNotMatch(r.err, /live data unavailable/);
+    }
+  });
 });

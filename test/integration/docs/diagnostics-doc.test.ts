@@ -19,6 +19,9 @@ import { join } from 'node:path';
 import { createApiClient } from '../../../core/api/client';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/plan/analyze';
 import { defaultSeverity, DIAGNOSTIC_CODES, type DiagnosticCode } from '../../../core/plan/diagnostics';
+import { API_ERROR_CODES } from '../../../core/api/errors';
+import { RULES } from '../../../core/plan/rules';
+import { EXPORT_ERROR_CODES } from '../../../core/tx/types';
 import { admin, clientFor, startSimulator, worldWithFlags, type RunningSimulator } from '../check/sim';
 
 const DOC = join(__dirname, '../../../docs/diagnostics.md');
@@ -112,6 +115,32 @@ describe('docs/diagnostics.md in step with core/plan/diagnostics.ts', () => {
       `docs/diagnostics.md: add a row to the Index table for ${notIndexed.join(', ')}: ` +
         notIndexed.map((c) => `| [\`${c}\`](#${c}) | <severity> | <yes/no> |`).join(' '),
     );
+  });
+
+  it('lists every code a command can print: findings (every rule), export refusals and service errors', () => {
+    // Finding codes come from the registry and from the rules themselves (a rule's code must be registered).
+    for (const rule of RULES) assert.ok(rule.code in DIAGNOSTIC_CODES, `rule ${rule.code} is not registered`);
+    const table = (marker: string): string[] => {
+      const at = text.indexOf(`<!-- codes: ${marker} -->`);
+      assert.ok(at >= 0, `docs/diagnostics.md has no <!-- codes: ${marker} --> table`);
+      const end = text.indexOf('\n## ', at);
+      const body = text.slice(at, end < 0 ? text.length : end);
+      return [...body.matchAll(/^\| `([^`]+)` +\|/gm)].map((m) => m[1]!);
+    };
+    for (const [marker, fromCode] of [
+      ['export', EXPORT_ERROR_CODES],
+      ['service', API_ERROR_CODES],
+    ] as const) {
+      const listed = table(marker);
+      const missing = fromCode.filter((c) => !listed.includes(c));
+      const extra = listed.filter((c) => !(fromCode as readonly string[]).includes(c));
+      assert.deepEqual(missing, [], `docs/diagnostics.md's ${marker} table misses ${missing.join(', ')}`);
+      assert.deepEqual(
+        extra,
+        [],
+        `docs/diagnostics.md's ${marker} table lists unknown codes ${extra.join(', ')}`,
+      );
+    }
   });
 
   it('gives each code its severity, when, example, fix and quick fix', () => {

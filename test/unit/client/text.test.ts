@@ -51,6 +51,14 @@ describe('client text', () => {
     assert.ok(a.plan);
   });
 
+  it('the New Plan snippet writes the configured sender, and a placeholder without one', () => {
+    const configured = 'SP2C2YFP12AJZB4MABJBAJ55XECVS7E4PMMZ89YZR';
+    assert.match(planSnippet([], configured), new RegExp(`^sender: \\$\\{1:${configured}\\}$`, 'm'));
+    assert.match(planSnippet([]), /^sender: \$\{1:SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR\}$/m);
+    // Anything that is not a standard principal is never written into the snippet.
+    assert.doesNotMatch(planSnippet([], 'not a principal}'), /not a principal/);
+  });
+
   it('picks a plan file for the walkthrough', () => {
     assert.equal(
       pickExample(['swap.dlmm.json', 'mistakes', 'add-ladder.dlmm.yaml', 'simple-rebalance.dlmm.yaml']),

@@ -1,7 +1,7 @@
 /** Offline rules: one data-driven table, input plan snippet -> expected (code, severity, source under the range). */
 import assert from 'node:assert/strict';
 import { analyzeOffline } from '../../../../core/plan/analyze';
-import { assertFindings, plan, POOL1, SBTC, USDCX, type Expect } from '../helpers';
+import { assertFindings, plan, POOL1, SBTC, SENDER, USDCX, type Expect } from '../helpers';
 
 const add = (bins: string, extra = ''): string =>
   `  - op: add\n    pool: ${POOL1}\n${extra}    bins:\n${bins}`;
@@ -80,8 +80,24 @@ const table: Array<{ name: string; text: string; expect: Expect[]; codes?: strin
   },
   {
     name: 'slippage-unit fraction in policy',
-    text: plan(swap(''), 'policy:\n  slippage_tolerance: 0.01\n'),
+    text: plan(swap(''), `sender: ${SENDER}\npolicy:\n  slippage_tolerance: 0.01\n`),
     expect: [['slippage-unit', 'warning', '0.01']],
+  },
+  {
+    name: 'sender-missing: an add and a swap without sender (export would refuse), on the first key',
+    text: plan(
+      swap('') +
+        '  - op: add\n    pool: ' +
+        POOL1 +
+        '\n    bins:\n      - { bin_id: 150, x_amount: 1, y_amount: 0 }\n',
+      '',
+    ),
+    expect: [['sender-missing', 'warning', 'version']],
+  },
+  {
+    name: 'sender-missing: not for a withdraw (its missing sender is a schema error)',
+    text: plan(`  - { op: withdraw, pool: ${POOL1} }\n`, ''),
+    expect: [['schema', 'error', 'withdraw']],
   },
   {
     name: 'slippage-unit typo on swap',
