@@ -8,6 +8,8 @@ import { isQuoteVerdict, TRANSPORT_CODES, transportFindings } from './transport'
  * A swap quote's own verdict (no route, a 4xx refusal) is swap-no-route's; a 5xx from the quote is not.
  * A withdraw/move whose positions were not read for any other reason (app v2 'Pool not found', a 404, v1
  * without inventory) gets its own finding: it was not checked, and it is never silently dropped.
+ * When the engine's own status and ready answered 404 (live.notTheService), the URL is not the service's:
+ * that one finding says so, and no other 404 is reported (each would only repeat it).
  */
 export const apiUnreachable: Rule = {
   code: 'api-unreachable',
