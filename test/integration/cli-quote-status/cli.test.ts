@@ -100,6 +100,15 @@ describe('dlmm status', function () {
     assert.match(r.err, /refused.*\[unreachable\]/);
   });
 
+  it('a URL with a wrong path (status answers 404): says it does not look like the service and what it should end in', async () => {
+    const s = await sim();
+    const r = await dlmm(['status', '--api', s.url.replace(/\/api$/, '/v2/api')]);
+    assert.equal(r.code, 2);
+    assert.equal(r.out, '');
+    assert.match(r.err, /\/v2\/api does not look like the DLMM service/);
+    assert.match(r.err, /ending in \/api just before \/quotes\/v2\/.*\[http-error\]/);
+  });
+
   it('takes the key from --api-key-env or DLMM_API_KEY, never from argv, and never prints it', async () => {
     const s = await sim();
     const ok = await dlmm(['status', '--api', s.url, '--api-key-env', 'MY_KEY'], {
