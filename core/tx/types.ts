@@ -108,26 +108,6 @@ export interface BalanceChange {
   exact: boolean;
 }
 
-export type ExportErrorCode =
-  | 'plan-has-errors'
-  | 'plan-unreadable'
-  | 'live-data-unavailable'
-  | 'operation-unchecked'
-  | 'op-not-found'
-  | 'sender-missing'
-  | 'router-config-missing'
-  | 'token-unknown'
-  | 'swap-route-missing'
-  | 'swap-partial-fill'
-  | 'swap-route-unsupported'
-  | 'bad-public-key'
-  | 'public-key-mismatch'
-  | 'nothing-to-export'
-  | 'amount-exceeds-post-condition'
-  | 'would-revert'
-  | 'bounds-unknown'
-  | 'quote-mismatch'
-  | 'deadline-passed';
 /** Every code an export refusal carries (`not exported (CODE)`); docs/diagnostics.md lists each. */
 export const EXPORT_ERROR_CODES = [
   'plan-has-errors',
@@ -148,6 +128,7 @@ export const EXPORT_ERROR_CODES = [
   'would-revert',
   'bounds-unknown',
   'quote-mismatch',
+  'deadline-passed',
 ] as const;
 
 export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number];
