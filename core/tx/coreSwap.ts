@@ -27,7 +27,13 @@ import type { BinBalances } from '../dlmm/math';
 import { poolFees } from './bounds';
 import { fillWords, type QuoteCheck } from '../quote/exact';
 import { exportError, words } from './context';
-import { routerConfigFor, type Network, type RouterConfig, type RouterOverrides } from './routers';
+import {
+  networkOfPrincipal,
+  routerConfigFor,
+  type Network,
+  type RouterConfig,
+  type RouterOverrides,
+} from './routers';
 import type { BuiltTransaction, ExportError, ExportOutcome } from './types';
 
 export interface CoreSwapExportInput {
@@ -46,10 +52,7 @@ export interface CoreSwapExportInput {
   now?: () => number;
 }
 
-/** The network a sender principal belongs to (SP/SM mainnet, ST/SN testnet). */
-export function networkOfPrincipal(p: string): Network {
-  return /^S[TN]/.test(p) ? 'testnet' : 'mainnet';
-}
+export { networkOfPrincipal } from './routers';
 
 /**
  * A chain pool from a pool record and its bin list, for a swap: reserves and prices as listed; the bins'

@@ -48,3 +48,8 @@ export function routerConfigFor(network: Network, overrides?: RouterOverrides): 
     return undefined;
   return merged as RouterConfig;
 }
+
+/** The network a sender principal belongs to (SP/SM mainnet, ST/SN testnet). */
+export function networkOfPrincipal(p: string): Network {
+  return /^S[TN]/.test(p) ? 'testnet' : 'mainnet';
+}

@@ -17,6 +17,7 @@ import type {
   PoolView,
   WebviewState,
 } from './protocol';
+import { BalancesPanel } from './balances';
 import { QuotePanel } from './quote';
 import { errorInfoOf, type HostClient, type Transport } from './transport';
 
@@ -39,6 +40,7 @@ export class DashboardApp {
   readonly ladder: LadderView;
   private readonly chart = new PriceChart();
   private readonly quote: QuotePanel;
+  private readonly balances: BalancesPanel;
 
   private overview: Overview | undefined;
   private poolId: string | null = null;
@@ -107,6 +109,7 @@ export class DashboardApp {
     this.planList = h('div', { className: 'plan-list', 'data-testid': 'plan-list' });
     this.historyStatus = h('div', { className: 'section-status' });
     this.quote = new QuotePanel(client, (e, retry) => this.errorBox(e, retry));
+    this.balances = new BalancesPanel(client, (e, retry) => this.errorBox(e, retry));
 
     const zoomBy = (dir: 1 | -1): void => {
       const i = ZOOM_STEPS.findIndex((z) => z >= this.ladder.zoom);
@@ -198,6 +201,7 @@ export class DashboardApp {
           this.planList,
         ),
         this.quote.element,
+        this.balances.element,
         h(
           'section',
           { className: 'panel history', 'aria-labelledby': 'history-title' },
@@ -225,6 +229,8 @@ export class DashboardApp {
           break;
         case 'planChanged':
           void this.loadPreview();
+          // The sender may be the plan's: its balances follow the open plan.
+          if (this.poolId) void this.balances.load(this.poolId);
           break;
         case 'showPool':
           if (m.pool_id !== this.poolId) {
@@ -373,6 +379,7 @@ export class DashboardApp {
     setChildren(this.historyStatus, 'Loading the price history…');
     const viewP = given ? Promise.resolve(given) : this.client.request('poolView', { pool_id: id });
     const previewP = this.client.request('planPreview', { pool_id: id });
+    void this.balances.load(id);
     // The history is asked for once the ladder's data is in: it should not delay the first paint.
     const historyP = viewP.then(
       () => this.client.request('priceHistory', { pool_id: id }),

@@ -32,3 +32,14 @@ export function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.body).getPropertyValue(name).trim();
   return v || fallback;
 }
+
+/**
+ * An amount with its unit that never breaks across lines: a no-break space between number and unit, and
+ * `white-space: nowrap` on the element (styles.css `.amount`).
+ */
+export function amount(text: string, unit: string): HTMLElement {
+  const el = document.createElement('span');
+  el.className = 'amount';
+  el.textContent = unit ? `${text}\u00a0${unit}` : text;
+  return el;
+}

@@ -102,6 +102,30 @@ export const PositionsSchema = z.discriminatedUnion('state', [
 ]);
 export type Positions = z.infer<typeof PositionsSchema>;
 
+/** One balance of the sender: exact base units, or null with why it was not read (never 0 for unknown). */
+export const BalanceRowSchema = z.object({
+  token: z.string(),
+  symbol: z.string(),
+  /** Decimals of the amount; null when the token list does not give them (the amount is shown raw). */
+  decimals: z.number().int().min(0).max(36).nullable(),
+  stx: z.boolean(),
+  amount: zDec.nullable(),
+  unread: z.string().nullable(),
+});
+export type BalanceRow = z.infer<typeof BalanceRowSchema>;
+
+/** The sender's balances of the pool's two tokens and of STX (fees), read as `check` reads them. */
+export const BalancesSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('none'), reason: z.string() }),
+  z.object({
+    state: z.literal('ok'),
+    sender: z.string(),
+    source: z.enum(['plan', 'setting']),
+    rows: z.array(BalanceRowSchema),
+  }),
+]);
+export type Balances = z.infer<typeof BalancesSchema>;
+
 export const PoolViewSchema = z.object({
   header: PoolHeaderSchema,
   status: EngineStatusSchema,
@@ -219,7 +243,9 @@ export const RouteInfoSchema = z.object({
   min_received: zDec,
   slippage: z.number(),
   price_impact_bps: z.number().int().nullable(),
-  bins_crossed: z.number().int(),
+  /** Bins used and crossed (core/quote/bins.ts, the one definition); null when the quote names no steps. */
+  bins_used: z.number().int().nullable(),
+  bins_crossed: z.number().int().nullable(),
   input_decimals: z.number().int(),
   output_decimals: z.number().int(),
   hops: z.array(
@@ -278,6 +304,7 @@ export const REQUESTS = {
   planPreview: { params: zPoolParams, result: PlanPreviewSchema },
   quote: { params: QuoteParamsSchema, result: QuoteResultSchema },
   priceHistory: { params: zPoolParams, result: PriceHistorySchema },
+  balances: { params: zPoolParams, result: BalancesSchema },
 } as const;
 export type RequestMethod = keyof typeof REQUESTS;
 export type RequestParams<M extends RequestMethod> = z.infer<(typeof REQUESTS)[M]['params']>;

@@ -1,7 +1,8 @@
 /** The quote panel: tokens, a human amount, slippage; best route and all routes from the engine. */
 import { parseUnits } from '../../core/dlmm/bins';
-import { h, setChildren } from './dom';
+import { amount, h, setChildren } from './dom';
 import { human } from './format';
+import { routeBinsText } from '../../core/quote/bins';
 import type { QuoteParams, QuoteResult, RouteInfo, TokenInfo } from './protocol';
 import type { HostClient } from './transport';
 
@@ -187,23 +188,52 @@ export class QuotePanel {
     const tout = this.token(p.output_token);
     const sym = (c: string): string => this.token(c)?.symbol ?? c;
     const outDec = q.best.output_decimals;
-    const row = (k: string, v: string, testid?: string): HTMLElement =>
+    const inDec = tin?.decimals ?? 0;
+    const inAmount = (v: string): HTMLElement => amount(human(v, inDec), tin?.symbol ?? '');
+    const outAmount = (v: string, dec = outDec): HTMLElement => amount(human(v, dec), tout?.symbol ?? '');
+    // One row: the label never wraps, the value sits right-aligned in the second column; a note (prose)
+    // spans the row below it.
+    const row = (
+      k: string,
+      v: string | HTMLElement,
+      opts: { testid?: string; rowTestid?: string; note?: (string | HTMLElement)[] } = {},
+    ): HTMLElement =>
       h(
         'div',
-        { className: 'kv' },
+        { className: 'kv', 'data-testid': opts.rowTestid },
         h('span', { className: 'k' }, k),
-        h('span', { className: 'v', 'data-testid': testid }, v),
+        h('span', { className: 'v', 'data-testid': opts.testid }, v),
+        opts.note ? h('span', { className: 'note' }, ...opts.note) : null,
       );
     const impact = (r: RouteInfo): string =>
       r.price_impact_bps === null ? 'unknown' : `${(r.price_impact_bps / 100).toFixed(2)}%`;
-    const checkText = (r: RouteInfo): string =>
+    const check = (r: RouteInfo): { value: string; note: (string | HTMLElement)[] } =>
       !r.verified
-        ? `not recomputed (${r.unverified_reason ?? 'unknown reason'}): engine figures`
+        ? {
+            value: 'not recomputed',
+            note: [`${r.unverified_reason ?? 'unknown reason'}: the engine's figures are shown`],
+          }
         : r.engine_amount_out !== null
-          ? `differs: the engine says ${human(r.engine_amount_out, r.output_decimals)}, the bins read give ${human(r.amount_out, r.output_decimals)} (shown)`
-          : 'agrees with the engine (recomputed from the bins read)';
+          ? {
+              value: 'DIFFERS',
+              note: [
+                'the engine says ',
+                outAmount(r.engine_amount_out, r.output_decimals),
+                ', the bins read give ',
+                outAmount(r.amount_out, r.output_decimals),
+                ' (shown)',
+              ],
+            }
+          : { value: 'agrees', note: ['with the engine, recomputed from the bins read'] };
     const path = (r: RouteInfo): string =>
       [sym(r.hops[0]?.input_token ?? p.input_token), ...r.hops.map((hp) => sym(hp.output_token))].join(' → ');
+    const bestCheck = check(q.best);
+    const bins = (r: RouteInfo): string =>
+      routeBinsText(
+        r.bins_used === null || r.bins_crossed === null
+          ? undefined
+          : { used: r.bins_used, crossed: r.bins_crossed },
+      );
     setChildren(
       this.result,
       h(
@@ -216,62 +246,66 @@ export class QuotePanel {
           'data-amount-in-used': q.best.amount_in_used,
           'data-complete': String(q.best.complete),
         },
-        row(
-          'Fill',
-          q.best.complete
-            ? `complete: the whole ${human(q.best.amount_in, tin?.decimals ?? 0)} ${tin?.symbol ?? ''} is used`
-            : `PARTIAL: only ${human(q.best.amount_in_used, tin?.decimals ?? 0)} of ${human(q.best.amount_in, tin?.decimals ?? 0)} ${tin?.symbol ?? ''} finds liquidity`,
-          'quote-fill',
-        ),
-        row(
-          q.best.complete ? 'You receive' : 'You receive (for the used part only)',
-          `${human(q.best.amount_out, outDec)} ${tout?.symbol ?? ''}`,
-          'quote-amount-out',
-        ),
-        row(
-          'Minimum received',
-          `${human(q.best.min_received, outDec)} ${tout?.symbol ?? ''} at ${q.best.slippage}% slippage`,
-          'quote-min',
-        ),
-        row('Exact check', checkText(q.best), 'quote-check'),
-        row('Price impact', impact(q.best), 'quote-impact'),
-        row('Bins crossed', String(q.best.bins_crossed), 'quote-bins'),
+        row(q.best.complete ? 'You receive' : 'You receive (used part)', outAmount(q.best.amount_out), {
+          testid: 'quote-amount-out',
+        }),
+        row('Minimum received', outAmount(q.best.min_received), {
+          testid: 'quote-min',
+          note: [`at ${q.best.slippage}% slippage: the export's bound`],
+        }),
+        row('Fill', q.best.complete ? 'complete' : 'PARTIAL', {
+          rowTestid: 'quote-fill',
+          note: q.best.complete
+            ? ['the whole ', inAmount(q.best.amount_in), ' is used']
+            : [
+                'only ',
+                inAmount(q.best.amount_in_used),
+                ' of ',
+                inAmount(q.best.amount_in),
+                ' finds liquidity',
+              ],
+        }),
+        row('Price impact', impact(q.best), { testid: 'quote-impact' }),
+        row('Bins crossed', bins(q.best), { testid: 'quote-bins' }),
+        row('Exact check', bestCheck.value, { testid: 'quote-check', note: bestCheck.note }),
         row('Route', path(q.best)),
-        row('Sent', `${human(p.amount_in, tin?.decimals ?? 0)} ${tin?.symbol ?? ''} (raw ${p.amount_in})`),
+        row('Sent', inAmount(p.amount_in), { note: [`raw ${p.amount_in} base units`] }),
       ),
       h('h3', {}, `All routes (${q.routes.length})`),
       h(
-        'table',
-        { className: 'routes', 'data-testid': 'quote-routes' },
+        'div',
+        { className: 'routes-wrap' },
         h(
-          'thead',
-          {},
+          'table',
+          { className: 'routes', 'data-testid': 'quote-routes' },
           h(
-            'tr',
+            'thead',
             {},
-            h('th', {}, 'Route'),
-            h('th', {}, 'Fill'),
-            h('th', {}, 'Out'),
-            h('th', {}, 'Impact'),
-            h('th', {}, 'Bins'),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          ...q.routes.map((r) =>
             h(
               'tr',
-              { 'data-amount-out': r.amount_out, 'data-complete': String(r.complete) },
-              h('td', {}, path(r)),
+              {},
+              h('th', {}, 'Route'),
+              h('th', {}, 'Fill'),
+              h('th', { className: 'num' }, 'Out'),
+              h('th', { className: 'num' }, 'Impact'),
+              h('th', { className: 'num' }, 'Bins crossed'),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            ...q.routes.map((r) =>
               h(
-                'td',
-                {},
-                r.complete ? 'complete' : `partial: ${human(r.amount_in_used, tin?.decimals ?? 0)} used`,
+                'tr',
+                { 'data-amount-out': r.amount_out, 'data-complete': String(r.complete) },
+                h('td', { className: 'path' }, path(r)),
+                r.complete
+                  ? h('td', {}, 'complete')
+                  : h('td', {}, 'partial: ', inAmount(r.amount_in_used), ' used'),
+                h('td', { className: 'num' }, outAmount(r.amount_out, r.output_decimals)),
+                h('td', { className: 'num' }, impact(r)),
+                h('td', { className: 'num' }, bins(r)),
               ),
-              h('td', {}, human(r.amount_out, r.output_decimals)),
-              h('td', {}, impact(r)),
-              h('td', {}, String(r.bins_crossed)),
             ),
           ),
         ),

@@ -14,6 +14,7 @@ import type { DlmmApi, Pool, Route, Token, V1Pool } from '../../../core/api/type
 import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
 import { minReceived } from '../../../core/dlmm/bounds';
 import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
+import { routeBins, routeBinsText, type RouteBins } from '../../../core/quote/bins';
 import { coreQuoteToRoute, type CoreSwapClient, type RouteQuote } from '../../../core/api/coreSwap';
 import { zPrincipal } from '../../../core/api/schemas';
 import { addressProblem } from '../../../core/plan/address';
@@ -51,8 +52,8 @@ interface RouteView {
   amount_out: bigint;
   min_received: bigint;
   price_impact_bps: number | null;
-  bins_used: number | null;
-  bins_crossed: number | null;
+  /** Bins used and crossed (core/quote/bins.ts); undefined without per-bin steps. */
+  bins: RouteBins | undefined;
   /** The core swap API's quote the view was made from (--source core). */
   core?: RouteQuote;
   /** The engine's amount_out as it answered (a decimal: it keeps its fraction). */
@@ -398,10 +399,10 @@ function viewOf(
   aliases: Map<string, string>,
 ): RouteView {
   const hops = route.hops;
-  // Bins are known from the engine's per-bin steps (the core swap API names none).
-  const binsKnown = hops.length > 0 && hops.every((h) => h.bins.length > 0);
-  const used = binsKnown ? hops.reduce((n, h) => n + h.bins.length, 0) : null;
+  // The one definition of bins used and crossed (core/quote/bins.ts); unknown without per-bin steps.
+  const bins = routeBins(hops);
   return {
+    bins,
     engine_amount_out_text: route.amount_out_text,
     route_index: route.route_index ?? null,
     path: hops.map((h) => ({
@@ -414,9 +415,6 @@ function viewOf(
     amount_out: check.amount_out,
     min_received: minReceived(check.amount_out, slippagePpm),
     price_impact_bps: check.price_impact_bps,
-    bins_used: used,
-    // Bins crossed: how often the active bin moved during the walk (a swap inside one bin crosses none).
-    bins_crossed: used === null ? null : Math.max(0, used - hops.length),
   };
 }
 
@@ -476,9 +474,7 @@ function renderText(
       );
     else lines.push(`  exact check       agrees with the ${quoter} (recomputed from the bins read)`);
     lines.push(`  price impact      ${impactText(v.price_impact_bps)}`);
-    lines.push(
-      `  bins crossed      ${v.bins_crossed === null ? 'unknown' : `${v.bins_crossed} (${v.bins_used} bin(s) used)`}`,
-    );
+    lines.push(`  bins crossed      ${routeBinsText(v.bins)}`);
     lines.push(`  minimum received  ${out(v.min_received)} at ${slippage}% slippage`);
   });
   return lines.join('\n') + '\n';
@@ -515,8 +511,8 @@ function renderJson(
       min_received: v.min_received.toString(),
       min_received_human: formatUnits(v.min_received, tokenOut.decimals),
       price_impact_bps: v.price_impact_bps,
-      bins_used: v.bins_used,
-      bins_crossed: v.bins_crossed,
+      bins_used: v.bins?.used ?? null,
+      bins_crossed: v.bins?.crossed ?? null,
     })),
   };
   return stringifyJsonExact(doc, 2) + '\n';

@@ -11,11 +11,14 @@ import { binsReadOf, chainStateFromLive } from '../../../core/plan/chainState';
 import type { Finding } from '../../../core/plan/diagnostics';
 import { executeAfterShift, type DriftInput } from '../../../core/plan/drift';
 import type { PlanExecution } from '../../../core/plan/execute';
-import type { LiveData } from '../../../core/plan/live';
+import { readBalancesOf, type LiveData } from '../../../core/plan/live';
+import { networkOfPrincipal, routerConfigFor, type RouterOverrides } from '../../../core/tx/routers';
 import type { BuiltTransaction } from '../../../core/tx/types';
 import type { PreparedOperation } from '../../../core/plan/prepared';
 import { checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
+import { routeBins } from '../../../core/quote/bins';
 import type {
+  Balances,
   BinEffect,
   DriftOutcome,
   DriftTable,
@@ -200,6 +203,44 @@ export async function readPoolView(
     status: statusInfo(status),
     bins,
     positions,
+  };
+}
+
+/**
+ * The sender's balances of the pool's two tokens and of STX (the fees), each read as `check` reads it
+ * (core/plan/live.ts readBalancesOf: the token's SIP-010 get-balance through the node proxy; STX through the
+ * network's wrapper). A balance that could not be read says why: never a 0 for unknown.
+ */
+export async function readSenderBalances(
+  api: DlmmApi,
+  poolId: string,
+  sender: Sender | undefined,
+  routers?: RouterOverrides,
+): Promise<Balances> {
+  if (!sender)
+    return { state: 'none', reason: 'No sender: open a plan with `sender`, or set "dlmm.dashboard.sender".' };
+  const [pool, tokens] = await Promise.all([api.pool(poolId), api.tokens()]);
+  const stxWrapper = routerConfigFor(networkOfPrincipal(sender.address), routers)?.stxWrapper;
+  const list = [...new Set([pool.token_x, pool.token_y])];
+  if (stxWrapper !== undefined && !list.includes(stxWrapper)) list.push(stxWrapper);
+  const read = await readBalancesOf(api, sender.address, list, stxWrapper);
+  const byContract = tokenMap(tokens);
+  return {
+    state: 'ok',
+    sender: sender.address,
+    source: sender.source,
+    rows: read.map((b) => {
+      const t = byContract.get(b.token);
+      return {
+        token: b.token,
+        symbol: b.stx ? 'STX' : (t?.symbol ?? b.token.split('.')[1] ?? b.token),
+        // STX is read in micro-STX; a token the list does not name has no known decimals (shown raw).
+        decimals: b.stx ? 6 : (t?.decimals ?? null),
+        stx: b.stx,
+        amount: b.amount !== undefined ? b.amount.toString() : null,
+        unread: b.amount !== undefined ? null : (b.unread ?? 'not read (no reason given)'),
+      };
+    }),
   };
 }
 
@@ -503,7 +544,8 @@ function routeInfo(
     min_received: min.toString(),
     slippage: used,
     price_impact_bps: c.price_impact_bps,
-    bins_crossed: r.hops.reduce((n, h) => n + (h.bins?.length ?? 0), 0),
+    bins_used: routeBins(r.hops)?.used ?? null,
+    bins_crossed: routeBins(r.hops)?.crossed ?? null,
     input_decimals: r.input_token_decimals ?? decimals.input,
     output_decimals: r.output_token_decimals ?? decimals.output,
     hops: r.hops.map((h) => ({

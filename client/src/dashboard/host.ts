@@ -4,6 +4,7 @@
  * Chromium tests give it the simulated engine, so both run this same code.
  */
 import type { DlmmApi } from '../../../core/api/types';
+import type { RouterOverrides } from '../../../core/tx/routers';
 import {
   REQUESTS,
   WebviewMessageSchema,
@@ -25,6 +26,7 @@ import {
   readPoolView,
   readPriceHistory,
   readQuote,
+  readSenderBalances,
   type ActivePlan,
   type Sender,
 } from './feed';
@@ -34,6 +36,8 @@ export interface DashboardHostDeps {
   getActivePlan(): Promise<ActivePlan | undefined>;
   /** The `dlmm.dashboard.sender` setting, used when the open plan names no sender. */
   senderSetting(): string | undefined;
+  /** The `dlmm.routers` overrides (the STX wrapper the balances read STX through); none: the defaults. */
+  routerOverrides?(): RouterOverrides | undefined;
   post(msg: HostMessage): unknown;
   revealRange(uri: string, offset: number, length: number): Promise<void>;
   /**
@@ -151,6 +155,10 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
         return readQuote(api(), REQUESTS.quote.params.parse(params));
       case 'priceHistory':
         return readPriceHistory(api(), REQUESTS.priceHistory.params.parse(params).pool_id);
+      case 'balances': {
+        const p = REQUESTS.balances.params.parse(params);
+        return readSenderBalances(api(), p.pool_id, await sender(), deps.routerOverrides?.());
+      }
     }
   }
 
@@ -197,6 +205,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
     planPreview: 'preview the plan',
     quote: 'get a quote',
     priceHistory: 'read the price history',
+    balances: "read the sender's balances",
   };
 
   function errorOf(e: unknown, method: RequestMethod): ErrorInfo {

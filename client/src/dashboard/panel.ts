@@ -9,6 +9,7 @@ import type { ActivePlan } from './feed';
 import { createDashboardHost, type DashboardHost } from './host';
 import { buildDashboardHtml } from './html';
 import { userSecrets } from '../userText';
+import { routersForExport } from '../export/routers';
 
 export const DASHBOARD_VIEW_TYPE = 'dlmm.dashboard';
 /** The swap export command; the dashboard shows its button only when the command is registered. */
@@ -89,6 +90,7 @@ export class DashboardPanel implements vscode.Disposable {
       getActivePlan: deps.getActivePlan,
       senderSetting: () =>
         vscode.workspace.getConfiguration('dlmm').get<string>('dashboard.sender') || undefined,
+      routerOverrides: () => routersForExport(undefined, deps.log),
       post: (msg) => webview.postMessage(msg),
       revealRange: async (uri, offset, length) => {
         await deps.revealRange(vscode.Uri.parse(uri, true), offset, length);

@@ -62,10 +62,8 @@ export function senderProblem(text: string): string | undefined {
   return r.success ? undefined : `'${t}' is not a standard principal: ${r.error.issues[0]?.message ?? ''}`;
 }
 
-/** The network a standard principal belongs to (SP/SM mainnet, ST/SN testnet). */
-export function networkOfPrincipal(principal: string): 'mainnet' | 'testnet' {
-  return /^S[TN]/.test(principal) ? 'testnet' : 'mainnet';
-}
+import { networkOfPrincipal } from '../../../core/tx/routers';
+export { networkOfPrincipal };
 
 /** ppm back to the shortest plain percent text ("0.5", "1", "0.1234"); exact, no float. */
 export function ppmToPercentText(ppm: bigint): string {

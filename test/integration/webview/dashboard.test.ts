@@ -25,6 +25,7 @@ import {
   type DashboardPage,
 } from '../../webview/harness';
 import { skipBecause } from '../../skip';
+import { routeBins, routeBinsText } from '../../../core/quote/bins';
 
 /** Waits (bounded) until `check` returns a value. */
 async function until<T>(
@@ -382,8 +383,8 @@ operations:
       await page.getAttribute('[data-testid=quote-best]', 'data-min-received'),
       route.min_amount_out.toString(),
     );
-    const crossed = route.hops.reduce((n, h) => n + h.bins.length, 0);
-    assert.equal(await page.textContent('[data-testid=quote-bins]'), String(crossed));
+    // The one definition of bins crossed (core/quote/bins.ts), as `dlmm quote` words it.
+    assert.equal(await page.textContent('[data-testid=quote-bins]'), routeBinsText(routeBins(route.hops)));
     assert.ok((await page.locator('[data-testid=quote-routes] tbody tr').count()) >= 1);
     await screenshot(page, 'quote');
 

@@ -104,11 +104,11 @@ describe('dashboard quote panel in Chromium: partial fills and keys', function (
       const fill = (await page.textContent('[data-testid=quote-fill]')) ?? '';
       assert.match(fill, /PARTIAL/);
       assert.ok(
-        fill.includes(`only ${formatUnits(check.amount_in_used, 8)} of 1000`),
+        fill.includes(`only ${formatUnits(check.amount_in_used, 8)}\u00a0sBTC of 1000\u00a0sBTC`),
         `the fill names the amount used: ${fill}`,
       );
       const text = (await best.textContent()) ?? '';
-      assert.match(text, /You receive \(for the used part only\)/);
+      assert.match(text, /You receive \(used part\)/);
       assert.equal(await page.isHidden('[data-testid=quote-export]'), true, 'a partial fill is not exported');
       assert.equal(await page.isHidden('[data-testid=quote-wallet]'), true, 'nor sent to a wallet');
       const rows = page.locator('[data-testid=quote-routes] tbody tr');
