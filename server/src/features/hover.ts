@@ -194,12 +194,14 @@ function addItemSection(
   const tx = pool?.tokenX;
   const ty = pool?.tokenY;
   const { ppm, percent } = slippagePpmOf(planSlippage, result.settings.slippageTolerance);
+  // One source of truth for what is known about the bin: the same knownShares the bin section above shows.
+  const shares = pool ? knownShares(pool, item.bin_id) : item.bin_shares_known;
   const b = addBounds({
     bin: {
       price: item.bin_price,
       reserve_x: item.reserve_x,
       reserve_y: item.reserve_y,
-      shares: item.bin_shares_known,
+      shares,
     },
     x: item.x_amount,
     y: item.y_amount,
@@ -214,7 +216,13 @@ function addItemSection(
     lines.push(`active bin offset ${item.active_bin_offset} (${prepared.mode})`);
   if (b.revert) lines.push(`⚠ at today's state the add would revert: ${b.revert}`);
   lines.push(
-    `expected minted shares: ${b.expectedDlp === undefined ? 'not computable (bin shares unknown)' : b.expectedDlp.toString()}`,
+    `expected minted shares: ${
+      b.expectedDlp !== undefined
+        ? b.expectedDlp.toString()
+        : shares === undefined
+          ? 'not computable (bin shares unknown)'
+          : 'none: the add reverts at the state read (above)'
+    }`,
   );
   if (b.expectedDlp !== undefined)
     lines.push(`liquidity fee: ${formatAmount(b.expectedFeeX, tx)} · ${formatAmount(b.expectedFeeY, ty)}`);

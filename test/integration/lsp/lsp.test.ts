@@ -91,6 +91,21 @@ describe('language server over stdio (simulated engine)', function () {
     );
   });
 
+  it('says the same about a bin twice: known shares are never "unknown" below (one source of truth)', async () => {
+    // Bin 137 is below the active bin and the item adds X only: its add reverts, its shares are known.
+    const text = md(
+      (await lsp.conn.sendRequest('textDocument/hover', {
+        textDocument: { uri },
+        position: positionOf(PLAN, '137', 1),
+      })) as Hover,
+    );
+    const shares = /bin shares: (\d+)/.exec(text);
+    assert.ok(shares, `the bin's shares are shown: ${text}`);
+    assert.doesNotMatch(text, /bin shares unknown/);
+    assert.match(text, /would revert/);
+    assert.match(text, /expected minted shares: none: the add reverts/);
+  });
+
   it('hovers a bin with ids, human price, reserves, distance and shares', async () => {
     const h = (await lsp.conn.sendRequest('textDocument/hover', {
       textDocument: { uri },
