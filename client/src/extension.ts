@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
   LanguageClient,
+  State,
   TransportKind,
   type LanguageClientOptions,
   type ServerOptions,
@@ -276,6 +277,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
         { location: vscode.ProgressLocation.Window, title },
         () => new Promise<void>((resolve) => progress.set(id, resolve)),
       );
+    }),
+    // A server that stops (crash, restart, shutdown) sends no `done`: its reads end with it.
+    client.onDidChangeState(({ newState }) => {
+      if (newState !== State.Stopped) return;
+      for (const end of progress.values()) end();
+      progress.clear();
     }),
   );
   // Activation does not wait for the server process: diagnostics arrive when it is up.

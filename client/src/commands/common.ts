@@ -38,6 +38,48 @@ export function withReadProgress<T>(title: string, f: () => Promise<T>): Promise
   );
 }
 
+/**
+ * A quick pick shown at once and busy (VS Code's progress bar inside the picker) while `load` reads what it
+ * lists, instead of a notification that could outlive the read: the picked item, or undefined when the
+ * user dismisses it. A failed read closes the picker and rejects with the read's error.
+ */
+export function pickWhileLoading<T extends vscode.QuickPickItem>(
+  opts: { title: string; loadingPlaceholder: string; placeholder: string; matchOnDescription?: boolean },
+  load: () => Promise<{ items: T[]; title?: string }>,
+): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve, reject) => {
+    const qp = vscode.window.createQuickPick<T>();
+    qp.title = opts.title;
+    qp.placeholder = opts.loadingPlaceholder;
+    qp.matchOnDescription = opts.matchOnDescription ?? false;
+    qp.ignoreFocusOut = true;
+    qp.busy = true;
+    let settled = false;
+    const settle = (f: () => void): void => {
+      if (settled) return;
+      settled = true;
+      f();
+      qp.dispose();
+    };
+    qp.onDidAccept(() => {
+      const picked = qp.selectedItems[0];
+      if (picked) settle(() => resolve(picked));
+    });
+    qp.onDidHide(() => settle(() => resolve(undefined)));
+    qp.show();
+    load().then(
+      ({ items, title }) => {
+        if (settled) return;
+        qp.items = items;
+        if (title) qp.title = title;
+        qp.placeholder = opts.placeholder;
+        qp.busy = false;
+      },
+      (e: unknown) => settle(() => reject(e)),
+    );
+  });
+}
+
 /** An error in words for a message (ApiError keeps its code and endpoint; never a key). */
 export function describeError(e: unknown): string {
   if (isApiError(e)) return `${e.message} [${e.code}, ${e.context.endpoint}]`;

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import { stringifyJsonExact } from '../../../core/api/json';
-import type { DlmmApi, Route, Token } from '../../../core/api/types';
+import type { DlmmApi, Pool, Route, Token } from '../../../core/api/types';
 import { formatUnits, parseUnits } from '../../../core/dlmm/bins';
 import { checkRouteLive } from '../../../core/quote/exact';
 import {
@@ -24,8 +24,10 @@ import { askSigningFor, FORMAT_ITEMS } from '../export/command';
 import type { KeyValueStore } from '../export/keyMemory';
 import { renderExport } from '../export/pipeline';
 import { routersForExport } from '../export/routers';
-import { describeRoute } from '../../../server/src/features/format';
-import { describeError, requireApi, withReadProgress, type CommandDeps } from './common';
+import { describeRoute, routePoolsLabel } from '../../../server/src/features/format';
+import { withAliases } from '../../../core/api/aliases';
+import { routeBins, routeBinsText } from '../../../core/quote/bins';
+import { describeError, pickWhileLoading, requireApi, withReadProgress, type CommandDeps } from './common';
 import { notify } from '../notify';
 import { userData, userText } from '../userText';
 
@@ -57,13 +59,9 @@ type QuoteDeps = CommandDeps & { store?: KeyValueStore };
 export async function getQuote(deps: QuoteDeps, args?: unknown): Promise<void> {
   const api = await requireApi(deps);
   if (!api) return;
-  let tokens: Token[];
-  try {
-    tokens = await withReadProgress('DLMM: reading the token list…', () => api.tokens());
-  } catch (e) {
-    void notify.error(`DLMM: could not read the token list: ${describeError(e)}`);
-    return;
-  }
+  // Read while the first picker is already open (it shows its own progress until the list is in).
+  const tokens = api.tokens();
+  tokens.catch(() => undefined);
   const fromLens = QuoteArgsSchema.safeParse(args);
   let input: string, output: string, amount: bigint;
   let slippage = deps.engine.currentSettings.slippageTolerance ?? 1;
@@ -73,7 +71,13 @@ export async function getQuote(deps: QuoteDeps, args?: unknown): Promise<void> {
     amount = BigInt(fromLens.data.amount_in);
     slippage = fromLens.data.slippage_tolerance ?? slippage;
   } else {
-    const picked = await pickRequest(tokens);
+    let picked: Awaited<ReturnType<typeof pickRequest>>;
+    try {
+      picked = await pickRequest(tokens);
+    } catch (e) {
+      void notify.error(`DLMM: could not read the token list: ${describeError(e)}`);
+      return;
+    }
     if (!picked) return;
     ({ input, output, amount } = picked);
     const source = await vscode.window.showQuickPick(
@@ -165,20 +169,25 @@ async function coreRoutes(
 }
 
 async function pickRequest(
-  tokens: Token[],
+  tokensP: Promise<Token[]>,
 ): Promise<{ input: string; output: string; amount: bigint } | undefined> {
-  const items = tokens.map((t) => ({
-    label: t.symbol,
-    description: t.contract_address,
-    detail: `${t.decimals} decimals`,
-    token: t,
-  }));
-  const from = await vscode.window.showQuickPick(items, {
-    title: 'DLMM Get Quote (1/3): token to sell',
-    placeHolder: 'input token',
-    matchOnDescription: true,
-    ignoreFocusOut: true,
-  });
+  const itemsOf = (tokens: Token[]) =>
+    tokens.map((t) => ({
+      label: t.symbol,
+      description: t.contract_address,
+      detail: `${t.decimals} decimals`,
+      token: t,
+    }));
+  const from = await pickWhileLoading(
+    {
+      title: 'DLMM Get Quote (1/3): token to sell',
+      loadingPlaceholder: 'Reading the token list…',
+      placeholder: 'input token',
+      matchOnDescription: true,
+    },
+    async () => ({ items: itemsOf(await tokensP) }),
+  );
+  const items = itemsOf(await tokensP);
   if (!from) return undefined;
   const to = await vscode.window.showQuickPick(
     items.filter((i) => i.token.contract_address !== from.token.contract_address),
@@ -213,7 +222,7 @@ async function pickRequest(
 async function showRoutes(
   deps: QuoteDeps,
   api: DlmmApi,
-  tokens: Token[],
+  tokensP: Promise<Token[]>,
   req: { input: string; output: string; amount: bigint; slippage: number },
   fromCore?: CoreQuotes,
 ): Promise<void> {
@@ -224,65 +233,105 @@ async function showRoutes(
     amm_strategy: 'best',
     slippage_tolerance: req.slippage,
   };
-  let best: Route;
-  let all: Route[] = [];
+  // The pools list names each route's pools (pair, bin step, alias); without it the ids are shown.
+  const poolsP = Promise.all([api.pools(), api.v1Pools().catch(() => undefined)])
+    .then(([pools, v1]) => withAliases(pools, v1))
+    .catch(() => [] as Pool[]);
+  let shown:
+    | { best: Route; all: Route[]; bestCheck: QuoteCheck | undefined; checks: (QuoteCheck | undefined)[] }
+    | undefined;
+  const load = async (): Promise<{ items: RouteItem[]; title: string }> => {
+    const tokens = await tokensP.catch((e: unknown) => {
+      throw new ReadFailure('could not read the token list', e);
+    });
+    let best: Route;
+    let all: Route[] = [];
+    try {
+      [best, all] = fromCore
+        ? [fromCore.best, fromCore.all]
+        : await Promise.all([api.quote(body), api.quoteMulti(body).catch(() => [] as Route[])]);
+    } catch (e) {
+      throw new ReadFailure('no quote for this swap', e);
+    }
+    if (all.length === 0) all = [best];
+    // Every route recomputed exactly from the bins read: input used, fill, disagreement with the engine.
+    const [[bestCheck, ...checks], pools] = await Promise.all([
+      Promise.all([best, ...all].map((r) => checkRouteLive(api, r, req.amount))),
+      poolsP,
+    ]);
+    shown = { best, all, bestCheck, checks };
+    const inTok = tokens.find((t) => t.contract_address === req.input);
+    const outTok = tokens.find((t) => t.contract_address === req.output);
+    const title = `DLMM quote: ${inTok ? `${formatUnits(req.amount, inTok.decimals)} ${inTok.symbol}` : req.amount} → ${outTok?.symbol ?? req.output}`;
+    const b = describeRoute(best, tokens, bestCheck);
+    deps.log(`quote ${title}: best ${b.label} ${b.detail}; ${all.length} route(s)`);
+    for (const line of b.lines) deps.log(`  ${line}`);
+    if (bestCheck && !bestCheck.complete) void notify.warn(`DLMM: partial fill. ${b.lines[0] ?? ''}`);
+    // Routes by their pools' names (pair, bin step, alias), amounts beside, contract ids last. The best
+    // route is marked where it appears in the list, not repeated above it.
+    const bestIndex = all.findIndex((r) => sameRoute(r, best));
+    const routeItem = (r: Route, check: QuoteCheck | undefined, n: number | undefined): RouteItem => {
+      const d = describeRoute(r, tokens, check);
+      const mark =
+        n === undefined || n === bestIndex
+          ? check?.complete === false
+            ? '$(warning) Best: '
+            : '$(star-full) Best: '
+          : '';
+      return {
+        label: userText(`${mark}${n !== undefined ? `${n + 1}. ` : ''}${routePoolsLabel(r, pools, tokens)}`),
+        description: userText(d.label),
+        detail: userText(`${d.detail}; bins crossed ${routeBinsText(routeBins(r.hops))}`),
+        route: r,
+      };
+    };
+    const items: RouteItem[] = [
+      ...(bestIndex < 0 ? [routeItem(best, bestCheck, undefined)] : []),
+      {
+        label: all.length === 1 ? 'Route' : `All routes (${all.length})`,
+        kind: vscode.QuickPickItemKind.Separator,
+      },
+      ...all.map((r, i) => routeItem(r, checks[i], i)),
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      { label: '$(copy) Copy all routes as JSON', all },
+      ...(fromCore
+        ? [
+            {
+              label: '$(export) Export unsigned transaction',
+              detail:
+                "The best route's getSwapParams call, checked on the bins read; refused for a partial fill or a quote mismatch. Nothing is signed or sent.",
+              action: 'export' as const,
+            },
+            {
+              label: '$(link-external) Send to Wallet',
+              detail:
+                'The same checked transaction, handed to your own wallet through a one-time local page.',
+              action: 'wallet' as const,
+            },
+          ]
+        : []),
+    ];
+    return { items, title: userText(title) };
+  };
+  let chosen: RouteItem | undefined;
   try {
-    [best, all] = fromCore
-      ? [fromCore.best, fromCore.all]
-      : await withReadProgress('DLMM: quoting…', () =>
-          Promise.all([api.quote(body), api.quoteMulti(body).catch(() => [] as Route[])]),
-        );
+    // The picker opens at once and shows its own progress while the quote is read and checked: no
+    // notification that could outlive the read.
+    chosen = await pickWhileLoading(
+      {
+        title: 'DLMM quote',
+        loadingPlaceholder: 'Quoting, then checking every route on the bins read…',
+        placeholder: 'Select a route to copy it as JSON',
+      },
+      load,
+    );
   } catch (e) {
-    void notify.error(`DLMM: no quote for this swap: ${describeError(e)}`);
+    const what = e instanceof ReadFailure ? e.what : 'the quote could not be checked';
+    void notify.error(`DLMM: ${what}: ${describeError(e instanceof ReadFailure ? e.cause : e)}`);
     return;
   }
-  if (all.length === 0) all = [best];
-  // Every route recomputed exactly from the bins read: input used, fill, disagreement with the engine.
-  const [bestCheck, ...checks] = await withReadProgress('DLMM: checking the quote on the bins…', () =>
-    Promise.all([best, ...all].map((r) => checkRouteLive(api, r, req.amount))),
-  );
-  const inTok = tokens.find((t) => t.contract_address === req.input);
-  const outTok = tokens.find((t) => t.contract_address === req.output);
-  const title = `DLMM quote: ${inTok ? `${formatUnits(req.amount, inTok.decimals)} ${inTok.symbol}` : req.amount} → ${outTok?.symbol ?? req.output}`;
-  const b = describeRoute(best, tokens, bestCheck);
-  deps.log(`quote ${title}: best ${b.label} ${b.detail}; ${all.length} route(s)`);
-  for (const line of b.lines) deps.log(`  ${line}`);
-  if (bestCheck && !bestCheck.complete) void notify.warn(`DLMM: partial fill. ${b.lines[0] ?? ''}`);
-  const items: RouteItem[] = [
-    {
-      label: userText(`${bestCheck?.complete === false ? '$(warning)' : '$(star-full)'} Best: ${b.label}`),
-      detail: userText(b.detail),
-      route: best,
-    },
-    { label: 'All routes', kind: vscode.QuickPickItemKind.Separator },
-    ...all.map((r, i) => {
-      const d = describeRoute(r, tokens, checks[i]);
-      return { label: userText(`${i + 1}. ${d.label}`), detail: userText(d.detail), route: r };
-    }),
-    { label: '', kind: vscode.QuickPickItemKind.Separator },
-    { label: '$(copy) Copy all routes as JSON', all },
-    ...(fromCore
-      ? [
-          {
-            label: '$(export) Export unsigned transaction',
-            detail:
-              "The best route's getSwapParams call, checked on the bins read; refused for a partial fill or a quote mismatch. Nothing is signed or sent.",
-            action: 'export' as const,
-          },
-          {
-            label: '$(link-external) Send to Wallet',
-            detail: 'The same checked transaction, handed to your own wallet through a one-time local page.',
-            action: 'wallet' as const,
-          },
-        ]
-      : []),
-  ];
-  const chosen = await vscode.window.showQuickPick(items, {
-    title: userText(title),
-    placeHolder: 'Select a route to copy it as JSON',
-    ignoreFocusOut: true,
-  });
-  if (!chosen) return;
+  if (!chosen || !shown) return;
+  const { best, all, bestCheck, checks } = shown;
   if (chosen.action && fromCore && bestCheck) {
     await exportCore(deps, api, fromCore, bestCheck, req.slippage, chosen.action);
     return;
@@ -295,6 +344,16 @@ async function showRoutes(
   void notify.info(
     chosen.all ? `DLMM: copied ${chosen.all.length} route(s) as JSON.` : 'DLMM: copied the route as JSON.',
   );
+}
+
+/** A read that failed, with what the user asked for in words. */
+class ReadFailure extends Error {
+  constructor(
+    readonly what: string,
+    override readonly cause: unknown,
+  ) {
+    super(what);
+  }
 }
 
 /**
@@ -375,4 +434,12 @@ async function exportCore(
     'Copy wallet request',
   );
   if (choice === 'Copy wallet request') await vscode.env.clipboard.writeText(rendered.walletRequest);
+}
+
+/** Two routes through the same pools in the same direction (the best route as it appears in the list). */
+function sameRoute(a: Route, b: Route): boolean {
+  return (
+    a.hops.length === b.hops.length &&
+    a.hops.every((h, i) => h.pool_id === b.hops[i]?.pool_id && h.x_for_y === b.hops[i]?.x_for_y)
+  );
 }

@@ -2,7 +2,7 @@
  * Formatting of core values for people (hover, quote pickers): human units via core's exact helpers,
  * never floats. Shared by the server's features and the client's commands.
  */
-import type { Route, Token } from '../../../core/api/types';
+import type { Pool, Route, Token } from '../../../core/api/types';
 import { formatUnits } from '../../../core/dlmm/bins';
 import { fillWords, type QuoteCheck } from '../../../core/quote/exact';
 
@@ -58,7 +58,7 @@ export function describeRoute(
       ? `PARTIAL: ${formatAmount(check.amount_in_used, inTok, false)} of ${formatAmount(amountIn, inTok, false)} → ${formatAmount(amountOut, outTok, false)} (output for the used part)`
       : `${formatAmount(amountIn, inTok, false)} → ${formatAmount(amountOut, outTok, false)}`;
   const hops = route.hops.map((h) => h.pool_id).join(' → ');
-  const parts = [`via ${hops || 'no hop'}`];
+  const parts: string[] = [];
   if (check) {
     if (check.complete) parts.push('fills the whole amount');
     if (!check.verified) parts.push(`not recomputed (${check.unverified_reason})`);
@@ -73,6 +73,8 @@ export function describeRoute(
     );
   const impact = check ? check.price_impact_bps : route.price_impact_bps;
   if (impact !== undefined && impact !== null) parts.push(`impact ${impact} bps`);
+  // The contract ids last: the pools' names (routePoolsLabel) are what tell routes apart.
+  parts.push(`via ${hops || 'no hop'}`);
   const lines = check
     ? fillWords(
         check,
@@ -81,4 +83,27 @@ export function describeRoute(
       )
     : [];
   return { label, detail: parts.join(', '), lines };
+}
+
+/**
+ * A pool as people tell pools apart: "sBTC/USDCx · 10 bps · dlmm_1" (pair, bin step, alias), from the pools
+ * list; the contract id when the list does not name it.
+ */
+export function poolName(
+  poolId: string,
+  pools: readonly Pool[],
+  tokens: readonly Token[],
+  alias?: string,
+): string {
+  const p = pools.find((x) => x.pool_id === poolId || x.pool_alias === poolId);
+  if (!p) return alias ? `${alias} (${poolId})` : poolId;
+  const name = alias ?? p.pool_alias ?? (p.pool_id !== poolId ? poolId : undefined);
+  return `${symbolOf(p.token_x, tokens)}/${symbolOf(p.token_y, tokens)} · ${p.bin_step} bps${name ? ` · ${name}` : ''}`;
+}
+
+/** A route's pools in order by name ("sBTC/STX · 10 bps · dlmm_3 → STX/USDCx · 10 bps · dlmm_2"). */
+export function routePoolsLabel(route: Route, pools: readonly Pool[], tokens: readonly Token[]): string {
+  return (
+    route.hops.map((h) => poolName(h.pool_id, pools, tokens, h.alias ?? undefined)).join(' → ') || 'no hop'
+  );
 }
