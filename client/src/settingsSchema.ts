@@ -46,6 +46,21 @@ const zOptionalUrl = z
   .refine((s) => s === '' || /^https?:\/\/[^\s]+$/.test(s), 'expected an http(s) URL or an empty string')
   .default('');
 
+/**
+ * A folder relative to the workspace folder ("exports", "out/dlmm"), or an empty string (beside the plan):
+ * never absolute, never above the workspace folder.
+ */
+const zExportFolder = z
+  .string()
+  .trim()
+  .refine(
+    (s) =>
+      s === '' ||
+      (!/^([/\\]|[A-Za-z]:)/.test(s) && !s.split(/[/\\]/).some((seg) => seg === '..') && !s.includes('\0')),
+    'expected a folder relative to the workspace folder (e.g. exports), without ".." segments, or an empty string',
+  )
+  .default('');
+
 export const DlmmConfigSchema = z.object({
   environment: z.enum(ENVIRONMENTS).default('production'),
   apiUrl: zOptionalUrl,
@@ -61,6 +76,8 @@ export const DlmmConfigSchema = z.object({
   routers: RouterSettingsSchema.default({}),
   /** Attribution address sent as `provider` with exported swaps (no revenue sharing runs from it). */
   provider: zOptionalProvider,
+  /** Where editor exports are written: a folder of the workspace, chosen once; empty: beside the plan. */
+  export: z.object({ folder: zExportFolder }).default({ folder: '' }),
 });
 export type DlmmConfig = z.infer<typeof DlmmConfigSchema>;
 
@@ -75,6 +92,7 @@ export const SETTING_KEYS = [
   'dashboard.sender',
   'routers',
   'provider',
+  'export.folder',
 ] as const;
 
 /** Parses raw values read from the editor; bad values fall back to defaults with a message each. */
@@ -90,10 +108,12 @@ export function parseConfig(raw: Record<string, unknown>): { config: DlmmConfig;
     dashboard: { sender: raw['dashboard.sender'] },
     routers: raw.routers,
     provider: raw.provider,
+    export: { folder: raw['export.folder'] },
   };
   for (const [k, v] of Object.entries(input)) if (v === undefined) delete input[k];
   if ((input.policy as { maxTipLag?: unknown }).maxTipLag === undefined) delete input.policy;
   if ((input.dashboard as { sender?: unknown }).sender === undefined) delete input.dashboard;
+  if ((input.export as { folder?: unknown }).folder === undefined) delete input.export;
   const parsed = DlmmConfigSchema.safeParse(input);
   if (parsed.success) return { config: parsed.data, problems };
   // Keep every valid field; reset only the ones at fault.

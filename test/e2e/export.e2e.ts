@@ -113,14 +113,16 @@ describe('DLMM: Export Unsigned Transactions', function () {
     assert.equal(name, 'add-ladder.all.summary.md');
 
     const page = h.workbench.page;
+    // The preview is read-only plain text named like the summary file (.txt), full width.
+    const previewName = name.replace(/\.md$/, '.txt');
     const preview = page
       .locator('.editor-group-container')
-      .filter({ has: page.locator(`.tab.active[aria-label*="${name}"]`) })
+      .filter({ has: page.locator(`.tab.active[aria-label*="${previewName}"]`) })
       .locator('.monaco-editor .view-lines')
       .first();
     await preview.filter({ hasText: first.params.functionName }).waitFor({ timeout: 30_000 });
     await h.workbench.screenshot('41-export-summary-preview');
-    // Markdown editors wrap long lines, so the text is compared without whitespace.
+    // Compared without whitespace (the editor may still wrap long lines by the user's settings).
     const shown = (await preview.innerText()).replace(/\s+/g, '');
     assert.ok(shown.includes(first.params.contract), `preview lacks ${first.params.contract}: ${shown}`);
     assert.ok(shown.includes(`function:${first.params.functionName}`), `preview lacks the function`);

@@ -27,12 +27,13 @@ import { describeRefusal } from './refusal';
 import { routersForExport } from './routers';
 import { readConfig } from '../settings';
 import { operationAtOffset } from './target';
+import { exportFolderFor, whereWritten } from './folder';
 import { notify, reportFailure } from '../notify';
 
 export interface ExportCommandContext extends ExportDeps {
   /** globalState: holds only public keys, per sender. */
   store: KeyValueStore;
-  showPreview(name: string, markdown: string, source?: PreviewSource): Promise<void>;
+  showPreview(name: string, text: string, source?: PreviewSource): Promise<void>;
 }
 
 export interface FormatItem extends vscode.QuickPickItem {
@@ -192,8 +193,10 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
     signing,
     `${name}${opId === undefined ? '' : ` — operation ${opId}`}: ${txs.length} unsigned transaction(s)`,
   );
-  const written = await writeNextToPlan(plan.uri, fileName, rendered.body);
-  await ctx.showPreview(exportFileName(name, opId, 'summary'), rendered.summaryMarkdown, {
+  const written = await writeExport(plan.uri, fileName, rendered.body);
+  // A read-only plain-text preview (.txt: no markdown word wrap splitting "74.92 USDCx"), in the editor's
+  // own column rather than a narrow split.
+  await ctx.showPreview(previewName(exportFileName(name, opId, 'summary')), rendered.summaryPreview, {
     uri: plan.uri.toString(),
     ...(opId !== undefined ? { opId } : {}),
   });
@@ -210,7 +213,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
     ? ['Open File', 'Copy wallet request', 'Send to Wallet']
     : ['Copy wallet request', 'Send to Wallet'];
   const choice = await notify.info(
-    `DLMM: ${txs.length} unsigned transaction(s) ${written ? `written to ${fileName}` : 'exported'}${notes}. Nothing was signed or sent.`,
+    `DLMM: ${txs.length} unsigned transaction(s) ${written ? `written to ${whereWritten(written)}` : 'exported'}${notes}. Nothing was signed or sent.`,
     ...actions,
   );
   if (choice === 'Open File' && written) {
@@ -370,14 +373,18 @@ export async function askSigningFor(
   };
 }
 
-/** Writes the export next to the plan; undefined when the plan has no folder (untitled). */
-async function writeNextToPlan(
+/**
+ * Writes the export in the folder chosen once (`dlmm.export.folder`), else beside the plan; undefined when
+ * there is neither (an untitled plan and no folder set).
+ */
+async function writeExport(
   plan: vscode.Uri,
   fileName: string,
   body: string,
 ): Promise<vscode.Uri | undefined> {
-  if (plan.scheme === 'untitled') return undefined;
-  const target = plan.with({ path: posix.join(posix.dirname(plan.path), fileName), query: '', fragment: '' });
+  const folder = await exportFolderFor(plan);
+  if (!folder) return undefined;
+  const target = vscode.Uri.joinPath(folder, fileName);
   await vscode.workspace.fs.writeFile(target, Buffer.from(body, 'utf8'));
   return target;
 }
@@ -386,4 +393,9 @@ export function progress<T>(title: string, f: () => Promise<T>): Promise<T> {
   return Promise.resolve(
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => f()),
   );
+}
+
+/** The preview's name: the summary file's, as plain text ("plan.all.summary.txt"). */
+export function previewName(summaryFile: string): string {
+  return summaryFile.replace(/\.md$/, '') + '.txt';
 }

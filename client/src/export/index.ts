@@ -2,7 +2,8 @@
  * Editor export of unsigned transactions ("DLMM: Export Unsigned Transactions", `dlmm.exportUnsigned`) and
  * of a dashboard quote as a swap plan (`dlmm.exportSwap`, which hands that plan to `dlmm.exportUnsigned`).
  * Registration only: the command's code (core/tx and the analyzer) is loaded on first use, so activation
- * stays small. The summary preview is a read-only virtual document (no "save changes?" prompt on close).
+ * stays small. The summary preview is a read-only plain-text virtual document (no "save changes?" prompt
+ * on close), opened full width.
  */
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../../core/api/types';
@@ -52,19 +53,17 @@ export function registerExportCommands(
     onDidChange: changed.event,
     provideTextDocumentContent: (uri) => previews.get(uri.path) ?? '',
   };
-  const showPreview = async (name: string, markdown: string, source?: PreviewSource): Promise<void> => {
+  const showPreview = async (name: string, text: string, source?: PreviewSource): Promise<void> => {
     const uri = vscode.Uri.from({ scheme: EXPORT_PREVIEW_SCHEME, path: `/${name}` });
-    previews.set(uri.path, markdown);
+    previews.set(uri.path, text);
     if (source) sources.set(uri.path, source);
     else sources.delete(uri.path);
     changed.fire(uri);
-    // The `.md` path makes it a markdown document (read-only: the provider owns the text).
+    // A `.txt` path: plain text, which the editor does not word-wrap by default (markdown does, and split
+    // amounts from their units); read-only: the provider owns the text. Opened in the active column, full
+    // width, not a narrow split beside the plan.
     const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc, {
-      viewColumn: vscode.ViewColumn.Beside,
-      preserveFocus: true,
-      preview: true,
-    });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Active, preview: true });
   };
   const disposable = vscode.Disposable.from(
     changed,

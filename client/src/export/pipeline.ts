@@ -20,6 +20,8 @@ export interface RenderedExport {
   walletRequest: string;
   /** The summary in a markdown document (plain summary text inside a fence, so columns stay aligned). */
   summaryMarkdown: string;
+  /** The summary as the editor's read-only preview shows it: plain text under a title (no markup). */
+  summaryPreview: string;
 }
 
 /** Renders every face of one export; tx-hex needs `signing`. */
@@ -47,7 +49,12 @@ export async function renderExport(
       body = summaryMarkdown;
       break;
   }
-  return { body, walletRequest: formatWalletRequest(txs), summaryMarkdown };
+  return {
+    body,
+    walletRequest: formatWalletRequest(txs),
+    summaryMarkdown,
+    summaryPreview: toPreviewText(title, summary),
+  };
 }
 
 /** `summary` text as markdown: a heading and the text in a fence longer than any backtick run inside. */
@@ -55,4 +62,10 @@ export function toMarkdown(title: string, summary: string): string {
   const longest = Math.max(0, ...[...summary.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `# ${title.replace(/[\r\n]+/g, ' ')}\n\n${fence}text\n${summary.replace(/\n?$/, '\n')}${fence}\n`;
+}
+
+/** `summary` text under its title and an underline: the preview reads as text, columns aligned, no markup. */
+export function toPreviewText(title: string, summary: string): string {
+  const heading = title.replace(/[\r\n]+/g, ' ');
+  return `${heading}\n${'='.repeat(Math.min(heading.length, 100))}\n\n${summary.replace(/\n?$/, '\n')}`;
 }

@@ -17,6 +17,7 @@ import {
   type ExportSwapArgs,
 } from './swapPlan';
 import { notify, reportFailure } from '../notify';
+import { exportFolderFor } from './folder';
 
 /** Names tried before giving up (the timestamp makes a clash rare; `-2`… never overwrite). */
 const MAX_NAME_ATTEMPTS = 50;
@@ -65,7 +66,8 @@ async function run(ctx: ExportSwapContext, args: readonly unknown[]): Promise<vo
   const name = (attempt: number) =>
     swapPlanFileName(label(swap.input_token), label(swap.output_token), at, attempt);
 
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  // The export folder chosen once (dlmm.export.folder), else the workspace folder: there is no plan to sit beside.
+  const folder = (await exportFolderFor(undefined)) ?? vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri = folder ? await writeNewFile(folder, name, text) : await openUntitled(name(1), text);
   const doc = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(doc, { preview: false });

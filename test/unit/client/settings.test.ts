@@ -30,6 +30,30 @@ describe('client settings', () => {
     assert.equal(props['dlmm.apiUrl']?.default, defaults.apiUrl);
   });
 
+  it('dlmm.export.folder: a folder of the workspace, chosen once; anything else falls back to beside the plan', () => {
+    const cases: [unknown, string, boolean][] = [
+      [undefined, '', false],
+      ['', '', false],
+      ['exports', 'exports', false],
+      [' out/dlmm ', 'out/dlmm', false],
+      ['../elsewhere', '', true],
+      ['exports/../..', '', true],
+      ['/tmp/exports', '', true],
+      ['C:\\exports', '', true],
+      [42, '', true],
+    ];
+    for (const [raw, folder, problem] of cases) {
+      const { config, problems } = parseConfig({ 'export.folder': raw });
+      assert.equal(config.export.folder, folder, `${JSON.stringify(raw)}`);
+      assert.equal(
+        problems.some((p) => p.startsWith('dlmm.export.folder')),
+        problem,
+        `${JSON.stringify(raw)}: ${problems.join('; ')}`,
+      );
+    }
+    assert.equal(pkg.contributes.configuration.properties['dlmm.export.folder']?.default, '');
+  });
+
   it('keeps the command titles the e2e suite drives', () => {
     const titles = new Map(pkg.contributes.commands.map((c) => [c.command, c.title]));
     assert.equal(titles.get('dlmm.getQuote'), 'DLMM: Get Quote');
