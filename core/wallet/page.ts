@@ -27,7 +27,12 @@ export interface WalletPageData {
   network: Network;
   /** Plan file name, for the title (no directories). */
   plan: string;
-  transactions: { label: string; request: CallContractRequest }[];
+  transactions: {
+    label: string;
+    request: CallContractRequest;
+    /** What the user approves, in words: every post-condition, and the sender's totals. */
+    approve?: { postConditions: string[]; totals: string[] };
+  }[];
 }
 
 /** Escapes text for HTML element content and attribute values. */
@@ -66,9 +71,13 @@ export function pageCsp(nonce: string, where: 'header' | 'meta' = 'header'): str
 }
 
 const STYLE = `
-body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:980px;padding:16px 24px;color:#1b1b1b;background:#fafafa}
-h1{font-size:20px;margin:8px 0}h2{font-size:16px;margin:18px 0 6px}
-pre{background:#fff;border:1px solid #ddd;padding:10px;overflow:auto;max-height:45vh;font-size:12px}
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1360px;padding:12px 24px;color:#1b1b1b;background:#fafafa}
+h1{font-size:20px;margin:6px 0}h2{font-size:16px;margin:14px 0 6px}h3{font-size:14px;margin:8px 0 2px}
+.cols{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 32px}
+@media (max-width:1000px){.cols{grid-template-columns:minmax(0,1fr)}}
+.approve ul{margin:2px 0 4px;padding-left:20px}.approve li{margin:1px 0}.approve .totals{margin:2px 0 8px}
+.amounts{white-space:nowrap}
+pre{background:#fff;border:1px solid #ddd;padding:10px;overflow:auto;font-size:12px}
 .note{color:#555}.err{color:#a40000;font-weight:600}.ok{color:#0a6b20;font-weight:600}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top;font-size:13px}
 td.answer{font-family:ui-monospace,monospace;word-break:break-all}
@@ -76,7 +85,38 @@ fieldset{border:1px solid #ccc;margin:10px 0;padding:8px 12px}label{display:bloc
 input[type=text]{width:14em}button{font-size:14px;padding:5px 14px;margin:4px 8px 4px 0}
 `;
 
-/** The page's HTML: summary, transaction table, wallet picker, and the script with its nonce. */
+/** Shown post-conditions per transaction before the rest fold away (a many-bin add lists one NFT each). */
+const SHOWN_CONDITIONS = 8;
+
+/** "What you approve": each transaction's post-conditions and totals, first on the page. */
+function approveHtml(data: WalletPageData): string {
+  return data.transactions
+    .map((t, i) => {
+      const a = t.approve;
+      const head = `<h3>#${i + 1} ${escapeHtml(t.label)} · ${escapeHtml(t.request.params.functionName)} · post-condition mode ${escapeHtml(t.request.params.postConditionMode)}</h3>`;
+      if (!a) return head;
+      const li = (w: string) => `<li>${escapeHtml(w)}</li>`;
+      const shown = a.postConditions.slice(0, SHOWN_CONDITIONS).map(li).join('');
+      const rest = a.postConditions.slice(SHOWN_CONDITIONS);
+      const more = rest.length
+        ? `<details><summary>${rest.length} more post-condition(s)</summary><ul>${rest.map(li).join('')}</ul></details>`
+        : '';
+      const list = a.postConditions.length
+        ? `<ul>${shown}</ul>${more}`
+        : '<p class="note">no post-condition</p>';
+      const totals = a.totals.length
+        ? `<p class="totals"><strong>Totals:</strong> ${a.totals.map((x) => `<span class="amounts">${escapeHtml(x)}</span>`).join('; ')}</p>`
+        : '';
+      return `${head}${list}${totals}`;
+    })
+    .join('');
+}
+
+/**
+ * The page's HTML: what the user approves (post-conditions and totals) and the controls side by side at
+ * the top, where a 1440×900 window shows them without scrolling; the full summary below; the script with
+ * its nonce.
+ */
 export function walletPageHtml(data: WalletPageData, summary: string, script: string, nonce: string): string {
   const rows = data.transactions
     .map(
@@ -94,8 +134,12 @@ export function walletPageHtml(data: WalletPageData, summary: string, script: st
 </head><body>
 <h1>Send ${data.transactions.length} transaction(s) from ${escapeHtml(data.plan)} to your wallet</h1>
 <p class="note">Sender <code>${escapeHtml(data.sender)}</code> on ${escapeHtml(data.network)}. This page was served once by dlmm-studio on your own machine; it holds no key and broadcasts nothing itself. Your wallet shows each transaction, and you sign or reject it there.</p>
-<h2>What you are about to sign</h2>
-<pre data-testid="summary">${escapeHtml(summary)}</pre>
+<div class="cols">
+<section class="approve" data-testid="approve">
+<h2>What you approve</h2>
+${approveHtml(data)}
+</section>
+<section>
 <h2>Transactions, in order</h2>
 <table><thead><tr><th></th><th>operation</th><th>function</th><th>state</th><th>answer</th></tr></thead><tbody>${rows}</tbody></table>
 <h2>Wallet</h2>
@@ -114,6 +158,10 @@ export function walletPageHtml(data: WalletPageData, summary: string, script: st
 </div>
 <p><button id="finish" data-testid="finish">Finish</button> <span class="note">ends this session: the link stops working and the answers so far are kept.</span></p>
 <p id="status" data-testid="status" role="status"></p>
+</section>
+</div>
+<h2>Everything you are about to sign</h2>
+<pre data-testid="summary">${escapeHtml(summary)}</pre>
 <script type="application/json" id="dlmm-data">${jsonForScript(data)}</script>
 <script nonce="${nonce}">${script.replace(/<\/script/gi, '<\\/script')}</script>
 </body></html>

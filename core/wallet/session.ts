@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { getAddressFromPublicKey } from '@stacks/transactions';
 import { txHexes, walletRequest } from '../tx/formats';
-import { summaryText } from '../tx/summary';
+import { amountText, summaryText } from '../tx/summary';
 import type { BuiltTransaction } from '../tx/types';
 import {
   allAnswered,
@@ -89,6 +89,10 @@ export function walletPageData(txs: BuiltTransaction[], sender: string, plan: st
       return {
         label: transactionLabel(tx),
         request: { method: r.method, params: { ...r.params, address: sender } },
+        approve: {
+          postConditions: tx.postConditionWords,
+          totals: tx.totals.map((a) => `${a.label} ${amountText(a)}`),
+        },
       };
     }),
   };

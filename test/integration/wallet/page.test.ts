@@ -190,7 +190,8 @@ describe('dlmm wallet: the one-time page in Chromium with a test wallet provider
     postConditionMode: string;
     network: string;
     args: { clarity: string; hex: string }[];
-    postConditions: { hex: string }[];
+    postConditions: { hex: string; words: string }[];
+    totals: { label: string; amount: string; symbol?: string; human?: string }[];
   }[];
 
   before(async function () {
@@ -234,6 +235,7 @@ describe('dlmm wallet: the one-time page in Chromium with a test wallet provider
     scenario: Scenario,
     extra: string[] = [],
     source = EMBEDDED,
+    viewport?: { width: number; height: number },
   ): Promise<Session> {
     const io = captureIO(dir, source.env);
     const exit = main(['wallet', plan, ...source.args, '--no-open', ...extra], io);
@@ -244,7 +246,7 @@ describe('dlmm wallet: the one-time page in Chromium with a test wallet provider
       }),
     ]);
     const url = m[1]!;
-    const context = await browser.newContext();
+    const context = await browser.newContext(viewport ? { viewport } : {});
     await context.addInitScript(installProvider, scenario);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -268,6 +270,42 @@ describe('dlmm wallet: the one-time page in Chromium with a test wallet provider
 
   const calls = (page: Page) =>
     page.evaluate(() => (window as unknown as { __walletCalls: WalletRequest[] }).__walletCalls);
+
+  it('shows what the user approves (every post-condition, the totals) without scrolling at 1440×900', async () => {
+    const s = await open(
+      'ladder.dlmm.yaml',
+      { install: 'leather', addresses: [{ symbol: 'STX', address: DEFAULT_USER }] },
+      [],
+      EMBEDDED,
+      { width: 1440, height: 900 },
+    );
+    try {
+      const approve = s.page.locator('[data-testid=approve]');
+      const text = (await approve.innerText()).replace(/\s+/g, ' ');
+      for (const tx of decoded) {
+        for (const pc of tx.postConditions)
+          assert.ok(text.includes(pc.words.replace(/\s+/g, ' ')), `post-condition shown: ${pc.words}`);
+        for (const t of tx.totals)
+          assert.ok(
+            text.includes(`${t.label} ${t.human ?? t.amount}`),
+            `total shown: ${t.label} ${t.human ?? t.amount}: ${text}`,
+          );
+      }
+      // Above the fold, with the Send button: the page does not scroll to show them.
+      const scrollY = await s.page.evaluate(() => window.scrollY);
+      assert.equal(scrollY, 0);
+      for (const el of [approve, s.page.locator('[data-testid=send]')]) {
+        const box = await el.boundingBox();
+        assert.ok(box && box.y >= 0 && box.y + box.height <= 900, `within 900 px: ${JSON.stringify(box)}`);
+      }
+      await screenshot(s.page, 'wallet-1440x900');
+    } finally {
+      await s.page.click('[data-testid=finish]');
+      await s.page.waitForSelector('body[data-finished=true]');
+      await s.exit;
+      await s.close();
+    }
+  });
 
   it('sends exactly the exported requests in order; the txids come back to the CLI; then the server closes', async () => {
     const s = await open('ladder.dlmm.yaml', {
