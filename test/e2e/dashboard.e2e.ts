@@ -48,6 +48,8 @@ describe('DLMM: Open Dashboard', function () {
     await frame.locator('[data-testid="quote-submit"]').click();
     const best = frame.locator('[data-testid="quote-best"]');
     await best.waitFor({ timeout: 30_000 });
+    // The result as a user scrolls to it (the screenshot shows the figures, not only the form).
+    await best.scrollIntoViewIfNeeded();
     await workbench.screenshot('31-dashboard-quote');
     assert.equal(await best.getAttribute('data-amount-out'), cli.routes[0]?.amount_out);
   });

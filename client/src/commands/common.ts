@@ -28,13 +28,14 @@ export async function requireApi(deps: CommandDeps): Promise<DlmmApi | undefined
   return undefined;
 }
 
-/** Runs a read with a progress notification (shown by the editor only when it takes a moment). */
+/**
+ * Runs work with its progress in the status bar, which ends exactly when the work ends, success or failure.
+ * Not a notification: VS Code keeps a progress notification up at least 800 ms after it starts, so a fast
+ * read or build left "reading…" over the result it had already shown.
+ */
 export function withReadProgress<T>(title: string, f: () => Promise<T>): Promise<T> {
   return Promise.resolve(
-    vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable: false },
-      () => f(),
-    ),
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, () => f()),
   );
 }
 

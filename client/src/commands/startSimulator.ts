@@ -2,9 +2,8 @@
  * "DLMM: Start Simulator": starts the embedded simulated engine on a free loopback port and points this
  * session at it (settings stay untouched; `dlmm.environment: simulator` makes it the default).
  */
-import * as vscode from 'vscode';
 import type { SimulatorHost } from '../simulator';
-import { describeError } from './common';
+import { describeError, withReadProgress } from './common';
 import { notify } from '../notify';
 
 /** Starts the simulator (if needed) and switches the session to it. */
@@ -14,10 +13,7 @@ export async function startSimulatorCommand(
   quiet = false,
 ): Promise<boolean> {
   try {
-    const ep = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'DLMM: starting the simulator…' },
-      () => sim.start(),
-    );
+    const ep = await withReadProgress('DLMM: starting the simulator…', () => sim.start());
     useSimulator();
     if (!quiet) void notify.info(`DLMM: simulator running at ${ep.url}; plan files are checked against it.`);
     return true;

@@ -28,6 +28,7 @@ import { routersForExport } from './routers';
 import { readConfig } from '../settings';
 import { operationAtOffset } from './target';
 import { exportFolderFor, whereWritten } from './folder';
+import { withReadProgress } from '../commands/common';
 import { notify, reportFailure } from '../notify';
 
 export interface ExportCommandContext extends ExportDeps {
@@ -139,8 +140,10 @@ export function checkAndBuild(
   | undefined
 > {
   return Promise.resolve(
+    // In the status bar: it ends exactly when the check and build end (a progress notification stays up
+    // at least 800 ms, and was left over the export's result; client/src/commands/common.ts).
     vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `DLMM: ${name}` },
+      { location: vscode.ProgressLocation.Window, title: `DLMM: ${name}` },
       async (p) => {
         p.report({ message: 'checking the plan against live data…' });
         const { analysis, routers } = await checkForExport(ctx, plan, name, api);
@@ -389,10 +392,9 @@ async function writeExport(
   return target;
 }
 
+/** Work with its progress in the status bar, ended when the work ends (see withReadProgress). */
 export function progress<T>(title: string, f: () => Promise<T>): Promise<T> {
-  return Promise.resolve(
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => f()),
-  );
+  return withReadProgress(title, f);
 }
 
 /** The preview's name: the summary file's, as plain text ("plan.all.summary.txt"). */
