@@ -286,11 +286,14 @@ async function showRoutes(
       };
     };
     const items: RouteItem[] = [
-      ...(bestIndex < 0 ? [routeItem(best, bestCheck, undefined)] : []),
-      {
-        label: all.length === 1 ? 'Route' : `All routes (${all.length})`,
-        kind: vscode.QuickPickItemKind.Separator,
-      },
+      // A separator only under a best route the list does not hold (its label would take the first
+      // row's room, truncating the amounts).
+      ...(bestIndex < 0
+        ? [
+            routeItem(best, bestCheck, undefined),
+            { label: `All routes (${all.length})`, kind: vscode.QuickPickItemKind.Separator },
+          ]
+        : []),
       ...all.map((r, i) => routeItem(r, checks[i], i)),
       { label: '', kind: vscode.QuickPickItemKind.Separator },
       { label: '$(copy) Copy all routes as JSON', all },
