@@ -96,6 +96,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       retryBaseMs: opts.retryBaseMs,
       maxRetryDelayMs: opts.maxRetryDelayMs,
       log: opts.log,
+      followRateHeaders: opts.followRateHeaders,
     },
     stats,
   );
@@ -106,6 +107,9 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     noticed.add(line);
     (opts.notice ?? opts.log)?.(line);
   };
+  // Until the service's first answer states its limit, one request goes alone: a service granting less
+  // than the default never sees a burst above its grant.
+  const probeFirst = opts.followRateHeaders !== false;
   // A small guard keeps loopback jitter from landing request N+1 inside the server's window. With a cache
   // directory, the window also counts what other processes on the machine sent in the last second (the
   // service limits per IP): back-to-back commands never burst past it together.
@@ -117,6 +121,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     limit: opts.serviceRatePerSecond,
     windowMs: 1_000,
     guardMs: 10,
+    probeFirst,
     ...(pacing
       ? {
           now: Date.now,
@@ -137,6 +142,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     limit: opts.nodeRatePerMinute,
     windowMs: nodeWindowMs,
     guardMs: nodeGuardMs,
+    probeFirst,
     now: Date.now,
     ...(nodeStore
       ? {
@@ -756,6 +762,11 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     },
 
     stats: () => ({ ...stats }),
+    pacing: () => ({
+      servicePerSecond: serviceLimiter.limit,
+      nodePerMinute: nodeLimiter.limit,
+      windowWaits: serviceLimiter.windowWaits + nodeLimiter.windowWaits,
+    }),
 
     close: () => {
       nodeStore?.flush();

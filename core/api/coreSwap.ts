@@ -252,7 +252,7 @@ export function createCoreSwapClient(
       stats,
     );
   const limiter = (): RateLimiter =>
-    createRateLimiter({ limit: cfg.ratePerMinute, windowMs: 60_000, guardMs: 100 });
+    createRateLimiter({ limit: cfg.ratePerMinute, windowMs: 60_000, guardMs: 100, probeFirst: true });
   // One transport (and so one key) and one limiter per host: a key is never sent to another host.
   const core = { t: transport(cfg.apiKey), l: limiter(), host: cfg.apiHost };
   const node = { t: transport(cfg.readOnlyKey), l: limiter(), host: cfg.readOnlyHost };

@@ -6,6 +6,12 @@
  * slow first burst and a prompt second one land inside one server second, and the server answers 429.)
  * Waiters are served first come, first served; a waiter whose signal aborts leaves the queue at once (a
  * cancelled read never waits for, nor takes, a slot).
+ *
+ * The server's own word overrides the configured limit (`grant`): the limit it states (X-RateLimit-Limit)
+ * replaces ours, up or down; when it counts more requests in its window than we sent (X-RateLimit-Remaining
+ * lower than ours: another process on the same IP), the difference occupies our window too; a Retry-After
+ * holds every waiter until it has passed. With `probeFirst`, only one request is out until the first answer
+ * has told what the server grants, so a server granting less than the default never sees a burst above it.
  */
 import { cancelledError } from './errors';
 
@@ -25,6 +31,18 @@ export interface RateLimiterOptions {
   seed?: number[];
   /** Called with the answer time of each request this limiter admitted (to pass on to the next process). */
   onAnswered?: (at: number) => void;
+  /** Admit a single request until the first answer arrived (and with it the server's grant, if any). */
+  probeFirst?: boolean;
+}
+
+/** What a server said about its limit in one answer's headers (absent fields: not said). */
+export interface RateGrant {
+  /** Requests allowed per window (X-RateLimit-Limit). */
+  limit?: number;
+  /** Requests left in the server's window after this one (X-RateLimit-Remaining). */
+  remaining?: number;
+  /** Wait before the next request (Retry-After), in ms. */
+  retryAfterMs?: number;
 }
 
 /** Call when the request's answer has arrived (or it failed); calling again does nothing. */
@@ -40,6 +58,43 @@ export interface RateLimiter {
   readonly waiting: number;
   /** Requests that had to wait for a slot so far. */
   readonly delayed: number;
+  /** Requests that waited because the window was full at the limit (not for the first answer, nor a hold). */
+  readonly windowWaits: number;
+  /**
+   * Applies what the server said in an answer that arrived now, before that request's release. A stated
+   * limit replaces the current one; a lower remaining count than ours fills our window; Retry-After holds.
+   */
+  grant(g: RateGrant): void;
+  /** Requests per window now allowed (the configured limit until a server states one). */
+  readonly limit: number;
+}
+
+/** Grants outside this range are not believed (a header meant for something else, a typo). */
+const MAX_BELIEVED_LIMIT = 1_000_000;
+
+/** Reads the rate-limit headers of an answer; values that are not plain non-negative integers are ignored. */
+export function grantFromHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  nowWallMs: number = Date.now(),
+): RateGrant {
+  const one = (name: string): string | undefined => {
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const int = (v: string | undefined): number | undefined =>
+    v !== undefined && /^\s*\d{1,9}\s*$/.test(v) ? Number(v) : undefined;
+  const g: RateGrant = {};
+  const limit = int(one('x-ratelimit-limit'));
+  if (limit !== undefined && limit >= 1 && limit <= MAX_BELIEVED_LIMIT) g.limit = limit;
+  const remaining = int(one('x-ratelimit-remaining'));
+  if (remaining !== undefined) g.remaining = remaining;
+  const retry = one('retry-after');
+  if (retry !== undefined) {
+    const seconds = int(retry);
+    const ms = seconds !== undefined ? seconds * 1000 : Date.parse(retry) - nowWallMs;
+    if (Number.isFinite(ms)) g.retryAfterMs = Math.max(0, Math.min(ms, 3_600_000));
+  }
+  return g;
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,11 +104,19 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const now = opts.now ?? (() => performance.now());
   const sleep = opts.sleep ?? realSleep;
   const span = opts.windowMs + (opts.guardMs ?? 0);
-  const limit = Math.floor(opts.limit);
-  const unlimited = !Number.isFinite(opts.limit) || limit <= 0;
+  let limit = Math.floor(opts.limit);
+  let unlimited = !Number.isFinite(opts.limit) || limit <= 0;
+  /** Until the first answer: one request out at a time (probeFirst). */
+  let probing = opts.probeFirst === true;
+  /** No request starts before this time (a Retry-After). */
+  let heldUntil = -Infinity;
   /** Answer times of finished requests still inside the window, oldest first. */
   const finished: number[] = [...(opts.seed ?? [])].sort((a, b) => a - b);
-  const queue: Array<{ askedAt: number; admit: (release: Release) => void }> = [];
+  const queue: Array<{ askedAt: number; seq: number; admit: (release: Release) => void }> = [];
+  let seq = 0;
+  /** Waiters up to this sequence number were left queued by a full window. */
+  let blockedSeq = -1;
+  let windowWaits = 0;
   let inFlight = 0;
   let timerPending = false;
   let delayed = 0;
@@ -63,6 +126,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     return () => {
       if (done) return;
       done = true;
+      probing = false;
       inFlight--;
       const at = now();
       finished.push(at);
@@ -74,30 +138,61 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const pump = (): void => {
     const t = now();
     while (finished.length > 0 && (finished[0] as number) <= t - span) finished.shift();
-    while (queue.length > 0 && inFlight + finished.length < limit) {
+    if (t < heldUntil) {
+      if (queue.length > 0 && !timerPending) wakeAt(heldUntil, t);
+      return;
+    }
+    const cap = probing ? 1 : unlimited ? Infinity : limit;
+    while (queue.length > 0 && inFlight + finished.length < cap) {
       const waiter = queue.shift() as (typeof queue)[number];
       inFlight++;
       if (t > waiter.askedAt) delayed++;
+      if (waiter.seq <= blockedSeq) windowWaits++;
       waiter.admit(release());
     }
+    if (queue.length > 0 && !probing) blockedSeq = (queue[queue.length - 1] as (typeof queue)[number]).seq;
     // Full because of finished requests: wake when the oldest leaves the window. (Full because of requests
     // in flight: their release pumps.)
-    if (queue.length > 0 && finished.length > 0 && !timerPending) {
-      timerPending = true;
-      void sleep(Math.max(1, (finished[0] as number) + span - t)).then(() => {
-        timerPending = false;
-        pump();
-      });
+    if (queue.length > 0 && finished.length > 0 && !timerPending && !probing) {
+      wakeAt((finished[0] as number) + span, t);
     }
+  };
+
+  const wakeAt = (at: number, t: number): void => {
+    timerPending = true;
+    void sleep(Math.max(1, at - t)).then(() => {
+      timerPending = false;
+      pump();
+    });
+  };
+
+  const grant = (g: RateGrant): void => {
+    const t = now();
+    if (g.limit !== undefined) {
+      limit = g.limit;
+      unlimited = false;
+    }
+    if (g.remaining !== undefined && !unlimited) {
+      while (finished.length > 0 && (finished[0] as number) <= t - span) finished.shift();
+      // The server counts limit - remaining requests in its window (this one included, still in flight
+      // here). Those we do not know of were sent by others on the same address: they fill our window too,
+      // stamped now (later than they really were, so they leave our window no earlier than the server's).
+      const unknown = limit - Math.min(g.remaining, limit) - (inFlight + finished.length);
+      for (let i = 0; i < unknown; i++) finished.push(t);
+    }
+    if (g.retryAfterMs !== undefined && g.retryAfterMs > 0)
+      heldUntil = Math.max(heldUntil, t + g.retryAfterMs);
+    pump();
   };
 
   return {
     acquire(signal?: AbortSignal): Promise<Release> {
       if (signal?.aborted) return Promise.reject(cancelledError(signal));
-      if (unlimited) return Promise.resolve(() => undefined);
+      if (unlimited && !probing && heldUntil === -Infinity) return Promise.resolve(() => undefined);
       return new Promise<Release>((admit, reject) => {
         const waiter = {
           askedAt: now(),
+          seq: seq++,
           admit: (r: Release) => {
             signal?.removeEventListener('abort', onAbort);
             admit(r);
@@ -119,6 +214,13 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     },
     get delayed() {
       return delayed;
+    },
+    get windowWaits() {
+      return windowWaits;
+    },
+    grant,
+    get limit() {
+      return unlimited ? Infinity : limit;
     },
   };
 }

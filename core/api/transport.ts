@@ -7,7 +7,7 @@ import { redactSecrets } from '../text/safe';
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { ApiError, cancelledError } from './errors';
 import type { ApiStats } from './types';
-import type { RateLimiter } from './limiter';
+import { grantFromHeaders, type RateGrant, type RateLimiter } from './limiter';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -36,6 +36,11 @@ export interface TransportOptions {
   retryBaseMs: number;
   maxRetryDelayMs: number;
   log?: (line: string) => void;
+  /**
+   * Pass each answer's rate-limit headers (X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After) to the
+   * request's limiter, so pacing follows what the server grants (default true).
+   */
+  followRateHeaders?: boolean;
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -65,7 +70,7 @@ export class Transport {
       const release = await req.limiter.acquire(signal);
       this.stats.requests++;
       const started = performance.now();
-      let res: HttpResponse & { retryAfter?: string };
+      let res: HttpResponse & { retryAfter?: string; grant: RateGrant };
       try {
         res = await this.once(req, signal);
       } catch (e) {
@@ -79,6 +84,17 @@ export class Transport {
           continue;
         }
         throw this.unreachable(req, e);
+      }
+      // The server's word on its limit applies before this request's slot is counted as answered.
+      // A Retry-After holds the other requests only on a 429 (on a 503 it speaks of the service, not of our
+      // rate), and never longer than this transport would wait to retry.
+      if (this.opts.followRateHeaders !== false) {
+        const { retryAfterMs, ...grant } = res.grant;
+        req.limiter.grant(
+          res.status === 429 && retryAfterMs !== undefined
+            ? { ...grant, retryAfterMs: Math.min(retryAfterMs, this.opts.maxRetryDelayMs) }
+            : grant,
+        );
       }
       release();
       this.log(`${req.endpoint} ${res.status} ${Math.round(performance.now() - started)}ms`);
@@ -113,7 +129,7 @@ export class Transport {
   private async once(
     req: HttpRequest,
     signal: AbortSignal | undefined,
-  ): Promise<HttpResponse & { retryAfter?: string }> {
+  ): Promise<HttpResponse & { retryAfter?: string; grant: RateGrant }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'dlmm-studio' };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     if (req.withKey && this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
@@ -144,6 +160,7 @@ export class Transport {
         text,
         retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
         ...(typeof date === 'string' ? { date } : {}),
+        grant: grantFromHeaders(res.headers),
       };
     } finally {
       clearTimeout(timer);

@@ -62,10 +62,19 @@ export interface ApiClientOptions {
   apiKey?: string;
   /** Per-request timeout in ms (default 10000). */
   timeoutMs?: number;
-  /** Client-side limiter: requests per second to the service (default 50). */
+  /**
+   * Client-side limiter: requests per second to the service until the service states its own limit
+   * (default 50, the interface document's; the X-RateLimit-Limit it sends then replaces it, up or down).
+   */
   serviceRatePerSecond?: number;
-  /** Client-side limiter for node/core/keeper: requests per minute (default 500). */
+  /** Client-side limiter for node/core/keeper: requests per minute until the server states one (default 500). */
   nodeRatePerMinute?: number;
+  /**
+   * Follow the rate-limit headers of each answer (X-RateLimit-Limit, X-RateLimit-Remaining, and Retry-After
+   * on a 429), and send one request alone until the first answer told the grant (default true). Off only in
+   * tests that must make the server answer 429.
+   */
+  followRateHeaders?: boolean;
   /** Retries on 429/5xx (not on inventory 503 codes), with backoff (default 3). */
   maxRetries?: number;
   /** Request log sink (method, path, status, ms); never receives keys. */
@@ -105,6 +114,16 @@ export interface ApiStats {
   retries: number;
   /** HTTP 429 answers received. */
   rateLimited: number;
+}
+
+/** The client's pacing now (DlmmApi.pacing). */
+export interface Pacing {
+  /** Service requests allowed per second. */
+  servicePerSecond: number;
+  /** Node proxy requests allowed per minute. */
+  nodePerMinute: number;
+  /** Requests that waited for a full window to make room (service and node). */
+  windowWaits: number;
 }
 
 export interface DlmmApi {
@@ -170,6 +189,11 @@ export interface DlmmApi {
   /** Drops cached reads (settings change, or a new engine state). */
   clearCache(): void;
   stats(): ApiStats;
+  /**
+   * The pacing in force: the rates the servers granted (or the defaults, before any stated one) and how many
+   * requests waited because the window was full. Optional: implementations without limiters need not have it.
+   */
+  pacing?(): Pacing;
   /** Releases keep-alive connections (optional: implementations without sockets need not have it). */
   close?(): Promise<void>;
 }

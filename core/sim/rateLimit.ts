@@ -1,6 +1,7 @@
 /**
  * Sliding-window rate limiting (exact: at most `limit` requests in any `windowMs`), one window per
- * client key (IP, or API key). A ring buffer of the last `limit` arrival times per key makes each check O(1).
+ * client key (IP, or API key). A ring buffer of the last `limit` arrival times per key; each check bisects it
+ * (O(log limit)) so the remaining count it reports is exact (sent as X-RateLimit-Remaining).
  */
 
 export interface LimitDecision {
@@ -20,20 +21,31 @@ class Window {
     this.times = new Float64Array(limit);
   }
 
+  /** Arrivals (of the last `limit`) inside the window ending now: the times are in order, so bisect. */
+  private inWindow(now: number, windowMs: number): number {
+    const first = (this.next - this.count + this.limit) % this.limit;
+    const at = (i: number): number => this.times[(first + i) % this.limit] as number;
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (now - at(mid) >= windowMs) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.count - lo;
+  }
+
   take(now: number, windowMs: number): LimitDecision {
-    if (this.count < this.limit) {
+    const used = this.inWindow(now, windowMs);
+    if (used < this.limit) {
+      // The slot overwritten (when the ring is full) holds an arrival already outside the window.
       this.times[this.next] = now;
       this.next = (this.next + 1) % this.limit;
-      this.count++;
-      return { allowed: true, limit: this.limit, remaining: this.limit - this.count, retryAfterSeconds: 0 };
+      if (this.count < this.limit) this.count++;
+      return { allowed: true, limit: this.limit, remaining: this.limit - used - 1, retryAfterSeconds: 0 };
     }
-    // The oldest of the last `limit` arrivals sits at `next`; beyond the window its slot frees up.
+    // The window holds `limit` arrivals; the oldest sits at `next` and frees its slot when it leaves.
     const oldest = this.times[this.next] as number;
-    if (now - oldest >= windowMs) {
-      this.times[this.next] = now;
-      this.next = (this.next + 1) % this.limit;
-      return { allowed: true, limit: this.limit, remaining: 0, retryAfterSeconds: 0 };
-    }
     const waitMs = oldest + windowMs - now;
     return {
       allowed: false,

@@ -34,8 +34,14 @@ describe('cancelled reads (simulated engine)', function () {
     sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   });
   beforeEach(() => {
-    // Two node reads a minute: the third waits for the window, unless cancelled.
-    api = createApiClient({ baseUrl: sim.url, nodeUrl: sim.nodeUrl, nodeRatePerMinute: 2 });
+    // Two node reads a minute: the third waits for the window, unless cancelled. (Deaf to the server's
+    // grant of 500, which would otherwise replace the 2.)
+    api = createApiClient({
+      baseUrl: sim.url,
+      nodeUrl: sim.nodeUrl,
+      nodeRatePerMinute: 2,
+      followRateHeaders: false,
+    });
   });
   afterEach(async () => {
     await api.close?.();

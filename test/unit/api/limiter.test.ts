@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { isCancelled } from '../../../core/api/errors';
-import { createRateLimiter } from '../../../core/api/limiter';
+import { createRateLimiter, grantFromHeaders } from '../../../core/api/limiter';
 
 /**
  * A fake clock with fake timers: a sleep is parked until everything else has settled, then the clock jumps
@@ -173,5 +173,104 @@ describe('createRateLimiter', () => {
     already.abort();
     await assert.rejects(limiter.acquire(already.signal), (e: unknown) => isCancelled(e));
     assert.equal(limiter.waiting, 0);
+  });
+});
+
+describe('createRateLimiter: following what the server grants', () => {
+  it('with probeFirst, sends one request alone, then paces by the limit the first answer stated', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({
+      limit: 50,
+      windowMs: 1000,
+      probeFirst: true,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    const starts: number[] = [];
+    let first = true;
+    await Promise.all(
+      Array.from({ length: 45 }, () =>
+        limiter.acquire().then((release) => {
+          starts.push(clock.now());
+          if (first) {
+            first = false;
+            assert.equal(limiter.waiting, 44, 'the others wait for the first answer');
+            limiter.grant({ limit: 20, remaining: 19 });
+          }
+          release();
+        }),
+      ),
+    );
+    assert.equal(limiter.limit, 20);
+    assert.ok(maxInWindow(starts, 1000) <= 20, `window held ${maxInWindow(starts, 1000)}`);
+    assert.equal(starts.filter((s) => s === 0).length, 20);
+    assert.equal(limiter.windowWaits, 25, '45 at 20 a window: 25 wait for room');
+  });
+
+  it('raises the limit when the server grants more, never past what it states', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 50, windowMs: 1000, now: clock.now, sleep: clock.sleep });
+    const r = await limiter.acquire();
+    limiter.grant({ limit: 200, remaining: 199 });
+    r();
+    const starts: number[] = [];
+    await Promise.all(
+      Array.from({ length: 250 }, () =>
+        limiter.acquire().then((release) => {
+          starts.push(clock.now());
+          release();
+        }),
+      ),
+    );
+    assert.equal(starts.filter((s) => s === 0).length, 199, 'the rest of the granted window at once');
+    assert.ok(maxInWindow([0, ...starts], 1000) <= 200);
+    assert.equal(limiter.windowWaits, 51);
+  });
+
+  it('counts requests the server saw from others (a lower remaining) against its own window', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 10, windowMs: 1000, now: clock.now, sleep: clock.sleep });
+    const r = await limiter.acquire();
+    // The server's window holds 8 (this one and 7 from another process on the same address).
+    limiter.grant({ limit: 10, remaining: 2 });
+    r();
+    const starts: number[] = [];
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        limiter.acquire().then((release) => {
+          starts.push(clock.now());
+          release();
+        }),
+      ),
+    );
+    assert.deepEqual(starts, [0, 0, 1000, 1000], 'two now, the rest once the others leave the window');
+  });
+
+  it('holds every waiter for a Retry-After', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({ limit: 10, windowMs: 1000, now: clock.now, sleep: clock.sleep });
+    const r = await limiter.acquire();
+    limiter.grant({ retryAfterMs: 3000 });
+    r();
+    const release = await limiter.acquire();
+    assert.equal(clock.now(), 3000);
+    release();
+  });
+
+  it('reads the headers as plain integers and ignores what it cannot believe', () => {
+    assert.deepEqual(
+      grantFromHeaders({ 'x-ratelimit-limit': '200', 'x-ratelimit-remaining': '17', 'retry-after': '2' }),
+      { limit: 200, remaining: 17, retryAfterMs: 2000 },
+    );
+    assert.deepEqual(grantFromHeaders({ 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '-1' }), {});
+    assert.deepEqual(grantFromHeaders({ 'x-ratelimit-limit': '1.5e3', 'retry-after': 'soon' }), {});
+    assert.deepEqual(
+      grantFromHeaders(
+        { 'retry-after': 'Fri, 27 Nov 2026 12:00:05 GMT' },
+        Date.parse('2026-11-27T12:00:00Z'),
+      ),
+      { retryAfterMs: 5000 },
+    );
+    assert.deepEqual(grantFromHeaders({}), {});
   });
 });
