@@ -20,6 +20,7 @@ import {
   PLAN_FILE_GLOB,
   ProgressNotification,
   SetApiKeyNotification,
+  VisibleDocumentsNotification,
   type EngineStatusParams,
   type InitializationOptions,
   type ServerSettings,
@@ -287,8 +288,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
   );
   // Activation does not wait for the server process: diagnostics arrive when it is up.
   const lc = client;
+  // The plan files shown now: the server analyses them before the other open ones.
+  const sendVisible = (): void => {
+    if (!lc.isRunning()) return;
+    const uris = [
+      ...new Set(
+        vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).filter((u) => isPlanFile(u)),
+      ),
+    ];
+    void lc.sendNotification(VisibleDocumentsNotification, { uris }).catch(() => undefined);
+  };
+  context.subscriptions.push(vscode.window.onDidChangeVisibleTextEditors(sendVisible));
   void lc.start().then(
     async () => {
+      sendVisible();
       if (engine.key) await lc.sendNotification(SetApiKeyNotification, { apiKey: engine.key });
       // The simulator may have come up while the server started: make sure the server has its URL.
       if (sim.endpoints) settingsChanged();

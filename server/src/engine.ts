@@ -26,6 +26,7 @@ import {
   isPlanFile,
   ProgressNotification,
   SetApiKeyNotification,
+  VisibleDocumentsNotification,
 } from './protocol';
 import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
 import { SettingsStore, settingsFromEnv } from './settings';
@@ -168,6 +169,15 @@ export function startEngine(
     apis.setApiKey(typeof apiKey === 'string' && apiKey.length > 0 ? apiKey : null);
     watch.reset();
     service.revalidateAll();
+  });
+
+  connection.onNotification(VisibleDocumentsNotification, (params: unknown) => {
+    const uris = (params as { uris?: unknown } | null)?.uris;
+    // Anything else than a list of URIs is ignored (the order of analyses is all it can change).
+    if (!Array.isArray(uris)) return;
+    service.setVisible(
+      uris.filter((u): u is string => typeof u === 'string' && isPlanFile(u)).slice(0, 1000),
+    );
   });
 
   connection.onRequest(EngineStatusRequest, async () => {

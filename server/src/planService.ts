@@ -141,7 +141,17 @@ interface DocState {
    * the latest run has its live data, or is superseded in turn; then it is aborted.
    */
   stale?: AbortController;
+  /** Runs of this document under way (debounce excluded). */
+  active: number;
+  /** A run of this document is in its live part (reading data, or waiting for the visible ones). */
+  inLive: boolean;
 }
+
+/**
+ * How long a background document's live analysis waits at most for the visible ones (a visible document
+ * whose analysis never ends, or one the client named but never opened, must not hold the others for ever).
+ */
+const VISIBLE_FIRST_MAX_MS = 10_000;
 
 const SLOW_READ_MS = 800;
 /**
@@ -172,6 +182,10 @@ function fileNameOf(uri: string): string {
 export class PlanService {
   private readonly docs = new Map<string, DocState>();
   private readonly sessions = new Map<DlmmApi, SharedSession>();
+  /** The plan documents the user looks at (the client's visible editors): their live analyses go first. */
+  private visible = new Set<string>();
+  /** Background analyses waiting for the visible ones; woken when one of those ends or the set changes. */
+  private backgroundWaiters: Array<() => void> = [];
   private debounceMs: number;
   private readonly sessionMs: number;
 
@@ -185,9 +199,60 @@ export class PlanService {
     this.debounceMs = ms;
   }
 
+  /**
+   * The client's visible plan editors. Their live analyses run before any other's: a background document
+   * reaching its live part waits while a visible one is waiting for its debounce, being analysed, or not
+   * open yet (at most VISIBLE_FIRST_MAX_MS). Background analyses already reading live data when a visible
+   * document becomes pending start again (their queued requests leave the limiters; a read a visible one
+   * shares goes on for it) and wait their turn.
+   */
+  setVisible(uris: readonly string[]): void {
+    this.visible = new Set(uris);
+    if (this.visiblePending()) {
+      for (const state of this.docs.values()) {
+        if (this.visible.has(state.doc.uri) || !state.inLive) continue;
+        cancel(state);
+        this.update(state.doc, true);
+      }
+    }
+    this.wakeBackground();
+  }
+
+  /** True while a visible document is not open yet, waits for its debounce, or is being analysed. */
+  private visiblePending(): boolean {
+    for (const uri of this.visible) {
+      const state = this.docs.get(uri);
+      if (!state || state.timer !== undefined || state.active > 0) return true;
+    }
+    return false;
+  }
+
+  private wakeBackground(): void {
+    for (const wake of this.backgroundWaiters.splice(0)) wake();
+  }
+
+  /** Resolves when no visible document is pending (or after VISIBLE_FIRST_MAX_MS, or when `signal` aborts). */
+  private async visibleFirst(uri: string, signal: AbortSignal): Promise<void> {
+    const until = Date.now() + VISIBLE_FIRST_MAX_MS;
+    while (!this.visible.has(uri) && !signal.aborted && this.visiblePending()) {
+      const left = until - Date.now();
+      if (left <= 0) return;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, left);
+        signal.addEventListener('abort', done, { once: true });
+        this.backgroundWaiters.push(done);
+      });
+    }
+  }
+
   /** A plan document was opened or changed: analyse it after the debounce. */
   update(doc: TextDocument, immediate = false): void {
-    const state = this.docs.get(doc.uri) ?? { doc, seq: 0 };
+    const state = this.docs.get(doc.uri) ?? { doc, seq: 0, active: 0, inLive: false };
     state.doc = doc;
     this.docs.set(doc.uri, state);
     if (state.timer) clearTimeout(state.timer);
@@ -223,6 +288,7 @@ export class PlanService {
       cancel(state);
     }
     this.docs.delete(uri);
+    if (this.visible.has(uri)) this.wakeBackground();
   }
 
   /** Whether the document is open in the service. */
@@ -344,10 +410,14 @@ export class PlanService {
         state.stale = undefined;
       }
     };
+    state.active++;
     try {
       return await this.analyse(state, seq, controller.signal);
     } finally {
+      state.active--;
+      if (state.seq === seq) state.inLive = false;
       dropSuperseded();
+      if (this.visible.has(state.doc.uri)) this.wakeBackground();
     }
   }
 
@@ -413,6 +483,11 @@ export class PlanService {
       if (offlinePending) clearImmediate(offlinePending);
       offlinePending = undefined;
     };
+
+    // The visible documents' live analyses first (setVisible).
+    state.inLive = true;
+    await this.visibleFirst(uri, signal);
+    if (!current() || signal.aborted) return undefined;
 
     let slowShown = false;
     const slow = setTimeout(() => {

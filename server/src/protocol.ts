@@ -94,6 +94,13 @@ export const AnalysisNotification = new NotificationType<{
   run: number;
 }>('dlmm/analysis');
 
+/**
+ * client -> server: the plan documents shown in the editor now (sent at start and whenever the visible
+ * editors change). Their live analyses run before the other open documents' (PlanService.setVisible). A
+ * client that never sends it gets every document analysed in the order it opened them.
+ */
+export const VisibleDocumentsNotification = new NotificationType<{ uris: string[] }>('dlmm/visibleDocuments');
+
 /** server -> client: a slow live read started / finished (the client shows a progress notification). */
 export const ProgressNotification = new NotificationType<{ id: string; title: string; done: boolean }>(
   'dlmm/progress',

@@ -38,6 +38,8 @@ export interface LspSession {
   analyses(uri: string, version: number): boolean[];
   /** For the same events, which analysis of the document made each publish (1: the first since it opened). */
   runs(uri: string, version: number): number[];
+  /** URIs in the order of their first live publish (needs `analysisEvents`). */
+  liveOrder(): string[];
   /** Resolves when a live analysis of `version` was published for `uri` (needs `analysisEvents`). */
   live(uri: string, version: number, timeoutMs?: number): Promise<void>;
   open(uri: string, text: string, languageId?: string): void;
@@ -103,7 +105,9 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
   const analysisLog = new Map<string, boolean[]>();
   const runLog = new Map<string, number[]>();
   const liveWaiters = new Map<string, (() => void)[]>();
+  const liveOrder: string[] = [];
   conn.onNotification('dlmm/analysis', (p: { uri: string; version: number; live: boolean; run: number }) => {
+    if (p.live && !liveOrder.includes(p.uri)) liveOrder.push(p.uri);
     const key = `${p.uri}#${p.version}`;
     const log = analysisLog.get(key) ?? [];
     log.push(p.live);
@@ -145,6 +149,7 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
     publishCount: (uri, version) => counts.get(`${uri}#${version}`) ?? 0,
     analyses: (uri, version) => [...(analysisLog.get(`${uri}#${version}`) ?? [])],
     runs: (uri, version) => [...(runLog.get(`${uri}#${version}`) ?? [])],
+    liveOrder: () => [...liveOrder],
     live(uri, version, timeoutMs = 15_000) {
       const key = `${uri}#${version}`;
       if (analysisLog.get(key)?.includes(true)) return Promise.resolve();
