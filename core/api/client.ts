@@ -212,6 +212,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     key: string,
     load: (signal: AbortSignal) => Promise<T>,
     signal: AbortSignal | undefined,
+    /** Whether an answer may be kept for its height (default: every answer). */
+    keep: (value: T) => boolean = () => true,
   ): Promise<T> => {
     const height = await heightForCache(signal);
     if (height !== undefined) {
@@ -225,7 +227,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       key,
       async (shared) => {
         const value = await load(shared);
-        if (height !== undefined) cache.set(height, key, value);
+        if (height !== undefined && keep(value)) cache.set(height, key, value);
         return value;
       },
       joined,
@@ -248,8 +250,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   };
 
   /** The engine's status, reused for `statusTtlMs`; a read teaches the cache the applied state height. */
-  const readStatus = (signal: AbortSignal | undefined): Promise<Status> => {
-    if (statusSnapshot && now() - statusSnapshot.at < opts.statusTtlMs) {
+  const readStatus = (signal: AbortSignal | undefined, fresh = false): Promise<Status> => {
+    if (!fresh && statusSnapshot && now() - statusSnapshot.at < opts.statusTtlMs) {
       stats.cacheHits++;
       return Promise.resolve(structuredClone(statusSnapshot.value));
     }
@@ -458,6 +460,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     appReady: () => readiness('/app/v2/ready', signal),
 
     status: () => readStatus(signal),
+    refreshStatus: () => readStatus(signal, true),
 
     tokens() {
       const req = service('GET', '/quotes/v2/tokens');
@@ -652,8 +655,16 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
         // A fault answered with an errorCode is the inventory's answer: retrying would only hide it.
         isAnswer: (status, text) => status >= 500 && currentBinsFault(tryParse(text)) !== undefined,
       };
-      // A safety gate like the inventory: coalesced while in flight, never cached.
-      return inflight.run(req.url, (shared) => readCurrentBins(req, alias, shared), joined, signal);
+      // A safety gate like the inventory: a fault or a failed gate is never kept. A clean, complete book
+      // that is caught up with the tip (tipLag 0) is kept for the applied state height like any read (a
+      // keystroke at the same height reads it no more); one that lags is read again each time, as it may
+      // catch up without the height moving.
+      return cachedRead(
+        `current-bins ${req.url}`,
+        (shared) => readCurrentBins(req, alias, shared),
+        signal,
+        (book) => book.tipLag === 0,
+      );
     },
 
     v1Bins(poolId) {

@@ -81,7 +81,11 @@ export interface ApiClientOptions {
   log?: (line: string) => void;
   /** Clock, injectable for tests. */
   now?: () => number;
-  /** How long a status() answer is reused, in ms (default 250). */
+  /**
+   * How long a status() answer is reused, in ms (default 250). The language server reuses it as long as its
+   * engine watch's poll interval (plus a second), the poll refreshing it (refreshStatus): a keystroke at an
+   * unchanged height reads no status.
+   */
   statusTtlMs?: number;
   /** First retry delay in ms, doubled per attempt when no Retry-After is given (default 250). */
   retryBaseMs?: number;
@@ -131,6 +135,11 @@ export interface DlmmApi {
   // quote engine v2
   quoteReady(): Promise<Readiness>;
   status(): Promise<Status>;
+  /**
+   * The status read now, whatever the age of the one status() reuses (the engine watch's poll); the answer
+   * becomes the one status() reuses. Optional: implementations that do not reuse status need not have it.
+   */
+  refreshStatus?(): Promise<Status>;
   tokens(): Promise<Token[]>;
   pools(): Promise<Pool[]>;
   pool(poolId: string): Promise<Pool>;

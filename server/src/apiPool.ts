@@ -17,6 +17,8 @@ export class ApiPool {
     private readonly log: (line: string) => void,
     /** The machine-wide node cache directory for a node URL (core/api/nodeStore.ts), if any. */
     private readonly cacheDirFor: (nodeUrl: string | undefined) => string | undefined = () => undefined,
+    /** How long a status answer is reused (the engine watch refreshes it); absent: the client's default. */
+    private readonly statusTtlMs?: number,
   ) {
     this.apiKey = apiKey || undefined;
   }
@@ -35,6 +37,7 @@ export class ApiPool {
         apiKey: this.apiKey,
         log: this.log,
         ...(cacheDir !== undefined ? { cacheDir } : {}),
+        ...(this.statusTtlMs !== undefined ? { statusTtlMs: this.statusTtlMs } : {}),
       });
       this.clients.set(key, api);
     }

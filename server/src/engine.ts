@@ -64,8 +64,18 @@ export function startEngine(
   // The server's log (the editor's output channel) is published text too: redacted and escaped.
   const log = (line: string) => connection.console.log(safe(line));
 
-  const apis = new ApiPool(options.createApi ?? loadApiClient, options.env.DLMM_API_KEY, log, (nodeUrl) =>
-    nodeCacheDir(options.env, nodeUrl),
+  const statusPollMs = init.statusPollMs ?? DEFAULT_STATUS_POLL_MS;
+  // The applied state height is known from the engine watch's status read (one per poll, shared by every
+  // document): analyses reuse it until shortly after the next poll is due, so a keystroke at an unchanged
+  // height asks the engine nothing; a new height seen by the poll drops the cache and revalidates. (A
+  // watch slowed beyond the default in tests still has the status read again after 6 s.)
+  const statusTtlMs = Math.min(statusPollMs, DEFAULT_STATUS_POLL_MS) + 1000;
+  const apis = new ApiPool(
+    options.createApi ?? loadApiClient,
+    options.env.DLMM_API_KEY,
+    log,
+    (nodeUrl) => nodeCacheDir(options.env, nodeUrl),
+    statusTtlMs,
   );
   /**
    * What the server publishes for people: the configured keys redacted (the service key, from the client or
@@ -98,7 +108,7 @@ export function startEngine(
   });
 
   const watch = new EngineWatch({
-    intervalMs: init.statusPollMs ?? DEFAULT_STATUS_POLL_MS,
+    intervalMs: statusPollMs,
     targets: async () => {
       const out = [];
       for (const uri of service.openUris()) {

@@ -25,7 +25,8 @@ export async function readEngineStatus(
   const base = { apiUrl: settings.apiUrl, environment: settings.environment, at: now() };
   if (!api) return { ...base, state: 'offline', error: 'no API URL configured: only offline checks run' };
   try {
-    const s = await api.status();
+    // A fresh read, which every analysis then reuses (the client's status TTL is the poll's interval).
+    const s = await (api.refreshStatus?.() ?? api.status());
     return {
       ...base,
       state: 'ok',
