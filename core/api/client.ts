@@ -47,7 +47,7 @@ import {
   type Status,
   type SwapParamsRequest,
 } from './schemas';
-import { Transport, type HttpRequest } from './transport';
+import { Transport, type HttpRequest, type HttpResponse } from './transport';
 import type { ApiClientOptions, ApiStats, DlmmApi, Readiness, ServiceClock } from './types';
 import {
   errorDetail,
@@ -69,6 +69,18 @@ const DEFAULTS = {
   retryBaseMs: 250,
   maxRetryDelayMs: 5_000,
 };
+
+/**
+ * A read's link to the on-disk answers: the height it is read at (undefined: not kept), whether its answer
+ * came from the store, and the text of an answer the engine gave (to keep once validated).
+ */
+interface DiskAnswer {
+  height: number | undefined;
+  /** The read's method and path (the answer's key on disk). */
+  url?: string;
+  fromStore?: boolean;
+  text?: string;
+}
 
 /** How a read's answer is interpreted beyond its schema. */
 interface ReadSpec {
@@ -113,6 +125,16 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   // A small guard keeps loopback jitter from landing request N+1 inside the server's window. With a cache
   // directory, the window also counts what other processes on the machine sent in the last second (the
   // service limits per IP): back-to-back commands never burst past it together.
+  /**
+   * The engine's answers to reads that are facts of an applied state height (tokens, pools, the v1 pools
+   * list, bin lists), kept on disk in the node store's format beside the pacing record (the answer's text
+   * as it came, under its method and path), so a later process at the same height (a warm `dlmm quote`, the language
+   * server after a command) asks only what it had not: a new height drops them all.
+   */
+  const answers =
+    opts.cacheDir !== undefined
+      ? openNodeStore(opts.cacheDir, base, notice, { prefix: 'service-answers' })
+      : undefined;
   const pacing =
     opts.cacheDir !== undefined
       ? openNodeStore(opts.cacheDir, base, notice, { prefix: 'service', horizonMs: 2_000 })
@@ -184,8 +206,24 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     req: HttpRequest,
     spec: ReadSpec,
     signal: AbortSignal | undefined,
+    disk?: DiskAnswer,
   ): Promise<unknown> => {
-    const res = await send(req, signal);
+    const stored =
+      disk?.height !== undefined && answers !== undefined
+        ? answers.get(disk.height, req.endpoint)
+        : undefined;
+    let res: HttpResponse;
+    // Keyed by method and path (the file is the endpoint's): a URL's credentials never reach the disk.
+    if (disk) disk.url = req.endpoint;
+    if (disk && stored?.okay === true && stored.result !== undefined) {
+      // What this engine answered at this height, kept on disk by an earlier process: read as answered.
+      disk.fromStore = true;
+      stats.cacheHits++;
+      res = { status: 200, text: stored.result };
+    } else {
+      res = await send(req, signal);
+      if (disk && res.status >= 200 && res.status < 300) disk.text = res.text;
+    }
     if (res.status >= 200 && res.status < 300) {
       const body = parseBody(req.endpoint, res.status, res.text);
       if (spec.pool !== undefined && spec.binsRead && isEmptyPoolNotFound(body, res.text)) {
@@ -210,7 +248,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
    */
   const cachedRead = async <T>(
     key: string,
-    load: (signal: AbortSignal) => Promise<T>,
+    load: (signal: AbortSignal, disk: DiskAnswer) => Promise<T>,
     signal: AbortSignal | undefined,
     /** Whether an answer may be kept for its height (default: every answer). */
     keep: (value: T) => boolean = () => true,
@@ -226,8 +264,23 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     return inflight.run(
       key,
       async (shared) => {
-        const value = await load(shared);
-        if (height !== undefined && keep(value)) cache.set(height, key, value);
+        // A load that reads through fetchJson with `disk` may be answered from, and is kept in, the on-disk
+        // answers of this height (only once its answer was read and validated whole).
+        const disk: DiskAnswer = { height };
+        let value: T;
+        try {
+          value = await load(shared, disk);
+        } catch (e) {
+          if (!disk.fromStore || isCancelled(e) || height === undefined || disk.url === undefined) throw e;
+          // A stored answer that no longer reads is dropped, and the engine asked.
+          answers?.set(height, disk.url, { okay: false });
+          value = await load(shared, { height: undefined });
+        }
+        if (height !== undefined && keep(value)) {
+          cache.set(height, key, value);
+          if (disk.text !== undefined && disk.url !== undefined && !disk.fromStore)
+            answers?.set(height, disk.url, { okay: true, result: disk.text });
+        }
         return value;
       },
       joined,
@@ -315,6 +368,10 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     build: () => string,
     signal: AbortSignal | undefined,
   ): Promise<unknown> => {
+    // An earlier process learned it at this height (kept with the on-disk answers): no 422 round trip.
+    const height = statusSnapshot?.value.state_height ?? undefined;
+    if (height !== undefined && answers?.get(height, STRING_AMOUNTS_KEY)?.okay === true)
+      stringAmountHosts.add(hostOf(base));
     const wasString = stringAmountHosts.has(hostOf(base));
     const r = service('POST', path, build());
     try {
@@ -327,6 +384,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
         (e.context.refused ?? []).includes('amount_in')
       ) {
         stringAmountHosts.add(hostOf(base));
+        if (height !== undefined) answers?.set(height, STRING_AMOUNTS_KEY, { okay: true });
         opts.log?.(
           `${r.endpoint}: the service takes amount_in as a string; sending amounts as strings from now on`,
         );
@@ -381,10 +439,10 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     const req = service('GET', path);
     return cachedRead(
       req.url,
-      async (shared) => {
+      async (shared, disk) => {
         const list: BinList = validate(
           schema,
-          await fetchJson(req, { pool: poolId, binsRead: true }, shared),
+          await fetchJson(req, { pool: poolId, binsRead: true }, shared, disk),
           req.endpoint,
         );
         rejectDuplicateBins(list.bins, req.endpoint, 'bins');
@@ -466,7 +524,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       const req = service('GET', '/quotes/v2/tokens');
       return cachedRead(
         req.url,
-        async (shared) => readList(await fetchJson(req, {}, shared), ['tokens'], TokenSchema, req.endpoint),
+        async (shared, disk) =>
+          readList(await fetchJson(req, {}, shared, disk), ['tokens'], TokenSchema, req.endpoint),
         signal,
       );
     },
@@ -475,7 +534,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       const req = service('GET', '/quotes/v2/pools');
       return cachedRead(
         req.url,
-        async (shared) => readList(await fetchJson(req, {}, shared), ['pools'], PoolSchema, req.endpoint),
+        async (shared, disk) =>
+          readList(await fetchJson(req, {}, shared, disk), ['pools'], PoolSchema, req.endpoint),
         signal,
       );
     },
@@ -684,7 +744,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       const req = service('GET', '/quotes/v1/pools');
       return cachedRead(
         req.url,
-        async (shared) => readList(await fetchJson(req, {}, shared), ['pools'], V1PoolSchema, req.endpoint),
+        async (shared, disk) =>
+          readList(await fetchJson(req, {}, shared, disk), ['pools'], V1PoolSchema, req.endpoint),
         signal,
       );
     },
@@ -782,6 +843,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     close: () => {
       nodeStore?.flush();
       pacing?.flush();
+      answers?.flush();
       return transport.close();
     },
   });
@@ -840,6 +902,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
  * (the published type) for the rest of the process, whichever client instance asks.
  */
 const stringAmountHosts = new Set<string>();
+/** The on-disk answers' entry saying the host takes amounts as strings (learned at that height). */
+const STRING_AMOUNTS_KEY = 'amount_in as string';
 
 function hostOf(url: string): string {
   try {

@@ -142,18 +142,20 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       if (queue.length > 0 && !timerPending) wakeAt(heldUntil, t);
       return;
     }
-    const cap = probing ? 1 : unlimited ? Infinity : limit;
-    while (queue.length > 0 && inFlight + finished.length < cap) {
+    const cap = unlimited ? Infinity : limit;
+    // While probing, one request at a time, and still within the window (seeded requests count).
+    while (queue.length > 0 && inFlight + finished.length < cap && !(probing && inFlight > 0)) {
       const waiter = queue.shift() as (typeof queue)[number];
       inFlight++;
       if (t > waiter.askedAt) delayed++;
       if (waiter.seq <= blockedSeq) windowWaits++;
       waiter.admit(release());
     }
-    if (queue.length > 0 && !probing) blockedSeq = (queue[queue.length - 1] as (typeof queue)[number]).seq;
+    const probeOut = probing && inFlight > 0;
+    if (queue.length > 0 && !probeOut) blockedSeq = (queue[queue.length - 1] as (typeof queue)[number]).seq;
     // Full because of finished requests: wake when the oldest leaves the window. (Full because of requests
-    // in flight: their release pumps.)
-    if (queue.length > 0 && finished.length > 0 && !timerPending && !probing) {
+    // in flight, or the probe out: their release pumps.)
+    if (queue.length > 0 && finished.length > 0 && !timerPending && !probeOut) {
       wakeAt((finished[0] as number) + span, t);
     }
   };

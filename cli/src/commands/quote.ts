@@ -7,7 +7,7 @@
  * Exit 0 with a route that fills the whole amount, 1 when there is none or only a partial fill; 2 on usage
  * errors (an unknown token included, like a bad amount) or read errors.
  */
-import { isApiError } from '../../../core/api/errors';
+import { isApiError, isCancelled } from '../../../core/api/errors';
 import { stringifyJsonExact } from '../../../core/api/json';
 import { aliasesByPrincipal } from '../../../core/api/aliases';
 import type { DlmmApi, Pool, Route, Token, V1Pool } from '../../../core/api/types';
@@ -119,6 +119,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
 
   return withApi(common, io, async (api) => {
+    // The applied state height first: what the engine answered at that height before (tokens, pools, bin
+    // lists, kept on disk by earlier commands) is read from there, so a warm quote asks for the quote alone
+    // beside this status. A status that cannot be read only means nothing is reused.
+    await api.status().catch((e: unknown) => {
+      if (isCancelled(e)) throw e;
+    });
     const tokens = await api.tokens();
     const tokenIn = resolveToken(tokens, inText, '--in');
     const tokenOut = resolveToken(tokens, outText, '--out');

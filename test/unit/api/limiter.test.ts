@@ -274,3 +274,27 @@ describe('createRateLimiter: following what the server grants', () => {
     assert.deepEqual(grantFromHeaders({}), {});
   });
 });
+
+describe('createRateLimiter: probing with a seeded window', () => {
+  it('waits for the seeded requests to leave the window, then probes (never stalls)', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter({
+      limit: 2,
+      windowMs: 1000,
+      probeFirst: true,
+      seed: [0, 0],
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    const starts: number[] = [];
+    await Promise.all(
+      Array.from({ length: 3 }, () =>
+        limiter.acquire().then((release) => {
+          starts.push(clock.now());
+          release();
+        }),
+      ),
+    );
+    assert.deepEqual(starts, [1000, 1000, 2000]);
+  });
+});
