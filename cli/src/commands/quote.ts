@@ -118,67 +118,74 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     );
   }
 
-  return withApi(common, io, async (api) => {
-    // The applied state height first: what the engine answered at that height before (tokens, pools, bin
-    // lists, kept on disk by earlier commands) is read from there, so a warm quote asks for the quote alone
-    // beside this status. A status that cannot be read only means nothing is reused.
-    await api.status().catch((e: unknown) => {
-      if (isCancelled(e)) throw e;
-    });
-    const tokens = await api.tokens();
-    const tokenIn = resolveToken(tokens, inText, '--in');
-    const tokenOut = resolveToken(tokens, outText, '--out');
-    // A token the engine does not list is a bad argument value (exit 2), like a bad amount.
-    if (typeof tokenIn === 'string') throw new UsageError(tokenIn);
-    if (typeof tokenOut === 'string') throw new UsageError(tokenOut);
-    if (tokenIn.contract_address === tokenOut.contract_address) {
-      throw new UsageError('--in and --out name the same token');
-    }
-    const amountIn = parseAmount(amountText, tokenIn);
-    const request = {
-      input_token: tokenIn.contract_address,
-      output_token: tokenOut.contract_address,
-      amount_in: amountIn,
-      slippage_tolerance: Number(slippageText),
-    };
-    // The pools list (aliases, fees for the exact check) is read beside the quote, not after its answer.
-    const poolsRead = api.pools().then(
-      (p) => p,
-      () => undefined,
-    );
-    // The v2 pool record names no alias: the v1 pools list pairs each alias with its principal (display only).
-    const aliasesRead = api.v1Pools().then(
-      (p) => p,
-      () => undefined,
-    );
-    let routes: Route[];
-    try {
-      routes = values.multi === true ? await api.quoteMulti(request) : [await api.quote(request)];
-    } catch (e) {
-      if (isApiError(e) && e.code === 'no-route') routes = [];
-      else throw e;
-    }
-    if (routes.length === 0) {
-      io.err(
-        `dlmm quote: no route from ${tokenIn.symbol} to ${tokenOut.symbol} for ${amountText} ${tokenIn.symbol}\n`,
+  return withApi(
+    common,
+    io,
+    async (api) => {
+      // The applied state height first: what the engine answered at that height before (tokens, pools, bin
+      // lists, kept on disk by earlier commands) is read from there, so a warm quote asks for the quote alone
+      // beside this status. A status that cannot be read only means nothing is reused.
+      await api.status().catch((e: unknown) => {
+        if (isCancelled(e)) throw e;
+      });
+      const tokens = await api.tokens();
+      const tokenIn = resolveToken(tokens, inText, '--in');
+      const tokenOut = resolveToken(tokens, outText, '--out');
+      // A token the engine does not list is a bad argument value (exit 2), like a bad amount.
+      if (typeof tokenIn === 'string') throw new UsageError(tokenIn);
+      if (typeof tokenOut === 'string') throw new UsageError(tokenOut);
+      if (tokenIn.contract_address === tokenOut.contract_address) {
+        throw new UsageError('--in and --out name the same token');
+      }
+      const amountIn = parseAmount(amountText, tokenIn);
+      const request = {
+        input_token: tokenIn.contract_address,
+        output_token: tokenOut.contract_address,
+        amount_in: amountIn,
+        slippage_tolerance: Number(slippageText),
+      };
+      // The pools list (aliases, fees for the exact check) is read beside the quote, not after its answer.
+      const poolsRead = api.pools().then(
+        (p) => p,
+        () => undefined,
       );
-      if (format === 'json') io.out(renderJson(tokenIn, tokenOut, amountIn, slippageText, []));
-      return 1;
-    }
-    const pools = await poolsRead;
-    const aliases = poolAliases(pools, await aliasesRead);
-    const checks = await Promise.all(
-      routes.map((r) => checkRouteLive(api, r, amountIn, pools ? { pools } : {})),
-    );
-    const views = routes.map((r, i) => viewOf(r, checks[i] as QuoteCheck, slippagePpm, aliases));
-    sortViews(views);
-    io.out(
-      format === 'json'
-        ? renderJson(tokenIn, tokenOut, amountIn, slippageText, views)
-        : renderText(tokens, tokenIn, tokenOut, amountIn, slippageText, views),
-    );
-    return views[0]?.check.complete ? 0 : 1;
-  });
+      // The v2 pool record names no alias: the v1 pools list pairs each alias with its principal (display only).
+      const aliasesRead = api.v1Pools().then(
+        (p) => p,
+        () => undefined,
+      );
+      let routes: Route[];
+      try {
+        routes = values.multi === true ? await api.quoteMulti(request) : [await api.quote(request)];
+      } catch (e) {
+        if (isApiError(e) && e.code === 'no-route') routes = [];
+        else throw e;
+      }
+      if (routes.length === 0) {
+        io.err(
+          `dlmm quote: no route from ${tokenIn.symbol} to ${tokenOut.symbol} for ${amountText} ${tokenIn.symbol}\n`,
+        );
+        if (format === 'json') io.out(renderJson(tokenIn, tokenOut, amountIn, slippageText, []));
+        return 1;
+      }
+      const pools = await poolsRead;
+      const aliases = poolAliases(pools, await aliasesRead);
+      const checks = await Promise.all(
+        routes.map((r) => checkRouteLive(api, r, amountIn, pools ? { pools } : {})),
+      );
+      const views = routes.map((r, i) => viewOf(r, checks[i] as QuoteCheck, slippagePpm, aliases));
+      sortViews(views);
+      io.out(
+        format === 'json'
+          ? renderJson(tokenIn, tokenOut, amountIn, slippageText, views)
+          : renderText(tokens, tokenIn, tokenOut, amountIn, slippageText, views),
+      );
+      return views[0]?.check.complete ? 0 : 1;
+    },
+    // One status read for the whole command: its reads belong to the height it read first, however long the
+    // process takes (a loaded machine made the default 250 ms reuse read it again mid-quote).
+    { statusTtlMs: 60_000 },
+  );
 }
 
 /**
