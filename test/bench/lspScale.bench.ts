@@ -31,6 +31,14 @@ const POOLS = [
 ];
 
 /** A varied, schema-valid plan on the default world: strict adds near the active bin, a withdraw, a swap. */
+/**
+ * `scalePlan(i)` with a swap amount of its own (every even plan a different amount): each needs its own
+ * quote, as plans written by people do (the plain set quotes 5 amounts, which hides the quote traffic).
+ */
+export function distinctAmountPlan(i: number): string {
+  return scalePlan(i).replace(/amount_in: \d+\n/, `amount_in: ${100_000 + i * 1_013}\n`);
+}
+
 export function scalePlan(i: number): string {
   const p = POOLS[i % POOLS.length] as (typeof POOLS)[number];
   const bins: string[] = [];
@@ -99,8 +107,38 @@ export async function bench(): Promise<BenchRow[]> {
     analysesPerOpen: Math.max(...oursAll.map((o) => o.analysesPerOpen)),
     rateLimited: Math.max(...oursAll.map((o) => o.rateLimited)),
   };
+  // 150 plans whose swaps quote distinct amounts, against the floor the granted rate sets for the requests
+  // they need: (requests / granted per second). And the server as other editors start it: `dlmm lsp --stdio`
+  // through the dlmm launcher, no flags from the caller.
+  const distinct = await ourServer(Array.from({ length: MEMORY_FILES }, (_, i) => distinctAmountPlan(i)));
+  const floorMs = (distinct.serviceRequests / distinct.grantedPerSecond) * 1000;
+  const launched = await ourServer(texts, { cmd: join(ROOT, 'bin', 'dlmm'), args: ['lsp', '--stdio'] });
   const yls = 'yaml-language-server';
   return [
+    versus(
+      `${FILES} open plans, distinct swap amounts -> all live diagnostics`,
+      distinct.allLive,
+      'ms',
+      {
+        name: `the floor of ${distinct.serviceRequests} requests at ${distinct.grantedPerSecond}/s`,
+        value: floorMs,
+      },
+      1.1,
+    ),
+    {
+      name: `429 answers for ${FILES} opens with distinct amounts`,
+      value: distinct.rateLimited,
+      unit: 'count',
+      budget: 'none',
+      ok: distinct.rateLimited === 0,
+    },
+    versus(
+      `memory (RSS) with ${MEMORY_FILES} live documents, dlmm lsp --stdio`,
+      launched.rss,
+      'MB',
+      { name: yls, value: peer.rss },
+      1.0,
+    ),
     versus(
       `${FILES} open plans -> all live diagnostics (median of ${ROUNDS})`,
       ours.allLive,
@@ -135,13 +173,14 @@ export async function bench(): Promise<BenchRow[]> {
   ];
 }
 
-async function ourServer(texts: string[]) {
+async function ourServer(texts: string[], command = extensionServer()) {
   const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   let lsp: LspSession | undefined;
   try {
-    // As the extension starts it: its entry (dist/server.js) with its Node flags (client/src/serverProcess.ts).
+    // As the extension starts it (default): its entry (dist/server.js) with its Node flags
+    // (client/src/serverProcess.ts).
     lsp = await startLsp({
-      command: extensionServer(),
+      command,
       env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
       initializationOptions: { debounceMs: 150, statusPollMs: 600_000, analysisEvents: true },
     });
@@ -182,6 +221,8 @@ async function ourServer(texts: string[]) {
       nodeRequests: after.node - before.node,
       rateLimited: after.rateLimited - before.rateLimited,
       rss,
+      // The service's grant to a client without a key (X-RateLimit-Limit; the interface's default 50).
+      grantedPerSecond: await grantedRate(sim.url),
     };
   } finally {
     await lsp?.close();
@@ -233,4 +274,11 @@ async function yamlLanguageServer(texts: string[]) {
 
 function settle(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** The service's stated limit per second (X-RateLimit-Limit on a status answer). */
+async function grantedRate(url: string): Promise<number> {
+  const res = await fetch(`${url}/quotes/v2/status`);
+  await res.text();
+  return Number(res.headers.get('x-ratelimit-limit') ?? NaN);
 }
