@@ -109,10 +109,13 @@ export async function bench(): Promise<BenchRow[]> {
   };
   // 150 plans whose swaps quote distinct amounts, against the floor the granted rate sets for the requests
   // they need: (requests / granted per second). And the server as other editors start it: `dlmm lsp --stdio`
-  // through the dlmm launcher, no flags from the caller.
+  // (node bin/dlmm.js), no flags from the caller.
   const distinct = await ourServer(Array.from({ length: MEMORY_FILES }, (_, i) => distinctAmountPlan(i)));
   const floorMs = (distinct.serviceRequests / distinct.grantedPerSecond) * 1000;
-  const launched = await ourServer(texts, { cmd: join(ROOT, 'bin', 'dlmm'), args: ['lsp', '--stdio'] });
+  const launched = await ourServer(texts, {
+    cmd: process.execPath,
+    args: [join(ROOT, 'bin', 'dlmm.js'), 'lsp', '--stdio'],
+  });
   const yls = 'yaml-language-server';
   return [
     versus(
