@@ -14,6 +14,7 @@ import { main } from '../../../cli/src/main';
 import type { CliIO } from '../../../cli/src/io';
 import { DEFAULT_USER, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
+import { skipBecause } from '../../skip';
 
 /** A strict add on `bins` of the sBTC/USDCx pool (active bin 139): x above the active bin, y below. */
 function addPlan(bins: number[]): string {
@@ -198,7 +199,8 @@ describe('node reads of bin shares: once per (pool, bin, state height) per machi
   });
 
   it('a cache folder others can write is not used: one notice, the export still right, nothing written there', async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32')
+      skipBecause(this, 'file modes and owners are POSIX: Windows has neither');
     const open = join(dir, 'open-cache');
     await mkdir(open, { mode: 0o777 });
     await chmod(open, 0o777);
@@ -216,7 +218,8 @@ describe('node reads of bin shares: once per (pool, bin, state height) per machi
   });
 
   it('a FIFO in place of the pacing file or the node cache: no hang, a notice, the export done', async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32')
+      skipBecause(this, 'file modes and owners are POSIX: Windows has neither');
     const fifoCache = join(dir, 'fifo-cache');
     await mkdir(fifoCache, { mode: 0o700 });
     // The names the store gives them: copied from a run in another folder.
@@ -225,11 +228,12 @@ describe('node reads of bin shares: once per (pool, bin, state height) per machi
     await writeFile(join(dir, 'fifo.dlmm.yaml'), addPlan([150, 151]));
     assert.equal(await main(['export', 'fifo.dlmm.yaml', '--api', sim.url, '--format', 'summary'], first), 0);
     const names = (await readdir(probe)).filter((f) => /^(node|service)-/.test(f));
-    assert.equal(names.length, 2, names.join(' '));
+    // The node cache, the pacing file and the service's answers kept per height.
+    assert.equal(names.length, 3, names.join(' '));
     try {
       for (const n of names) execFileSync('mkfifo', [join(fifoCache, n)]);
     } catch {
-      this.skip(); // mkfifo is not on this machine: there is no FIFO to test
+      skipBecause(this, 'mkfifo is not on this machine: there is no FIFO to test');
     }
     const out = io({ DLMM_CACHE_DIR: fifoCache, DLMM_NODE_URL: sim.nodeUrl });
     const code = await main(['export', 'fifo.dlmm.yaml', '--api', sim.url, '--format', 'summary'], out);
@@ -237,5 +241,6 @@ describe('node reads of bin shares: once per (pool, bin, state height) per machi
     assert.equal(out.stdout, first.stdout);
     assert.match(out.stderr, /node-[0-9a-f]+\.json is not used: it is not a regular file/);
     assert.match(out.stderr, /service-[0-9a-f]+\.json is not used: it is not a regular file/);
+    assert.match(out.stderr, /service-answers-[0-9a-f]+\.json is not used: it is not a regular file/);
   });
 });

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRateLimiter } from '../../../core/api/limiter';
 import { defaultCacheDir, nodeCacheDir, openNodeStore } from '../../../core/api/nodeStore';
+import { skipBecause } from '../../skip';
 
 const NODE = 'https://node.example/v2';
 const FACT = { okay: true, result: '0x0701' };
@@ -100,7 +101,8 @@ describe('node store (on-disk cache of node facts)', () => {
   });
 
   it('never uses a folder others can write, and says so once', function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32')
+      skipBecause(this, 'file modes and owners are POSIX: Windows has neither');
     const shared = join(dir, 'shared');
     mkdirSync(shared);
     chmodSync(shared, 0o777);
@@ -123,7 +125,8 @@ describe('node store (on-disk cache of node facts)', () => {
   });
 
   it('creates a missing cache folder private (0700), and a file of mode 0600', function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32')
+      skipBecause(this, 'file modes and owners are POSIX: Windows has neither');
     const fresh = join(dir, 'a', 'b');
     const a = openNodeStore(fresh, NODE);
     a.set(1, 'k', FACT);
@@ -133,7 +136,8 @@ describe('node store (on-disk cache of node facts)', () => {
   });
 
   it('never writes through a link planted at the file or at a temporary name', function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32')
+      skipBecause(this, 'file modes and owners are POSIX: Windows has neither');
     const victim = join(dir, 'victim.txt');
     writeFileSync(victim, 'precious');
     const a = openNodeStore(dir, NODE);
@@ -169,12 +173,13 @@ describe('node store (on-disk cache of node facts)', () => {
   });
 
   it('never opens a FIFO in place of the file (no hang), and says so', function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32')
+      skipBecause(this, 'file modes and owners are POSIX: Windows has neither');
     const a = openNodeStore(dir, NODE);
     try {
       execFileSync('mkfifo', [a.file]);
     } catch {
-      this.skip(); // mkfifo is not on this machine: there is no FIFO to test
+      skipBecause(this, 'mkfifo is not on this machine: there is no FIFO to test');
     }
     const notices: string[] = [];
     const b = openNodeStore(dir, NODE, (l) => notices.push(l));
