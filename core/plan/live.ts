@@ -11,7 +11,7 @@ import { NOT_THE_SERVICE } from '../api/failures';
 import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
 import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
 import type { Plan, PlanOperation } from './schema';
-import { POOL_ALIAS } from './schema';
+import { POOL_ALIAS, PolicySchema } from './schema';
 import { checkRoute, poolLookup, type QuoteCheck } from '../quote/exact';
 import { distributionRange } from './distribution';
 
@@ -347,14 +347,7 @@ export async function readPositionsLive(
     network: 'mainnet',
     api: 'v2',
     sender,
-    policy: {
-      max_tip_lag: 0,
-      slippage_tolerance: 1,
-      active_bin_tolerance: 1,
-      deadline_seconds: null,
-      max_price_impact: 2,
-      range_alert_bins: 5,
-    },
+    policy: PolicySchema.parse({}),
     operations: [],
   };
   const hasNode = safeHasNode(api);

@@ -207,14 +207,8 @@ export const PlanSchema = z.strictObject({
   network: z.enum(['mainnet', 'testnet']).default('mainnet'),
   api: z.enum(['v2', 'v1']).default('v2'),
   sender: zPrincipalStandard.optional(),
-  policy: PolicySchema.default({
-    max_tip_lag: 0,
-    slippage_tolerance: 1,
-    active_bin_tolerance: 1,
-    deadline_seconds: null,
-    max_price_impact: 2,
-    range_alert_bins: 5,
-  }),
+  // Each field's default is the policy's own (above): an absent policy is an empty one.
+  policy: PolicySchema.default(() => PolicySchema.parse({})),
   operations: z.array(OperationSchema).min(1),
 });
 
