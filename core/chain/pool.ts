@@ -15,6 +15,7 @@ import {
   withdrawLiquidity,
   type AddOutcome,
   type BinBalances,
+  type BodyHead,
   type LiquidityResult,
   type PoolFees,
   type SwapWalkResult,
@@ -92,6 +93,30 @@ export function chainPoolFromListing(l: ListedPool): ChainPool {
 const fail = <T>(error: Failure, detail: string): ChainResult<T> =>
   ({ ok: false, error, detail }) as ChainResult<T>;
 
+/** The token traits a core call was given (contract principals); absent: the pool's own tokens. */
+export interface TokenTraits {
+  x: string;
+  y: string;
+}
+
+/**
+ * The leading asserts of a core function's body (dlmm-core-v-1-1): the pool enabled (every function but
+ * withdraw-liquidity), then the x token trait, then the y token trait, each against the pool. The contract
+ * runs them only after all of the function's let-bindings, so an arithmetic abort (or a let's own assert)
+ * there is what the chain reports, even for a wrong trait or a disabled pool. The one place for this rule:
+ * each core function below raises it at that point.
+ */
+function bodyHead(pool: ChainPool, traits: TokenTraits | undefined, enabled: boolean): BodyHead {
+  return () => {
+    if (enabled && !pool.active) return fail<never>('ERR_POOL_DISABLED', `pool ${pool.id} is disabled`);
+    if (traits && traits.x !== pool.tokenX)
+      return fail<never>('ERR_INVALID_X_TOKEN', `x-token-trait ${traits.x} is not ${pool.tokenX}`);
+    if (traits && traits.y !== pool.tokenY)
+      return fail<never>('ERR_INVALID_Y_TOKEN', `y-token-trait ${traits.y} is not ${pool.tokenY}`);
+    return undefined;
+  };
+}
+
 function needShares(pool: ChainPool, binId: number, what: string): void {
   if (pool.unknownShares?.has(binId))
     throw new UnknownState(
@@ -107,10 +132,10 @@ export function addToPool(
   x: bigint,
   y: bigint,
   bounds: AddBounds,
+  traits?: TokenTraits,
 ): ChainResult<AddOutcome> {
   if (!isSignedBinId(binId))
     return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
-  if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.id} is disabled`);
   needShares(pool, binId, `the add to bin ${binId}`);
   const r = addLiquidity(binOf(pool, binId), x, y, {
     binId,
@@ -119,6 +144,7 @@ export function addToPool(
     minDlp: bounds.minDlp,
     maxFeeX: bounds.maxFeeX,
     maxFeeY: bounds.maxFeeY,
+    bodyHead: bodyHead(pool, traits, true),
   });
   if (!r.ok) return r;
   commitAdd(pool, user, binId, r.value);
@@ -139,11 +165,13 @@ export function withdrawFromPool(
   amount: bigint,
   minX: bigint,
   minY: bigint,
+  traits?: TokenTraits,
 ): ChainResult<{ x: bigint; y: bigint; bin_after: BinBalances }> {
   if (!isSignedBinId(binId))
     return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
   needShares(pool, binId, `the withdraw from bin ${binId}`);
-  const r = withdrawLiquidity(binOf(pool, binId), amount, minX, minY);
+  // withdraw-liquidity asserts no pool status: a disabled pool still pays out.
+  const r = withdrawLiquidity(binOf(pool, binId), amount, minX, minY, bodyHead(pool, traits, false));
   if (!r.ok) return r;
   const held = userSharesOf(pool, user, binId);
   if (amount > held)
@@ -164,6 +192,7 @@ export function moveInPool(
   toBinId: number,
   amount: bigint,
   bounds: AddBounds,
+  traits?: TokenTraits,
 ): ChainResult<{ x: bigint; y: bigint; withdrawn_from: BinBalances; add: AddOutcome }> {
   if (!isSignedBinId(fromBinId) || !isSignedBinId(toBinId)) {
     return fail(
@@ -171,7 +200,6 @@ export function moveInPool(
       `bin ids ${fromBinId} -> ${toBinId} must be within ${MIN_BIN_ID}..${MAX_BIN_ID}`,
     );
   }
-  if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.id} is disabled`);
   needShares(pool, fromBinId, `the move out of bin ${fromBinId}`);
   needShares(pool, toBinId, `the move into bin ${toBinId}`);
   const r = moveLiquidity(binOf(pool, fromBinId), binOf(pool, toBinId), amount, {
@@ -182,6 +210,7 @@ export function moveInPool(
     minDlp: bounds.minDlp,
     maxFeeX: bounds.maxFeeX,
     maxFeeY: bounds.maxFeeY,
+    bodyHead: bodyHead(pool, traits, true),
   });
   if (!r.ok) return r;
   const held = userSharesOf(pool, user, fromBinId);
@@ -209,7 +238,8 @@ export function quotePool(
 
 /**
  * Swaps through the pool: `maxBins` core swap calls, each in the then-active bin (1 = one swap-multi step,
- * 350 = simple-multi). Fails with ERR_MINIMUM_RECEIVED under `minOut`.
+ * 350 = simple-multi). Fails with ERR_MINIMUM_RECEIVED under `minOut`. The first call's body head (pool
+ * enabled, token traits) and amount > 0 assert come after that call's let-bindings, as in the contract.
  */
 export function swapInPool(
   pool: ChainPool,
@@ -217,13 +247,16 @@ export function swapInPool(
   amountIn: bigint,
   minOut = 0n,
   maxBins?: number,
+  traits?: TokenTraits,
 ): ChainResult<SwapOutcome> {
-  if (!pool.active || amountIn <= 0n) {
+  const head = bodyHead(pool, traits, true)();
+  if (head || amountIn <= 0n) {
     // The core call's let-bindings (the active bin's max-input and fee arithmetic) run before its body
-    // asserts the pool enabled and the amount > 0, so an overflow there is what the chain reports.
+    // asserts the pool enabled, the token traits and the amount > 0, so an overflow there is what the
+    // chain reports.
     const abort = firstCallAbort<SwapOutcome>(pool, xForY, amountIn);
     if (abort) return abort;
-    if (!pool.active) return fail('ERR_POOL_DISABLED', `pool ${pool.id} is disabled`);
+    if (head) return head;
     return fail('ERR_INVALID_AMOUNT', `swap amount must be > 0, got ${amountIn}`);
   }
   let walk: SwapWalkResult;

@@ -31,7 +31,15 @@ import {
   type Held,
   type Unverified,
 } from './balances';
-import { addToPool, moveInPool, swapInPool, UnknownState, withdrawFromPool, type ChainResult } from './pool';
+import {
+  addToPool,
+  moveInPool,
+  swapInPool,
+  UnknownState,
+  withdrawFromPool,
+  type ChainResult,
+  type TokenTraits,
+} from './pool';
 import {
   hasPositionNft,
   restorePool,
@@ -327,12 +335,16 @@ class Runner {
     return out;
   }
 
-  /** The pool of a trait argument, with its token traits checked against the pool's tokens. */
+  /**
+   * The pool of a trait argument and the token traits given with it. The traits are not compared here: the
+   * core function compares them with the pool's tokens where the contract does, after its let-bindings
+   * (core/chain/pool.ts bodyHead), and a call that makes no core call never compares them.
+   */
   pool(
     poolCv: ClarityValue | undefined,
     xCv: ClarityValue | undefined,
     yCv: ClarityValue | undefined,
-  ): ChainPool {
+  ): PoolCall {
     const id = principalOf(poolCv, 'pool-trait');
     const found = this.state.pool(id);
     if (!found) {
@@ -341,11 +353,7 @@ class Runner {
     }
     const pool = found ?? fail('ERR_INVALID_POOL', `${id} is not a known pool`, 'dlmm-core-v-1-1');
     if (!this.saved.has(pool)) this.saved.set(pool, snapshotPool(pool));
-    if (principalOf(xCv, 'x-token-trait') !== pool.tokenX)
-      fail('ERR_INVALID_X_TOKEN', `x-token-trait is not ${pool.tokenX}`, 'dlmm-core-v-1-1');
-    if (principalOf(yCv, 'y-token-trait') !== pool.tokenY)
-      fail('ERR_INVALID_Y_TOKEN', `y-token-trait is not ${pool.tokenY}`, 'dlmm-core-v-1-1');
-    return pool;
+    return { pool, traits: { x: principalOf(xCv, 'x-token-trait'), y: principalOf(yCv, 'y-token-trait') } };
   }
 
   /** Asset strings by token, built once per call (every element sends). */
@@ -405,17 +413,25 @@ class Runner {
     if (id < -500 || id > 500) fail('ERR_INVALID_BIN_ID', `bin id ${id} is outside -500..500`, contract);
   }
 
-  add(pool: ChainPool, binId: number, t: Tuple): void {
+  add({ pool, traits }: PoolCall, binId: number, t: Tuple): void {
     this.checkRange(binId);
     const x = uint(t, 'x-amount');
     const y = uint(t, 'y-amount');
     const existed = hasPositionNft(pool, this.sender, binId);
     const r = raise(
-      addToPool(pool, this.sender, binId, x, y, {
-        minDlp: uint(t, 'min-dlp'),
-        maxFeeX: uint(t, 'max-x-liquidity-fee'),
-        maxFeeY: uint(t, 'max-y-liquidity-fee'),
-      }),
+      addToPool(
+        pool,
+        this.sender,
+        binId,
+        x,
+        y,
+        {
+          minDlp: uint(t, 'min-dlp'),
+          maxFeeX: uint(t, 'max-x-liquidity-fee'),
+          maxFeeY: uint(t, 'max-y-liquidity-fee'),
+        },
+        traits,
+      ),
     );
     this.send(this.sender, pool.tokenX, x);
     this.send(this.sender, pool.tokenY, y);
@@ -423,11 +439,19 @@ class Runner {
     this.effects.push({ kind: 'add', pool: pool.id, bin: binId, x, y, minted: r.minted });
   }
 
-  withdraw(pool: ChainPool, binId: number, t: Tuple): void {
+  withdraw({ pool, traits }: PoolCall, binId: number, t: Tuple): void {
     this.checkRange(binId);
     const amount = uint(t, 'amount');
     const got = raise(
-      withdrawFromPool(pool, this.sender, binId, amount, uint(t, 'min-x-amount'), uint(t, 'min-y-amount')),
+      withdrawFromPool(
+        pool,
+        this.sender,
+        binId,
+        amount,
+        uint(t, 'min-x-amount'),
+        uint(t, 'min-y-amount'),
+        traits,
+      ),
     );
     this.send(pool.id, pool.tokenX, got.x);
     this.send(pool.id, pool.tokenY, got.y);
@@ -436,17 +460,25 @@ class Runner {
     this.effects.push({ kind: 'withdraw', pool: pool.id, bin: binId, shares: amount, x: got.x, y: got.y });
   }
 
-  move(pool: ChainPool, fromBinId: number, toBinId: number, t: Tuple): void {
+  move({ pool, traits }: PoolCall, fromBinId: number, toBinId: number, t: Tuple): void {
     this.checkRange(fromBinId);
     this.checkRange(toBinId);
     const amount = uint(t, 'amount');
     const toExisted = hasPositionNft(pool, this.sender, toBinId);
     const r = raise(
-      moveInPool(pool, this.sender, fromBinId, toBinId, amount, {
-        minDlp: uint(t, 'min-dlp'),
-        maxFeeX: uint(t, 'max-x-liquidity-fee'),
-        maxFeeY: uint(t, 'max-y-liquidity-fee'),
-      }),
+      moveInPool(
+        pool,
+        this.sender,
+        fromBinId,
+        toBinId,
+        amount,
+        {
+          minDlp: uint(t, 'min-dlp'),
+          maxFeeX: uint(t, 'max-x-liquidity-fee'),
+          maxFeeY: uint(t, 'max-y-liquidity-fee'),
+        },
+        traits,
+      ),
     );
     this.movements.push({ from: this.sender, asset: `${pool.id}::pool-token`, amount });
     this.retag(pool, fromBinId, true);
@@ -462,9 +494,9 @@ class Runner {
   }
 
   /** Core swap calls in the pool's current active bin (maxBins 1: one swap-multi step; 350: simple-multi). */
-  swap(pool: ChainPool, xForY: boolean, amount: bigint, maxBins: number): bigint {
+  swap({ pool, traits }: PoolCall, xForY: boolean, amount: bigint, maxBins: number): bigint {
     const bin = pool.activeBinId;
-    const v = raise(swapInPool(pool, xForY, amount, 0n, maxBins));
+    const v = raise(swapInPool(pool, xForY, amount, 0n, maxBins, traits));
     this.send(this.sender, xForY ? pool.tokenX : pool.tokenY, v.amount_in_used);
     this.send(pool.id, xForY ? pool.tokenY : pool.tokenX, v.amount_out);
     this.effects.push({
@@ -477,6 +509,12 @@ class Runner {
     });
     return v.amount_out;
   }
+}
+
+/** A core call's pool and the token traits it was given (compared where the core function does). */
+interface PoolCall {
+  pool: ChainPool;
+  traits: TokenTraits;
 }
 
 /** A Clarity runtime abort (no error constant, no code). */
@@ -513,16 +551,16 @@ const LIQUIDITY: Record<string, Handler> = {
   'add-relative-liquidity-multi': (r, [positions]) => {
     const items = list(positions, 'positions');
     r.each(items, (t) => {
-      const pool = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
-      r.add(pool, pool.activeBinId + int(t, 'active-bin-id-offset'), t);
+      const c = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
+      r.add(c, c.pool.activeBinId + int(t, 'active-bin-id-offset'), t);
     });
     nonEmpty(items);
   },
   'add-relative-liquidity-same-multi': (r, [positions, poolCv, xCv, yCv, tolerance]) => {
     const items = list(positions, 'positions');
-    const pool = r.pool(poolCv, xCv, yCv);
-    const active = pool.activeBinId;
-    r.each(items, (t) => r.add(pool, active + int(t, 'active-bin-id-offset'), t));
+    const c = r.pool(poolCv, xCv, yCv);
+    const active = c.pool.activeBinId;
+    r.each(items, (t) => r.add(c, active + int(t, 'active-bin-id-offset'), t));
     nonEmpty(items);
     if (tolerance && tolerance.type === 'some') {
       const tol = tuple(tolerance.value, 'active-bin-tolerance');
@@ -546,8 +584,8 @@ const LIQUIDITY: Record<string, Handler> = {
   'withdraw-relative-liquidity-multi': (r, [positions]) => {
     const items = list(positions, 'positions');
     r.each(items, (t) => {
-      const pool = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
-      r.withdraw(pool, pool.activeBinId + int(t, 'active-bin-id-offset'), t);
+      const c = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
+      r.withdraw(c, c.pool.activeBinId + int(t, 'active-bin-id-offset'), t);
     });
     nonEmpty(items);
   },
@@ -566,10 +604,10 @@ const LIQUIDITY: Record<string, Handler> = {
   'move-relative-liquidity-multi': (r, [positions]) => {
     const items = list(positions, 'positions');
     r.each(items, (t) => {
-      const pool = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
+      const c = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
       const from = int(t, 'from-bin-id');
       r.checkRange(from);
-      r.move(pool, from, pool.activeBinId + int(t, 'active-bin-id-offset'), t);
+      r.move(c, from, c.pool.activeBinId + int(t, 'active-bin-id-offset'), t);
     });
     nonEmpty(items);
   },
@@ -577,20 +615,21 @@ const LIQUIDITY: Record<string, Handler> = {
 
 function simpleSwap(xForY: boolean): Handler {
   return (r, [poolCv, xCv, yCv, amountCv, minCv]) => {
-    const pool = r.pool(poolCv, xCv, yCv);
+    const c = r.pool(poolCv, xCv, yCv);
     const amount = uintArg(amountCv, 'amount');
     const min = uintArg(minCv, 'minimum');
-    // A zero amount makes no core call (each fold step skips when nothing is left to swap).
-    const out = amount > 0n ? runFold(r, pool, xForY, amount) : 0n;
+    // A zero amount makes no core call (each fold step skips when nothing is left to swap), so nothing
+    // compares the token traits either.
+    const out = amount > 0n ? runFold(r, c, xForY, amount) : 0n;
     if (out < min)
       fail('ERR_MINIMUM_RECEIVED', `the swap gives ${out}, below the minimum ${min}`, SWAP_ROUTER);
   };
 }
 
-function runFold(r: Runner, pool: ChainPool, xForY: boolean, amount: bigint): bigint {
+function runFold(r: Runner, c: PoolCall, xForY: boolean, amount: bigint): bigint {
   let out = 0n;
   r.fold350(() => {
-    out = r.swap(pool, xForY, amount, 350);
+    out = r.swap(c, xForY, amount, 350);
   });
   return out;
 }
@@ -605,12 +644,12 @@ const SWAP: Record<string, Handler> = {
       const expected = int(t, 'expected-bin-id');
       if (expected < -500 || expected > 500)
         fail('ERR_INVALID_BIN_ID', `expected-bin-id ${expected} is outside -500..500`, SWAP_ROUTER);
-      const pool = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
+      const c = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
       const xForY = t['x-for-y']?.type === 'true';
-      const active = pool.activeBinId;
+      const active = c.pool.activeBinId;
       const delta = active - expected;
       if (xForY ? delta < 0 : delta > 0) unfavorable += BigInt(Math.abs(delta));
-      const out = r.swap(pool, xForY, uint(t, 'amount'), 1);
+      const out = r.swap(c, xForY, uint(t, 'amount'), 1);
       const min = uint(t, 'min-received');
       if (out < min)
         fail(

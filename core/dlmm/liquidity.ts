@@ -26,7 +26,16 @@ export interface AddParams {
   /** max-x-liquidity-fee / max-y-liquidity-fee arguments; unchecked when absent */
   maxFeeX?: bigint;
   maxFeeY?: bigint;
+  /** The body's leading asserts the caller knows (pool enabled, token traits), run after the let-bindings. */
+  bodyHead?: BodyHead;
 }
+
+/**
+ * The leading asserts of a core function's body that only the caller can decide (the pool enabled, the token
+ * traits against the pool's tokens): run after every let-binding (the arithmetic, which can abort, and the
+ * let's own asserts) and before the body's amount asserts, as the contract evaluates them.
+ */
+export type BodyHead = () => LiquidityResult<never> | undefined;
 
 /** Result of an add: shares to the caller, fees charged, and the bin afterwards. */
 export interface AddOutcome {
@@ -189,6 +198,8 @@ export function addLiquidity(
     guarded(() => {
       const computed = computeAdd(bin, x, y, p);
       if (!computed.ok) return computed;
+      const head = p.bodyHead?.();
+      if (head) return head;
       if (x + y === 0n) return fail('ERR_INVALID_AMOUNT', `x + y must be > 0 for bin ${p.binId}`);
       return placementError<AddOutcome>(p.binId, p.activeBinId, x, y) ?? boundsError(computed.value, p);
     })
@@ -204,12 +215,16 @@ export function sharesToAmounts(bin: BinBalances, amount: bigint): { x: bigint; 
   };
 }
 
-/** Withdraws `amount` shares as core withdraw-liquidity would; minX/minY unchecked when both are absent. */
+/**
+ * Withdraws `amount` shares as core withdraw-liquidity would; minX/minY unchecked when both are absent;
+ * `bodyHead` runs after the let-bindings, before the amount asserts.
+ */
 export function withdrawLiquidity(
   bin: BinBalances,
   amount: bigint,
   minX?: bigint,
   minY?: bigint,
+  bodyHead?: BodyHead,
 ): LiquidityResult<{ x: bigint; y: bigint; bin_after: BinBalances }> {
   return guarded(() => {
     if (bin.shares <= 0n) return fail('ERR_NO_BIN_SHARES', 'the bin has no shares to withdraw');
@@ -217,6 +232,8 @@ export function withdrawLiquidity(
     const { x, y } = sharesToAmounts(bin, amount);
     const reserve_x = u128(bin.reserve_x - x, 'x balance after withdraw');
     const reserve_y = u128(bin.reserve_y - y, 'y balance after withdraw');
+    const head = bodyHead?.();
+    if (head) return head;
     if (amount === 0n) return fail('ERR_INVALID_AMOUNT', 'withdraw amount must be > 0');
     const checkMins = minX !== undefined || minY !== undefined;
     const mx = minX ?? 0n;
@@ -262,6 +279,8 @@ export function moveLiquidity(
     };
     const computed = computeAdd(to, x, y, p);
     if (!computed.ok) return computed;
+    const head = p.bodyHead?.();
+    if (head) return head;
     if (amount === 0n) return fail('ERR_INVALID_AMOUNT', 'move amount must be > 0');
     if (x + y === 0n)
       return fail(

@@ -16,7 +16,7 @@ export {
   swapXForYInBin,
   swapYForXInBin,
 } from './swap';
-export type { AddOutcome, AddParams } from './liquidity';
+export type { AddOutcome, AddParams, BodyHead } from './liquidity';
 export {
   DEFAULT_BURN_SHARES,
   DEFAULT_MIN_BIN_SHARES,

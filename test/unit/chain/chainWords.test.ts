@@ -281,3 +281,210 @@ describe("chain model: the chain's words for a revert (issue 31)", () => {
     assert.equal(empty.code, 5005);
   });
 });
+
+/**
+ * Every core function the model executes compares the token traits with the pool's tokens in its body,
+ * after all its let-bindings (dlmm-core-v-1-1 at BitflowFinance/bitflow-dlmm commit c561b4b: swap-x-for-y,
+ * swap-y-for-x, add-liquidity and move-liquidity assert the pool enabled, then x-token-trait
+ * (ERR_INVALID_X_TOKEN u1018), then y-token-trait (ERR_INVALID_Y_TOKEN u1019); withdraw-liquidity asserts the
+ * two traits only). So a wrong trait on a call whose arithmetic aborts is the abort, and the routers' own
+ * checks before the core call (bin range) come first.
+ */
+describe('chain model: the token traits are checked where the core contract checks them (issue 31)', () => {
+  const OTHER = Cl.contractPrincipal('SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4', 'other-token');
+  /** The pool's traits with the x (or y) token trait replaced by another token's. */
+  const wrong = (s: MemoryChainState, side: 'x' | 'y'): Record<string, ClarityValue> => ({
+    ...traits(s),
+    [`${side}-token-trait`]: OTHER,
+  });
+  const reverted = (r: ExecResult) => {
+    assert.equal(r.status, 'reverted', r.status);
+    if (r.status !== 'reverted') throw new Error('not reverted');
+    return r;
+  };
+  const huge = (): Map<number, BinBalances> =>
+    new Map([[0, { price: price(0), reserve_x: MAX_UINT128 / 2n, reserve_y: 5n, shares: 1_000n }]]);
+  const ordinary = (): Map<number, BinBalances> => new Map([[0, bin(0, 1_000n, 1_000n)]]);
+
+  const swapStep = (t: Record<string, ClarityValue>, amount: bigint) =>
+    call(ROUTERS.swapRouter, 'swap-multi', [
+      Cl.list([
+        Cl.tuple({
+          ...t,
+          'expected-bin-id': Cl.int(0),
+          amount: Cl.uint(amount),
+          'min-received': Cl.uint(0),
+          'x-for-y': Cl.bool(false),
+        }),
+      ]),
+      Cl.uint(5),
+    ]);
+
+  it('swap-y-for-x: a wrong x trait on a bin whose arithmetic overflows is RUNTIME_OVERFLOW; on an ordinary bin it is ERR_INVALID_X_TOKEN u1018', () => {
+    const over = world(huge(), 0);
+    const r = reverted(run(over, swapStep(wrong(over, 'x'), 1_000n)));
+    assert.equal(r.error, 'RUNTIME_OVERFLOW', revertWords(r));
+    assert.equal(r.code, undefined);
+    const s = world(ordinary(), 0);
+    const x = reverted(run(s, swapStep(wrong(s, 'x'), 1_000n)));
+    assert.equal(x.error, 'ERR_INVALID_X_TOKEN', revertWords(x));
+    assert.equal(x.code, 1018);
+    const y = reverted(run(s, swapStep(wrong(s, 'y'), 1_000n)));
+    assert.equal(y.error, 'ERR_INVALID_Y_TOKEN', revertWords(y));
+    assert.equal(y.code, 1019);
+  });
+
+  it('swap: the trait asserts come before the amount > 0 assert (amount 0, wrong y trait: u1019)', () => {
+    const s = world(ordinary(), 0);
+    const r = reverted(run(s, swapStep(wrong(s, 'y'), 0n)));
+    assert.equal(r.error, 'ERR_INVALID_Y_TOKEN', revertWords(r));
+  });
+
+  it('swap-x-for-y: a wrong y trait on a bin whose y balance times 1e8 overflows is RUNTIME_OVERFLOW', () => {
+    const bins = new Map([
+      [0, { price: price(0), reserve_x: 5n, reserve_y: MAX_UINT128 / 2n, shares: 1_000n }],
+    ]);
+    const s = world(bins, 0);
+    const step = call(ROUTERS.swapRouter, 'swap-multi', [
+      Cl.list([
+        Cl.tuple({
+          ...wrong(s, 'y'),
+          'expected-bin-id': Cl.int(0),
+          amount: Cl.uint(1_000),
+          'min-received': Cl.uint(0),
+          'x-for-y': Cl.bool(true),
+        }),
+      ]),
+      Cl.uint(5),
+    ]);
+    const r = reverted(run(s, step));
+    assert.equal(r.error, 'RUNTIME_OVERFLOW', revertWords(r));
+  });
+
+  it('simple-multi: a wrong trait fails inside the 350-step fold (u2001 over u1018); amount 0 makes no core call and compares no trait', () => {
+    const s = world(ordinary(), 0);
+    const t = wrong(s, 'x');
+    const simple = (amount: bigint, min: bigint) =>
+      call(ROUTERS.swapRouter, 'swap-y-for-x-simple-multi', [
+        t['pool-trait']!,
+        t['x-token-trait']!,
+        t['y-token-trait']!,
+        Cl.uint(amount),
+        Cl.uint(min),
+      ]);
+    const r = reverted(run(s, simple(1_000n, 0n)));
+    assert.equal(r.error, 'ERR_NO_RESULT_DATA', revertWords(r));
+    assert.equal(r.code, 2001);
+    assert.equal(r.cause, 'ERR_INVALID_X_TOKEN');
+    assert.equal(r.causeCode, 1018);
+    assert.equal(run(s, simple(0n, 0n)).status, 'ok');
+    const min = reverted(run(s, simple(0n, 1n)));
+    assert.equal(min.error, 'ERR_MINIMUM_RECEIVED', revertWords(min));
+  });
+
+  const withdraw = (t: Record<string, ClarityValue>, binId: number, amount: bigint) =>
+    call(ROUTERS.liquidityRouter, 'withdraw-liquidity-multi', [
+      Cl.list([
+        Cl.tuple({
+          ...t,
+          'bin-id': Cl.int(binId),
+          amount: Cl.uint(amount),
+          'min-x-amount': Cl.uint(0),
+          'min-y-amount': Cl.uint(1),
+        }),
+      ]),
+    ]);
+
+  it('withdraw-liquidity: a wrong x trait with more shares than the bin has underflows first (RUNTIME_UNDERFLOW); a fitting amount is ERR_INVALID_X_TOKEN u1018', () => {
+    const s = world(ordinary(), 0, new Map([[0, 3_000n]]));
+    const under = reverted(run(s, withdraw(wrong(s, 'x'), 0, 30_000n)));
+    assert.equal(under.error, 'RUNTIME_UNDERFLOW', revertWords(under));
+    assert.equal(under.code, undefined);
+    const r = reverted(run(s, withdraw(wrong(s, 'x'), 0, 1_000n)));
+    assert.equal(r.error, 'ERR_INVALID_X_TOKEN', revertWords(r));
+    assert.equal(r.code, 1018);
+  });
+
+  it("withdraw-liquidity: the let's own assert (no bin shares, u1048) comes before the traits; a disabled pool is no withdraw error", () => {
+    const empty = world(new Map([[0, { ...bin(0, 0n, 0n), shares: 0n }]]), 0);
+    const r = reverted(run(empty, withdraw(wrong(empty, 'y'), 0, 1n)));
+    assert.equal(r.error, 'ERR_NO_BIN_SHARES', revertWords(r));
+    assert.equal(r.code, 1048);
+    const s = world(ordinary(), 0, new Map([[0, 3_000n]]));
+    [...s.pools.values()][0]!.active = false;
+    const y = reverted(run(s, withdraw(wrong(s, 'y'), 0, 1_000n)));
+    assert.equal(y.error, 'ERR_INVALID_Y_TOKEN', revertWords(y));
+    assert.equal(run(s, withdraw(traits(s), 0, 1_000n)).status, 'ok');
+  });
+
+  const add = (t: Record<string, ClarityValue>, binId: number, x: bigint, y: bigint) =>
+    call(ROUTERS.liquidityRouter, 'add-liquidity-multi', [
+      Cl.list([
+        Cl.tuple({
+          ...t,
+          'bin-id': Cl.int(binId),
+          'x-amount': Cl.uint(x),
+          'y-amount': Cl.uint(y),
+          'min-dlp': Cl.uint(1),
+          'max-x-liquidity-fee': Cl.uint(MAX_UINT128),
+          'max-y-liquidity-fee': Cl.uint(MAX_UINT128),
+        }),
+      ]),
+    ]);
+
+  it('add-liquidity: a wrong y trait with an x amount whose value overflows is RUNTIME_OVERFLOW; an ordinary add is ERR_INVALID_Y_TOKEN u1019', () => {
+    const s = world(ordinary(), 0);
+    const over = reverted(run(s, add(wrong(s, 'y'), 0, MAX_UINT128 / 2n, 0n)));
+    assert.equal(over.error, 'RUNTIME_OVERFLOW', revertWords(over));
+    const r = reverted(run(s, add(wrong(s, 'y'), 0, 1_000n, 1_000n)));
+    assert.equal(r.error, 'ERR_INVALID_Y_TOKEN', revertWords(r));
+    assert.equal(r.code, 1019);
+  });
+
+  it('add-liquidity: the pool-enabled assert comes after the arithmetic and before the traits', () => {
+    const s = world(ordinary(), 0);
+    [...s.pools.values()][0]!.active = false;
+    const over = reverted(run(s, add(wrong(s, 'x'), 0, MAX_UINT128 / 2n, 0n)));
+    assert.equal(over.error, 'RUNTIME_OVERFLOW', revertWords(over));
+    const r = reverted(run(s, add(wrong(s, 'x'), 0, 1_000n, 1_000n)));
+    assert.equal(r.error, 'ERR_POOL_DISABLED', revertWords(r));
+    assert.equal(r.code, 1010);
+  });
+
+  it("the router's bin-range check runs before the core call: bin 600 with a wrong trait is ERR_INVALID_BIN_ID u5007", () => {
+    const s = world(ordinary(), 0);
+    const r = reverted(run(s, add(wrong(s, 'x'), 600, 1_000n, 0n)));
+    assert.equal(r.error, 'ERR_INVALID_BIN_ID', revertWords(r));
+    assert.equal(r.code, 5007);
+  });
+
+  const move = (t: Record<string, ClarityValue>, amount: bigint) =>
+    call(ROUTERS.liquidityRouter, 'move-liquidity-multi', [
+      Cl.list([
+        Cl.tuple({
+          ...t,
+          'from-bin-id': Cl.int(1),
+          'to-bin-id': Cl.int(2),
+          amount: Cl.uint(amount),
+          'min-dlp': Cl.uint(1),
+          'max-x-liquidity-fee': Cl.uint(MAX_UINT128),
+          'max-y-liquidity-fee': Cl.uint(MAX_UINT128),
+        }),
+      ]),
+    ]);
+
+  it('move-liquidity: a wrong x trait moving more shares than the from bin has underflows first; a fitting move is ERR_INVALID_X_TOKEN u1018', () => {
+    const bins = new Map([
+      [0, bin(0, 1_000n, 1_000n)],
+      [1, bin(1, 40_000n, 0n)],
+      [2, bin(2, 40_000n, 0n)],
+    ]);
+    const s = world(bins, 0, new Map([[1, 41_000n]]));
+    const under = reverted(run(s, move(wrong(s, 'x'), 82_000n)));
+    assert.equal(under.error, 'RUNTIME_UNDERFLOW', revertWords(under));
+    const r = reverted(run(s, move(wrong(s, 'x'), 10_000n)));
+    assert.equal(r.error, 'ERR_INVALID_X_TOKEN', revertWords(r));
+    assert.equal(r.code, 1018);
+    assert.equal(run(s, move(traits(s), 10_000n)).status, 'ok');
+  });
+});
