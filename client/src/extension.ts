@@ -177,6 +177,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
   context.subscriptions.push(
     registerDashboard(context, {
       getApi: () => engine.get(),
+      maxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
       getActivePlanAnalysis: async () => {
         const doc = vscode.window.activeTextEditor?.document;
         if (!doc || !isPlanFile(doc.uri.path)) return undefined;

@@ -18,6 +18,7 @@ import type {
   WebviewState,
 } from './protocol';
 import { BalancesPanel } from './balances';
+import { PositionsPanel } from './positions';
 import { QuotePanel } from './quote';
 import { errorInfoOf, type HostClient, type Transport } from './transport';
 
@@ -41,6 +42,7 @@ export class DashboardApp {
   private readonly chart = new PriceChart();
   private readonly quote: QuotePanel;
   private readonly balances: BalancesPanel;
+  private readonly positions: PositionsPanel;
 
   private overview: Overview | undefined;
   private poolId: string | null = null;
@@ -110,6 +112,7 @@ export class DashboardApp {
     this.historyStatus = h('div', { className: 'section-status' });
     this.quote = new QuotePanel(client, (e, retry) => this.errorBox(e, retry));
     this.balances = new BalancesPanel(client, (e, retry) => this.errorBox(e, retry));
+    this.positions = new PositionsPanel(client, (e, retry) => this.errorBox(e, retry));
 
     const zoomBy = (dir: 1 | -1): void => {
       const i = ZOOM_STEPS.findIndex((z) => z >= this.ladder.zoom);
@@ -202,6 +205,7 @@ export class DashboardApp {
         ),
         this.quote.element,
         this.balances.element,
+        this.positions.element,
         h(
           'section',
           { className: 'panel history', 'aria-labelledby': 'history-title' },
@@ -229,8 +233,11 @@ export class DashboardApp {
           break;
         case 'planChanged':
           void this.loadPreview();
-          // The sender may be the plan's: its balances follow the open plan.
-          if (this.poolId) void this.balances.load(this.poolId);
+          // The sender may be the plan's: its balances and position follow the open plan.
+          if (this.poolId) {
+            void this.balances.load(this.poolId);
+            void this.positions.load(this.poolId);
+          }
           break;
         case 'showPool':
           if (m.pool_id !== this.poolId) {
@@ -380,6 +387,7 @@ export class DashboardApp {
     const viewP = given ? Promise.resolve(given) : this.client.request('poolView', { pool_id: id });
     const previewP = this.client.request('planPreview', { pool_id: id });
     void this.balances.load(id);
+    void this.positions.load(id);
     // The history is asked for once the ladder's data is in: it should not delay the first paint.
     const historyP = viewP.then(
       () => this.client.request('priceHistory', { pool_id: id }),

@@ -126,6 +126,76 @@ export const BalancesSchema = z.discriminatedUnion('state', [
 ]);
 export type Balances = z.infer<typeof BalancesSchema>;
 
+/** One bin of the sender's position: what withdrawing all its shares returns (core/plan/positions.ts). */
+export const PositionBinRowSchema = z.object({
+  bin_id: zBinId,
+  shares: zDec,
+  x_amount: zDec,
+  y_amount: zDec,
+});
+
+/** One shift of the what-if: the position's value and the hold value at the moved price (null: not reached). */
+export const WhatIfRowSchema = z.object({
+  shift: z.number().int(),
+  active_bin_id: z.number().int(),
+  value_in_y: zDec.nullable(),
+  hold_value_in_y: zDec.nullable(),
+  /** Why the shift was not made (the figures are then null). */
+  unknown: z.string().nullable(),
+});
+export type WhatIfRow = z.infer<typeof WhatIfRowSchema>;
+
+const zTokenUnit = z.object({
+  contract: z.string(),
+  symbol: z.string(),
+  /** null when the token list does not give them (amounts are shown as base units). */
+  decimals: z.number().int().min(0).max(36).nullable(),
+});
+
+/**
+ * The sender's position in one pool, valued on the chain model exactly as `dlmm positions` values it
+ * (amounts as decimal strings of base units). `unknown`: why it could not be valued; no figure is given.
+ */
+export const PositionReportSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('none'), reason: z.string() }),
+  z.object({
+    state: z.literal('empty'),
+    sender: z.string(),
+    source: z.enum(['plan', 'setting']),
+    pool: z.string(),
+  }),
+  z.object({
+    state: z.literal('unknown'),
+    sender: z.string(),
+    source: z.enum(['plan', 'setting']),
+    pool: z.string(),
+    reason: z.string(),
+  }),
+  z.object({
+    state: z.literal('ok'),
+    sender: z.string(),
+    source: z.enum(['plan', 'setting']),
+    pool: z.string(),
+    /** Where the shares were read: the inventory, app v2 current-bins or app v2 position bins. */
+    read_from: z.string(),
+    /** Set when the source is display data that may lag the chain. */
+    may_lag: z.string().nullable(),
+    token_x: zTokenUnit,
+    token_y: zTokenUnit,
+    active_bin_id: z.number().int(),
+    in_range: z.boolean(),
+    /** Bins from the active bin to the position's nearest end when out of range. */
+    distance: z.number().int().nullable(),
+    side: z.enum(['above', 'below']).nullable(),
+    bins: z.array(PositionBinRowSchema),
+    x_total: zDec,
+    y_total: zDec,
+    value_in_y: zDec,
+    what_if: z.array(WhatIfRowSchema),
+  }),
+]);
+export type PositionReport = z.infer<typeof PositionReportSchema>;
+
 export const PoolViewSchema = z.object({
   header: PoolHeaderSchema,
   status: EngineStatusSchema,
@@ -305,6 +375,7 @@ export const REQUESTS = {
   quote: { params: QuoteParamsSchema, result: QuoteResultSchema },
   priceHistory: { params: zPoolParams, result: PriceHistorySchema },
   balances: { params: zPoolParams, result: BalancesSchema },
+  positions: { params: zPoolParams, result: PositionReportSchema },
 } as const;
 export type RequestMethod = keyof typeof REQUESTS;
 export type RequestParams<M extends RequestMethod> = z.infer<(typeof REQUESTS)[M]['params']>;

@@ -11,7 +11,8 @@ import { binsReadOf, chainStateFromLive } from '../../../core/plan/chainState';
 import type { Finding } from '../../../core/plan/diagnostics';
 import { executeAfterShift, type DriftInput } from '../../../core/plan/drift';
 import type { PlanExecution } from '../../../core/plan/execute';
-import { readBalancesOf, type LiveData } from '../../../core/plan/live';
+import { readBalancesOf, readPositionsLive, type LiveData } from '../../../core/plan/live';
+import { positionsOf } from '../../../core/plan/positions';
 import { networkOfPrincipal, routerConfigFor, type RouterOverrides } from '../../../core/tx/routers';
 import type { BuiltTransaction } from '../../../core/tx/types';
 import type { PreparedOperation } from '../../../core/plan/prepared';
@@ -19,6 +20,7 @@ import { checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
 import { routeBins } from '../../../core/quote/bins';
 import type {
   Balances,
+  PositionReport,
   BinEffect,
   DriftOutcome,
   DriftTable,
@@ -241,6 +243,78 @@ export async function readSenderBalances(
         unread: b.amount !== undefined ? null : (b.unread ?? 'not read (no reason given)'),
       };
     }),
+  };
+}
+
+/** The what-if shifts the dashboard's Positions panel asks for (bins; the same execution as `dlmm positions --what-if`). */
+export const DASHBOARD_WHAT_IF = { from: -10, to: 10 } as const;
+
+/**
+ * The sender's position in one pool for the Positions panel: read and valued exactly as `dlmm positions
+ * --pool POOL --what-if -10..10` does (readPositionsLive, positionsOf), turned into decimal strings.
+ * `maxTipLag`: the tip lag beyond which a tip-pinned book is not believed (the CLI's default, 0, when unset).
+ */
+export async function readSenderPosition(
+  api: DlmmApi,
+  poolId: string,
+  sender: Sender | undefined,
+  maxTipLag = 0,
+): Promise<PositionReport> {
+  if (!sender)
+    return { state: 'none', reason: 'No sender: open a plan with `sender`, or set "dlmm.dashboard.sender".' };
+  const live = await readPositionsLive(api, sender.address, [poolId]);
+  const report = positionsOf(live, sender.address, { maxTipLag, whatIf: DASHBOARD_WHAT_IF });
+  const who = { sender: sender.address, source: sender.source };
+  const p = report.positions[0];
+  if (!p) return { state: 'empty', ...who, pool: poolId };
+  if (p.unknown !== undefined) return { state: 'unknown', ...who, pool: p.pool, reason: p.unknown };
+  if (
+    p.active_bin_id === undefined ||
+    p.in_range === undefined ||
+    p.x_total === undefined ||
+    p.y_total === undefined ||
+    p.value_in_y === undefined
+  )
+    return { state: 'unknown', ...who, pool: p.pool, reason: 'the position was read without its figures' };
+  const unit = (t: Token | undefined, contract: string | undefined) => ({
+    contract: t?.contract_address ?? contract ?? '',
+    symbol: t?.symbol ?? contract?.split('.')[1] ?? '?',
+    decimals: t?.decimals ?? null,
+  });
+  const pool = live.byPool.get(poolId)?.pool;
+  return {
+    state: 'ok',
+    ...who,
+    pool: p.pool,
+    read_from:
+      p.source === 'inventory'
+        ? 'the inventory (tip-pinned)'
+        : p.source === 'current-bins'
+          ? 'app v2 current-bins (tip-pinned)'
+          : 'app v2 position bins',
+    may_lag: p.mayLag ?? null,
+    token_x: unit(p.tokenX, pool?.token_x),
+    token_y: unit(p.tokenY, pool?.token_y),
+    active_bin_id: p.active_bin_id,
+    in_range: p.in_range,
+    distance: p.distance ?? null,
+    side: p.side ?? null,
+    bins: p.bins.map((b) => ({
+      bin_id: b.bin_id,
+      shares: b.shares.toString(),
+      x_amount: b.x_amount.toString(),
+      y_amount: b.y_amount.toString(),
+    })),
+    x_total: p.x_total.toString(),
+    y_total: p.y_total.toString(),
+    value_in_y: p.value_in_y.toString(),
+    what_if: (p.what_if ?? []).map((w) => ({
+      shift: w.shift,
+      active_bin_id: w.active_bin_id,
+      value_in_y: w.reached && w.value_in_y !== undefined ? w.value_in_y.toString() : null,
+      hold_value_in_y: w.reached && w.hold_value_in_y !== undefined ? w.hold_value_in_y.toString() : null,
+      unknown: w.reached ? null : w.detail,
+    })),
   };
 }
 

@@ -27,6 +27,7 @@ import {
   readPriceHistory,
   readQuote,
   readSenderBalances,
+  readSenderPosition,
   type ActivePlan,
   type Sender,
 } from './feed';
@@ -38,6 +39,8 @@ export interface DashboardHostDeps {
   senderSetting(): string | undefined;
   /** The `dlmm.routers` overrides (the STX wrapper the balances read STX through); none: the defaults. */
   routerOverrides?(): RouterOverrides | undefined;
+  /** policy.max_tip_lag for the positions read (`dlmm.maxTipLag`); none: 0, as `dlmm positions`. */
+  maxTipLag?(): number | undefined;
   post(msg: HostMessage): unknown;
   revealRange(uri: string, offset: number, length: number): Promise<void>;
   /**
@@ -159,6 +162,10 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
         const p = REQUESTS.balances.params.parse(params);
         return readSenderBalances(api(), p.pool_id, await sender(), deps.routerOverrides?.());
       }
+      case 'positions': {
+        const p = REQUESTS.positions.params.parse(params);
+        return readSenderPosition(api(), p.pool_id, await sender(), deps.maxTipLag?.());
+      }
     }
   }
 
@@ -206,6 +213,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
     quote: 'get a quote',
     priceHistory: 'read the price history',
     balances: "read the sender's balances",
+    positions: "read the sender's position",
   };
 
   function errorOf(e: unknown, method: RequestMethod): ErrorInfo {

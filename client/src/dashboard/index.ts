@@ -26,6 +26,8 @@ export interface DashboardDeps {
   onDidChangeStateHeight: vscode.Event<number | null>;
   /** Fires when the active plan's analysis changed; optional (the dashboard also watches plan editors). */
   onDidChangeActivePlan?: vscode.Event<unknown>;
+  /** policy.max_tip_lag for the Positions panel's read (the status bar's setting); none: 0. */
+  maxTipLag?(): number | undefined;
   log?(line: string): void;
 }
 
@@ -57,6 +59,7 @@ export function registerDashboard(context: vscode.ExtensionContext, deps: Dashbo
     getActivePlan,
     revealRange: deps.revealRange,
     log: deps.log,
+    maxTipLag: () => deps.maxTipLag?.(),
   };
 
   const subscriptions: vscode.Disposable[] = [

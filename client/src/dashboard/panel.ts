@@ -25,6 +25,7 @@ export interface PanelDeps {
     length: number,
   ) => Thenable<unknown> | Promise<unknown> | void;
   log?: (line: string) => void;
+  maxTipLag?: () => number | undefined;
 }
 
 /** The open dashboard panel and its protocol host. */
@@ -91,6 +92,7 @@ export class DashboardPanel implements vscode.Disposable {
       senderSetting: () =>
         vscode.workspace.getConfiguration('dlmm').get<string>('dashboard.sender') || undefined,
       routerOverrides: () => routersForExport(undefined, deps.log),
+      maxTipLag: () => deps.maxTipLag?.(),
       post: (msg) => webview.postMessage(msg),
       revealRange: async (uri, offset, length) => {
         await deps.revealRange(vscode.Uri.parse(uri, true), offset, length);
