@@ -92,7 +92,7 @@ export class PositionsPanel {
       : h(
           'span',
           { className: 'badge out-of-range', 'data-testid': 'position-range', 'data-in-range': 'false' },
-          `out of range: ${p.distance} bin${p.distance === 1 ? '' : 's'} ${p.side ?? ''}`.trimEnd(),
+          `out of range: the active bin is ${p.distance} bin${p.distance === 1 ? '' : 's'} ${p.side ?? 'outside'} the position`,
         );
     setChildren(
       this.body,
