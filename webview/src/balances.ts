@@ -5,43 +5,21 @@
 import { amount, h, setChildren } from './dom';
 import { human } from './format';
 import type { BalanceRow, Balances } from './protocol';
+import { PoolPanel } from './poolPanel';
 import type { HostClient } from './transport';
 
-export class BalancesPanel {
-  readonly element: HTMLElement;
-  private readonly body: HTMLElement;
-  private seq = 0;
-
-  constructor(
-    private readonly client: HostClient,
-    private readonly renderError: (e: unknown, retry: () => void) => HTMLElement,
-  ) {
-    this.body = h('div', { 'data-testid': 'balances', 'aria-live': 'polite' });
-    this.element = h(
-      'section',
-      { className: 'panel balances', 'aria-labelledby': 'balances-title' },
-      h('h2', { id: 'balances-title' }, 'Sender balances'),
-      this.body,
-    );
+export class BalancesPanel extends PoolPanel<'balances'> {
+  constructor(client: HostClient, renderError: (e: unknown, retry: () => void) => HTMLElement) {
+    super(client, renderError, {
+      method: 'balances',
+      name: 'balances',
+      testId: 'balances',
+      title: 'Sender balances',
+      reading: 'Reading balances…',
+    });
   }
 
-  /** Reads and shows the sender's balances for the tokens of `poolId`. */
-  async load(poolId: string): Promise<void> {
-    const seq = ++this.seq;
-    setChildren(this.body, h('p', { className: 'muted' }, 'Reading balances…'));
-    try {
-      const b = await this.client.request('balances', { pool_id: poolId });
-      if (seq === this.seq) this.show(b);
-    } catch (e) {
-      if (seq === this.seq)
-        setChildren(
-          this.body,
-          this.renderError(e, () => void this.load(poolId)),
-        );
-    }
-  }
-
-  private show(b: Balances): void {
+  protected show(b: Balances): void {
     if (b.state === 'none') {
       setChildren(this.body, h('p', { className: 'muted', 'data-testid': 'balances-none' }, b.reason));
       return;

@@ -8,6 +8,7 @@
 import { amount, h, setChildren } from './dom';
 import { human } from './format';
 import type { PositionReport, WhatIfRow } from './protocol';
+import { PoolPanel } from './poolPanel';
 import type { HostClient } from './transport';
 
 type Ok = Extract<PositionReport, { state: 'ok' }>;
@@ -28,41 +29,18 @@ function fmt(v: string, unit: Unit): HTMLElement {
     : amount(human(v, unit.decimals), unit.symbol);
 }
 
-export class PositionsPanel {
-  readonly element: HTMLElement;
-  private readonly body: HTMLElement;
-  private seq = 0;
-
-  constructor(
-    private readonly client: HostClient,
-    private readonly renderError: (e: unknown, retry: () => void) => HTMLElement,
-  ) {
-    this.body = h('div', { 'data-testid': 'position', 'aria-live': 'polite' });
-    this.element = h(
-      'section',
-      { className: 'panel positions', 'aria-labelledby': 'positions-title' },
-      h('h2', { id: 'positions-title' }, 'Positions'),
-      this.body,
-    );
+export class PositionsPanel extends PoolPanel<'positions'> {
+  constructor(client: HostClient, renderError: (e: unknown, retry: () => void) => HTMLElement) {
+    super(client, renderError, {
+      method: 'positions',
+      name: 'positions',
+      testId: 'position',
+      title: 'Positions',
+      reading: 'Reading the position…',
+    });
   }
 
-  /** Reads and shows the sender's position in `poolId`. */
-  async load(poolId: string): Promise<void> {
-    const seq = ++this.seq;
-    setChildren(this.body, h('p', { className: 'muted' }, 'Reading the position…'));
-    try {
-      const p = await this.client.request('positions', { pool_id: poolId });
-      if (seq === this.seq) this.show(p);
-    } catch (e) {
-      if (seq === this.seq)
-        setChildren(
-          this.body,
-          this.renderError(e, () => void this.load(poolId)),
-        );
-    }
-  }
-
-  private show(p: PositionReport): void {
+  protected show(p: PositionReport): void {
     if (p.state === 'none') {
       setChildren(this.body, h('p', { className: 'muted', 'data-testid': 'position-none' }, p.reason));
       return;

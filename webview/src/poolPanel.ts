@@ -1,0 +1,58 @@
+/**
+ * A dashboard panel that shows one host answer about the selected pool (the sender's balances, the sender's
+ * position): a reading line while the host reads, then the answer of the latest load only (an earlier pool's
+ * late answer is dropped), or the error box with Retry.
+ */
+import { h, setChildren } from './dom';
+import type { RequestParams, RequestResult } from './protocol';
+import type { HostClient } from './transport';
+
+type PoolMethod = 'balances' | 'positions';
+
+export interface PoolPanelSpec<M extends PoolMethod> {
+  method: M;
+  /** The section's class and the prefix of its heading id. */
+  name: string;
+  /** The body's data-testid. */
+  testId: string;
+  title: string;
+  reading: string;
+}
+
+export abstract class PoolPanel<M extends PoolMethod> {
+  readonly element: HTMLElement;
+  protected readonly body: HTMLElement;
+  private seq = 0;
+
+  protected constructor(
+    private readonly client: HostClient,
+    private readonly renderError: (e: unknown, retry: () => void) => HTMLElement,
+    private readonly spec: PoolPanelSpec<M>,
+  ) {
+    this.body = h('div', { 'data-testid': spec.testId, 'aria-live': 'polite' });
+    this.element = h(
+      'section',
+      { className: `panel ${spec.name}`, 'aria-labelledby': `${spec.name}-title` },
+      h('h2', { id: `${spec.name}-title` }, spec.title),
+      this.body,
+    );
+  }
+
+  /** Reads and shows the answer for `poolId`. */
+  async load(poolId: string): Promise<void> {
+    const seq = ++this.seq;
+    setChildren(this.body, h('p', { className: 'muted' }, this.spec.reading));
+    try {
+      const answer = await this.client.request(this.spec.method, { pool_id: poolId } as RequestParams<M>);
+      if (seq === this.seq) this.show(answer);
+    } catch (e) {
+      if (seq === this.seq)
+        setChildren(
+          this.body,
+          this.renderError(e, () => void this.load(poolId)),
+        );
+    }
+  }
+
+  protected abstract show(answer: RequestResult<M>): void;
+}
