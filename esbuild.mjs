@@ -19,7 +19,7 @@ const common = {
 // The CLI and the language server are split: dist/cli.js holds only the dispatcher and the help table and
 // loads dist/cli-<name>.js when a command runs; heavy parts are loaded on first use from their own files
 // (dist/lazy-*.js). In the sources these are plain `require()` calls (cli/src/main.ts, cli/src/common.ts,
-// core/plan/analyze.ts, core/plan/parse.ts, server/src/server.ts); this plugin points such requires at the
+// core/check/analyze.ts, core/plan/parse.ts, server/src/server.ts); this plugin points such requires at the
 // separate bundles, so `dlmm --version` loads almost nothing and `dlmm check --offline` neither the HTTP
 // stack, the execution (core/tx, core/chain, @stacks/transactions) nor the yaml library. Static imports are
 // bundled as usual. `node esbuild.mjs --metafile && node scripts/bundle-report.mjs` shows what each holds.
@@ -38,8 +38,14 @@ const LAZY_MODULES = [
   { module: 'core/api/client.ts', out: 'lazy-api-client' },
   { module: 'core/sim/server.ts', out: 'lazy-sim-server' },
   // The execution holds @stacks/transactions, and with it the Clarity codec of node bin reads (execute.ts
-  // re-exports it): one copy, loaded with the first live analysis, not at start.
-  { module: 'core/plan/execute.ts', out: 'lazy-execute', in: ['cli-check', 'lazy-server-engine'] },
+  // re-exports it; core/live requires the codec, served from here): one copy, loaded with the first live
+  // analysis, not at start.
+  {
+    module: 'core/check/execute.ts',
+    also: ['core/live/binShareCodec.ts'],
+    out: 'lazy-execute',
+    in: ['cli-check', 'lazy-server-engine'],
+  },
   { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp'] },
   { module: 'yaml', out: 'lazy-yaml', in: ['cli-check'], entry: require.resolve('yaml') },
   // The language server's process: the LSP library's protocol (server.js, for the handshake) and the engine

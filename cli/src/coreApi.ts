@@ -4,7 +4,7 @@
  * keys only from the environment (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY), never argv.
  */
 import { isApiError } from '../../core/api/errors';
-import { createCoreSwapClient, type CoreSwapClient, type CoreToken } from '../../core/api/coreSwap';
+import { createCoreSwapClient, type CoreSwapClient, type CoreToken } from '../../core/api/coreClient';
 import type { DlmmApi } from '../../core/api/types';
 import { describeApiError, hasApiConfigured, withApi, type CommonOptions } from './common';
 import { UsageError, type CliIO } from './io';

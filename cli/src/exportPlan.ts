@@ -5,11 +5,11 @@
  * already printed.
  */
 import type { DlmmApi } from '../../core/api/types';
-import { analyzePlan } from '../../core/plan/analyze';
+import { analyzePlan } from '../../core/check/analyze';
 import { withHeapGrowthHeld } from './heapGrowth';
 import { buildTransactions } from '../../core/tx/build';
 import type { SigningParams } from '../../core/tx/formats';
-import type { RouterOverrides } from '../../core/tx/routers';
+import type { RouterOverrides } from '../../core/chain/deployments';
 import type { BuiltTransaction } from '../../core/tx/types';
 import { zPrincipal } from '../../core/api/schemas';
 import { UsageError, type CliIO } from './io';

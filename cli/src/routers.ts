@@ -1,10 +1,10 @@
 /**
  * DLMM_ROUTERS: the path of a JSON file `{ "testnet": {...}, "mainnet": {...} }` with router contract ids
- * and versions (core/tx/routerConfig.ts); partial entries merge over the mainnet defaults. An environment
+ * and versions (core/chain/routerSettings.ts); partial entries merge over the mainnet defaults. An environment
  * variable rather than a flag keeps the documented flag list (docs/cli.md) as it is.
  */
-import { parseRouterSettings, type RouterSettings } from '../../core/tx/routerConfig';
-import type { RouterOverrides } from '../../core/tx/routers';
+import { parseRouterSettings, type RouterSettings } from '../../core/chain/routerSettings';
+import type { RouterOverrides } from '../../core/chain/deployments';
 import { readTextFile, UsageError, type CliIO } from './io';
 
 export const ROUTERS_ENV = 'DLMM_ROUTERS';

@@ -182,7 +182,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
         const doc = vscode.window.activeTextEditor?.document;
         if (!doc || !isPlanFile(doc.uri.path)) return undefined;
         const api = engine.get();
-        const { analyzeOffline, analyzePlan } = await import('../../core/plan/analyze');
+        const { analyzeOffline, analyzePlan } = await import('../../core/check/analyze');
         const fileName = doc.uri.path.split('/').pop() ?? 'plan.dlmm.yaml';
         const analysis = api
           ? await analyzePlan(doc.getText(), { api, fileName })

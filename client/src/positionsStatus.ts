@@ -1,10 +1,10 @@
 /**
  * What the positions status bar item says, and which positions just left their range (one notification per
  * leave: a position is announced again only after it came back in range). Pure (no `vscode`): the figures
- * come from core (core/plan/positions.ts), once per applied state height.
+ * come from core (core/check/positions.ts), once per applied state height.
  */
-import type { PositionsReport, PositionView } from '../../core/plan/positions';
-import { positionsSummary } from '../../core/plan/positions';
+import type { PositionsReport, PositionView } from '../../core/check/positions';
+import { positionsSummary } from '../../core/check/positions';
 
 export interface PositionsStatusView {
   /** "2 positions · 1 out of range". */

@@ -1,14 +1,14 @@
 /**
  * The positions status bar item: "2 positions · 1 out of range" for the configured sender
  * (`dlmm.dashboard.sender`, else the sender of the plan last active), read through the client's API as the
- * dashboard reads live data and valued by core (core/plan/positions.ts). It reads again only when the
+ * dashboard reads live data and valued by core (core/check/positions.ts). It reads again only when the
  * applied state height changes (the engine status the language server reports), when the sender changes or
  * the endpoint does: never on a timer of its own. When a position leaves its range, one notification offers
  * the re-centre command.
  */
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../core/api/types';
-import type { PositionsReport } from '../../core/plan/positions';
+import type { PositionsReport } from '../../core/check/positions';
 import { ClientCommands } from '../../server/src/protocol';
 import { notify } from './notify';
 import { describePositions, leftRangeMessage, RangeTracker } from './positionsStatus';
@@ -66,8 +66,8 @@ export class PositionsStatusBar implements vscode.Disposable {
     const ctl = new AbortController();
     this.current = ctl;
     try {
-      const { readPositionsLive } = await import('../../core/plan/live');
-      const { positionsOf } = await import('../../core/plan/positions');
+      const { readPositionsLive } = await import('../../core/live/live');
+      const { positionsOf } = await import('../../core/check/positions');
       const live = await readPositionsLive(api, sender, undefined, { signal: ctl.signal });
       if (ctl.signal.aborted) return;
       if (live.poolsError) {

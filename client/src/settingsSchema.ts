@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { zPrincipalStandard } from '../../core/plan/schema';
-import { RouterSettingsSchema } from '../../core/tx/routerConfig';
+import { RouterSettingsSchema } from '../../core/chain/routerSettings';
 import type { ServerSettings } from '../../server/src/protocol';
 
 export const ENVIRONMENTS = ['production', 'development', 'custom', 'simulator'] as const;

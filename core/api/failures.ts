@@ -117,7 +117,7 @@ export function notTheService(req: HttpRequest, res: HttpResponse, body: unknown
   );
 }
 
-/** The `detail` of notTheService's error (core/plan/live.ts reads it). */
+/** The `detail` of notTheService's error (core/live/live.ts reads it). */
 export const NOT_THE_SERVICE = 'not the service';
 
 /** A base URL as shown in a message: scheme, host and path only (never user info, a query or a fragment). */

@@ -82,7 +82,7 @@ const zOptText = z.string().nullable().optional();
  * Pool record (quote v2 /pools and /pools/{id}): the document's fields plus the published PoolInfo fields
  * and what the captured mainnet record carries (test/fixtures/bff/README.md). `x_total_fee_bps` arrives as a
  * digit string; `pool_alias` is not a field of the real record (kept optional for older engines only: the
- * alias comes from the v1 pools list, core/plan/live.ts).
+ * alias comes from the v1 pools list, core/live/live.ts).
  */
 export const PoolSchema = z.looseObject({
   pool_id: z.string(),

@@ -22,7 +22,7 @@ import {
   type ContractErrorName,
   type ErrorContract,
 } from '../dlmm/errors';
-import type { RouterConfig } from '../tx/routers';
+import type { RouterConfig } from './deployments';
 import {
   INSUFFICIENT_BALANCE,
   INSUFFICIENT_BALANCE_CODE,

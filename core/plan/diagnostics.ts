@@ -47,7 +47,7 @@ export const DIAGNOSTIC_CODES = {
   'api-unreachable': 'warning',
   'rate-limited': 'warning',
   'unexpected-response': 'error',
-  // Executing the plan's exact transactions on the state read (core/plan/execute.ts).
+  // Executing the plan's exact transactions on the state read (core/check/execute.ts).
   'would-revert': 'error',
   'execution-unchecked': 'warning',
   // The sender's balances through the plan (core/chain/balances.ts).

@@ -120,7 +120,7 @@ export const MoveItemSchema = z.strictObject({
   amount: zPlanAmount,
 });
 
-/** A shape over a range, expanded into bins at preparation (core/plan/distribution.ts). */
+/** A shape over a range, expanded into bins at preparation (core/prepare/distribution.ts). */
 export const DistributionSchema = z
   .strictObject({
     shape: z.enum(['spot', 'curve', 'bid-ask']).meta({
@@ -220,3 +220,14 @@ export type WithdrawOp = z.output<typeof WithdrawOpSchema>;
 export type MoveOp = z.output<typeof MoveOpSchema>;
 export type SwapOp = z.output<typeof SwapOpSchema>;
 export type Policy = z.output<typeof PolicySchema>;
+
+/** from/to as absolute signed ids: offsets from `active` in simple mode, ids in strict mode. */
+export function distributionRange(
+  mode: AddOp['mode'],
+  d: Distribution,
+  active: number | undefined,
+): { lo: number; hi: number } | undefined {
+  if (mode === 'strict') return { lo: d.from, hi: d.to };
+  if (active === undefined) return undefined;
+  return { lo: active + d.from, hi: active + d.to };
+}

@@ -14,7 +14,18 @@
 import type { BinList, DlmmApi, Pool, Route } from '../api/types';
 import { priceImpactBps, routeWalk, spotOutput, type BinBalances, type PoolFees } from '../dlmm/math';
 import { minReceived } from '../dlmm/bounds';
-import { poolFees } from '../tx/bounds';
+
+/** Pool fee fields (bps) as the math takes them. */
+export function poolFees(pool: Pool): PoolFees {
+  return {
+    x_protocol: BigInt(pool.x_protocol_fee),
+    x_provider: BigInt(pool.x_provider_fee),
+    x_variable: BigInt(pool.x_variable_fee),
+    y_protocol: BigInt(pool.y_protocol_fee),
+    y_provider: BigInt(pool.y_provider_fee),
+    y_variable: BigInt(pool.y_variable_fee),
+  };
+}
 
 /** One hop as recomputed. */
 export interface CheckedHop {

@@ -14,7 +14,7 @@ import {
   wireToPostCondition,
 } from '@stacks/transactions';
 import { executeCall, STX_KEY, type AssetMovement, type ChainState } from '../chain/index';
-import { routerConfigFor, type Network, type RouterConfig } from '../tx/routers';
+import { routerConfigFor, type Network, type RouterConfig } from '../chain/deployments';
 import type { SimEngine } from './engine';
 
 export type { AssetMovement };

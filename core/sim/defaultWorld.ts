@@ -5,7 +5,7 @@
  * raised limit. The sBTC/USDCx pool sits at the mainnet id,
  * active bin 139, price 76060388561 (76060.388561 USDCx per sBTC), fees 25 + 25 + 0 bps per side.
  */
-import type { WorldInput } from './world';
+import { parseWorld, type World, type WorldInput } from './world';
 
 export const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token';
 export const USDCX = 'SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx';
@@ -161,3 +161,8 @@ export const DEFAULT_WORLD_INPUT: WorldInput = {
   api_keys: [{ key: DEFAULT_SIM_API_KEY, requests_per_second: 100_000, label: 'local tests and benchmarks' }],
   inventory_faults: [],
 };
+
+/** The world that ships with the product: three pools (bin steps 10, 20, 1), a user with positions, a key. */
+export function defaultWorld(): World {
+  return parseWorld(DEFAULT_WORLD_INPUT, 'default world');
+}

@@ -16,7 +16,8 @@ import { registerLegacyV1 } from './routes/legacyV1';
 import { registerNode } from './routes/node';
 import { registerCoreApi } from './routes/coreApi';
 import { registerQuoteV2 } from './routes/quoteV2';
-import { defaultWorld, type World } from './world';
+import { defaultWorld } from './defaultWorld';
+import type { World } from './world';
 
 export interface SimulatorOptions {
   /** Default 127.0.0.1. */

@@ -7,7 +7,6 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import * as z from 'zod';
 import { MAX_BIN_ID, MIN_BIN_ID } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
-import { DEFAULT_WORLD_INPUT } from './defaultWorld';
 
 /** Non-negative integer amount: bigint, digit string or safe integer -> bigint. */
 const zWorldAmount = z
@@ -237,11 +236,6 @@ export function parseWorld(raw: unknown, fileName = 'world'): World {
     );
   }
   return parsed.data;
-}
-
-/** The world that ships with the product: three pools (bin steps 10, 20, 1), a user with positions, a key. */
-export function defaultWorld(): World {
-  return parseWorld(DEFAULT_WORLD_INPUT, 'default world');
 }
 
 /** Finds a pool spec by contract id or alias. */

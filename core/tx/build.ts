@@ -11,17 +11,17 @@ import { Cl, getAddressFromPublicKey, type ClarityValue } from '@stacks/transact
 import type { DlmmApi, ServiceClock, Token } from '../api/types';
 import { MAX_POSITIONS_PER_CALL } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
-import { chainStateFromLive } from '../plan/chainState';
+import { chainStateFromLive } from '../live/chainState';
 import type { Finding } from '../plan/diagnostics';
-import { poolResolver } from '../plan/resolve';
-import type { LiveData } from '../plan/live';
-import type { PreparedOperation } from '../plan/prepared';
+import { poolResolver } from '../live/resolve';
+import type { LiveData } from '../live/live';
+import type { PreparedOperation } from '../prepare/prepared';
 import type { Plan } from '../plan/schema';
 import { executeCall, revertWords, STX_KEY, type MemoryChainState } from '../chain/index';
 import { chainCallOf, exportError, isExportError, type BuildContext, type PartialTx } from './context';
-import { PostConditionRangeError } from './postConditions';
+import { PostConditionRangeError } from '../chain/postConditions';
 import { buildLiquidityOp } from './liquidity';
-import { routerConfigFor, type Network, type RouterConfig } from './routers';
+import { routerConfigFor, type Network, type RouterConfig } from '../chain/deployments';
 import { BinShareReader } from './shares';
 import { buildSwapOp } from './swap';
 import { effectTokens, txEffects } from './effects';
@@ -30,7 +30,7 @@ import type { BalanceChange, BuiltTransaction, ExportError, ExportOutcome, Token
 /** Ledger's Stacks app (0.26.17+) rejects transactions with more post-conditions at parse time. */
 export const LEDGER_MAX_POST_CONDITIONS = 128;
 
-/** The part of an analysis (core/plan/analyze.ts) the exporter reads. */
+/** The part of an analysis (core/check/analyze.ts) the exporter reads. */
 export interface ExportableAnalysis {
   plan: Plan | undefined;
   findings: Finding[];
@@ -74,7 +74,7 @@ export interface BuildOptions {
    */
   allowUncheckedSwap?: boolean;
   /**
-   * The state read, as the chain model (core/plan/chainState.ts). Given: bounds come from it, computed
+   * The state read, as the chain model (core/live/chainState.ts). Given: bounds come from it, computed
    * sequentially within a transaction and across operations, and each built transaction is executed on it
    * in order (`execution` on each transaction). The state is changed: pass a copy.
    */

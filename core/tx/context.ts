@@ -3,8 +3,8 @@ import { Cl, type ClarityValue, type PostCondition } from '@stacks/transactions'
 import type { Finding } from '../plan/diagnostics';
 import type { Token } from '../api/types';
 import type { DlmmApi } from '../api/types';
-import { describePostCondition, STX_INFO } from './postConditions';
-import type { RouterConfig, Network } from './routers';
+import { describePostCondition, STX_INFO } from '../chain/postConditions';
+import type { RouterConfig, Network } from '../chain/deployments';
 import type { BinShareReader } from './shares';
 import type { MemoryChainState } from '../chain/index';
 import type { EffectTokens } from './effects';

@@ -12,7 +12,7 @@ import {
 } from '@stacks/transactions';
 import { formatUnits } from '../dlmm/bins';
 import { clarityHex, postConditionHex } from './clarityHex';
-import { splitContractId } from './routers';
+import { splitContractId } from '../chain/deployments';
 import { summaryText } from './summary';
 import type { Amount, BuiltTransaction } from './types';
 

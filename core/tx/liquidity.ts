@@ -10,7 +10,7 @@ import type {
   PreparedOperation,
   PreparedWithdrawItem,
   PoolSnapshot,
-} from '../plan/prepared';
+} from '../prepare/prepared';
 import {
   addToPool,
   binOf,
@@ -24,7 +24,8 @@ import {
 } from '../chain/index';
 import { MAX_UINT128 } from '../dlmm/bins';
 import { sharesToAmounts, type PoolFees } from '../dlmm/math';
-import { addBounds, addBoundsAndOutcome, poolFees, withdrawMinimums, type AddBounds } from './bounds';
+import { addBounds, addBoundsAndOutcome, withdrawMinimums, type AddBounds } from './callBounds';
+import { poolFees } from '../quote/exact';
 import {
   chunkItems,
   contractCV,
@@ -37,7 +38,7 @@ import {
   type BuildContext,
   type PartialTx,
 } from './context';
-import { fungibleCondition, positionNftCondition, sharesCondition } from './postConditions';
+import { fungibleCondition, positionNftCondition, sharesCondition } from '../chain/postConditions';
 import type { Bound, ExportError, PositionRow, TokenInfo } from './types';
 
 type LiquidityOp = Extract<PreparedOperation, { op: 'add' | 'withdraw' | 'move' }>;

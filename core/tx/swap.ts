@@ -16,9 +16,9 @@ import { formatUnits } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
 import { fillWords } from '../quote/exact';
 import { isApiError } from '../api/errors';
-import type { PreparedOperation } from '../plan/prepared';
+import type { PreparedOperation } from '../prepare/prepared';
 import type { RouteHop, SwapParams } from '../api/schemas';
-import { minReceivedFor, slippageBasis } from './bounds';
+import { minReceivedFor, slippageBasis } from './callBounds';
 import {
   contractCV,
   exportError,
@@ -30,7 +30,7 @@ import {
   type BuildContext,
   type PartialTx,
 } from './context';
-import { fungibleCondition } from './postConditions';
+import { fungibleCondition } from '../chain/postConditions';
 import { quotePool } from '../chain/index';
 import type { SwapStep } from '../dlmm/math';
 import type { Bound, ExportError, PositionRow, TokenInfo } from './types';

@@ -5,17 +5,11 @@
 import type { ClarityValue, PostCondition } from '@stacks/transactions';
 import type { ExecResult } from '../chain/index';
 import type { Finding } from '../plan/diagnostics';
-import type { OpMode } from '../plan/prepared';
-import type { Network } from './routers';
+import type { OpMode } from '../prepare/prepared';
+import type { Network } from '../chain/deployments';
+import type { TokenInfo } from '../chain/postConditions';
 
-/** A token as the exporter needs it: contract, post-condition asset name (null = native STX), decimals. */
-export interface TokenInfo {
-  contract: string;
-  symbol: string;
-  decimals: number;
-  /** `define-fungible-token` name; null when the token moves native STX (ustx conditions). */
-  assetName: string | null;
-}
+export type { TokenInfo } from '../chain/postConditions';
 
 /** An amount with the token that gives it human units (none for pool shares). */
 export interface Amount {

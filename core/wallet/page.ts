@@ -4,7 +4,7 @@
  * browser half lives in webview/src/wallet/page.ts and is bundled to dist/wallet-page.js; the face hands
  * its text in). No DOM here: this only writes text.
  */
-import type { Network } from '../tx/routers';
+import type { Network } from '../chain/deployments';
 
 /** The SIP-030 request the page sends for one transaction in the wallet-picks-nonce mode. */
 export interface CallContractRequest {

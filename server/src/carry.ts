@@ -4,7 +4,7 @@
  * change (moved to where that operation now is), and for file-level live findings while the text before
  * the first operation is unchanged. The new live analysis replaces all of them when it arrives.
  */
-import type { Analysis } from '../../core/plan/analyze';
+import type { Analysis } from '../../core/check/analyze';
 import type { Finding } from '../../core/plan/diagnostics';
 
 /**

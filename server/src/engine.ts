@@ -30,7 +30,17 @@ import {
 } from './protocol';
 import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
 import { SettingsStore, settingsFromEnv } from './settings';
-import type { ServerOptions } from './server';
+
+/** How the server is started (server.ts takes them and hands them to the engine). */
+export interface ServerOptions {
+  /**
+   * Process environment: DLMM_API_URL, DLMM_INVENTORY_URL, DLMM_NODE_URL, DLMM_API_KEY; the core swap API
+   * keys (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY) are redacted from what it publishes.
+   */
+  env: Record<string, string | undefined>;
+  /** API client factory (tests and benches may count requests); default core's createApiClient. */
+  createApi?: ApiFactory;
+}
 
 /** What the client said at `initialize`. */
 export interface Handshake {

@@ -18,19 +18,8 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ApiFactory } from './apiPool';
-import type { Handshake } from './engine';
+import type { Handshake, ServerOptions } from './engine';
 import { TestHeapRequest } from './protocol';
-
-export interface ServerOptions {
-  /**
-   * Process environment: DLMM_API_URL, DLMM_INVENTORY_URL, DLMM_NODE_URL, DLMM_API_KEY; the core swap API
-   * keys (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY) are redacted from what it publishes.
-   */
-  env: Record<string, string | undefined>;
-  /** API client factory (tests and benches may count requests); default core's createApiClient. */
-  createApi?: ApiFactory;
-}
 
 let engine: typeof import('./engine') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports

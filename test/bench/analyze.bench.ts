@@ -5,11 +5,11 @@
  */
 import { parseDocument } from 'yaml';
 import { createApiClient } from '../../core/api/client';
-import { analyzeOffline, analyzePlan } from '../../core/plan/analyze';
-import { executePlan } from '../../core/plan/execute';
-import { createLiveSession, readLive } from '../../core/plan/live';
+import { analyzeOffline, analyzePlan } from '../../core/check/analyze';
+import { executePlan } from '../../core/check/execute';
+import { createLiveSession, readLive } from '../../core/live/live';
 import { parsePlan } from '../../core/plan/parse';
-import { prepareOperations } from '../../core/plan/prepare';
+import { prepareOperations } from '../../core/prepare/prepare';
 import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
 import { median, timeIt, type BenchRow } from './types';

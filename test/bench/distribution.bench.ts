@@ -2,13 +2,13 @@
  * Distribution figures: a curve over -175..174 (350 bins, the router's list limit) expanded and the plan
  * checked with warm live data (budget <= 10 ms), beside the same 350 items written out as explicit bins;
  * the execution of its transactions within that figure (every bin's shares read, so every add executed);
- * and the bare expansion (core/dlmm/distribution.ts) on its own.
+ * and the bare expansion (core/dlmm/shapes.ts) on its own.
  */
 import { createApiClient } from '../../core/api/client';
-import { expandShape } from '../../core/dlmm/distribution';
-import { analyzePlan } from '../../core/plan/analyze';
-import { executePlan } from '../../core/plan/execute';
-import { createLiveSession } from '../../core/plan/live';
+import { expandShape } from '../../core/dlmm/shapes';
+import { analyzePlan } from '../../core/check/analyze';
+import { executePlan } from '../../core/check/execute';
+import { createLiveSession } from '../../core/live/live';
 import { DEFAULT_SIM_API_KEY, DEFAULT_WORLD_INPUT, POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
 import { parseWorld } from '../../core/sim/world';

@@ -1,7 +1,7 @@
 /** Export time for a 350-position plan, including serialization to tx-hex (budget <= 50 ms). */
 import { buildTransactions } from '../../core/tx/build';
 import { formatWalletRequest, txHexes } from '../../core/tx/formats';
-import type { PreparedOperation } from '../../core/plan/prepared';
+import type { PreparedOperation } from '../../core/prepare/prepared';
 import { POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
 import { addItem, analysisOf, PUBLIC_KEY, snapshot, testEngine } from '../unit/tx/fixtures';
 import type { BenchRow } from './types';

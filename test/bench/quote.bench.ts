@@ -3,7 +3,7 @@
  * (beyond the engine's answer), and the requests `dlmm tokens` and `dlmm routes` make (one each when warm).
  */
 import { createApiClient } from '../../core/api/client';
-import { createCoreSwapClient } from '../../core/api/coreSwap';
+import { createCoreSwapClient } from '../../core/api/coreClient';
 import { checkRouteLive } from '../../core/quote/exact';
 import { DEFAULT_SIM_API_KEY } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';

@@ -5,7 +5,8 @@
  */
 import { createApiClient } from '../../core/api/client';
 import { DEFAULT_USER } from '../../core/sim/defaultWorld';
-import { defaultWorld, type World } from '../../core/sim/world';
+import { type World } from '../../core/sim/world';
+import { defaultWorld } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
 import { ensureWebviewBundle, ladderSummary, launchChromium, openDashboard } from '../webview/harness';
 import type { BenchRow } from './types';

@@ -1,7 +1,8 @@
 /** "DLMM: Open Dashboard" renders the pool dashboard webview with the simulator's live pool, and quotes in it. */
 import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
-import { defaultWorld, findPoolSpec } from '../../core/sim/world';
+import { findPoolSpec } from '../../core/sim/world';
+import { defaultWorld } from '../../core/sim/defaultWorld';
 import { dlmm, harness } from './support';
 
 const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token';

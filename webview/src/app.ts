@@ -550,7 +550,7 @@ export class DashboardApp {
       );
       return;
     }
-    // Executed on the host: the plan's transactions run after a trade moved the active bin (core/plan/drift.ts).
+    // Executed on the host: the plan's transactions run after a trade moved the active bin (core/check/drift.ts).
     const step = p.drift.steps.find((s) => s.k === this.drift);
     if (!step) {
       this.ladder.setDrift(this.drift, []);

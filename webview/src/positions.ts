@@ -1,6 +1,6 @@
 /**
  * The sender's Positions panel for the selected pool: valued by the host exactly as `dlmm positions` values
- * it (core/plan/positions.ts): per-bin withdraw amounts, totals and value (exact, token decimals), an
+ * it (core/check/positions.ts): per-bin withdraw amounts, totals and value (exact, token decimals), an
  * in-range badge, and the value-vs-hold curve over the what-if shifts as a plot. The plot uses floats only
  * for pixel positions; every figure shown is the host's decimal string. An unknown position shows why and
  * no figures; a source that may lag says so. (The ladder draws the sender's shares from the pool view.)

@@ -126,7 +126,7 @@ export const BalancesSchema = z.discriminatedUnion('state', [
 ]);
 export type Balances = z.infer<typeof BalancesSchema>;
 
-/** One bin of the sender's position: what withdrawing all its shares returns (core/plan/positions.ts). */
+/** One bin of the sender's position: what withdrawing all its shares returns (core/check/positions.ts). */
 export const PositionBinRowSchema = z.object({
   bin_id: zBinId,
   shares: zDec,
@@ -260,7 +260,7 @@ export const DriftOutcomeSchema = z.object({
 });
 export type DriftOutcome = z.infer<typeof DriftOutcomeSchema>;
 
-/** The plan's transactions executed after the pool's active bin moved k bins by a trade (core/plan/drift.ts). */
+/** The plan's transactions executed after the pool's active bin moved k bins by a trade (core/check/drift.ts). */
 export const DriftStepSchema = z.object({
   k: z.number().int(),
   from: zBinId,
@@ -313,7 +313,7 @@ export const RouteInfoSchema = z.object({
   min_received: zDec,
   slippage: z.number(),
   price_impact_bps: z.number().int().nullable(),
-  /** Bins used and crossed (core/quote/bins.ts, the one definition); null when the quote names no steps. */
+  /** Bins used and crossed (core/quote/routeBins.ts, the one definition); null when the quote names no steps. */
   bins_used: z.number().int().nullable(),
   bins_crossed: z.number().int().nullable(),
   input_decimals: z.number().int(),

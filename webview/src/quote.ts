@@ -2,7 +2,7 @@
 import { parseUnits } from '../../core/dlmm/bins';
 import { amount, h, setChildren } from './dom';
 import { human } from './format';
-import { routeBinsText } from '../../core/quote/bins';
+import { routeBinsText } from '../../core/quote/routeBins';
 import type { QuoteParams, QuoteResult, RouteInfo, TokenInfo } from './protocol';
 import type { HostClient } from './transport';
 

@@ -2,7 +2,7 @@
  * `dlmm backtest PLAN [--history 7d|30d] [--recentre-after N] [--format text|json]`: for each add operation
  * of the plan (its bins: listed or a shape's expansion, as check prepares them) and for the sender's current
  * positions in the plan's pools, replays the pool's active bin over /app/v2/pools/{pool}/bin-price-history
- * (core/plan/backtest.ts): the share of points the range held the active bin, the longest stretch out of
+ * (core/check/backtest.ts): the share of points the range held the active bin, the longest stretch out of
  * range, the re-centres a "re-centre after N points out of range" rule makes. A history that cannot be read
  * or is empty is refused with the reason (exit 2): never an empty backtest.
  */
@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { stringifyJsonExact } from '../../../core/api/json';
 import { isApiError } from '../../../core/api/errors';
 import type { DlmmApi } from '../../../core/api/types';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import {
   DEFAULT_HISTORY_WINDOW,
   DEFAULT_RECENTRE_AFTER,
@@ -21,8 +21,8 @@ import {
   type BacktestRange,
   type HistoryWindow,
   type RangeReplay,
-} from '../../../core/plan/backtest';
-import type { LivePool } from '../../../core/plan/live';
+} from '../../../core/check/backtest';
+import type { LivePool } from '../../../core/live/live';
 import { describeApiError, hasApiConfigured, parseCommand, parseFormat, withApi } from '../common';
 import { readTextFile, UsageError, type CliIO } from '../io';
 import { notAPlanFile, PLAN_FILE } from './check';

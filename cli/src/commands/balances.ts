@@ -7,8 +7,8 @@
  */
 import { stringifyJsonExact } from '../../../core/api/json';
 import { formatUnits } from '../../../core/dlmm/bins';
-import { readBalancesOf, type LiveBalance } from '../../../core/plan/live';
-import { routerConfigFor, type Network } from '../../../core/tx/routers';
+import { readBalancesOf, type LiveBalance } from '../../../core/live/live';
+import { routerConfigFor, type Network } from '../../../core/chain/deployments';
 import { parseCommand, parseFormat, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
 import { loadRouterOverrides } from '../routers';

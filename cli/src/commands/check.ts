@@ -7,11 +7,11 @@
 import { readdir, stat } from '../fsAsync';
 import type { Finding } from '../../../core/plan/diagnostics';
 import { join, relative, resolve, sep } from 'node:path';
-import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/plan/analyze';
+import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/check/analyze';
 import type { DlmmApi } from '../../../core/api/types';
-import { toJsonReport, toTextReport, type CheckedFile } from '../../../core/plan/format';
-import { createLiveSession } from '../../../core/plan/live';
-import { toSarif } from '../../../core/plan/sarif';
+import { toJsonReport, toTextReport, type CheckedFile } from '../report';
+import { createLiveSession } from '../../../core/live/live';
+import { toSarif } from '../sarif';
 import { parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
 import { fileProblem, readTextFile, UsageError, type CliIO } from '../io';
 import { withHeapGrowthHeld } from '../heapGrowth';

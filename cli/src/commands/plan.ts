@@ -11,10 +11,10 @@ import { withAliases } from '../../../core/api/aliases';
 import { isApiError } from '../../../core/api/errors';
 import type { DlmmApi, Pool, Token, V1Pool } from '../../../core/api/types';
 import { parseUnits } from '../../../core/dlmm/bins';
-import { SHAPES, type ShapeName } from '../../../core/dlmm/distribution';
-import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
-import { toTextReport } from '../../../core/plan/format';
-import { planRecentre, type RecentreMove } from '../../../core/plan/recentre';
+import { SHAPES, type ShapeName } from '../../../core/dlmm/shapes';
+import { analyzePlan, type Analysis } from '../../../core/check/analyze';
+import { toTextReport } from '../report';
+import { planRecentre, type RecentreMove } from '../../../core/prepare/recentre';
 import { POOL_ALIAS, zPoolRef, zPrincipalStandard } from '../../../core/plan/schema';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { withHeapGrowthHeld } from '../heapGrowth';
@@ -204,7 +204,7 @@ interface Probe {
   tokenX: Token | undefined;
   tokenY: Token | undefined;
   priceOf: (bin: number) => bigint | undefined;
-  positions: import('../../../core/plan/live').PositionRecord[] | undefined;
+  positions: import('../../../core/live/live').PositionRecord[] | undefined;
   why?: string;
 }
 

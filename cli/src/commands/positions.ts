@@ -1,12 +1,12 @@
 /**
  * `dlmm positions --sender P [--pool POOL …] [--what-if A..B] [--max-tip-lag N] [--format text|json]`: what
- * the sender holds in each pool, valued on the chain model at the state read (core/plan/positions.ts,
+ * the sender holds in each pool, valued on the chain model at the state read (core/check/positions.ts,
  * docs/positions.md). Exit 0 when every position was valued, 1 when some is unknown (each says why), 2 on a
  * usage error or when the pools list cannot be read.
  */
 import { stringifyJsonExact } from '../../../core/api/json';
 import { formatUnits } from '../../../core/dlmm/bins';
-import { readPositionsLive } from '../../../core/plan/live';
+import { readPositionsLive } from '../../../core/live/live';
 import {
   ilPercent,
   MAX_WHAT_IF_SHIFTS,
@@ -14,7 +14,7 @@ import {
   positionsSummary,
   type PositionsReport,
   type PositionView,
-} from '../../../core/plan/positions';
+} from '../../../core/check/positions';
 import { parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
 

@@ -14,11 +14,11 @@ import type { DlmmApi, Pool, Route, Token, V1Pool } from '../../../core/api/type
 import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
 import { minReceived } from '../../../core/dlmm/bounds';
 import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
-import { routeBins, routeBinsText, type RouteBins } from '../../../core/quote/bins';
-import { coreQuoteToRoute, type CoreSwapClient, type RouteQuote } from '../../../core/api/coreSwap';
+import { routeBins, routeBinsText, type RouteBins } from '../../../core/quote/routeBins';
+import { coreQuoteToRoute, type CoreSwapClient, type RouteQuote } from '../../../core/api/coreClient';
 import { zPrincipal } from '../../../core/api/schemas';
 import { addressProblem } from '../../../core/plan/address';
-import { coreSwapExport } from '../../../core/tx/coreSwap';
+import { coreSwapExport } from '../../../core/tx/coreSwapExport';
 import { EXPORT_FORMATS, type ExportFormat, type SigningParams } from '../../../core/tx/formats';
 import { refuseOutputOverInput, signingParams, writeExport } from '../exportWrite';
 import { loadRouterOverrides } from '../routers';
@@ -52,7 +52,7 @@ interface RouteView {
   amount_out: bigint;
   min_received: bigint;
   price_impact_bps: number | null;
-  /** Bins used and crossed (core/quote/bins.ts); undefined without per-bin steps. */
+  /** Bins used and crossed (core/quote/routeBins.ts); undefined without per-bin steps. */
   bins: RouteBins | undefined;
   /** The core swap API's quote the view was made from (--source core). */
   core?: RouteQuote;
@@ -412,7 +412,7 @@ function viewOf(
   aliases: Map<string, string>,
 ): RouteView {
   const hops = route.hops;
-  // The one definition of bins used and crossed (core/quote/bins.ts); unknown without per-bin steps.
+  // The one definition of bins used and crossed (core/quote/routeBins.ts); unknown without per-bin steps.
   const bins = routeBins(hops);
   return {
     bins,

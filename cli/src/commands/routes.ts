@@ -4,7 +4,7 @@
  * by library id, symbol or contract. The request count goes to stderr.
  */
 import { stringifyJsonExact } from '../../../core/api/json';
-import type { CoreRoute } from '../../../core/api/coreSwap';
+import type { CoreRoute } from '../../../core/api/coreClient';
 import { parseCommand, parseFormat, requireOption } from '../common';
 import { CORE_OPTIONS, escapeTerminal, resolveCoreToken, withCoreApi } from '../coreApi';
 import type { CliIO } from '../io';

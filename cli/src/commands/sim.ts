@@ -7,7 +7,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { deserializeTransaction } from '@stacks/transactions';
 import { startSimulator } from '../../../core/sim/server';
-import { WorldError, defaultWorld, loadWorld, type World } from '../../../core/sim/world';
+import { WorldError, loadWorld, type World } from '../../../core/sim/world';
+import { defaultWorld } from '../../../core/sim/defaultWorld';
 import { argvError, joinNegativeValues, parseApiBase } from '../common';
 import { readTextFile, UsageError, type CliIO } from '../io';
 import { loadRouterSettings } from '../routers';

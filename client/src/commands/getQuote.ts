@@ -13,11 +13,11 @@ import {
   createCoreSwapClient,
   type CoreSwapClient,
   type RouteQuote,
-} from '../../../core/api/coreSwap';
+} from '../../../core/api/coreClient';
 import { zPrincipal } from '../../../core/api/schemas';
 import { percentToPpm } from '../../../core/dlmm/percent';
 import type { QuoteCheck } from '../../../core/quote/exact';
-import { coreSwapExport, networkOfPrincipal } from '../../../core/tx/coreSwap';
+import { coreSwapExport, networkOfPrincipal } from '../../../core/tx/coreSwapExport';
 import type { SigningParams } from '../../../core/tx/formats';
 import type { BuiltTransaction } from '../../../core/tx/types';
 import { askSigningFor, FORMAT_ITEMS } from '../export/command';
@@ -26,7 +26,7 @@ import { renderExport } from '../export/pipeline';
 import { routersForExport } from '../export/routers';
 import { describeRoute, routePoolsLabel } from '../../../server/src/features/format';
 import { withAliases } from '../../../core/api/aliases';
-import { routeBins, routeBinsText } from '../../../core/quote/bins';
+import { routeBins, routeBinsText } from '../../../core/quote/routeBins';
 import { describeError, pickWhileLoading, requireApi, withReadProgress, type CommandDeps } from './common';
 import { notify } from '../notify';
 import { userData, userText } from '../userText';
@@ -361,7 +361,7 @@ class ReadFailure extends Error {
 
 /**
  * "Export unsigned transaction" / "Send to Wallet" for a core swap API route: getSwapParams, checked and built
- * by core/tx/coreSwap.ts exactly as `dlmm quote --source core --export` does, rendered by the plan exports'
+ * by core/tx/coreSwapExport.ts exactly as `dlmm quote --source core --export` does, rendered by the plan exports'
  * renderer, or handed to Send to Wallet. A refusal is shown and nothing is written.
  */
 async function exportCore(

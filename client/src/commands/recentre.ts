@@ -1,7 +1,7 @@
 /**
  * "DLMM: Re-centre Liquidity": in the open plan, takes an `out-of-range` finding and applies the language
  * server's own "Re-centre liquidity" fix for the shape the user picks (spot, curve, bid-ask). Nothing is
- * computed here: the move operation comes from core (core/plan/recentre.ts) through the server's code actions,
+ * computed here: the move operation comes from core (core/prepare/recentre.ts) through the server's code actions,
  * so the command and the quick fix write the same text, checked like every move.
  */
 import * as vscode from 'vscode';

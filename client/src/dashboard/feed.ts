@@ -7,17 +7,17 @@ import { aliasesByPrincipal } from '../../../core/api/aliases';
 import type { DlmmApi, Pool, Route, Status, Token } from '../../../core/api/types';
 import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
 import { revertWords } from '../../../core/chain/router';
-import { binsReadOf, chainStateFromLive } from '../../../core/plan/chainState';
+import { binsReadOf, chainStateFromLive } from '../../../core/live/chainState';
 import type { Finding } from '../../../core/plan/diagnostics';
-import { executeAfterShift, type DriftInput } from '../../../core/plan/drift';
-import type { PlanExecution } from '../../../core/plan/execute';
-import { readBalancesOf, readPositionsLive, type LiveData } from '../../../core/plan/live';
-import { positionsOf } from '../../../core/plan/positions';
-import { networkOfPrincipal, routerConfigFor, type RouterOverrides } from '../../../core/tx/routers';
+import { executeAfterShift, type DriftInput } from '../../../core/check/drift';
+import type { PlanExecution } from '../../../core/check/execute';
+import { readBalancesOf, readPositionsLive, type LiveData } from '../../../core/live/live';
+import { positionsOf } from '../../../core/check/positions';
+import { networkOfPrincipal, routerConfigFor, type RouterOverrides } from '../../../core/chain/deployments';
 import type { BuiltTransaction } from '../../../core/tx/types';
-import type { PreparedOperation } from '../../../core/plan/prepared';
+import type { PreparedOperation } from '../../../core/prepare/prepared';
 import { checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
-import { routeBins } from '../../../core/quote/bins';
+import { routeBins } from '../../../core/quote/routeBins';
 import type {
   Balances,
   PositionReport,
@@ -40,7 +40,7 @@ import type {
 } from '../../../webview/src/protocol';
 import { toErrorInfo } from './errors';
 
-/** The parts of core/plan/analyze.ts's Analysis the dashboard reads (structural, so any Analysis fits). */
+/** The parts of core/check/analyze.ts's Analysis the dashboard reads (structural, so any Analysis fits). */
 export interface DashboardAnalysis {
   text: string;
   plan?: { sender?: string; policy?: { active_bin_tolerance?: number } } | undefined;
@@ -210,7 +210,7 @@ export async function readPoolView(
 
 /**
  * The sender's balances of the pool's two tokens and of STX (the fees), each read as `check` reads it
- * (core/plan/live.ts readBalancesOf: the token's SIP-010 get-balance through the node proxy; STX through the
+ * (core/live/live.ts readBalancesOf: the token's SIP-010 get-balance through the node proxy; STX through the
  * network's wrapper). A balance that could not be read says why: never a 0 for unknown.
  */
 export async function readSenderBalances(
@@ -470,7 +470,7 @@ export const DRIFT_LIMIT = 10;
 /**
  * The drift what-if: for every shift k of this pool's active bin, the plan's transactions (as `check`
  * built them on the state read) executed in order after a trade moved the active bin k bins
- * (core/plan/drift.ts), and what that means for each previewed item.
+ * (core/check/drift.ts), and what that means for each previewed item.
  */
 function driftTable(a: DashboardAnalysis, ops: LiquidityOp[], previews: PreviewOp[]): DriftTable {
   const none = (reason: string): DriftTable => ({ available: false, reason, steps: [] });

@@ -4,7 +4,7 @@
  * Chromium tests give it the simulated engine, so both run this same code.
  */
 import type { DlmmApi } from '../../../core/api/types';
-import type { RouterOverrides } from '../../../core/tx/routers';
+import type { RouterOverrides } from '../../../core/chain/deployments';
 import {
   REQUESTS,
   WebviewMessageSchema,

@@ -7,13 +7,13 @@
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../../core/api/types';
-import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
+import { analyzePlan, type Analysis } from '../../../core/check/analyze';
 import { buildTransactions } from '../../../core/tx/build';
 import type { ExportFormat, SigningParams } from '../../../core/tx/formats';
-import type { RouterOverrides } from '../../../core/tx/routers';
+import type { RouterOverrides } from '../../../core/chain/deployments';
 import type { ExportOutcome } from '../../../core/tx/types';
 import { parseExportArgs, type ExportTarget } from './args';
-import type { ActivePlan, ExportDeps, PreviewSource } from './index';
+import type { ActivePlan, ExportDeps, PreviewSource } from './deps';
 import {
   normalizePublicKey,
   parseUnsignedInteger,

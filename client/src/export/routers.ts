@@ -4,8 +4,8 @@
  * defaults, and core/tx says `router-config-missing` when the plan's network has none.
  */
 import * as vscode from 'vscode';
-import { toRouterOverrides } from '../../../core/tx/routerConfig';
-import type { RouterOverrides } from '../../../core/tx/routers';
+import { toRouterOverrides } from '../../../core/chain/routerSettings';
+import type { RouterOverrides } from '../../../core/chain/deployments';
 import { readConfig } from '../settings';
 import { notify } from '../notify';
 

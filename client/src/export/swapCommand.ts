@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Token } from '../../../core/api/types';
 import { readConfig } from '../settings';
-import { EXPORT_UNSIGNED_COMMAND, type ExportDeps } from './index';
+import { EXPORT_UNSIGNED_COMMAND, type ExportDeps } from './deps';
 import {
   parseExportSwapArgs,
   senderProblem,

@@ -62,7 +62,7 @@ export function senderProblem(text: string): string | undefined {
   return r.success ? undefined : `'${t}' is not a standard principal: ${r.error.issues[0]?.message ?? ''}`;
 }
 
-import { networkOfPrincipal } from '../../../core/tx/routers';
+import { networkOfPrincipal } from '../../../core/chain/deployments';
 export { networkOfPrincipal };
 
 /** ppm back to the shortest plain percent text ("0.5", "1", "0.1234"); exact, no float. */

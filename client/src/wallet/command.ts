@@ -15,9 +15,14 @@ import { loadWalletPageScript } from '../../../core/wallet/script';
 import { startWalletSession, type WalletSession } from '../../../core/wallet/session';
 import { parseExportArgs, type ExportTarget } from '../export/args';
 import { accepted, checkAndBuild, planFor, scopeFor } from '../export/command';
-import type { WalletDeps } from './index';
+import type { ExportDeps } from '../export/deps';
 import { notify, reportFailure } from '../notify';
 import { userText } from '../userText';
+
+export interface WalletDeps extends ExportDeps {
+  /** The plan and operation an export preview document was made from (its editor title button). */
+  previewSource?(uri: vscode.Uri): { uri: string; opId?: string } | undefined;
+}
 
 export interface WalletCommandContext extends WalletDeps {
   output: vscode.OutputChannel;
@@ -76,7 +81,7 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
 }
 
 /**
- * Transactions already checked and built elsewhere (Get Quote's core swap API route: core/tx/coreSwap.ts),
+ * Transactions already checked and built elsewhere (Get Quote's core swap API route: core/tx/coreSwapExport.ts),
  * passed in-process as the command's argument.
  */
 function preparedOf(

@@ -4,14 +4,9 @@
  * extension deactivates are closed (their links stop working).
  */
 import * as vscode from 'vscode';
-import type { ExportDeps } from '../export/index';
+import type { WalletDeps } from './command';
 
 export const SEND_TO_WALLET_COMMAND = 'dlmm.sendToWallet';
-
-export interface WalletDeps extends ExportDeps {
-  /** The plan and operation an export preview document was made from (its editor title button). */
-  previewSource?(uri: vscode.Uri): { uri: string; opId?: string } | undefined;
-}
 
 /** Registers the command; disposing closes every session it started. */
 export function registerWalletCommand(deps: WalletDeps): vscode.Disposable {

@@ -7,8 +7,8 @@ import { applyTransaction } from '../apply';
 import type { SimEngine } from '../engine';
 import { HttpError, badRequest, parseBody, type Router } from '../http';
 import { InventoryFaultCodeSchema } from '../world';
-import { parseRouterSettings } from '../../tx/routerConfig';
-import type { RouterOverrides } from '../../tx/routers';
+import { parseRouterSettings } from '../../chain/routerSettings';
+import type { RouterOverrides } from '../../chain/deployments';
 
 const FaultBody = z.strictObject({
   pool: z.string().min(1),

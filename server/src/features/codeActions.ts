@@ -7,7 +7,7 @@ import { CodeActionKind, type CodeAction, type Diagnostic, type Range } from 'vs
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { EditorAnalysis } from '../planService';
 import type { Finding } from '../../../core/plan/diagnostics';
-import { expandIntoBinsFix } from '../../../core/plan/distributionEdits';
+import { expandIntoBinsFix } from '../../../core/prepare/distributionEdits';
 import {
   DIAGNOSTIC_SOURCE,
   DiagnosticDataSchema,

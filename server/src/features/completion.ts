@@ -15,7 +15,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { z } from 'zod';
 import type { Bin, DlmmApi, Pool, Token } from '../../../core/api/types';
 import { binPriceHuman, isSignedBinId } from '../../../core/dlmm/bins';
-import type { LiveData } from '../../../core/plan/live';
+import type { LiveData } from '../../../core/live/live';
 import {
   AddItemSchema,
   AddOpSchema,

@@ -14,10 +14,11 @@ import {
   toSignedBinId,
 } from '../../../core/dlmm/bins';
 import { percentToPpm } from '../../../core/dlmm/percent';
-import { knownShares, type LiveData, type LivePool } from '../../../core/plan/live';
-import type { PreparedOperation } from '../../../core/plan/prepared';
+import { knownShares, type LiveData, type LivePool } from '../../../core/live/live';
+import type { PreparedOperation } from '../../../core/prepare/prepared';
 import { revertWords } from '../../../core/chain/router';
-import { addBounds, minReceivedFor, poolFees } from '../../../core/tx/bounds';
+import { addBounds, minReceivedFor } from '../../../core/tx/callBounds';
+import { poolFees } from '../../../core/quote/exact';
 import { amountText } from '../../../core/tx/summary';
 import type { Amount, TxEffects } from '../../../core/tx/types';
 import type { AnalysisResult, ExecutedTransaction } from '../planService';

@@ -9,8 +9,8 @@ import { isCancelled } from '../../../core/api/errors';
 import type { DlmmApi } from '../../../core/api/types';
 import { DEFAULT_USER, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { createLiveSession } from '../../../core/plan/live';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { createLiveSession } from '../../../core/live/live';
+import { analyzePlan } from '../../../core/check/analyze';
 
 /** The unsigned bin id argument of get-bin-balances for signed `id`, as hex without 0x. */
 const binArg = (id: number): string => '01' + (id + 500).toString(16).padStart(32, '0');

@@ -5,7 +5,8 @@ import { ApiError, isApiError } from '../../../core/api/errors';
 import type { ApiClientOptions, DlmmApi } from '../../../core/api/types';
 import { DEFAULT_SIM_API_KEY } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { defaultWorld, type World } from '../../../core/sim/world';
+import { type World } from '../../../core/sim/world';
+import { defaultWorld } from '../../../core/sim/defaultWorld';
 
 const USER = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
 const NOBODY = 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7';

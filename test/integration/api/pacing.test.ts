@@ -10,7 +10,8 @@ import { request } from 'undici';
 import { createApiClient } from '../../../core/api/client';
 import type { DlmmApi } from '../../../core/api/types';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { defaultWorld, type World } from '../../../core/sim/world';
+import { type World } from '../../../core/sim/world';
+import { defaultWorld } from '../../../core/sim/defaultWorld';
 
 const DLMM_1 = 'dlmm_1';
 

@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
 import type { DlmmApi } from '../../../core/api/types';
-import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
+import { analyzePlan, type Analysis } from '../../../core/check/analyze';
 import { applyTransaction } from '../../../core/sim/apply';
 import { DEFAULT_WORLD_INPUT, STX_WRAPPER } from '../../../core/sim/defaultWorld';
 import { buildTransactions } from '../../../core/tx/build';

@@ -8,7 +8,7 @@ import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transaction
 import { createApiClient } from '../../../core/api/client';
 import { parseJsonExact } from '../../../core/api/json';
 import type { DlmmApi } from '../../../core/api/types';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import { DEFAULT_SIM_API_KEY, DEFAULT_WORLD_INPUT, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
 import { parseWorld } from '../../../core/sim/world';
 import { buildTransactions } from '../../../core/tx/build';

@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
 import type { DlmmApi } from '../../../core/api/types';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import { applyTransaction } from '../../../core/sim/apply';
 import { buildTransactions } from '../../../core/tx/build';
 import { txHexes } from '../../../core/tx/formats';

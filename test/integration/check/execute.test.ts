@@ -1,5 +1,5 @@
 /**
- * `check` executes the plan's exact transactions on the state it read (core/plan/execute.ts), and the
+ * `check` executes the plan's exact transactions on the state it read (core/check/execute.ts), and the
  * export builds transactions that execute: the six cases of issue 9 as fixed regression tests. Each case
  * runs the real simulator over loopback HTTP, analyzes live, exports with the same build and applies the
  * serialized transactions, in order, on the simulator's engine (the chain model behind POST /admin/apply).
@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
 import type { DlmmApi } from '../../../core/api/types';
-import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
+import { analyzePlan, type Analysis } from '../../../core/check/analyze';
 import { applyTransaction } from '../../../core/sim/apply';
 import { buildTransactions } from '../../../core/tx/build';
 import { txHexes } from '../../../core/tx/formats';

@@ -17,7 +17,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import { applyTransaction } from '../../../core/sim/apply';
 import { DEFAULT_WORLD_INPUT, SBTC, STX_WRAPPER, USDCX } from '../../../core/sim/defaultWorld';
 import { parseWorld, type WorldInput } from '../../../core/sim/world';

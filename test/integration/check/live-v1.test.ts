@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import type { DlmmApi } from '../../../core/api/types';
 import { assertFindings, plan, POOL1, SENDER, type Expect } from '../../unit/plan/helpers';
 import { admin, clientFor, startSimulator, worldWithFlags, type RunningSimulator } from './sim';

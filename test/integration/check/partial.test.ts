@@ -5,7 +5,7 @@
  * with findings in each, times every kind of breakage that applies to it.
  */
 import assert from 'node:assert/strict';
-import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/plan/analyze';
+import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/check/analyze';
 import type { DlmmApi } from '../../../core/api/types';
 import type { Finding } from '../../../core/plan/diagnostics';
 import { POOL1, POOL3, SBTC, SENDER } from '../../unit/plan/helpers';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { CliIO } from '../../../cli/src/io';
 import { main } from '../../../cli/src/main';
 import { createApiClient } from '../../../core/api/client';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 

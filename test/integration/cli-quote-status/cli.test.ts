@@ -4,7 +4,8 @@ import { createApiClient } from '../../../core/api/client';
 import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
 import { DEFAULT_SIM_API_KEY } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { defaultWorld, type World } from '../../../core/sim/world';
+import { type World } from '../../../core/sim/world';
+import { defaultWorld } from '../../../core/sim/defaultWorld';
 import type { CliIO } from '../../../cli/src/io';
 import { main } from '../../../cli/src/main';
 

@@ -1,5 +1,5 @@
 /**
- * Our core swap API client (core/api/coreSwap.ts) against the simulator over loopback HTTP: every operation,
+ * Our core swap API client (core/api/coreClient.ts) against the simulator over loopback HTTP: every operation,
  * configuration from the environment, each key only to its own host (two recording forwarders in front of
  * the simulator show what each host received), the library's slippage fraction converted exactly, exact
  * agreement with the quote engine, and swap parameters that serialize into an unsigned transaction.
@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serializeCV } from '@stacks/transactions';
 import { createApiClient } from '../../../core/api/client';
-import { coreSwapConfig, createCoreSwapClient, fractionToPpm } from '../../../core/api/coreSwap';
+import { coreSwapConfig, createCoreSwapClient, fractionToPpm } from '../../../core/api/coreClient';
 import { DEFAULT_SIM_API_KEY } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 import { SBTC, USDCX } from '../../unit/plan/helpers';

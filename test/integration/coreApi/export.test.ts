@@ -24,10 +24,10 @@ import { SWAP_ROUTER } from '../../../core/sim/routes/quoteV2';
 import { startSimulator, worldForUser, type RunningSimulator } from '../check/sim';
 import { startHostile, type HostileService } from '../faults/hostile';
 import { createApiClient } from '../../../core/api/client';
-import { coreQuoteToRoute, createCoreSwapClient } from '../../../core/api/coreSwap';
+import { coreQuoteToRoute, createCoreSwapClient } from '../../../core/api/coreClient';
 import { checkRouteLive } from '../../../core/quote/exact';
-import { buildCoreSwapExport } from '../../../core/tx/coreSwap';
-import { DEFAULT_ROUTERS } from '../../../core/tx/routers';
+import { buildCoreSwapExport } from '../../../core/tx/coreSwapExport';
+import { DEFAULT_ROUTERS } from '../../../core/chain/deployments';
 
 /** Not a secret: a fixed test key, so the world's user can be the transaction's signer. */
 const PUBLIC_KEY = privateKeyToPublic('33'.repeat(32) + '01') as string;

@@ -2,7 +2,7 @@
  * A client no one here wrote against the simulator: the published `@bitflowlabs/core-sdk` (a devDependency,
  * with `tslib` beside it) pointed at `dlmm sim`'s core swap API and node proxy over loopback HTTP.
  * getAvailableTokens, getAllPossibleTokenY, getAllPossibleTokenYRoutes, getQuoteForRoute and getSwapParams
- * must succeed, and its quotes must agree with ours (core/api/coreSwap.ts, exact bigint) to its float rounding.
+ * must succeed, and its quotes must agree with ours (core/api/coreClient.ts, exact bigint) to its float rounding.
  *
  * What the library needs to run here:
  * - keys: its constructor insists on BITFLOW_API_KEY, KEEPER_API_KEY and KEEPER_API_HOST. The API key is the
@@ -15,7 +15,7 @@
  */
 import assert from 'node:assert/strict';
 import { BitflowSDK } from '@bitflowlabs/core-sdk';
-import { createCoreSwapClient, type CoreSwapClient } from '../../../core/api/coreSwap';
+import { createCoreSwapClient, type CoreSwapClient } from '../../../core/api/coreClient';
 import { DEFAULT_SIM_API_KEY } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 

@@ -17,10 +17,10 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createApiClient } from '../../../core/api/client';
-import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/plan/analyze';
+import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/check/analyze';
 import { defaultSeverity, DIAGNOSTIC_CODES, type DiagnosticCode } from '../../../core/plan/diagnostics';
 import { API_ERROR_CODES } from '../../../core/api/errors';
-import { RULES } from '../../../core/plan/rules';
+import { RULES } from '../../../core/check/rules';
 import { EXPORT_ERROR_CODES } from '../../../core/tx/types';
 import { admin, clientFor, startSimulator, worldWithFlags, type RunningSimulator } from '../check/sim';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
 import { parseJsonExact } from '../../../core/api/json';
 import type { DlmmApi } from '../../../core/api/types';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX, USDCX } from '../../../core/sim/defaultWorld';
 import { buildTransactions } from '../../../core/tx/build';
 import { formatTxHex } from '../../../core/tx/formats';

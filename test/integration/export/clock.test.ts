@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import { buildTransactions } from '../../../core/tx/build';
 import type { ExportOutcome } from '../../../core/tx/types';
 import { clientFor, startSimulator, type RunningSimulator } from '../check/sim';

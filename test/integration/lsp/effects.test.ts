@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { createApiClient } from '../../../core/api/client';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import type { RunningSimulator } from '../../../core/sim/server';
 import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX, SBTC, USDCX } from '../../../core/sim/defaultWorld';
 import { positionOf, startSimLsp, type LspSession, type SimLsp } from './harness';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { DlmmApi } from '../../../core/api/types';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import { checkRouteLive } from '../../../core/quote/exact';
 import { buildTransactions } from '../../../core/tx/build';
 import { summaryText } from '../../../core/tx/summary';

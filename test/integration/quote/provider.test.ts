@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiClient } from '../../../core/api/client';
 import type { DlmmApi } from '../../../core/api/types';
-import { analyzePlan } from '../../../core/plan/analyze';
+import { analyzePlan } from '../../../core/check/analyze';
 import { buildTransactions } from '../../../core/tx/build';
 import { summaryText } from '../../../core/tx/summary';
 import { DEFAULT_SIM_API_KEY } from '../../../core/sim/defaultWorld';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { InventoryFaultSchema, InventorySchema } from '../../../core/api/schemas';
 import { BIN_ID_OFFSET } from '../../../core/dlmm/bins';
 import { DEFAULT_USER, POOL_STX_USDCX } from '../../../core/sim/defaultWorld';
-import { defaultWorld } from '../../../core/sim/world';
+import { defaultWorld } from '../../../core/sim/defaultWorld';
 import { call, useSimulator } from './helpers';
 
 const NOBODY = 'SP000000000000000000002Q6VF78';

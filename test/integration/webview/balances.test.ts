@@ -1,6 +1,6 @@
 /**
  * The dashboard shows the sender's balances (issue #25 item 6): the host's `balances` reply, read with the
- * same reads `check` makes (core/plan/live.ts readBalancesOf) from the simulator's node over loopback, and
+ * same reads `check` makes (core/live/live.ts readBalancesOf) from the simulator's node over loopback, and
  * its render in a real Chromium. Expected amounts come from the simulated chain (sim.engine.balanceOf),
  * never from constants; a balance that cannot be read is said so, never shown as 0.
  */
@@ -11,7 +11,7 @@ import type { DlmmApi, Pool, Token } from '../../../core/api/types';
 import { formatUnits } from '../../../core/dlmm/bins';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 import { DEFAULT_SIM_API_KEY, DEFAULT_USER } from '../../../core/sim/defaultWorld';
-import { DEFAULT_ROUTERS } from '../../../core/tx/routers';
+import { DEFAULT_ROUTERS } from '../../../core/chain/deployments';
 import { createDashboardHost } from '../../../client/src/dashboard/host';
 import { REQUESTS, type Balances, type HostMessage } from '../../../webview/src/protocol';
 import {

@@ -7,14 +7,14 @@ import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { createApiClient } from '../../../core/api/client';
 import type { DlmmApi, Pool } from '../../../core/api/types';
-import { analyzePlan, type Analysis } from '../../../core/plan/analyze';
+import { analyzePlan, type Analysis } from '../../../core/check/analyze';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 import { DEFAULT_USER } from '../../../core/sim/defaultWorld';
 import type { ActivePlan } from '../../../client/src/dashboard/feed';
 import { executeCall } from '../../../core/chain/index';
 import { buildTransactions } from '../../../core/tx/build';
 import { chainCallOf } from '../../../core/tx/context';
-import { DEFAULT_ROUTERS } from '../../../core/tx/routers';
+import { DEFAULT_ROUTERS } from '../../../core/chain/deployments';
 import {
   ensureWebviewBundle,
   ladderSummary,
@@ -25,7 +25,7 @@ import {
   type DashboardPage,
 } from '../../webview/harness';
 import { skipBecause } from '../../skip';
-import { routeBins, routeBinsText } from '../../../core/quote/bins';
+import { routeBins, routeBinsText } from '../../../core/quote/routeBins';
 
 /** Waits (bounded) until `check` returns a value. */
 async function until<T>(
@@ -383,7 +383,7 @@ operations:
       await page.getAttribute('[data-testid=quote-best]', 'data-min-received'),
       route.min_amount_out.toString(),
     );
-    // The one definition of bins crossed (core/quote/bins.ts), as `dlmm quote` words it.
+    // The one definition of bins crossed (core/quote/routeBins.ts), as `dlmm quote` words it.
     assert.equal(await page.textContent('[data-testid=quote-bins]'), routeBinsText(routeBins(route.hops)));
     assert.ok((await page.locator('[data-testid=quote-routes] tbody tr').count()) >= 1);
     await screenshot(page, 'quote');

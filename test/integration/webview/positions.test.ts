@@ -1,6 +1,6 @@
 /**
  * The dashboard's Positions panel (issue #30 item 3): the host's `positions` reply, read and valued by the
- * same code as `dlmm positions` (core/plan/live.ts readPositionsLive, core/plan/positions.ts positionsOf)
+ * same code as `dlmm positions` (core/live/live.ts readPositionsLive, core/check/positions.ts positionsOf)
  * from the simulator over loopback, and its render in a real Chromium. Expected figures come from the CLI's
  * JSON for the same simulated world and sender, never from constants; a position whose book cannot be
  * believed (the inventory answers a 503 fault) is shown as unknown with the reason and no figures.

@@ -16,7 +16,7 @@ import {
   type ExecResult,
 } from '../../../core/chain/index';
 import { CowBins } from '../../../core/chain/index';
-import type { RouterConfig } from '../../../core/tx/routers';
+import type { RouterConfig } from '../../../core/chain/deployments';
 import { bin, testPool } from './pools';
 
 const SENDER = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';

@@ -18,7 +18,7 @@ import {
 } from '../../../core/chain/index';
 import { MAX_UINT128 } from '../../../core/dlmm/bins';
 import { U128RangeError, swapYForXInBin, type BinBalances } from '../../../core/dlmm/math';
-import type { RouterConfig } from '../../../core/tx/routers';
+import type { RouterConfig } from '../../../core/chain/deployments';
 import { bin, price, testPool } from './pools';
 
 const SENDER = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';

@@ -1,7 +1,7 @@
 /** The positions status bar's words and its leave-range detection (client/src/positionsStatus.ts). */
 import assert from 'node:assert/strict';
 import { describePositions, leftRangeMessage, RangeTracker } from '../../../client/src/positionsStatus';
-import type { PositionsReport, PositionView } from '../../../core/plan/positions';
+import type { PositionsReport, PositionView } from '../../../core/check/positions';
 
 const SENDER = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../../../client/src/settingsSchema';
-import { toRouterOverrides } from '../../../core/tx/routerConfig';
-import { routerConfigFor } from '../../../core/tx/routers';
+import { toRouterOverrides } from '../../../core/chain/routerSettings';
+import { routerConfigFor } from '../../../core/chain/deployments';
 
 const T = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
 const TESTNET = {

@@ -1,6 +1,6 @@
 /** Status bar wording, the New Plan snippet and the walkthrough example choice. */
 import assert from 'node:assert/strict';
-import { analyzeOffline } from '../../../core/plan/analyze';
+import { analyzeOffline } from '../../../core/check/analyze';
 import { planSnippet, pickExample } from '../../../client/src/commands/templates';
 import { describeEngineStatus } from '../../../client/src/statusText';
 import type { Pool } from '../../../core/api/types';

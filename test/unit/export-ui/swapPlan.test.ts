@@ -14,7 +14,7 @@ import {
 import { parseConfig } from '../../../client/src/settingsSchema';
 import { MAX_UINT128 } from '../../../core/dlmm/bins';
 import { percentToPpm } from '../../../core/dlmm/percent';
-import { analyzeOffline } from '../../../core/plan/analyze';
+import { analyzeOffline } from '../../../core/check/analyze';
 import { testnetPrincipal } from '../../testnet';
 
 const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token';

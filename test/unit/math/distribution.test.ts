@@ -10,7 +10,7 @@ import {
   SHAPES,
   type ShapeName,
   type ShapeRequest,
-} from '../../../core/dlmm/distribution';
+} from '../../../core/dlmm/shapes';
 import { addLiquidity } from '../../../core/dlmm/liquidity';
 
 const E8 = 100_000_000n;

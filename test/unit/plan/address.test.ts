@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { addressNetwork, addressProblem } from '../../../core/plan/address';
-import { analyzeOffline } from '../../../core/plan/analyze';
+import { analyzeOffline } from '../../../core/check/analyze';
 import { assertFindings, plan, POOL1, SBTC, SENDER, USDCX, type Expect } from './helpers';
 
 /** The example sender with its last character changed: the shape is right, the checksum is not. */

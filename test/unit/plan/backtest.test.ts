@@ -1,6 +1,6 @@
-/** The backtest's replay (core/plan/backtest.ts): series reading, window cut, counts, re-centres, shares. */
+/** The backtest's replay (core/check/backtest.ts): series reading, window cut, counts, re-centres, shares. */
 import assert from 'node:assert/strict';
-import { historySeries, replayRange, sharePercent } from '../../../core/plan/backtest';
+import { historySeries, replayRange, sharePercent } from '../../../core/check/backtest';
 
 const pts = (bins: number[], t0 = 1_000_000, step = 60) =>
   bins.map((bin_id, i) => ({ timestamp: t0 + i * step, bin_id, price: 1n }));

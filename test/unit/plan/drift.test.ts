@@ -1,5 +1,5 @@
 /**
- * The drift what-if's shift (core/plan/drift.ts): the smallest swap on the chain model that moves a pool's
+ * The drift what-if's shift (core/check/drift.ts): the smallest swap on the chain model that moves a pool's
  * active bin k bins, over bins with gaps (never written), one-sided bins and empty bins; the crossed bins are
  * left as that trade leaves them; a shift past -500..500 is not reachable; a trade found on one read is
  * shared by the states built from it only. Tables on a hand-built pool.
@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { MemoryChainState, quotePool, type ChainPool } from '../../../core/chain/index';
 import type { BinBalances } from '../../../core/dlmm/math';
 import { bin, testPool } from '../chain/pools';
-import { shiftActiveBin } from '../../../core/plan/drift';
+import { shiftActiveBin } from '../../../core/check/drift';
 
 const FEES = {
   x_protocol: 5n,

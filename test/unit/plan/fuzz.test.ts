@@ -1,7 +1,7 @@
 /** Fuzz: random and mutated plans never crash the analyzer and always come back with diagnostics in range. */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { analyzeOffline } from '../../../core/plan/analyze';
+import { analyzeOffline } from '../../../core/check/analyze';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,6 +1,6 @@
 /** Test helpers for plan rule tables: a finding as (code, severity, the source text its range covers). */
 import assert from 'node:assert/strict';
-import type { Analysis } from '../../../core/plan/analyze';
+import type { Analysis } from '../../../core/check/analyze';
 import type { Finding } from '../../../core/plan/diagnostics';
 
 export const SENDER = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';

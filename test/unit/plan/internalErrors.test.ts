@@ -1,10 +1,10 @@
 /**
- * A check that could not run is never silence (core/plan/analyze.ts internalErrorFindings): a rule, the
+ * A check that could not run is never silence (core/check/analyze.ts internalErrorFindings): a rule, the
  * execution, the live read or the preparation failing inside the analyzer becomes a finding that says what
  * was not checked, so such a plan is never reported clean.
  */
 import assert from 'node:assert/strict';
-import { internalErrorFindings } from '../../../core/plan/analyze';
+import { internalErrorFindings } from '../../../core/check/analyze';
 import { parsePlan } from '../../../core/plan/parse';
 
 describe('internal errors become findings', () => {

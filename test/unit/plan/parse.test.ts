@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { PARSE_LIMITS, parsePlan } from '../../../core/plan/parse';
-import { analyzeOffline } from '../../../core/plan/analyze';
+import { analyzeOffline } from '../../../core/check/analyze';
 import { LineIndex } from '../../../core/plan/lineIndex';
 import { MAX_UINT128 } from '../../../core/dlmm/bins';
 import { assertFindings, plan, POOL1, SBTC, USDCX, type Expect } from './helpers';

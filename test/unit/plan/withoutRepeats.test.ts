@@ -1,7 +1,7 @@
-/** Findings without repeats (core/plan/analyze.ts): the first of each (code, offset, length, message) kept. */
+/** Findings without repeats (core/check/analyze.ts): the first of each (code, offset, length, message) kept. */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { withoutRepeats } from '../../../core/plan/analyze';
+import { withoutRepeats } from '../../../core/check/analyze';
 import type { Finding } from '../../../core/plan/diagnostics';
 
 /** The definition: one key string per finding. */

@@ -1,7 +1,7 @@
 /** Operation lenses: "Send to wallet" beside "Export unsigned transaction", only when the client has it. */
 import { strict as assert } from 'node:assert';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeOffline } from '../../../core/plan/analyze';
+import { analyzeOffline } from '../../../core/check/analyze';
 import { codeLenses } from '../../../server/src/features/codeLens';
 import type { AnalysisResult } from '../../../server/src/planService';
 

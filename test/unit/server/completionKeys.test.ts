@@ -1,7 +1,7 @@
 /** Completion never throws on keys that name Object.prototype members (the enum table is a Map). */
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeOffline } from '../../../core/plan/analyze';
+import { analyzeOffline } from '../../../core/check/analyze';
 import { completion } from '../../../server/src/features/completion';
 import type { AnalysisResult } from '../../../server/src/planService';
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeOffline, type Analysis } from '../../../core/plan/analyze';
+import { analyzeOffline, type Analysis } from '../../../core/check/analyze';
 import { createApiClient } from '../../../core/api/client';
 import type { DlmmApi } from '../../../core/api/types';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';

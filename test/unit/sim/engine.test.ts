@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { addLiquidity, swapWalk, withdrawLiquidity } from '../../../core/dlmm/math';
 import { DEFAULT_USER } from '../../../core/sim/defaultWorld';
 import { SimEngine } from '../../../core/sim/engine';
-import { defaultWorld } from '../../../core/sim/world';
+import { defaultWorld } from '../../../core/sim/defaultWorld';
 
 const BOUNDS = { minDlp: 1n, maxFeeX: 10n ** 30n, maxFeeY: 10n ** 30n };
 

@@ -4,7 +4,8 @@ import { BIN_ID_OFFSET } from '../../../core/dlmm/bins';
 import { SimEngine } from '../../../core/sim/engine';
 import { geometricBinPrices } from '../../../core/sim/prices';
 import { DEFAULT_USER, SBTC, STX_WRAPPER } from '../../../core/sim/defaultWorld';
-import { WorldError, defaultWorld, loadWorld } from '../../../core/sim/world';
+import { WorldError, loadWorld } from '../../../core/sim/world';
+import { defaultWorld } from '../../../core/sim/defaultWorld';
 
 const MINIMAL = `
 tokens:

@@ -1,6 +1,6 @@
 /** Redaction of configured secrets and escaping of control characters (core/text/safe.ts). */
 import assert from 'node:assert/strict';
-import { CORE_SWAP_ENV } from '../../../core/api/coreSwap';
+import { CORE_SWAP_ENV } from '../../../core/api/coreClient';
 import { setStoredKeys, userSecrets } from '../../../client/src/userText';
 import {
   escapeControl,

@@ -11,7 +11,7 @@ import {
   PayloadType,
 } from '@stacks/transactions';
 import { QuoteResponseSchema } from '../../../core/api/schemas';
-import type { PreparedOperation } from '../../../core/plan/prepared';
+import type { PreparedOperation } from '../../../core/prepare/prepared';
 import { POOL_SBTC_USDCX, POOL_STX_USDCX } from '../../../core/sim/defaultWorld';
 import { applyTransaction } from '../../../core/sim/apply';
 import type { SimEngine } from '../../../core/sim/engine';

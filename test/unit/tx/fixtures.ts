@@ -8,7 +8,7 @@ import type {
   PreparedOperation,
   PreparedWithdrawItem,
   PoolSnapshot,
-} from '../../../core/plan/prepared';
+} from '../../../core/prepare/prepared';
 import { PlanSchema, type Plan } from '../../../core/plan/schema';
 import { DEFAULT_WORLD_INPUT } from '../../../core/sim/defaultWorld';
 import { createEngine, type SimEngine, type SimPool } from '../../../core/sim/engine';

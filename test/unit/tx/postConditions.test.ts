@@ -10,8 +10,8 @@ import {
   positionNftCondition,
   positionNftId,
   sharesCondition,
-} from '../../../core/tx/postConditions';
-import type { TokenInfo } from '../../../core/tx/types';
+} from '../../../core/chain/postConditions';
+import type { TokenInfo } from '../../../core/chain/postConditions';
 
 const SENDERS = ['SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR', 'SP3D6PV2ACBPEKYJTCMH7HEN02KP87QSP8KTEH335'];
 const POOLS = [

@@ -1,7 +1,7 @@
 /** Router configuration: the schema's messages, merging over the mainnet defaults, testnet completeness. */
 import assert from 'node:assert/strict';
-import { parseRouterSettings, RouterSettingsSchema } from '../../../core/tx/routerConfig';
-import { DEFAULT_ROUTERS, routerConfigFor } from '../../../core/tx/routers';
+import { parseRouterSettings, RouterSettingsSchema } from '../../../core/chain/routerSettings';
+import { DEFAULT_ROUTERS, routerConfigFor } from '../../../core/chain/deployments';
 
 const T = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
 const TESTNET = {

@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { parsePlan } from '../../../../core/plan/parse';
-import type { LiveData, LivePool } from '../../../../core/plan/live';
-import type { PreparedOperation } from '../../../../core/plan/prepared';
-import { binNotFound } from '../../../../core/plan/rules/bin-not-found';
-import type { RuleContext } from '../../../../core/plan/rules/rule';
-import { uncheckedOperationFindings } from '../../../../core/plan/unchecked';
+import type { LiveData, LivePool } from '../../../../core/live/live';
+import type { PreparedOperation } from '../../../../core/prepare/prepared';
+import { binNotFound } from '../../../../core/check/rules/bin-not-found';
+import type { RuleContext } from '../../../../core/check/rules/rule';
+import { uncheckedOperationFindings } from '../../../../core/check/unchecked';
 import type { Finding } from '../../../../core/plan/diagnostics';
 import { plan, POOL1 } from '../helpers';
 

@@ -1,6 +1,6 @@
 /** Offline rules: one data-driven table, input plan snippet -> expected (code, severity, source under the range). */
 import assert from 'node:assert/strict';
-import { analyzeOffline } from '../../../../core/plan/analyze';
+import { analyzeOffline } from '../../../../core/check/analyze';
 import { assertFindings, plan, POOL1, SBTC, SENDER, USDCX, type Expect } from '../helpers';
 
 const add = (bins: string, extra = ''): string =>

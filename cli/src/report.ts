@@ -1,0 +1,71 @@
+/**
+ * Report formats of `dlmm check` (docs/cli.md): compiler-style text and the one-document JSON.
+ * Offsets become zero-based line/character here, once, at the edge (LineIndex).
+ */
+import type { Analysis } from '../../core/check/analyze';
+import { countBySeverity } from '../../core/check/analyze';
+import type { Finding } from '../../core/plan/diagnostics';
+import { LineIndex, type LineRange } from '../../core/plan/lineIndex';
+
+export interface CheckedFile {
+  /** As shown to the user (relative to the working directory, forward slashes). */
+  path: string;
+  analysis: Pick<Analysis, 'text' | 'findings'>;
+}
+
+export interface JsonDiagnostic {
+  code: string;
+  severity: string;
+  message: string;
+  range: LineRange;
+  operation?: string;
+}
+
+export interface JsonReport {
+  version: 1;
+  files: Array<{ path: string; diagnostics: JsonDiagnostic[] }>;
+  summary: { errors: number; warnings: number; infos: number };
+}
+
+/** Findings with their line ranges, computed once per file. */
+export function locate(text: string, findings: readonly Finding[]): Array<Finding & { range: LineRange }> {
+  const index = new LineIndex(text);
+  return findings.map((f) => ({ ...f, range: index.rangeOf(f.offset, f.length) }));
+}
+
+/** The JSON document of `dlmm check --format json`. */
+export function toJsonReport(files: readonly CheckedFile[]): JsonReport {
+  const all: Finding[] = [];
+  const out = files.map((file) => {
+    all.push(...file.analysis.findings);
+    return {
+      path: file.path,
+      diagnostics: locate(file.analysis.text, file.analysis.findings).map((f) => {
+        const d: JsonDiagnostic = { code: f.code, severity: f.severity, message: f.message, range: f.range };
+        if (f.operation !== undefined) d.operation = f.operation;
+        return d;
+      }),
+    };
+  });
+  return { version: 1, files: out, summary: countBySeverity(all) };
+}
+
+/** Compiler-style lines `path:line:col severity code message` (1-based for people) and a summary line. */
+export function toTextReport(files: readonly CheckedFile[]): string {
+  const lines: string[] = [];
+  const all: Finding[] = [];
+  for (const file of files) {
+    all.push(...file.analysis.findings);
+    for (const f of locate(file.analysis.text, file.analysis.findings)) {
+      lines.push(
+        `${file.path}:${f.range.start.line + 1}:${f.range.start.character + 1} ${f.severity} ${f.code} ${f.message}`,
+      );
+    }
+  }
+  const s = countBySeverity(all);
+  const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
+  lines.push(
+    `${plural(files.length, 'file')} checked: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')}`,
+  );
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,43 @@
+/** Pool id generations (interface document, "Pool identifiers" and "Versioning" 2). Shared by rules. */
+import type { TextEdit } from '../../plan/diagnostics';
+import type { ParsedPlan } from '../../plan/parse';
+import { POOL_ALIAS, type Plan } from '../../plan/schema';
+import type { LiveData } from '../../live/live';
+import { replaceScalar } from './rule';
+
+export const isAlias = (ref: string): boolean => POOL_ALIAS.test(ref);
+
+/** The contract principal for a written alias, from the live pool record or the pools list. */
+export function principalFor(live: LiveData | undefined, ref: string): string | undefined {
+  const lp = live?.byPool.get(ref);
+  if (lp?.principal) return lp.principal;
+  const listed = live?.pools?.find((p) => p.pool_alias === ref);
+  return listed && !isAlias(listed.pool_id) ? listed.pool_id : undefined;
+}
+
+/** Ops whose pool id is of the other generation than the file's `api` (offline knowledge only). */
+export function offlineMixedOps(plan: Plan): number[] {
+  const out: number[] = [];
+  plan.operations.forEach((op, i) => {
+    if (op.op === 'swap') return;
+    if (
+      plan.api === 'v1' ? !isAlias(op.pool) : isAlias(op.pool) && (op.op === 'withdraw' || op.op === 'move')
+    )
+      out.push(i);
+  });
+  return out;
+}
+
+/** Quick fix edit: the pool value replaced with its contract principal. */
+export function principalEdit(parsed: ParsedPlan, opIndex: number, principal: string): TextEdit | undefined {
+  return replaceScalar(parsed, ['operations', opIndex, 'pool'], principal);
+}
+
+/**
+ * Whether generation mixing explains an HTTP 200 'Pool not found' for `ref`: only when the id has the other
+ * generation's form (an alias that the v2 app reads reject, or a principal in a v1 file). A v2 principal that
+ * the v2 engine does not know is simply not found.
+ */
+export function mixingExplainsNotFound(plan: Plan, ref: string): boolean {
+  return plan.api === 'v1' ? !isAlias(ref) : isAlias(ref);
+}
