@@ -39,7 +39,7 @@ import {
   type PartialTx,
 } from './context';
 import { fungibleCondition, positionNftCondition, sharesCondition } from '../chain/postConditions';
-import type { Bound, ExportError, PositionRow, TokenInfo } from './types';
+import type { Amount, Bound, ExportError, PositionRow, TokenInfo } from './types';
 
 type LiquidityOp = Extract<PreparedOperation, { op: 'add' | 'withdraw' | 'move' }>;
 
@@ -334,6 +334,11 @@ async function boundAddingItems<
   return rows;
 }
 
+/** A simple-mode item's label: its offset, and the bin it lands in at the active bin the bounds used. */
+function offsetLabel(offset: number, active: number): string {
+  return `offset ${offset} (bin ${active + offset} at active ${active})`;
+}
+
 /** Target of an add or move item on a state whose active bin is `active`: absolute (strict) or offset (simple). */
 function targetOf(op: LiquidityOp, absolute: number, offset: number | undefined, active: number): number {
   if (op.mode === 'strict') return absolute;
@@ -422,7 +427,7 @@ async function buildAdd(
       chunk.map(({ item, b }) => ({
         label: strict
           ? `bin ${item.bin_id}`
-          : `offset ${item.active_bin_offset ?? item.bin_id - readActive} (bin ${active + (item.active_bin_offset ?? item.bin_id - readActive)} at active ${active})`,
+          : offsetLabel(item.active_bin_offset ?? item.bin_id - readActive, active),
         amounts: [
           { label: 'x', amount: item.x_amount, token: t.tx },
           { label: 'y', amount: item.y_amount, token: t.ty },
@@ -456,12 +461,12 @@ async function buildAdd(
   });
 }
 
-async function buildWithdraw(
+function buildWithdraw(
   ctx: BuildContext,
   op: LiquidityOp,
   t: PoolParts,
   items: PreparedWithdrawItem[],
-): Promise<PartialTx[]> {
+): PartialTx[] {
   const strict = op.mode === 'strict';
   const readActive = op.pool.active_bin_id;
   const cp = chainPool(ctx, op);
@@ -486,24 +491,31 @@ async function buildWithdraw(
         m: withdrawMinimums(e.x, e.y, ctx.slippagePpm),
       };
     });
+  type Row = ReturnType<typeof compute>[number];
   const rows = cp ? scratch(cp, compute) : compute();
-  const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 3, (r) =>
-    strict ? [r.item.bin_id] : [],
-  );
-  return chunks.map((chunk) => {
-    const shares = sum(chunk, (r) => r.item.amount);
-    const minX = sum(chunk, (r) => r.m.minX);
-    const minY = sum(chunk, (r) => r.m.minY);
-    const expX = sum(chunk, (r) => r.item.x_amount);
-    const expY = sum(chunk, (r) => r.item.y_amount);
-    const pcs: PostCondition[] = [sharesCondition(ctx.sender, strict ? 'eq' : 'lte', shares, t.pool)];
-    if (strict) {
-      if (expX > 0n) pcs.push(fungibleCondition(t.pool, 'gte', minX, t.tx));
-      if (expY > 0n) pcs.push(fungibleCondition(t.pool, 'gte', minY, t.ty));
-      for (const bin of new Set(chunk.map((r) => r.item.bin_id)))
-        pcs.push(positionNftCondition(ctx.sender, t.pool, bin));
-    }
-    const list = chunk.map(({ item, m }) =>
+  const sums = (chunk: Row[]) => ({
+    expX: sum(chunk, (r) => r.item.x_amount),
+    expY: sum(chunk, (r) => r.item.y_amount),
+    minX: sum(chunk, (r) => r.m.minX),
+    minY: sum(chunk, (r) => r.m.minY),
+  });
+  const min = (xy: 'x' | 'y', amount: bigint, exp: bigint, token: TokenInfo): Bound => ({
+    label: `min-${xy}-amount`,
+    amount,
+    token,
+    basis: `expected ${xy} ${exp} less ${Number(ctx.slippagePpm) / 10_000}% slippage`,
+  });
+  return sharesCalls(ctx, op, t, rows, {
+    name: 'withdraw',
+    nftBins: (r) => [r.item.bin_id],
+    tokenConditions: (chunk) => {
+      const s = sums(chunk);
+      return [
+        ...(s.expX > 0n ? [fungibleCondition(t.pool, 'gte', s.minX, t.tx)] : []),
+        ...(s.expY > 0n ? [fungibleCondition(t.pool, 'gte', s.minY, t.ty)] : []),
+      ];
+    },
+    tuple: ({ item, m }) =>
       strict
         ? Cl.tuple({
             'pool-trait': t.traits['pool-trait'],
@@ -523,54 +535,30 @@ async function buildWithdraw(
             'min-x-amount': Cl.uint(m.minX),
             'min-y-amount': Cl.uint(m.minY),
           }),
-    );
-    const call = withDeadline(ctx, [Cl.list(list)], ['positions']);
-    const pctText = (r: { item: PreparedWithdrawItem }) =>
-      `${r.item.withdrawal_percentage}% of ${r.item.user_liquidity} shares`;
-    return withExportFields(
-      {
-        ...base(ctx, op, strict ? 'withdraw-liquidity-multi' : 'withdraw-relative-liquidity-multi'),
-        functionArgs: call.args,
-        argNames: call.names,
-        postConditions: pcs,
-        notes: [],
-      },
-      {
-        postConditionWords: () => words(pcs, [t.tx, t.ty]),
-        rows: () =>
-          chunk.map((r) => ({
-            label: strict
-              ? `bin ${r.item.bin_id}`
-              : `offset ${r.item.active_bin_offset ?? r.item.bin_id - readActive} (bin ${active + (r.item.active_bin_offset ?? r.item.bin_id - readActive)} at active ${active})`,
-            amounts: [
-              { label: `shares (${pctText(r)})`, amount: r.item.amount },
-              { label: 'expected x', amount: r.item.x_amount, token: t.tx },
-              { label: 'expected y', amount: r.item.y_amount, token: t.ty },
-            ],
-            bounds: [
-              {
-                label: 'min-x-amount',
-                amount: r.m.minX,
-                token: t.tx,
-                basis: `expected x ${r.item.x_amount} less ${Number(ctx.slippagePpm) / 10_000}% slippage`,
-              },
-              {
-                label: 'min-y-amount',
-                amount: r.m.minY,
-                token: t.ty,
-                basis: `expected y ${r.item.y_amount} less ${Number(ctx.slippagePpm) / 10_000}% slippage`,
-              },
-            ],
-          })),
-        totals: () => [
-          { label: 'shares burned', amount: shares },
-          { label: 'expected x', amount: expX, token: t.tx },
-          { label: 'expected y', amount: expY, token: t.ty },
-          { label: 'min x', amount: minX, token: t.tx },
-          { label: 'min y', amount: minY, token: t.ty },
-        ],
-      },
-    );
+    row: ({ item, m }) => ({
+      label: strict
+        ? `bin ${item.bin_id}`
+        : offsetLabel(item.active_bin_offset ?? item.bin_id - readActive, active),
+      amounts: [
+        {
+          label: `shares (${item.withdrawal_percentage}% of ${item.user_liquidity} shares)`,
+          amount: item.amount,
+        },
+        { label: 'expected x', amount: item.x_amount, token: t.tx },
+        { label: 'expected y', amount: item.y_amount, token: t.ty },
+      ],
+      bounds: [min('x', m.minX, item.x_amount, t.tx), min('y', m.minY, item.y_amount, t.ty)],
+    }),
+    totals: (chunk, shares) => {
+      const s = sums(chunk);
+      return [
+        { label: 'shares burned', amount: shares },
+        { label: 'expected x', amount: s.expX, token: t.tx },
+        { label: 'expected y', amount: s.expY, token: t.ty },
+        { label: 'min x', amount: s.minX, token: t.tx },
+        { label: 'min y', amount: s.minY, token: t.ty },
+      ];
+    },
   });
 }
 
@@ -591,25 +579,14 @@ async function buildMove(
     (i, a) => targetOf(op, i.to_bin_id, i.active_bin_offset, a),
     'moves',
   );
-  // Both NFTs of every move: the from bin's is re-tagged by the burn, the to bin's by the mint (the first
-  // mint creates it; a second move into the same bin, or a bin once emptied, burns and re-mints it).
-  const nftBins = (c: typeof rows) => {
-    const s = new Set<number>();
-    for (const r of c) {
-      s.add(r.item.from_bin_id);
-      s.add(r.item.to_bin_id);
-    }
-    return s;
-  };
-  const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 1, (r) =>
-    !strict ? [] : [r.item.from_bin_id, r.item.to_bin_id],
-  );
-  return chunks.map((chunk) => {
-    const shares = sum(chunk, (r) => r.item.amount);
-    const pcs: PostCondition[] = [sharesCondition(ctx.sender, strict ? 'eq' : 'lte', shares, t.pool)];
-    if (strict) for (const bin of nftBins(chunk)) pcs.push(positionNftCondition(ctx.sender, t.pool, bin));
+  return sharesCalls(ctx, op, t, rows, {
+    name: 'move',
+    // Both NFTs of every move: the from bin's is re-tagged by the burn, the to bin's by the mint (the first
+    // mint creates it; a second move into the same bin, or a bin once emptied, burns and re-mints it).
+    nftBins: (r) => [r.item.from_bin_id, r.item.to_bin_id],
+    itemIndex: (r) => r.item.index,
     // Literal keys, not spreads: spread-built objects go to dictionary mode, which made 350 tuples slow.
-    const list = chunk.map(({ item, b }) =>
+    tuple: ({ item, b }) =>
       strict
         ? Cl.tuple({
             'pool-trait': t.traits['pool-trait'],
@@ -633,37 +610,79 @@ async function buildMove(
             'max-x-liquidity-fee': Cl.uint(b.maxFeeX),
             'max-y-liquidity-fee': Cl.uint(b.maxFeeY),
           }),
-    );
-    const call = withDeadline(ctx, [Cl.list(list)], ['positions']);
+    row: ({ item, b }) => ({
+      label: strict
+        ? `${item.from_bin_id} -> ${item.to_bin_id}`
+        : `${item.from_bin_id} -> ${offsetLabel(item.active_bin_offset ?? item.to_bin_id - readActive, active)}`,
+      amounts: [
+        { label: 'shares', amount: item.amount },
+        { label: 'x moved', amount: item.x_amount, token: t.tx },
+        { label: 'y moved', amount: item.y_amount, token: t.ty },
+        ...(b.expectedDlp !== undefined ? [{ label: 'expected shares', amount: b.expectedDlp }] : []),
+      ],
+      bounds: addBoundRows(b, t),
+    }),
+    totals: (chunk, shares) => [
+      { label: 'shares moved', amount: shares },
+      { label: 'x moved', amount: sum(chunk, (r) => r.item.x_amount), token: t.tx },
+      { label: 'y moved', amount: sum(chunk, (r) => r.item.y_amount), token: t.ty },
+    ],
+  });
+}
+
+/** What a withdraw's calls and a move's calls differ in; sharesCalls is the rest, written once. */
+interface SharesCallKind<R> {
+  name: 'withdraw' | 'move';
+  /** Bins whose position NFT an item burns or re-mints (strict: one condition per bin of a call). */
+  nftBins(r: R): number[];
+  /** Strict mode's token conditions, between the shares condition and the NFT ones. */
+  tokenConditions?(chunk: R[]): PostCondition[];
+  /** The plan item a list element comes from (the moves list; a withdraw's items are computed). */
+  itemIndex?(r: R): number;
+  tuple(r: R): ClarityValue;
+  row(r: R): PositionRow;
+  totals(chunk: R[], shares: bigint): Amount[];
+}
+
+/**
+ * The calls of a withdraw or move: items split within the list and post-condition limits; each call burns
+ * the sender's shares (exactly in strict mode, at most in simple mode, where the mode is allow) and, in
+ * strict mode, names every position NFT it touches.
+ */
+function sharesCalls<R extends { item: { amount: bigint } }>(
+  ctx: BuildContext,
+  op: LiquidityOp,
+  t: PoolParts,
+  rows: R[],
+  kind: SharesCallKind<R>,
+): PartialTx[] {
+  const strict = op.mode === 'strict';
+  const nftBins = (r: R) => (strict ? kind.nftBins(r) : []);
+  // Conditions of a call besides the NFTs': the shares', and a withdraw's two token conditions.
+  const fixed = kind.tokenConditions ? 3 : 1;
+  const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, fixed, nftBins);
+  return chunks.map((chunk) => {
+    const shares = sum(chunk, (r) => r.item.amount);
+    const pcs: PostCondition[] = [sharesCondition(ctx.sender, strict ? 'eq' : 'lte', shares, t.pool)];
+    if (strict) {
+      pcs.push(...(kind.tokenConditions?.(chunk) ?? []));
+      for (const bin of new Set(chunk.flatMap(nftBins)))
+        pcs.push(positionNftCondition(ctx.sender, t.pool, bin));
+    }
+    const call = withDeadline(ctx, [Cl.list(chunk.map((r) => kind.tuple(r)))], ['positions']);
     return withExportFields(
       {
-        ...base(ctx, op, strict ? 'move-liquidity-multi' : 'move-relative-liquidity-multi'),
+        ...base(ctx, op, `${kind.name}-${strict ? '' : 'relative-'}liquidity-multi`),
         functionArgs: call.args,
         argNames: call.names,
         postConditions: pcs,
-        itemIndexes: chunk.map((r) => r.item.index),
+        ...(kind.itemIndex ? { itemIndexes: chunk.map(kind.itemIndex) } : {}),
         notes: [],
       },
       {
         postConditionWords: () => words(pcs, [t.tx, t.ty]),
-        rows: () =>
-          chunk.map(({ item, b }) => ({
-            label: strict
-              ? `${item.from_bin_id} -> ${item.to_bin_id}`
-              : `${item.from_bin_id} -> offset ${item.active_bin_offset ?? item.to_bin_id - readActive} (bin ${active + (item.active_bin_offset ?? item.to_bin_id - readActive)} at active ${active})`,
-            amounts: [
-              { label: 'shares', amount: item.amount },
-              { label: 'x moved', amount: item.x_amount, token: t.tx },
-              { label: 'y moved', amount: item.y_amount, token: t.ty },
-              ...(b.expectedDlp !== undefined ? [{ label: 'expected shares', amount: b.expectedDlp }] : []),
-            ],
-            bounds: addBoundRows(b, t),
-          })),
-        totals: () => [
-          { label: 'shares moved', amount: shares },
-          { label: 'x moved', amount: sum(chunk, (r) => r.item.x_amount), token: t.tx },
-          { label: 'y moved', amount: sum(chunk, (r) => r.item.y_amount), token: t.ty },
-        ],
+        rows: () => chunk.map((r) => kind.row(r)),
+        totals: () => kind.totals(chunk, shares),
       },
     );
   });
