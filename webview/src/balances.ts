@@ -9,8 +9,8 @@ import { PoolPanel } from './poolPanel';
 import type { HostClient } from './transport';
 
 export class BalancesPanel extends PoolPanel<'balances'> {
-  constructor(client: HostClient, renderError: (e: unknown, retry: () => void) => HTMLElement) {
-    super(client, renderError, {
+  constructor(client: HostClient) {
+    super(client, {
       method: 'balances',
       name: 'balances',
       testId: 'balances',

@@ -1,7 +1,8 @@
 /** Tiny DOM helpers: build elements without innerHTML (nothing from the engine is parsed as markup). */
+import { errorInfoOf } from './transport';
 
 type Attrs = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
-type Child = Node | string | null | undefined | false;
+export type Child = Node | string | null | undefined | false;
 
 /** Creates an element with attributes (on* keys become listeners) and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -42,4 +43,16 @@ export function amount(text: string, unit: string): HTMLElement {
   el.className = 'amount';
   el.textContent = unit ? `${text}\u00a0${unit}` : text;
   return el;
+}
+
+/** An error with what to do and a Retry button (the end of every failed load). */
+export function errorBox(e: unknown, retry: () => void): HTMLElement {
+  const info = errorInfoOf(e);
+  return h(
+    'div',
+    { className: 'error-box', role: 'alert', 'data-testid': 'error', 'data-code': info.code },
+    h('p', { className: 'error' }, info.message),
+    h('p', {}, info.action),
+    h('button', { type: 'button', onclick: retry }, 'Retry'),
+  );
 }

@@ -1,7 +1,7 @@
-/** Price history (/app/v2/pools/{id}/bin-price-history) as a line chart on a canvas. */
-import { cssVar, h } from './dom';
+/** The price history panel: /app/v2/pools/{id}/bin-price-history as a line chart on a canvas. */
+import { cssVar, h, setChildren } from './dom';
 import { priceHuman, shortDecimal } from './format';
-import type { LadderBin, PlanPreview, PriceHistory } from './protocol';
+import type { LadderBin, PlanPreview, PoolHeader, PriceHistory } from './protocol';
 
 /** The plan's range on this pool as prices: its lowest and highest listed bins' prices (raw, exact). */
 export interface PriceBand {
@@ -149,4 +149,28 @@ export class PriceChart {
 function timeLabel(t: number): string {
   const ms = t < 1e12 ? t * 1000 : t;
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** The panel: a status line (loading, the number of points, or the error box) over the chart. */
+export class HistoryPanel {
+  readonly chart = new PriceChart();
+  readonly status = h('div', { className: 'section-status' });
+  readonly element = h(
+    'section',
+    { className: 'panel history', 'aria-labelledby': 'history-title' },
+    h('h2', { id: 'history-title' }, 'Price history'),
+    this.status,
+    this.chart.element,
+  );
+
+  show(hist: PriceHistory, band: PriceBand | undefined, hd: PoolHeader): void {
+    setChildren(this.status, hist.points.length ? `${hist.points.length} points` : '');
+    this.chart.setBand(band);
+    this.chart.setData(
+      hist.points,
+      hd.token_x.decimals,
+      hd.token_y.decimals,
+      `${hd.token_y.symbol} per ${hd.token_x.symbol}`,
+    );
+  }
 }

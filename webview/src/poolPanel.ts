@@ -3,7 +3,7 @@
  * position): a reading line while the host reads, then the answer of the latest load only (an earlier pool's
  * late answer is dropped), or the error box with Retry.
  */
-import { h, setChildren } from './dom';
+import { errorBox, h, setChildren } from './dom';
 import type { RequestParams, RequestResult } from './protocol';
 import type { HostClient } from './transport';
 
@@ -26,7 +26,6 @@ export abstract class PoolPanel<M extends PoolMethod> {
 
   protected constructor(
     private readonly client: HostClient,
-    private readonly renderError: (e: unknown, retry: () => void) => HTMLElement,
     private readonly spec: PoolPanelSpec<M>,
   ) {
     this.body = h('div', { 'data-testid': spec.testId, 'aria-live': 'polite' });
@@ -49,7 +48,7 @@ export abstract class PoolPanel<M extends PoolMethod> {
       if (seq === this.seq)
         setChildren(
           this.body,
-          this.renderError(e, () => void this.load(poolId)),
+          errorBox(e, () => void this.load(poolId)),
         );
     }
   }

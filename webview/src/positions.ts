@@ -30,8 +30,8 @@ function fmt(v: string, unit: Unit): HTMLElement {
 }
 
 export class PositionsPanel extends PoolPanel<'positions'> {
-  constructor(client: HostClient, renderError: (e: unknown, retry: () => void) => HTMLElement) {
-    super(client, renderError, {
+  constructor(client: HostClient) {
+    super(client, {
       method: 'positions',
       name: 'positions',
       testId: 'position',

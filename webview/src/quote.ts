@@ -1,6 +1,6 @@
 /** The quote panel: tokens, a human amount, slippage; best route and all routes from the engine. */
 import { parseUnits } from '../../core/dlmm/bins';
-import { amount, h, setChildren } from './dom';
+import { amount, errorBox, h, setChildren } from './dom';
 import { human } from './format';
 import { routeBinsText } from '../../core/quote/routeBins';
 import type { QuoteParams, QuoteResult, RouteInfo, TokenInfo } from './protocol';
@@ -21,10 +21,7 @@ export class QuotePanel {
   private lastComplete = false;
   private seq = 0;
 
-  constructor(
-    private readonly client: HostClient,
-    private readonly renderError: (e: unknown, retry: () => void) => HTMLElement,
-  ) {
+  constructor(private readonly client: HostClient) {
     this.input = h('select', { id: 'quote-in', 'data-testid': 'quote-in' });
     this.output = h('select', { id: 'quote-out', 'data-testid': 'quote-out' });
     this.amount = h('input', {
@@ -178,7 +175,7 @@ export class QuotePanel {
       this.setActionsHidden(true);
       setChildren(
         this.result,
-        this.renderError(e, () => void this.run()),
+        errorBox(e, () => void this.run()),
       );
     }
   }
