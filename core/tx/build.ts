@@ -234,6 +234,11 @@ export async function buildTransactions(
   }
   const built: PartialTx[][] = [];
   let seen = 0;
+  // The check's min-dlp-unprotected finding (core/plan/rules) of an operation whose min-dlp fell back to 1:
+  // the export names it (in the refusal, or with the findings when allowed) and never writes its own.
+  const unprotectedFindings = (opId: string) =>
+    analysis.findings.filter((f) => f.code === 'min-dlp-unprotected' && f.operation === opId);
+  const flagged: Finding[] = [];
   for (const op of ops) {
     let txs: PartialTx[] | ExportError;
     try {
@@ -261,10 +266,11 @@ export async function buildTransactions(
           error: exportError(
             'bounds-unknown',
             `operation '${op.id}': the min-dlp bound of bin(s) ${bins} could not be computed (bin shares unknown: no node proxy configured, or its reads failed after retries), so the operation is not exported rather than sent with min-dlp 1. Configure a node proxy (DLMM_NODE_URL / dlmm.nodeUrl) or retry later; to export anyway with min-dlp 1 for these bins, pass --allow-unprotected (command line) or confirm in the editor.`,
-            ctx.findings.filter((f) => f.code === 'min-dlp-unprotected' && f.operation === op.id),
+            unprotectedFindings(op.id),
           ),
         };
       }
+      flagged.push(...unprotectedFindings(op.id));
       for (const tx of txs)
         tx.notes = [
           ...tx.notes,
@@ -303,7 +309,7 @@ export async function buildTransactions(
   }
   const known = new Set(analysis.findings.map((f) => `${f.code}|${f.offset}|${f.operation ?? ''}`));
   const added = ctx.findings.filter((f) => !known.has(`${f.code}|${f.offset}|${f.operation ?? ''}`));
-  return { ok: true, transactions, findings: added };
+  return { ok: true, transactions, findings: [...added, ...flagged] };
 }
 
 /** Bins of `opId` whose min-dlp fell back to 1, among those recorded since index `from`. */

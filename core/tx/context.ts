@@ -34,7 +34,7 @@ export interface BuildContext {
    * first takes it from the sender's STX, as the chain does, and a fee the STX does not cover is a finding.
    */
   fee?: bigint;
-  /** Findings the export adds (min-dlp-unprotected, fee-not-covered). */
+  /** Findings the export adds (fee-not-covered, clock-skew); min-dlp-unprotected is the check's rule's. */
   findings: Finding[];
   /** Bins whose min-dlp fell back to 1 (shares unknown), by operation id: refused unless allowed. */
   unprotected: { operation: string; bin: number }[];

@@ -132,24 +132,6 @@ function addBoundRows(b: AddBounds, t: PoolParts): Bound[] {
   ];
 }
 
-function reportUnprotected(
-  ctx: BuildContext,
-  op: LiquidityOp,
-  path: (string | number)[],
-  binId: number,
-): void {
-  const r = ctx.rangeOf(path);
-  ctx.unprotected.push({ operation: op.id, bin: binId });
-  ctx.findings.push({
-    code: 'min-dlp-unprotected',
-    severity: 'warning',
-    message: `bin ${binId}: bin shares are unknown (v2 list liquidity is null and no node read answered), so min-dlp falls back to 1; configure a node proxy (DLMM_NODE_URL) to bound the minted shares`,
-    offset: r.offset,
-    length: r.length,
-    operation: op.id,
-  });
-}
-
 /** The pool's state in the chain model, when the build has one. */
 function chainPool(ctx: BuildContext, op: LiquidityOp): ChainPool | undefined {
   return ctx.state?.pool(op.pool.pool_id);
@@ -284,7 +266,7 @@ async function boundAddingItems<
           slippagePpm: ctx.slippagePpm,
           mode: op.mode,
         });
-        if (!b.protectedDlp) reportUnprotected(ctx, op, ['operations', op.index, listKey, item.index], binId);
+        if (!b.protectedDlp) ctx.unprotected.push({ operation: op.id, bin: binId });
         rows.push({ item, b });
         // The bound's own add ran on this very bin of the state (known shares, same active bin), so when the
         // pool would run it (enabled, same fees) its outcome is the scratch add's: apply it, not recompute.
@@ -322,13 +304,7 @@ async function boundAddingItems<
       slippagePpm: ctx.slippagePpm,
       mode: op.mode,
     });
-    if (!b.protectedDlp) {
-      // Items expanded from a distribution have no source of their own: the distribution is theirs.
-      const path = (item as { from_distribution?: true }).from_distribution
-        ? ['operations', op.index, 'distribution']
-        : ['operations', op.index, listKey, item.index];
-      reportUnprotected(ctx, op, path, binId);
-    }
+    if (!b.protectedDlp) ctx.unprotected.push({ operation: op.id, bin: binId });
     rows.push({ item, b });
   }
   return rows;

@@ -11,6 +11,7 @@ import {
   PayloadType,
 } from '@stacks/transactions';
 import { QuoteResponseSchema } from '../../../core/api/schemas';
+import type { Finding } from '../../../core/plan/diagnostics';
 import type { PreparedOperation } from '../../../core/prepare/prepared';
 import { POOL_SBTC_USDCX, POOL_STX_USDCX } from '../../../core/sim/defaultWorld';
 import { applyTransaction } from '../../../core/sim/apply';
@@ -416,26 +417,45 @@ describe('tx export: build, serialize, decode, dry-run', () => {
     assert.match(r.ok ? '' : r.error.message, /wrong-token-side \(operation 0\): bin 138/);
   });
 
-  it('refuses an operation whose min-dlp cannot be computed, naming the bins', async () => {
-    const engine = testEngine();
+  /** The analysis of an add whose bin shares are unknown, with the check's min-dlp-unprotected finding. */
+  const unprotectedAdd = (engine: SimEngine) => {
     const op = strictAdd(engine) as Extract<PreparedOperation, { op: 'add' }>;
     for (const i of op.items) delete i.bin_shares_known;
-    const r = await buildTransactions(analysisOf(engine, [op]), {});
+    const a = analysisOf(engine, [op]);
+    const check: Finding = {
+      code: 'min-dlp-unprotected',
+      severity: 'warning',
+      message: 'bin shares are unknown for 2 of 2 bins',
+      offset: 20,
+      length: 4,
+      operation: op.id,
+    };
+    a.findings.push(check);
+    return { op, a, check };
+  };
+
+  it('refuses an operation whose min-dlp cannot be computed, naming the bins and the check finding', async () => {
+    const engine = testEngine();
+    const { op, a, check } = unprotectedAdd(engine);
+    const r = await buildTransactions(a, {});
     assert.equal(r.ok, false);
     assert.equal(r.ok ? '' : r.error.code, 'bounds-unknown');
     const bins = op.items.map((i) => i.bin_id).join(', ');
     assert.match(r.ok ? '' : r.error.message, new RegExp(`operation '${op.id}'.*bin\\(s\\) ${bins}`));
     assert.match(r.ok ? '' : r.error.message, /--allow-unprotected/);
-    assert.equal(r.ok ? 0 : r.error.findings.filter((f) => f.code === 'min-dlp-unprotected').length, 2);
+    assert.deepEqual(r.ok ? [] : r.error.findings, [check]);
   });
 
-  it('falls back to min-dlp 1 only when allowed, and says so in the findings and notes', async () => {
+  it('falls back to min-dlp 1 only when allowed, and says so with the check finding and in the notes', async () => {
     const engine = testEngine();
-    const op = strictAdd(engine) as Extract<PreparedOperation, { op: 'add' }>;
-    for (const i of op.items) delete i.bin_shares_known;
-    const r = await buildTransactions(analysisOf(engine, [op]), { allowUnprotected: true });
+    const { a, check } = unprotectedAdd(engine);
+    const r = await buildTransactions(a, { allowUnprotected: true });
     assert.ok(r.ok);
-    assert.equal(r.findings.filter((f) => f.code === 'min-dlp-unprotected').length, 2);
+    // The rule's finding, once: the export writes no min-dlp-unprotected of its own.
+    assert.deepEqual(
+      r.findings.filter((f) => f.code === 'min-dlp-unprotected'),
+      [check],
+    );
     assert.ok(r.transactions[0]!.notes.some((n) => /min-dlp fell back to 1/.test(n)));
     const list = r.transactions[0]!.functionArgs[0] as {
       value: { value: Record<string, { value: bigint }> }[];
