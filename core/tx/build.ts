@@ -234,7 +234,7 @@ export async function buildTransactions(
   }
   const built: PartialTx[][] = [];
   let seen = 0;
-  // The check's min-dlp-unprotected finding (core/plan/rules) of an operation whose min-dlp fell back to 1:
+  // The check's min-dlp-unprotected finding (core/check/rules) of an operation whose min-dlp fell back to 1:
   // the export names it (in the refusal, or with the findings when allowed) and never writes its own.
   const unprotectedFindings = (opId: string) =>
     analysis.findings.filter((f) => f.code === 'min-dlp-unprotected' && f.operation === opId);
