@@ -228,7 +228,7 @@ export function resolveRemoteOptions(common: CommonOptions, io: CliIO): ApiClien
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (esbuild.mjs bundles each apart) */
-/** The HTTP client (undici): loaded only by commands that read the service, so `check --offline` never does. */
+/** The HTTP client (core/api/client.ts): loaded only by commands that read the service, so `check --offline` never does. */
 const loadClient = () => require('../../core/api/client') as typeof import('../../core/api/client');
 /** The embedded simulator: loaded only for --sim. */
 const loadSimulator = () => require('../../core/sim/server') as typeof import('../../core/sim/server');

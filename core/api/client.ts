@@ -92,7 +92,7 @@ interface ReadSpec {
   serviceGate?: boolean;
 }
 
-/** Creates the API client over undici (keep-alive Agent); see DlmmApi for each method's contract. */
+/** Creates the API client over node:http (keep-alive agents, core/api/transport.ts); see DlmmApi for each method's contract. */
 export function createApiClient(options: ApiClientOptions): DlmmApi {
   const opts = { ...DEFAULTS, ...stripUndefined(options) };
   const base = trimSlash(opts.baseUrl);

@@ -1,10 +1,14 @@
 /**
- * HTTP transport of the API client over undici: one keep-alive Agent, the client-side limiters, bounded
- * retries (429 honouring Retry-After, 5xx, dropped keep-alive sockets) and typed errors for what never
- * produced an answer. Interpreting bodies is the client's job; this layer only moves bytes.
+ * HTTP transport of the API client over Node's own http client (node:http, node:https loaded only for an
+ * https URL): one keep-alive agent per protocol, the client-side limiters, bounded retries (429 honouring
+ * Retry-After, 5xx, dropped keep-alive sockets) and typed errors for what never produced an answer.
+ * Interpreting bodies is the client's job; this layer only moves bytes. (Node's built-in client loads in a
+ * few ms where undici took ~100 ms of CPU and its retained memory, in every `dlmm` process and the language
+ * server.)
  */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import type * as https from 'node:https';
 import { redactSecrets } from '../text/safe';
-import { Agent, request, errors as undiciErrors } from 'undici';
 import { ApiError, cancelledError } from './errors';
 import type { ApiStats } from './types';
 import { grantFromHeaders, type RateGrant, type RateLimiter } from './limiter';
@@ -45,15 +49,23 @@ export interface TransportOptions {
 
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Errors of a kept-alive socket the server closed under us: safe to retry, every request here is a read. */
-const RETRYABLE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const RETRYABLE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+/** Sockets per host; an idle kept-alive socket is closed after KEEP_ALIVE_MS (it never holds the process). */
+const MAX_SOCKETS = 16;
+const KEEP_ALIVE_MS = 4_000;
+
+/**
+ * Agent options: kept-alive sockets, at most MAX_SOCKETS per host; the agent closes a socket idle in its free
+ * list for `timeout` ms (a socket in use is bounded by the exchange's own timer, not by this).
+ */
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: MAX_SOCKETS, timeout: KEEP_ALIVE_MS } as const;
 
 export class Transport {
-  private readonly agent = new Agent({
-    keepAliveTimeout: 4_000,
-    keepAliveMaxTimeout: 30_000,
-    connections: 16,
-    maxResponseSize: MAX_RESPONSE_BYTES,
-  });
+  private readonly httpAgent = new HttpAgent(AGENT_OPTIONS);
+  private httpsAgent: https.Agent | undefined;
+  private httpsModule: typeof https | undefined;
+  /** Exchanges on the wire: close() lets them finish before the sockets go. */
+  private readonly onWire = new Set<Promise<unknown>>();
 
   constructor(
     private readonly opts: TransportOptions,
@@ -121,9 +133,11 @@ export class Transport {
     }
   }
 
-  /** Releases the keep-alive sockets. */
-  close(): Promise<void> {
-    return this.agent.close();
+  /** Releases the keep-alive sockets once the exchanges on the wire have finished. */
+  async close(): Promise<void> {
+    while (this.onWire.size > 0) await Promise.allSettled([...this.onWire]);
+    this.httpAgent.destroy();
+    this.httpsAgent?.destroy();
   }
 
   private async once(
@@ -141,40 +155,110 @@ export class Transport {
     const onAbort = (): void => controller.abort(cancelledError(signal));
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
+    const exchange = this.exchange(req, headers, controller.signal);
+    this.onWire.add(exchange);
     try {
-      const res = await request(req.url, {
-        dispatcher: this.agent,
-        method: req.method,
-        headers,
-        body: req.body,
-        signal: controller.signal,
-        headersTimeout: this.opts.timeoutMs,
-        bodyTimeout: this.opts.timeoutMs,
-      });
+      const res = await exchange;
       // A body that echoes our key (an error page quoting the request) never carries it further.
-      const text = redactSecrets(await res.body.text(), [this.opts.apiKey]);
+      const text = redactSecrets(res.text, [this.opts.apiKey]);
       const retryAfter = res.headers['retry-after'];
       const date = res.headers.date;
       return {
-        status: res.statusCode,
+        status: res.status,
         text,
         retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
         ...(typeof date === 'string' ? { date } : {}),
         grant: grantFromHeaders(res.headers),
       };
     } finally {
+      this.onWire.delete(exchange);
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
   }
 
+  /**
+   * One HTTP exchange: the answer's status, headers and whole body (UTF-8), or the error that ended it. When
+   * `abort` fires, the exchange is torn down and rejects with its reason (a timeout or a cancellation).
+   */
+  private exchange(
+    req: HttpRequest,
+    headers: Record<string, string>,
+    abort: AbortSignal,
+  ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
+    return new Promise((resolve, reject) => {
+      if (abort.aborted) {
+        reject(abort.reason);
+        return;
+      }
+      let url: URL;
+      try {
+        url = new URL(req.url);
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
+      if (body) headers['content-length'] = String(body.length);
+      const options = { method: req.method, headers };
+      const out =
+        url.protocol === 'https:'
+          ? this.https().request(url, { ...options, agent: this.httpsAgentOf() })
+          : httpRequest(url, { ...options, agent: this.httpAgent });
+      const onAbort = (): void => {
+        out.destroy(abort.reason instanceof Error ? abort.reason : new Error(String(abort.reason)));
+      };
+      abort.addEventListener('abort', onAbort, { once: true });
+      const fail = (e: unknown): void => {
+        abort.removeEventListener('abort', onAbort);
+        reject(e);
+      };
+      out.on('error', fail);
+      out.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) {
+            const e = Object.assign(new Error(`answer larger than ${MAX_RESPONSE_BYTES} bytes`), {
+              code: 'RESPONSE_TOO_LARGE',
+            });
+            res.destroy(e);
+            out.destroy(e);
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('error', fail);
+        res.on('aborted', () => fail(Object.assign(new Error('answer cut short'), { code: 'ECONNRESET' })));
+        res.on('end', () => {
+          abort.removeEventListener('abort', onAbort);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks, size).toString('utf8'),
+          });
+        });
+      });
+      out.end(body);
+    });
+  }
+
+  /** node:https, loaded on the first https request (TLS is not loaded for a loopback service). */
+  private https(): typeof https {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
+    this.httpsModule ??= require('node:https') as typeof https;
+    return this.httpsModule;
+  }
+
+  private httpsAgentOf(): https.Agent {
+    this.httpsAgent ??= new (this.https().Agent)(AGENT_OPTIONS);
+    return this.httpsAgent;
+  }
+
   private unreachable(req: HttpRequest, e: unknown): ApiError {
     const code = errorCode(e);
-    const timedOut =
-      e instanceof TimeoutError ||
-      code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      code === 'UND_ERR_BODY_TIMEOUT' ||
-      code === 'UND_ERR_CONNECT_TIMEOUT';
+    const timedOut = e instanceof TimeoutError || code === 'ETIMEDOUT';
     const host = safeHost(req.url);
     const what = timedOut
       ? `no answer from ${host} within ${this.opts.timeoutMs} ms`
@@ -217,9 +301,8 @@ class TimeoutError extends Error {
 }
 
 function errorCode(e: unknown): string | undefined {
-  if (e instanceof undiciErrors.UndiciError) return e.code;
   let cur: unknown = e;
-  // undici wraps socket errors; the system code sits on the error or its cause.
+  // A wrapped socket error: the system code sits on the error or its cause.
   for (let i = 0; i < 3 && typeof cur === 'object' && cur !== null; i++) {
     const code = (cur as { code?: unknown }).code;
     if (typeof code === 'string') return code;

@@ -68,7 +68,7 @@ export class ApiPool {
   }
 
   /**
-   * Forgets every client and closes it: requests it has on the wire finish (undici's graceful close), its
+   * Forgets every client and closes it: requests it has on the wire finish (the transport's graceful close), its
    * sockets and on-disk pacing are released. The analyses still using it are cancelled by the service's
    * revalidation that follows every reset, so their queued reads leave its limiters.
    */

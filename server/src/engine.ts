@@ -52,7 +52,7 @@ export interface Handshake {
 }
 
 /**
- * The HTTP client (undici) is loaded when the first document needs live data, not at start (esbuild.mjs
+ * The HTTP client (core/api/client.ts) is loaded when the first document needs live data, not at start (esbuild.mjs
  * bundles it apart).
  */
 const loadApiClient: ApiFactory = (opts) =>

@@ -1,12 +1,29 @@
-/** Export time for a 350-position plan, including serialization to tx-hex (budget <= 50 ms). */
+/**
+ * Export of a 350-position add: the in-process build with serialization to tx-hex (budget <= 50 ms), and
+ * what a user waits for: `dlmm export` run as users run it (a new node process of bin/dlmm.js) against the
+ * simulator over loopback, repeated with every read of that height already in the on-disk answers (one run
+ * first writes them), beside `dlmm check --offline` of the same plan file in the same rounds (interleaved,
+ * medians; budget <= 3x). The requests each repeat still sends are printed beside it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildTransactions } from '../../core/tx/build';
 import { formatWalletRequest, txHexes } from '../../core/tx/formats';
 import type { PreparedOperation } from '../../core/prepare/prepared';
-import { POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
+import { DEFAULT_USER, DEFAULT_WORLD_INPUT, POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
+import { startSimulator } from '../../core/sim/server';
+import { parseWorld } from '../../core/sim/world';
+import { ROOT } from '../integration/lsp/harness';
 import { addItem, analysisOf, PUBLIC_KEY, snapshot, testEngine } from '../unit/tx/fixtures';
-import type { BenchRow } from './types';
+import { median, versus, type BenchRow } from './types';
 
 export async function bench(): Promise<BenchRow[]> {
+  return [...(await inProcess()), ...(await wholeProcess())];
+}
+
+async function inProcess(): Promise<BenchRow[]> {
   const engine = testEngine();
   const p = engine.poolByPrincipal(POOL_SBTC_USDCX)!;
   const items = Array.from({ length: 350 }, (_, i) =>
@@ -50,4 +67,112 @@ export async function bench(): Promise<BenchRow[]> {
       ok: p50 <= 50,
     },
   ];
+}
+
+const ROUNDS = 11;
+const POSITIONS = 350;
+
+/** A strict add of 350 positions on sBTC/USDCx: bids on the 175 bins below the active one, asks above. */
+export function widePlan(active: number): string {
+  const bins: string[] = [];
+  for (let id = active - POSITIONS / 2; id < active; id++)
+    bins.push(`      - { bin_id: ${id}, x_amount: 0, y_amount: ${20_000 + (id & 15)} }`);
+  for (let id = active + 1; id <= active + POSITIONS / 2; id++)
+    bins.push(`      - { bin_id: ${id}, x_amount: ${1_000 + (id & 15)}, y_amount: 0 }`);
+  return `version: 1
+sender: ${DEFAULT_USER}
+operations:
+  - id: wide
+    op: add
+    mode: strict
+    pool: ${POOL_SBTC_USDCX}
+    bins:
+${bins.join('\n')}
+`;
+}
+
+/** Wall time (ms) of one `node bin/dlmm.js ARGS` with `env`; NaN when it did not exit with `expect`. */
+function run(args: string[], env: Record<string, string | undefined>, expect = 0): Promise<number> {
+  return new Promise((done) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'dlmm.js'), ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', () => done(NaN));
+    child.on('close', (code) => {
+      const ms = performance.now() - t0;
+      if (code !== expect) process.stderr.write(`dlmm ${args[0]} exited ${code}: ${err.slice(0, 400)}\n`);
+      done(code === expect ? ms : NaN);
+    });
+  });
+}
+
+async function wholeProcess(): Promise<BenchRow[]> {
+  // The default world with liquidity over +-200 bins around the active one, so all 350 target bins exist.
+  const input = structuredClone(DEFAULT_WORLD_INPUT);
+  const pools = input.pools as Array<{ id: string; liquidity: { bins_below: number; bins_above: number } }>;
+  const pool = pools.find((p) => p.id === POOL_SBTC_USDCX)!;
+  pool.liquidity.bins_below = 200;
+  pool.liquidity.bins_above = 200;
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0, world: parseWorld(input, 'wide-bench') });
+  const tmp = mkdtempSync(join(tmpdir(), 'dlmm-bench-export-'));
+  try {
+    const cacheDir = join(tmp, 'cache');
+    mkdirSync(cacheDir, { mode: 0o700 });
+    const plan = join(tmp, 'wide.dlmm.yaml');
+    const active = (await (await fetch(`${sim.url}/quotes/v2/pools/${POOL_SBTC_USDCX}`)).json()) as {
+      active_bin: number;
+    };
+    writeFileSync(plan, widePlan(active.active_bin));
+    // What a user's shell holds after `dlmm sim` (its three URLs) and nothing else of ours.
+    const env = {
+      PATH: process.env.PATH,
+      DLMM_CACHE_DIR: cacheDir,
+      DLMM_API_URL: sim.url,
+      DLMM_INVENTORY_URL: sim.inventoryUrl,
+      DLMM_NODE_URL: sim.nodeUrl,
+    };
+    const exportArgs = ['export', plan, '--format', 'wallet-request'];
+    const checkArgs = ['check', '--offline', plan];
+    // The first export reads the engine and the node and writes the on-disk answers of this height.
+    await run(exportArgs, env);
+    await run(checkArgs, env);
+    const exports: number[] = [];
+    const checks: number[] = [];
+    const before = sim.requests();
+    for (let i = 0; i < ROUNDS; i++) {
+      checks.push(await run(checkArgs, env));
+      exports.push(await run(exportArgs, env));
+    }
+    const after = sim.requests();
+    const peer = { name: `dlmm check --offline of the same plan`, value: median(checks) };
+    return [
+      versus(
+        `dlmm export ${POSITIONS}-position add, reads cached (process, median of ${ROUNDS})`,
+        median(exports),
+        'ms',
+        peer,
+        3,
+      ),
+      {
+        name: 'service requests per repeated export',
+        value: (after.service - before.service) / ROUNDS,
+        unit: 'count',
+      },
+      {
+        name: 'node requests per repeated export',
+        value: (after.node - before.node) / ROUNDS,
+        unit: 'count',
+        budget: '0 (every bin read cached at this height)',
+        ok: after.node === before.node,
+      },
+    ];
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+    await sim.close();
+  }
 }
