@@ -176,6 +176,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   const cache = new HeightCache();
   const inflight = new InFlight();
   let statusSnapshot: { value: Status; at: number } | undefined;
+  /** Status reads on the wire (0 or 1: they are shared). */
+  let statusLoads = 0;
   let clock: ServiceClock | undefined;
   const joined = (): void => {
     stats.coalesced++;
@@ -290,8 +292,11 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
 
   /** The height cached reads belong to: refreshed through status() once its answer is older than the TTL. */
   const heightForCache = async (signal: AbortSignal | undefined): Promise<number | undefined> => {
-    if (!statusSnapshot) return undefined; // nothing learned yet: reads are coalesced, not cached
-    if (now() - statusSnapshot.at >= opts.statusTtlMs) {
+    // Nothing learned yet: reads are coalesced, not cached; unless the first status read is on the wire (an
+    // analysis reads it first): a read waits for its height, so an answer kept on disk at that height serves
+    // it (the limiter holds the other requests behind that first one anyway).
+    if (!statusSnapshot && statusLoads === 0) return undefined;
+    if (!statusSnapshot || now() - statusSnapshot.at >= opts.statusTtlMs) {
       try {
         await readStatus(signal);
       } catch (e) {
@@ -312,14 +317,19 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     return inflight.run(
       'status',
       async (shared) => {
-        const value = validate(
-          StatusSchema,
-          await fetchJson(req, { serviceGate: true }, shared),
-          req.endpoint,
-        );
-        statusSnapshot = { value, at: now() };
-        cache.observeHeight(value.state_height);
-        return value;
+        statusLoads++;
+        try {
+          const value = validate(
+            StatusSchema,
+            await fetchJson(req, { serviceGate: true }, shared),
+            req.endpoint,
+          );
+          statusSnapshot = { value, at: now() };
+          cache.observeHeight(value.state_height);
+          return value;
+        } finally {
+          statusLoads--;
+        }
       },
       joined,
       signal,
@@ -544,8 +554,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       const req = service('GET', `/quotes/v2/pools/${enc(poolId)}`);
       return cachedRead(
         req.url,
-        async (shared) => {
-          const body = await fetchJson(req, { pool: poolId }, shared);
+        async (shared, disk) => {
+          const body = await fetchJson(req, { pool: poolId }, shared, disk);
           if (
             isEmptyPoolNotFound(body, '') ||
             (isRecord(body) && poolNotFoundText(body, '') && !('pool_id' in body))
