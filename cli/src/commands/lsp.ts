@@ -4,6 +4,7 @@
  * DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL.
  */
 import { createConnection, ProposedFeatures, StreamMessageReader } from 'vscode-languageserver/node';
+import { holdServerHeap } from '../../../server/src/heapFlags';
 import { startServer } from '../../../server/src/server';
 import { BatchedStreamWriter } from '../../../server/src/stdioWriter';
 import { UsageError, type CliIO } from '../io';
@@ -20,6 +21,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (unknown.length > 0)
     throw new UsageError(`unexpected argument '${unknown[0]}' (${USAGE}; only stdio is offered)`);
   if (!args.includes('--stdio')) throw new UsageError(`missing --stdio (${USAGE})`);
+  // No flags come from the caller here: the heap is held as under VS Code's client (heapFlags.ts).
+  holdServerHeap();
 
   // stdout carries JSON-RPC: anything else written there would corrupt the stream.
   const toStderr = (...parts: unknown[]) => io.err(parts.map(String).join(' ') + '\n');
