@@ -286,8 +286,9 @@ export function openNodeStore(
       data = merged;
       if (!onDisk) return;
       try {
-        // A private temporary file created exclusively beside it, then renamed: never through a link.
-        writeOutputFile(file, JSON.stringify(merged), { followLink: false, private: true });
+        // A private temporary file created exclusively beside it, then renamed: never through a link. Not
+        // synced to the disk: a file a crash left short reads as an empty store (each entry is summed).
+        writeOutputFile(file, JSON.stringify(merged), { followLink: false, private: true, durable: false });
         seen = mtime();
       } catch (e) {
         say(`the cache file ${file} was not written: ${e instanceof Error ? e.message : String(e)}`);

@@ -42,6 +42,11 @@ export interface WriteOptions {
   mode?: number;
   /** The file is private to the user (the cache): always mode 0600, whatever an existing file had. */
   private?: boolean;
+  /**
+   * False for a file that may be lost (a cache, rebuilt when unreadable): written and renamed without
+   * waiting for the disk (no fsync). Default true: a user's output is on the disk before it replaces anything.
+   */
+  durable?: boolean;
   /** For tests only (see OutputFs). */
   fsCalls?: OutputFs;
 }
@@ -156,7 +161,7 @@ export function writeOutputFile(path: string, data: string | Buffer, opts: Write
       if (n <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
       done += n;
     }
-    fs.fsyncSync(fd);
+    if (opts.durable !== false) fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
     fs.renameSync(tmp, target);
