@@ -19,7 +19,7 @@ const ROUNDS = 15;
 /** Keystrokes not counted: the first ones after open pay for JIT warm-up (reported as 'cold'). */
 const WARMUP = 3;
 
-function planText(extraBins: number): string {
+export function planText(extraBins: number): string {
   const bins = [];
   for (let i = 0; i < extraBins; i++)
     bins.push(`      - { bin_id: ${140 + (i % 20)}, x_amount: ${1000 + i}, y_amount: 0 }`);
