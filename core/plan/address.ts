@@ -15,8 +15,23 @@ const VERSIONS: Record<string, { version: number; network: StacksNetwork }> = {
   N: { version: 21, network: 'testnet' },
 };
 
+/**
+ * Answers of addressProblem for the addresses seen lately: a plan's sender and principals recur in every
+ * open plan and at every keystroke, and each check decodes the address and hashes it twice (SHA-256).
+ */
+const checked = new Map<string, string | undefined>();
+const CHECKED_KEPT = 256;
+
 /** Why `address` (a standard principal, no contract name) is not a valid Stacks address; undefined when it is. */
 export function addressProblem(address: string): string | undefined {
+  if (checked.has(address)) return checked.get(address);
+  const problem = decodeProblem(address);
+  if (checked.size >= CHECKED_KEPT) checked.delete(checked.keys().next().value as string);
+  checked.set(address, problem);
+  return problem;
+}
+
+function decodeProblem(address: string): string | undefined {
   const kind = VERSIONS[address[1] ?? ''];
   if (address[0] !== 'S' || !kind)
     return 'a Stacks address starts with SP or SM (mainnet), ST or SN (testnet)';

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimEngine } from './engine';
+import { stringifyJsonExact } from '../api/json';
 import { HttpError, Router, isLoopback, readJsonBody, writeReply, type RequestContext } from './http';
 import { RateLimiter, type LimitDecision } from './rateLimit';
 import { registerAdmin } from './routes/admin';
@@ -28,6 +29,18 @@ export interface SimulatorOptions {
   world?: World;
   /** Clock for rate limiting (ms, monotonic); injectable for tests. */
   now?: () => number;
+  /**
+   * Keep a log of the rate-limited requests received (limit class, method, target and JSON body), for
+   * benches that count which requests were distinct (needed) and which repeated one. Off by default: a
+   * long-running simulator keeps nothing per request.
+   */
+  recordRequests?: boolean;
+}
+
+/** One rate-limited request as received: its class and `METHOD target [body as exact JSON]`. */
+export interface SimRequestRecord {
+  cls: 'service' | 'node';
+  key: string;
 }
 
 export interface RunningSimulator {
@@ -42,6 +55,8 @@ export interface RunningSimulator {
   engine: SimEngine;
   /** Requests received so far, by limit class, and how many were answered 429 (tests count them). */
   requests(): SimRequestCounts;
+  /** The requests received so far, in order (empty unless started with `recordRequests`). */
+  requestLog(): readonly SimRequestRecord[];
   close(): Promise<void>;
 }
 
@@ -92,10 +107,14 @@ class Context implements RequestContext {
     readonly path: string,
     readonly query: URLSearchParams,
     readonly params: Record<string, string>,
+    /** The request's log record (recordRequests): its body is added once read. */
+    private readonly record?: SimRequestRecord,
   ) {}
 
-  body(): Promise<unknown> {
-    return readJsonBody(this.req);
+  async body(): Promise<unknown> {
+    const value = await readJsonBody(this.req);
+    if (this.record) this.record.key += ` ${stringifyJsonExact(value)}`;
+    return value;
   }
 }
 
@@ -125,10 +144,18 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
 
   /** Applies the rate limit for the path; throws 401/429 as HttpError. Returns headers to add. */
   const counts: SimRequestCounts = { service: 0, node: 0, rateLimited: 0 };
+  const log: SimRequestRecord[] = [];
+  /** The record of the request being limited (recordRequests), for its context to complete. */
+  let lastRecord: SimRequestRecord | undefined;
   const limit = (req: IncomingMessage, path: string): Record<string, string> => {
+    lastRecord = undefined;
     const cls = limitClass(path);
     if (!cls) return {};
     counts[cls]++;
+    if (opts.recordRequests) {
+      lastRecord = { cls, key: `${req.method ?? 'GET'} ${req.url ?? '/'}` };
+      log.push(lastRecord);
+    }
     const header = req.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
     let decision: LimitDecision;
@@ -179,6 +206,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
         });
       }
       extra = limit(req, path);
+      // Read before any await: the next request's limit() replaces it.
+      const record = lastRecord;
       const m = router.match(method, path);
       if (!m)
         throw new HttpError(404, {
@@ -197,7 +226,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
           { Allow: m.allowed.join(', ') },
         );
       }
-      const answer = m.handler(new Context(req, method, path, query, m.params));
+      const answer = m.handler(new Context(req, method, path, query, m.params, record));
       // Cached GET answers are synchronous: write them without a microtask hop.
       const reply = answer instanceof Promise ? await answer : answer;
       writeReply(res, reply, extra);
@@ -242,6 +271,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     coreUrl: `${origin}/core`,
     engine,
     requests: () => ({ ...counts }),
+    requestLog: () => [...log],
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -25,6 +25,19 @@ describe('Stacks addresses (c32check)', () => {
       else assert.equal(got, undefined);
     });
 
+  it('answers the same when asked again, also after many other addresses (kept answers)', () => {
+    const first = addressProblem(BAD_LAST);
+    assert.match(first ?? '', /checksum does not match/);
+    // More addresses than are kept: each still gets its own answer, and the first ones theirs again.
+    for (let i = 0; i < 300; i++) {
+      const other = `SP${String(i).padStart(4, '0')}VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR`;
+      assert.notEqual(addressProblem(other), undefined, other);
+    }
+    assert.equal(addressProblem(BAD_LAST), first);
+    assert.equal(addressProblem(SENDER), undefined);
+    assert.equal(addressProblem(SENDER), undefined);
+  });
+
   it('knows the network of each version', () => {
     assert.equal(addressNetwork(SENDER), 'mainnet');
     assert.equal(addressNetwork('SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4'), 'mainnet');
