@@ -6,6 +6,7 @@
  * extension's default), yaml-language-server's 200 ms (its validationDelayMs). Also the service and node
  * requests each of our keystrokes made.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSimulator } from '../../core/sim/server';
@@ -46,6 +47,7 @@ export async function bench(): Promise<BenchRow[]> {
     peer.open(peerUri, plan);
     await peer.diagnostics(peerUri, () => true, 30_000);
 
+    const cpuStart = { ours: cpuMs(ours.child.pid), peer: cpuMs(peer.child.pid) };
     const ourTimes: number[] = [];
     const peerTimes: number[] = [];
     const requests: number[] = [];
@@ -72,6 +74,11 @@ export async function bench(): Promise<BenchRow[]> {
       );
       peerTimes.push(performance.now() - start - PEER_DEBOUNCE_MS);
     }
+    const counted = ROUNDS + WARMUP;
+    const cpu = {
+      ours: (cpuMs(ours.child.pid) - cpuStart.ours) / counted,
+      peer: (cpuMs(peer.child.pid) - cpuStart.peer) / counted,
+    };
     ourTimes.splice(0, WARMUP);
     peerTimes.splice(0, WARMUP);
     requests.splice(0, WARMUP);
@@ -93,6 +100,11 @@ export async function bench(): Promise<BenchRow[]> {
         name: yls,
         value: p50(peerTimes),
       }),
+      // CPU time (user + system, all threads) per keystroke: what the machine's load stretches the latency of.
+      versus('server CPU per keystroke (user + system)', cpu.ours, 'ms', {
+        name: 'yaml-language-server',
+        value: cpu.peer,
+      }),
       // The engine watch's status polls (one per 5 s) are counted when one lands inside a keystroke.
       {
         name: "requests per keystroke on an add (the engine watch's polls included)",
@@ -106,6 +118,21 @@ export async function bench(): Promise<BenchRow[]> {
     await sim.close();
   }
 }
+
+/** CPU time a process used so far (user + system, in ms; clock-tick resolution), from /proc; NaN elsewhere. */
+export function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command name).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ: the unit of /proc's CPU times (100 on Linux on every architecture Node runs on). */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** yaml-language-server validating plans against our JSON Schema, as the other LSP bench rows run it. */
 async function yamlLanguageServer(): Promise<LspSession> {
