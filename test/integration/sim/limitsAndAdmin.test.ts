@@ -2,7 +2,10 @@
 import assert from 'node:assert/strict';
 import { BinListSchema, StatusSchema } from '../../../core/api/schemas';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
+import { SBTC, USDCX } from '../../../core/sim/defaultWorld';
 import { call, useSimulator } from './helpers';
+
+const SBTC_USDCX_QUOTE = (amount: number) => ({ input_token: SBTC, output_token: USDCX, amount_in: amount });
 
 describe('simulator rate limits', () => {
   let sim: RunningSimulator;
@@ -22,6 +25,33 @@ describe('simulator rate limits', () => {
       assert.match(a.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
       assert.equal(a.json.code, 'RATE_LIMITED');
     }
+  });
+
+  it('keeps a log of the limited requests only when asked (class, method, target, body), none otherwise', async () => {
+    sim = await startSimulator({ recordRequests: true });
+    const tokens = SBTC_USDCX_QUOTE;
+    await call(`${sim.url}/quotes/v2/status`);
+    await call(`${sim.url}/quotes/v2/status`);
+    await call(`${sim.url}/quotes/v2/quote`, { body: tokens(1000) });
+    await call(`${sim.url}/quotes/v2/quote`, { body: tokens(1000) });
+    await call(`${sim.url}/quotes/v2/quote`, { body: tokens(2000) });
+    await call(`${sim.url}/admin/state`, { key: null });
+    const log = sim.requestLog();
+    assert.deepEqual(
+      log.map((r) => r.cls),
+      ['service', 'service', 'service', 'service', 'service'],
+      'admin is not limited, so not logged',
+    );
+    assert.equal(log[0]?.key, 'GET /api/quotes/v2/status');
+    assert.match(log[2]?.key ?? '', /^POST \/api\/quotes\/v2\/quote \{.*"amount_in":1000/);
+    // Repeats are told from distinct requests by their key: two statuses, two quotes of 1000, one of 2000.
+    assert.equal(new Set(log.map((r) => r.key)).size, 3);
+    assert.equal(sim.requests().service, 5);
+    await sim.close();
+
+    sim = await startSimulator();
+    await call(`${sim.url}/quotes/v2/status`);
+    assert.deepEqual(sim.requestLog(), [], 'nothing is kept per request unless asked');
   });
 
   it('lets a valid X-API-Key through and answers an unknown key with 401', async () => {
