@@ -518,11 +518,9 @@ export class PlanService {
         run: seq,
       };
       state.latest = result;
+      state.lastLive = lastLive(live, analysis);
       liveFirst();
       this.deps.publish(uri, result);
-      // What the next edit carries over is the next run's business: kept after the publish, off the path
-      // the user waits on.
-      state.lastLive = lastLive(live, analysis);
       return result;
     } catch (e) {
       // Closed or superseded: the result is for nobody.
