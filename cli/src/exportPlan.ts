@@ -6,6 +6,7 @@
  */
 import type { DlmmApi } from '../../core/api/types';
 import { analyzePlan } from '../../core/check/analyze';
+import { LIVE_UNAVAILABLE } from '../../core/plan/diagnostics';
 import { withHeapGrowthHeld } from './heapGrowth';
 import { buildTransactions } from '../../core/tx/build';
 import type { SigningParams } from '../../core/tx/formats';
@@ -27,9 +28,6 @@ export function providerFromEnv(io: CliIO): string | undefined {
     );
   return v;
 }
-
-/** Findings that mean the live data was not there to build from (exit 2, as for `check`). */
-const LIVE_UNAVAILABLE = new Set(['api-unreachable', 'rate-limited']);
 
 export type CheckedExport =
   { ok: true; transactions: BuiltTransaction[]; sender: string | undefined } | { ok: false; exitCode: 1 | 2 };

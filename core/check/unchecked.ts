@@ -3,17 +3,16 @@
  * data (or a swap without a route) and that no error or warning explains gets a finding saying it was not
  * checked. Export refuses such an operation anyway (core/tx/build.ts); this makes `check` say so too.
  */
-import type { Finding } from '../plan/diagnostics';
+import { LIVE_UNAVAILABLE, type Finding } from '../plan/diagnostics';
 import { finding, preparedAt, type RuleContext } from './rules/rule';
-
-const UNAVAILABLE: ReadonlySet<string> = new Set(['api-unreachable', 'rate-limited']);
 
 /** Findings for operations the live analysis could not check and no other finding explains. */
 export function uncheckedOperationFindings(ctx: RuleContext, findings: readonly Finding[]): Finding[] {
   if (!ctx.live) return [];
   // A file-level error or unavailable-data warning (service unreachable, ...) already says it for every op.
-  if (findings.some((f) => f.operation === undefined && (f.severity === 'error' || UNAVAILABLE.has(f.code))))
-    return [];
+  const saidForAll = (f: Finding): boolean =>
+    f.operation === undefined && (f.severity === 'error' || LIVE_UNAVAILABLE.has(f.code));
+  if (findings.some(saidForAll)) return [];
   const explained = new Set(findings.filter((f) => f.severity !== 'info').map((f) => f.operation));
   // A read failure of a pool is reported once, on the first operation of that pool: it explains them all.
   const poolOf = (i: number): string | undefined => {

@@ -64,6 +64,15 @@ export const DIAGNOSTIC_CODES = {
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
 
+/**
+ * The codes meaning live data could not be read (the service unreachable, or rate-limited past its
+ * retries): nothing is checked or built on top of them (`dlmm check` exits 2, export refuses).
+ */
+export const LIVE_UNAVAILABLE: ReadonlySet<string> = new Set<DiagnosticCode>([
+  'api-unreachable',
+  'rate-limited',
+]);
+
 /** Findings listed per file; beyond it one finding says how many more there are (of the worst severity). */
 export const MAX_FINDINGS_PER_FILE = 1000;
 

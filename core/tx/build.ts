@@ -12,7 +12,7 @@ import type { DlmmApi, ServiceClock, Token } from '../api/types';
 import { MAX_POSITIONS_PER_CALL } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
 import { chainStateFromLive } from '../live/chainState';
-import type { Finding } from '../plan/diagnostics';
+import { LIVE_UNAVAILABLE, type Finding } from '../plan/diagnostics';
 import { poolResolver } from '../live/resolve';
 import type { LiveData } from '../live/live';
 import type { PreparedOperation } from '../prepare/prepared';
@@ -430,9 +430,6 @@ function clockGate(
   }
   return undefined;
 }
-
-/** Findings that mean live data was not read: nothing is built on top of them. */
-const LIVE_UNAVAILABLE: ReadonlySet<string> = new Set(['api-unreachable', 'rate-limited']);
 
 /** Ids of the plan's operations (within `opId` when given) that have no prepared operation. */
 function uncheckedOperations(analysis: ExportableAnalysis, plan: Plan, opId: string | undefined): string[] {

@@ -11,6 +11,7 @@ import { stringifyJsonExact } from '../../../core/api/json';
 import { isApiError } from '../../../core/api/errors';
 import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan } from '../../../core/check/analyze';
+import { LIVE_UNAVAILABLE } from '../../../core/plan/diagnostics';
 import {
   DEFAULT_HISTORY_WINDOW,
   DEFAULT_RECENTRE_AFTER,
@@ -81,7 +82,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       );
       return 1;
     }
-    const unread = analysis.findings.filter((f) => ['api-unreachable', 'rate-limited'].includes(f.code));
+    const unread = analysis.findings.filter((f) => LIVE_UNAVAILABLE.has(f.code));
     const live = analysis.live;
     const pools = new Map<string, PoolReport>();
     const lpOf = new Map<string, LivePool>();

@@ -5,7 +5,7 @@
  * Exit: 0 no error finding; 1 an error finding; 2 usage error, or live data unavailable without --offline.
  */
 import { readdir, stat } from '../fsAsync';
-import type { Finding } from '../../../core/plan/diagnostics';
+import { LIVE_UNAVAILABLE, type Finding } from '../../../core/plan/diagnostics';
 import { join, relative, resolve, sep } from 'node:path';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/check/analyze';
 import type { DlmmApi } from '../../../core/api/types';
@@ -18,8 +18,6 @@ import { withHeapGrowthHeld } from '../heapGrowth';
 
 export const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist']);
-/** Live findings that mean the data was not there to check against. */
-const LIVE_UNAVAILABLE = new Set(['api-unreachable', 'rate-limited']);
 const CONCURRENCY = 8;
 
 /** The options of `dlmm check` besides the shared ones (listed in help.ts). */
