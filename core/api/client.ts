@@ -1,9 +1,13 @@
 /**
  * The HTTP implementation of DlmmApi (core/api/types.ts) for the interface document's quote v2, app v2,
- * market-maker inventory and node read-only paths. Every body is read with the exact JSON reader and
- * validated with zod; failures become typed ApiErrors. Reads are limited client-side, coalesced while in
- * flight, and cached under the engine's applied state height (learned from status()).
+ * market-maker inventory and node read-only paths: a table of endpoints (ENDPOINTS), each saying its request,
+ * how its answer becomes a value and its failures, and how long that value is kept, over one read
+ * (createApiClient's `read`). The read is limited client-side, retried (transport.ts), coalesced while in
+ * flight, cached under the engine's applied state height (learned from status()) and, for the facts of a
+ * height, kept on disk; every body is read with the exact JSON reader and validated with zod; failures
+ * become typed ApiErrors (failures.ts).
  */
+import type { z } from 'zod';
 import { toUnsignedBinId } from '../dlmm/bins';
 import { HeightCache, InFlight } from './cache';
 import { ApiError, isCancelled } from './errors';
@@ -42,10 +46,20 @@ import {
   V1PoolSchema,
   type BinList,
   type CurrentBins,
+  type Inventory,
+  type PairsResponse,
+  type Pool,
+  type PositionBin,
+  type PricePoint,
   type QuoteRequest,
+  type ReadOnlyResult,
   type Route,
+  type SingleBin,
   type Status,
+  type SwapParams,
   type SwapParamsRequest,
+  type Token,
+  type V1Pool,
 } from './schemas';
 import { Transport, type HttpRequest, type HttpResponse } from './transport';
 import type { ApiClientOptions, ApiStats, DlmmApi, Readiness, ServiceClock } from './types';
@@ -70,26 +84,309 @@ const DEFAULTS = {
   maxRetryDelayMs: 5_000,
 };
 
+/** One endpoint: its request, how its answer becomes the value (and its failures), how long it is kept. */
+interface Endpoint<T> {
+  /** The server asked (default the service, the only one sent the API key). */
+  server?: 'service' | 'inventory' | 'node';
+  method?: 'GET' | 'POST';
+  /** Below the server's base URL. */
+  path: string;
+  /**
+   * A POST's body: as is, or built with its amounts written as the host takes them (the document's JSON
+   * integer, or the published string once the host refused the integer with a 422; see `postAmounts`).
+   */
+  body?: string | ((amount: (v: bigint) => bigint | string) => string);
+  /** What names the read beyond its method and URL (a POST's request), for joining and caching it. */
+  id?: string;
+  /**
+   * 'height' (default): joined while in flight and kept in memory under the applied state height;
+   * 'disk': kept so and also in the on-disk answers of that height (the facts of a height: tokens, pools,
+   * bin lists), so a later process at that height does not ask again; 'flight': only joined while in flight
+   * (a safety gate whose faults can appear at one height); 'none': sent on every call.
+   */
+  keep?: 'height' | 'disk' | 'flight' | 'none';
+  /** Whether a value may be kept (default: every value). */
+  keepIf?: (value: T) => boolean;
+  /** A status that is an answer, not a failure to retry (transport.ts). */
+  isAnswer?: (status: number, text: string) => boolean;
+  /** The engine's own gate: a 404 there means the base URL is not the service's (notTheService). */
+  serviceGate?: boolean;
+  /** The pool the path addresses: 404 (or 'Pool not found' text) means pool-not-found. */
+  pool?: string;
+  /** A bins/positions read: HTTP 200 with empty bins and 'Pool not found' is pool-not-found too. */
+  binsRead?: boolean;
+  /** The quote asked: an error status (not 422) saying there is no route or path means no-route. */
+  noRoute?: QuoteRequest;
+  /** The parsed 2xx body into the value, validated (default: the body as parsed). */
+  answer?: (body: unknown, endpoint: string) => T;
+  /** Instead of `answer`: the answer of any status into the value (readiness and the two inventories). */
+  reply?: (res: HttpResponse, endpoint: string) => T;
+  /** A node bin fact (ReadOnlyResult): read once per machine at a height, through the on-disk node store. */
+  fact?: string;
+}
+
+/**
+ * The endpoints of DlmmApi (see its contract for each), each a function of the method's arguments. The
+ * client's methods are these over one read; quote, quoteMulti, status and the client's own bookkeeping are
+ * added in createApiClient's `view`.
+ */
+const ENDPOINTS = {
+  quoteReady: () => readiness('/quotes/v2/ready', true),
+  appReady: () => readiness('/app/v2/ready', false),
+
+  tokens: (): Endpoint<Token[]> => ({
+    path: '/quotes/v2/tokens',
+    keep: 'disk',
+    answer: listOf(['tokens'], TokenSchema),
+  }),
+
+  pools: (): Endpoint<Pool[]> => ({
+    path: '/quotes/v2/pools',
+    keep: 'disk',
+    answer: listOf(['pools'], PoolSchema),
+  }),
+
+  pool: (poolId: string): Endpoint<Pool> => ({
+    path: `/quotes/v2/pools/${enc(poolId)}`,
+    pool: poolId,
+    keep: 'disk',
+    answer: (body, endpoint) => {
+      const text = poolNotFoundText(body, '');
+      if (isEmptyPoolNotFound(body, '') || (isRecord(body) && text && !('pool_id' in body)))
+        throw poolNotFoundIn200(endpoint, poolId, text ?? 'Pool not found');
+      // Tolerated: the pool record itself, or an object holding it under `pool`.
+      if (isRecord(body) && !('pool_id' in body) && isRecord(body.pool))
+        return validate(PoolSchema, body.pool, endpoint, ['pool']);
+      return validate(PoolSchema, body, endpoint);
+    },
+  }),
+
+  // The parameter is required: the engine answers 422 without it.
+  pairs: (inputToken: string): Endpoint<PairsResponse> => ({
+    path: `/quotes/v2/pairs?input_token=${enc(inputToken)}`,
+    answer: (body, endpoint) => {
+      const pairs = validate(PairsResponseSchema, body, endpoint);
+      if (pairs.input_token !== inputToken) {
+        throw new ApiError(
+          'unexpected-response',
+          `${endpoint}: unexpected response, field 'input_token' is '${pairs.input_token}', not the token asked for (${inputToken}).`,
+          { endpoint, field: 'input_token' },
+        );
+      }
+      return pairs;
+    },
+  }),
+
+  bins: (poolId: string) => binList(`/quotes/v2/bins/${enc(poolId)}`, poolId, BinListSchema),
+  bin: (poolId: string, signedBinId: number) =>
+    singleBin(`/quotes/v2/bins/${enc(poolId)}/${toUnsignedBinId(signedBinId)}`, poolId),
+  activeBin: (poolId: string) => singleBin(`/quotes/v2/bins/${enc(poolId)}/active`, poolId),
+
+  // Quote v2 answers from the state at the applied height: a quote's body is kept under that height like any
+  // read (a no-route status is not), and read into routes on each call (view's routeOf / routesOf).
+  quote: (q: QuoteRequest) => quoteAt('/quotes/v2/quote', q),
+  quoteMulti: (q: QuoteRequest) => quoteAt('/quotes/v2/quote/multi', q),
+  swapParams: (r: SwapParamsRequest) => swapAt('/quotes/v2/swap', r),
+  aggSwap: (r: SwapParamsRequest) => swapAt('/quotes/v2/agg/swap', r),
+
+  appPool: (poolId: string): Endpoint<Record<string, unknown>> => ({
+    path: `/app/v2/pools/${enc(poolId)}`,
+    pool: poolId,
+    answer: (body, endpoint) => {
+      const text = isRecord(body) ? poolNotFoundText(body, '') : undefined;
+      if (text !== undefined && !('pool_id' in (body as Record<string, unknown>)))
+        throw poolNotFoundIn200(endpoint, poolId, text);
+      return expectRecord(body, endpoint);
+    },
+  }),
+
+  priceHistory: (poolId: string): Endpoint<PricePoint[]> => ({
+    path: `/app/v2/pools/${enc(poolId)}/bin-price-history`,
+    pool: poolId,
+    answer: (body, endpoint) => {
+      // HTTP 200 with 'Pool not found' (and an empty list) is an error, never an empty history.
+      const text = isRecord(body) ? poolNotFoundText(body, '') : undefined;
+      if (text !== undefined) throw poolNotFoundIn200(endpoint, poolId, text);
+      return readList(body, ['history', 'points'], PricePointSchema, endpoint);
+    },
+  }),
+
+  userLiquidity: (user: string, poolId: string): Endpoint<Record<string, unknown>> => ({
+    path: `/app/v2/users/${enc(user)}/liquidity/${enc(poolId)}`,
+    pool: poolId,
+    answer: expectRecord,
+  }),
+
+  userPositionBins: (user: string, poolId: string): Endpoint<PositionBin[]> => ({
+    path: `/app/v2/users/${enc(user)}/positions/${enc(poolId)}/bins`,
+    pool: poolId,
+    binsRead: true,
+    answer: (body, endpoint) => {
+      const list = readList(body, ['bins'], PositionBinSchema, endpoint);
+      rejectDuplicateBins(list, endpoint, 'bins');
+      return list;
+    },
+  }),
+
+  // A safety gate like the inventory: a fault or a failed gate is never kept. A clean, complete book that is
+  // caught up with the tip (tipLag 0) is kept for the applied state height like any read (a keystroke at the
+  // same height reads it no more); one that lags is read again each time, as it may catch up without the
+  // height moving.
+  currentBins: (user: string, alias: string): Endpoint<CurrentBins> => ({
+    path: `/app/v2/users/${enc(user)}/positions/${enc(alias)}/current-bins`,
+    // A fault answered with an errorCode is the inventory's answer: retrying would only hide it.
+    isAnswer: (status, text) => status >= 500 && currentBinsFault(tryParse(text)) !== undefined,
+    keepIf: (book) => book.tipLag === 0,
+    reply: (res, endpoint) => currentBinsOf(res, alias, endpoint),
+  }),
+
+  v1Bins: (poolId: string) => binList(`/quotes/v1/bins/${enc(poolId)}`, poolId, V1BinListSchema),
+  v1Tokens: (): Endpoint<Token[]> => ({ path: '/quotes/v1/tokens', answer: listOf(['tokens'], TokenSchema) }),
+  v1Pools: (): Endpoint<V1Pool[]> => ({
+    path: '/quotes/v1/pools',
+    keep: 'disk',
+    answer: listOf(['pools'], V1PoolSchema),
+  }),
+
+  // Inventory is a safety gate (faults can appear at the same height), so it is coalesced, never cached.
+  inventory: (pool: string, principal: string): Endpoint<Inventory> => ({
+    server: 'inventory',
+    path: `/pools/${enc(pool)}/positions/${enc(principal)}`,
+    keep: 'flight',
+    // A 503 with a fault code is the inventory's answer: retrying would only hide it.
+    isAnswer: (status, text) => status === 503 && faultOf(tryParse(text)) !== undefined,
+    reply: (res, endpoint) => inventoryOf(res, pool, endpoint),
+  }),
+
+  callReadOnly: (contract: string, fn: string, args: string[], sender?: string): Endpoint<ReadOnlyResult> => {
+    const [address, name] = contract.split('.');
+    if (!address || !name)
+      throw new RangeError(`contract '${contract}' is not a contract principal ADDR.name`);
+    const body = stringifyJsonExact({
+      sender: sender ?? address,
+      arguments: args.map((a) => (a.startsWith('0x') ? a : '0x' + a)),
+    });
+    return {
+      server: 'node',
+      method: 'POST',
+      path: `/v2/contracts/call-read/${enc(address)}/${enc(name)}/${enc(fn)}`,
+      body,
+      id: body,
+      // A bin fact at the applied height is read once per machine: from the on-disk store when another
+      // command or process already read it at this height.
+      ...(BIN_FACT_FUNCTIONS.has(fn) ? { fact: `${contract} ${fn} ${args.join(',')}` } : {}),
+      answer: (b, endpoint) => validate(ReadOnlyResultSchema, b, endpoint),
+    };
+  },
+};
+
+/** The engine's status: read by `readStatus` (reused for `statusTtlMs`; it teaches the cache the height). */
+const STATUS: Endpoint<Status> = {
+  path: '/quotes/v2/status',
+  serviceGate: true,
+  answer: (body, endpoint) => validate(StatusSchema, body, endpoint),
+};
+
+type EndpointMethods = {
+  [K in keyof typeof ENDPOINTS]: (
+    ...args: Parameters<(typeof ENDPOINTS)[K]>
+  ) => Promise<ReturnType<(typeof ENDPOINTS)[K]> extends Endpoint<infer T> ? T : never>;
+};
+
+/**
+ * A readiness check: cached under the applied state height like any read (a readiness change moves the
+ * status the engine watch polls, which clears the cache). The quote engine's own gate missing is not the
+ * service (app v2 is another service's: its 404 is reported as is).
+ */
+function readiness(path: string, serviceGate: boolean): Endpoint<Readiness> {
+  return {
+    path,
+    serviceGate,
+    isAnswer: (status) => status === 503,
+    reply: (res, endpoint) => {
+      const body = tryParse(res.text);
+      if (res.status === 503) return { ready: false, detail: errorDetail(body, res.text) };
+      if (res.status < 200 || res.status >= 300) throw httpError({ endpoint }, res, body);
+      return readinessOf(body, res.text, endpoint, res.status);
+    },
+  };
+}
+
+/** A list resource: a bare array, or an object holding it under one of `names`; every item validated. */
+function listOf<S extends z.ZodType>(names: string[], item: S) {
+  return (body: unknown, endpoint: string): Array<z.output<S>> => readList(body, names, item, endpoint);
+}
+
+/** A pool's bin list (v2 or the legacy v1 path): validated, a bin id listed twice refused. */
+function binList(
+  path: string,
+  poolId: string,
+  schema: typeof BinListSchema | typeof V1BinListSchema,
+): Endpoint<BinList> {
+  return {
+    path,
+    pool: poolId,
+    binsRead: true,
+    keep: 'disk',
+    answer: (body, endpoint) => {
+      const list: BinList = validate(schema, body, endpoint);
+      rejectDuplicateBins(list.bins, endpoint, 'bins');
+      return list;
+    },
+  };
+}
+
+/** One bin (by unsigned id, or the active one): the record itself, or an object holding it under `bin`. */
+function singleBin(path: string, poolId: string): Endpoint<SingleBin> {
+  return {
+    path,
+    pool: poolId,
+    binsRead: true,
+    answer: (body, endpoint) =>
+      isRecord(body) && !('bin_id' in body) && isRecord(body.bin)
+        ? validate(SingleBinSchema, body.bin, endpoint, ['bin'])
+        : validate(SingleBinSchema, body, endpoint),
+  };
+}
+
+/** A quote request (its body as parsed is the value: see routeOf / routesOf). */
+function quoteAt(path: string, q: QuoteRequest): Endpoint<unknown> {
+  return {
+    method: 'POST',
+    path,
+    body: (amount) =>
+      stringifyJsonExact({
+        input_token: q.input_token,
+        output_token: q.output_token,
+        amount_in: amount(q.amount_in),
+        ...(q.amm_strategy !== undefined ? { amm_strategy: q.amm_strategy } : {}),
+        ...(q.slippage_tolerance !== undefined ? { slippage_tolerance: q.slippage_tolerance } : {}),
+      }),
+    id: stringifyJsonExact({ ...q, amount_in: String(q.amount_in) }),
+    noRoute: q,
+  };
+}
+
+/** A swap parameters request (published SwapRequest): sent on every call. */
+function swapAt(path: string, r: SwapParamsRequest): Endpoint<SwapParams> {
+  return {
+    method: 'POST',
+    path,
+    body: (amount) =>
+      stringifyJsonExact({ ...r, amount_in: amount(r.amount_in), amount_out: amount(r.amount_out) }),
+    keep: 'none',
+    answer: (body, endpoint) => validate(SwapParamsSchema, body, endpoint),
+  };
+}
+
 /**
  * A read's link to the on-disk answers: the height it is read at (undefined: not kept), whether its answer
  * came from the store, and the text of an answer the engine gave (to keep once validated).
  */
 interface DiskAnswer {
   height: number | undefined;
-  /** The read's method and path (the answer's key on disk). */
-  url?: string;
   fromStore?: boolean;
   text?: string;
-}
-
-/** How a read's answer is interpreted beyond its schema. */
-interface ReadSpec {
-  /** The pool the path addresses: 404 (or 'Pool not found' text) means pool-not-found. */
-  pool?: string;
-  /** A bins/positions read: HTTP 200 with empty bins and 'Pool not found' is pool-not-found too. */
-  binsRead?: boolean;
-  /** The engine's own status: a 404 there means the base URL is not the service's (notTheService). */
-  serviceGate?: boolean;
 }
 
 /** Creates the API client over node:http (keep-alive agents, core/api/transport.ts); see DlmmApi for each method's contract. */
@@ -183,14 +480,122 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     stats.coalesced++;
   };
 
-  const service = (method: 'GET' | 'POST', path: string, body?: string): HttpRequest => ({
-    method,
-    url: base + path,
-    endpoint: `${method} ${path}`,
-    body,
-    withKey: true,
-    limiter: serviceLimiter,
-  });
+  /**
+   * The one read: serves the endpoint's value from the height cache, joins an identical read in flight, or
+   * loads it, then keeps it as the endpoint says. A load runs under the shared read's own signal, aborted
+   * only when every caller waiting for it has given up.
+   */
+  const read = async <T>(e: Endpoint<T>, signal: AbortSignal | undefined): Promise<T> => {
+    const req = request(e);
+    const key = `${req.method} ${req.url}${e.id !== undefined ? ` ${e.id}` : ''}`;
+    if (e.keep === 'none') return load(e, req, signal);
+    if (e.keep === 'flight') return inflight.run(key, (shared) => load(e, req, shared), joined, signal);
+    const height = await heightForCache(signal);
+    if (height !== undefined) {
+      const hit = cache.get<T>(height, key);
+      if (hit !== undefined) {
+        stats.cacheHits++;
+        return hit;
+      }
+    }
+    return inflight.run(
+      key,
+      async (shared) => {
+        // A 'disk' read may be answered from, and is kept in, the on-disk answers of this height (only once
+        // its answer was read and validated whole).
+        const disk: DiskAnswer | undefined = e.keep === 'disk' ? { height } : undefined;
+        let value: T;
+        try {
+          value = await load(e, req, shared, disk);
+        } catch (err) {
+          if (!disk?.fromStore || isCancelled(err) || height === undefined) throw err;
+          // A stored answer that no longer reads is dropped, and the engine asked.
+          answers?.set(height, req.endpoint, { okay: false });
+          value = await load(e, req, shared, { height: undefined });
+        }
+        if (height !== undefined && (e.keepIf?.(value) ?? true)) {
+          cache.set(height, key, value);
+          if (disk?.text !== undefined && !disk.fromStore)
+            answers?.set(height, req.endpoint, { okay: true, result: disk.text });
+        }
+        return value;
+      },
+      joined,
+      signal,
+    );
+  };
+
+  /** The endpoint's HTTP request; an inventory or node read without its URL configured is refused. */
+  const request = <T>(e: Endpoint<T>): HttpRequest => {
+    const server = e.server ?? 'service';
+    const method = e.method ?? 'GET';
+    const root = server === 'service' ? base : server === 'inventory' ? inventoryBase : nodeBase;
+    if (root === undefined)
+      throw notConfigured(
+        server === 'inventory' ? 'inventory' : 'node',
+        `${method} ${e.path}`,
+        server === 'inventory' ? 'DLMM_INVENTORY_URL' : 'DLMM_NODE_URL',
+      );
+    const url = root + e.path;
+    return {
+      method,
+      url,
+      // Method and path for messages, logs and the on-disk answers' key: a URL's credentials never show.
+      endpoint: `${method} ${server === 'service' ? e.path : pathOf(url)}`,
+      ...(typeof e.body === 'string' ? { body: e.body } : {}),
+      withKey: server === 'service',
+      limiter: server === 'node' ? nodeLimiter : serviceLimiter,
+      ...(e.isAnswer ? { isAnswer: e.isAnswer } : {}),
+    };
+  };
+
+  /** Loads the endpoint's value: a node fact from the node store, else from its answer (sent or stored). */
+  const load = async <T>(
+    e: Endpoint<T>,
+    req: HttpRequest,
+    signal: AbortSignal | undefined,
+    disk?: DiskAnswer,
+  ): Promise<T> => {
+    const height = e.fact !== undefined && nodeStore ? cache.currentHeight : undefined;
+    if (e.fact !== undefined && height !== undefined) {
+      const stored = nodeStore?.get(height, e.fact);
+      if (stored) {
+        stats.cacheHits++;
+        return stored as T;
+      }
+    }
+    const value =
+      typeof e.body === 'function'
+        ? await postAmounts(e, req, e.body, signal)
+        : valueOf(e, req, await answerOf(req, signal, disk));
+    // Only a fact read (a ReadOnlyResult) has a `fact`.
+    const fact = value as ReadOnlyResult;
+    if (e.fact !== undefined && height !== undefined && fact.okay && cache.currentHeight === height)
+      nodeStore?.set(height, e.fact, fact);
+    return value;
+  };
+
+  /** The answer: the one kept on disk at the read's height (disk reads), or the server's. */
+  const answerOf = async (
+    req: HttpRequest,
+    signal: AbortSignal | undefined,
+    disk: DiskAnswer | undefined,
+  ): Promise<HttpResponse> => {
+    // Keyed by method and path (the file is the endpoint's): a URL's credentials never reach the disk.
+    const stored =
+      disk?.height !== undefined && answers !== undefined
+        ? answers.get(disk.height, req.endpoint)
+        : undefined;
+    if (disk && stored?.okay === true && stored.result !== undefined) {
+      // What this engine answered at this height, kept on disk by an earlier process: read as answered.
+      disk.fromStore = true;
+      stats.cacheHits++;
+      return { status: 200, text: stored.result };
+    }
+    const res = await send(req, signal);
+    if (disk && res.status >= 200 && res.status < 300) disk.text = res.text;
+    return res;
+  };
 
   /** Sends through the transport; a service answer's `Date` header sets the service's clock. */
   const send = async (req: HttpRequest, signal: AbortSignal | undefined) => {
@@ -203,91 +608,67 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     return res;
   };
 
-  /** Sends and returns the parsed 2xx body; maps 404 / 'Pool not found' / other statuses to ApiErrors. */
-  const fetchJson = async (
-    req: HttpRequest,
-    spec: ReadSpec,
-    signal: AbortSignal | undefined,
-    disk?: DiskAnswer,
-  ): Promise<unknown> => {
-    const stored =
-      disk?.height !== undefined && answers !== undefined
-        ? answers.get(disk.height, req.endpoint)
-        : undefined;
-    let res: HttpResponse;
-    // Keyed by method and path (the file is the endpoint's): a URL's credentials never reach the disk.
-    if (disk) disk.url = req.endpoint;
-    if (disk && stored?.okay === true && stored.result !== undefined) {
-      // What this engine answered at this height, kept on disk by an earlier process: read as answered.
-      disk.fromStore = true;
-      stats.cacheHits++;
-      res = { status: 200, text: stored.result };
-    } else {
-      res = await send(req, signal);
-      if (disk && res.status >= 200 && res.status < 300) disk.text = res.text;
-    }
+  /** The endpoint's value from an answer, or its failure as a typed ApiError. */
+  const valueOf = <T>(e: Endpoint<T>, req: HttpRequest, res: HttpResponse): T => {
+    if (e.serviceGate && res.status === 404) throw notTheService(req, res, tryParse(res.text), base);
+    if (e.reply) return e.reply(res, req.endpoint);
     if (res.status >= 200 && res.status < 300) {
       const body = parseBody(req.endpoint, res.status, res.text);
-      if (spec.pool !== undefined && spec.binsRead && isEmptyPoolNotFound(body, res.text)) {
-        throw poolNotFound(req, spec.pool, res, poolNotFoundText(body, res.text) ?? 'Pool not found');
-      }
-      return body;
+      if (e.pool !== undefined && e.binsRead && isEmptyPoolNotFound(body, res.text))
+        throw poolNotFound(req, e.pool, res, poolNotFoundText(body, res.text) ?? 'Pool not found');
+      return e.answer ? e.answer(body, req.endpoint) : (body as T);
     }
     const body = tryParse(res.text);
-    if (spec.serviceGate && res.status === 404) throw notTheService(req, res, body, base);
-    if (spec.pool !== undefined) {
+    const detail = errorDetail(body, res.text);
+    if (e.pool !== undefined) {
       const text = poolNotFoundText(body, res.text);
-      if (text !== undefined || (res.status === 404 && !/bin/i.test(errorDetail(body, res.text)))) {
-        throw poolNotFound(req, spec.pool, res, text ?? errorDetail(body, res.text));
-      }
+      if (text !== undefined || (res.status === 404 && !/bin/i.test(detail)))
+        throw poolNotFound(req, e.pool, res, text ?? detail);
     }
+    if (e.noRoute && res.status !== 422 && /no (route|path)/i.test(detail))
+      throw noRoute(req, e.noRoute, detail);
     throw httpError(req, res, body);
   };
 
   /**
-   * Serves a read from the height cache, joins an identical one in flight, or loads it. `load` runs under
-   * the shared read's own signal, aborted only when every caller waiting for it has given up.
+   * POSTs a body with amounts; when the host answers 422 naming `amount_in` while the amounts went as JSON
+   * integers, it is sent once more with them as strings (the published type), and the host is remembered
+   * for every later request of this process.
    */
-  const cachedRead = async <T>(
-    key: string,
-    load: (signal: AbortSignal, disk: DiskAnswer) => Promise<T>,
+  const postAmounts = async <T>(
+    e: Endpoint<T>,
+    req: HttpRequest,
+    body: (amount: (v: bigint) => bigint | string) => string,
     signal: AbortSignal | undefined,
-    /** Whether an answer may be kept for its height (default: every answer). */
-    keep: (value: T) => boolean = () => true,
   ): Promise<T> => {
-    const height = await heightForCache(signal);
-    if (height !== undefined) {
-      const hit = cache.get<T>(height, key);
-      if (hit !== undefined) {
-        stats.cacheHits++;
-        return hit;
-      }
+    const host = hostOf(base);
+    // An earlier process learned it at this height (kept with the on-disk answers): no 422 round trip.
+    const height = statusSnapshot?.value.state_height ?? undefined;
+    if (height !== undefined && answers?.get(height, STRING_AMOUNTS_KEY)?.okay === true)
+      stringAmountHosts.add(host);
+    const wasString = stringAmountHosts.has(host);
+    const post = async (): Promise<T> => {
+      const asString = stringAmountHosts.has(host);
+      const r = { ...req, body: body((v) => (asString ? String(v) : v)) };
+      return valueOf(e, r, await send(r, signal));
+    };
+    try {
+      return await post();
+    } catch (err) {
+      if (
+        wasString ||
+        !(err instanceof ApiError) ||
+        err.context.status !== 422 ||
+        !(err.context.refused ?? []).includes('amount_in')
+      )
+        throw err;
+      stringAmountHosts.add(host);
+      if (height !== undefined) answers?.set(height, STRING_AMOUNTS_KEY, { okay: true });
+      opts.log?.(
+        `${req.endpoint}: the service takes amount_in as a string; sending amounts as strings from now on`,
+      );
+      return post();
     }
-    return inflight.run(
-      key,
-      async (shared) => {
-        // A load that reads through fetchJson with `disk` may be answered from, and is kept in, the on-disk
-        // answers of this height (only once its answer was read and validated whole).
-        const disk: DiskAnswer = { height };
-        let value: T;
-        try {
-          value = await load(shared, disk);
-        } catch (e) {
-          if (!disk.fromStore || isCancelled(e) || height === undefined || disk.url === undefined) throw e;
-          // A stored answer that no longer reads is dropped, and the engine asked.
-          answers?.set(height, disk.url, { okay: false });
-          value = await load(shared, { height: undefined });
-        }
-        if (height !== undefined && keep(value)) {
-          cache.set(height, key, value);
-          if (disk.text !== undefined && disk.url !== undefined && !disk.fromStore)
-            answers?.set(height, disk.url, { okay: true, result: disk.text });
-        }
-        return value;
-      },
-      joined,
-      signal,
-    );
   };
 
   /** The height cached reads belong to: refreshed through status() once its answer is older than the TTL. */
@@ -313,17 +694,12 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       stats.cacheHits++;
       return Promise.resolve(structuredClone(statusSnapshot.value));
     }
-    const req = service('GET', '/quotes/v2/status');
     return inflight.run(
       'status',
       async (shared) => {
         statusLoads++;
         try {
-          const value = validate(
-            StatusSchema,
-            await fetchJson(req, { serviceGate: true }, shared),
-            req.endpoint,
-          );
+          const value = await load(STATUS, request(STATUS), shared);
           statusSnapshot = { value, at: now() };
           cache.observeHeight(value.state_height);
           return value;
@@ -336,527 +712,52 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     );
   };
 
-  /**
-   * A readiness check: shared by every caller in flight and cached under the applied state height like any
-   * read (a readiness change moves the status the engine watch polls, which clears the cache).
-   */
-  const readiness = (path: string, signal: AbortSignal | undefined): Promise<Readiness> => {
-    const req: HttpRequest = { ...service('GET', path), isAnswer: (s) => s === 503 };
-    return cachedRead(`ready ${req.url}`, (shared) => readinessOnce(req, shared), signal);
-  };
-
-  const readinessOnce = async (req: HttpRequest, signal: AbortSignal): Promise<Readiness> => {
-    const res = await send(req, signal);
-    const body = tryParse(res.text);
-    if (res.status === 503) return { ready: false, detail: errorDetail(body, res.text) };
-    // The quote engine's own gate missing: not the service (app v2 is another service's, reported as is).
-    if (res.status === 404 && req.endpoint === 'GET /quotes/v2/ready')
-      throw notTheService(req, res, body, base);
-    if (res.status < 200 || res.status >= 300) throw httpError(req, res, body);
-    return readinessOf(body, res.text, req.endpoint, res.status);
-  };
-
-  /** Amounts as the host takes them: the document's JSON integer, or the published string (after a 422). */
-  const amount = (v: bigint): bigint | string => (stringAmountHosts.has(hostOf(base)) ? String(v) : v);
-
-  const quoteBody = (req: QuoteRequest): string =>
-    stringifyJsonExact({
-      input_token: req.input_token,
-      output_token: req.output_token,
-      amount_in: amount(req.amount_in),
-      ...(req.amm_strategy !== undefined ? { amm_strategy: req.amm_strategy } : {}),
-      ...(req.slippage_tolerance !== undefined ? { slippage_tolerance: req.slippage_tolerance } : {}),
-    });
-
-  /**
-   * POSTs a body built by `build`; when the host answers 422 naming `amount_in` while the amounts went as
-   * JSON integers, it is sent once more with them as strings (the published type), and the host is
-   * remembered for every later request of this process.
-   */
-  const postAmounts = async (
-    path: string,
-    build: () => string,
-    signal: AbortSignal | undefined,
-  ): Promise<unknown> => {
-    // An earlier process learned it at this height (kept with the on-disk answers): no 422 round trip.
-    const height = statusSnapshot?.value.state_height ?? undefined;
-    if (height !== undefined && answers?.get(height, STRING_AMOUNTS_KEY)?.okay === true)
-      stringAmountHosts.add(hostOf(base));
-    const wasString = stringAmountHosts.has(hostOf(base));
-    const r = service('POST', path, build());
-    try {
-      return await fetchJson(r, {}, signal);
-    } catch (e) {
-      if (
-        !wasString &&
-        e instanceof ApiError &&
-        e.context.status === 422 &&
-        (e.context.refused ?? []).includes('amount_in')
-      ) {
-        stringAmountHosts.add(hostOf(base));
-        if (height !== undefined) answers?.set(height, STRING_AMOUNTS_KEY, { okay: true });
-        opts.log?.(
-          `${r.endpoint}: the service takes amount_in as a string; sending amounts as strings from now on`,
-        );
-        return fetchJson(service('POST', path, build()), {}, signal);
-      }
-      throw e;
-    }
-  };
-
-  /**
-   * POSTs a quote; a 4xx saying there is no route becomes no-route. Quote v2 answers from the state at the
-   * applied height, so a quote is cached under that height like any read (a no-route is not cached).
-   */
-  const postQuote = async (
-    path: string,
-    req: QuoteRequest,
-    signal: AbortSignal | undefined,
-  ): Promise<unknown> => {
-    const key = `POST ${base}${path} ${stringifyJsonExact({ ...req, amount_in: String(req.amount_in) })}`;
-    return cachedRead(
-      key,
-      async (shared) => {
-        try {
-          return await postAmounts(path, () => quoteBody(req), shared);
-        } catch (e) {
-          if (
-            e instanceof ApiError &&
-            e.code === 'http-error' &&
-            e.context.status !== 422 &&
-            /no (route|path)/i.test(e.context.detail ?? '')
-          ) {
-            throw noRoute({ endpoint: `POST ${path}` }, req, e.context.detail);
-          }
-          throw e;
-        }
-      },
-      signal,
-    );
-  };
-
-  /** A swap parameters request (published SwapRequest), amounts written as the host takes them. */
-  const swapBody = (req: SwapParamsRequest): string =>
-    stringifyJsonExact({ ...req, amount_in: amount(req.amount_in), amount_out: amount(req.amount_out) });
-
-  /** A pool's bin list (v2 or the legacy v1 path): validated, a bin id listed twice refused. */
-  const binList = (
-    path: string,
-    poolId: string,
-    signal: AbortSignal | undefined,
-    schema: typeof BinListSchema | typeof V1BinListSchema = BinListSchema,
-  ): Promise<BinList> => {
-    const req = service('GET', path);
-    return cachedRead(
-      req.url,
-      async (shared, disk) => {
-        const list: BinList = validate(
-          schema,
-          await fetchJson(req, { pool: poolId, binsRead: true }, shared, disk),
-          req.endpoint,
-        );
-        rejectDuplicateBins(list.bins, req.endpoint, 'bins');
-        return list;
-      },
-      signal,
-    );
-  };
-
-  /** One bin (by unsigned id, or the active one): the record itself, or an object holding it under `bin`. */
-  const singleBin = (path: string, poolId: string, signal: AbortSignal | undefined) => {
-    const req = service('GET', path);
-    return cachedRead(
-      req.url,
-      async (shared) => {
-        const body = await fetchJson(req, { pool: poolId, binsRead: true }, shared);
-        if (isRecord(body) && !('bin_id' in body) && isRecord(body.bin)) {
-          return validate(SingleBinSchema, body.bin, req.endpoint, ['bin']);
-        }
-        return validate(SingleBinSchema, body, req.endpoint);
-      },
-      signal,
-    );
-  };
-
-  /**
-   * current-bins: a 404 with errorCode POOL_NOT_FOUND is pool-not-found (the caller falls back to app v2
-   * positions); any other errorCode, or a 200 that is not clean, complete and reservesComplete, is
-   * inventory-unavailable (never an empty book). Its tipLag is the policy's gate (the caller's).
-   */
-  const readCurrentBins = async (
-    req: HttpRequest,
-    alias: string,
-    signal: AbortSignal,
-  ): Promise<CurrentBins> => {
-    const res = await send(req, signal);
-    const ok = res.status >= 200 && res.status < 300;
-    const body = ok ? parseBody(req.endpoint, res.status, res.text) : tryParse(res.text);
-    const code = currentBinsFault(body);
-    if (code === 'POOL_NOT_FOUND' || (!ok && res.status === 404)) {
-      throw poolNotFound(req, alias, res, code ?? errorDetail(body, res.text));
-    }
-    if (code !== undefined) throw currentBinsUnavailable(req, res.status, code, errorDetail(body, res.text));
-    if (!ok) throw httpError(req, res, body);
-    const value = validate(CurrentBinsSchema, body, req.endpoint);
-    const gates: Array<[boolean, string]> = [
-      [value.clean, 'clean: false (the book is not reconciled)'],
-      [value.complete, 'complete: false (the book is incomplete)'],
-      [value.reservesComplete, "reservesComplete: false (the bins' reserves are incomplete)"],
-    ];
-    const failed = gates.find(([pass]) => !pass);
-    if (failed) throw currentBinsUnavailable(req, res.status, undefined, failed[1]);
-    const seen = new Set<number>();
-    value.bins.forEach((b, i) => {
-      if (seen.has(b.binIdSigned))
-        throw new ApiError(
-          'unexpected-response',
-          `${req.endpoint}: unexpected response, field 'bins.${i}.binIdSigned' lists bin ${b.binIdSigned} twice; the book is not believed.`,
-          { endpoint: req.endpoint, field: `bins.${i}.binIdSigned` },
-        );
-      seen.add(b.binIdSigned);
-    });
-    return value;
-  };
-
   // Frozen: every view shares it (a view is made per caller that may give up: per analysis, per read).
   const shownOptions = publicOptions(options);
   /** The client's methods for one caller: reads made for `signal` give up when it aborts (withSignal). */
-  const view = (signal: AbortSignal | undefined): DlmmApi => ({
-    options: shownOptions,
-
-    quoteReady: () => readiness('/quotes/v2/ready', signal),
-    appReady: () => readiness('/app/v2/ready', signal),
-
-    status: () => readStatus(signal),
-    refreshStatus: () => readStatus(signal, true),
-
-    tokens() {
-      const req = service('GET', '/quotes/v2/tokens');
-      return cachedRead(
-        req.url,
-        async (shared, disk) =>
-          readList(await fetchJson(req, {}, shared, disk), ['tokens'], TokenSchema, req.endpoint),
-        signal,
-      );
-    },
-
-    pools() {
-      const req = service('GET', '/quotes/v2/pools');
-      return cachedRead(
-        req.url,
-        async (shared, disk) =>
-          readList(await fetchJson(req, {}, shared, disk), ['pools'], PoolSchema, req.endpoint),
-        signal,
-      );
-    },
-
-    pool(poolId) {
-      const req = service('GET', `/quotes/v2/pools/${enc(poolId)}`);
-      return cachedRead(
-        req.url,
-        async (shared, disk) => {
-          const body = await fetchJson(req, { pool: poolId }, shared, disk);
-          if (
-            isEmptyPoolNotFound(body, '') ||
-            (isRecord(body) && poolNotFoundText(body, '') && !('pool_id' in body))
-          ) {
-            throw poolNotFound(
-              req,
-              poolId,
-              { status: 200, text: '' },
-              poolNotFoundText(body, '') ?? 'Pool not found',
-            );
-          }
-          // Tolerated: the pool record itself, or an object holding it under `pool`.
-          if (isRecord(body) && !('pool_id' in body) && isRecord(body.pool)) {
-            return validate(PoolSchema, body.pool, req.endpoint, ['pool']);
-          }
-          return validate(PoolSchema, body, req.endpoint);
-        },
-        signal,
-      );
-    },
-
-    pairs(inputToken) {
-      // The parameter is required: the engine answers 422 without it.
-      const req = service('GET', `/quotes/v2/pairs?input_token=${enc(inputToken)}`);
-      return cachedRead(
-        req.url,
-        async (shared) => {
-          const body = validate(PairsResponseSchema, await fetchJson(req, {}, shared), req.endpoint);
-          if (body.input_token !== inputToken) {
-            throw new ApiError(
-              'unexpected-response',
-              `${req.endpoint}: unexpected response, field 'input_token' is '${body.input_token}', not the token asked for (${inputToken}).`,
-              { endpoint: req.endpoint, field: 'input_token' },
-            );
-          }
-          return body;
-        },
-        signal,
-      );
-    },
-
-    bins(poolId) {
-      return binList(`/quotes/v2/bins/${enc(poolId)}`, poolId, signal);
-    },
-
-    bin(poolId, signedBinId) {
-      return singleBin(`/quotes/v2/bins/${enc(poolId)}/${toUnsignedBinId(signedBinId)}`, poolId, signal);
-    },
-
-    activeBin(poolId) {
-      return singleBin(`/quotes/v2/bins/${enc(poolId)}/active`, poolId, signal);
-    },
-
-    async quote(req) {
-      const path = '/quotes/v2/quote';
-      const endpoint = `POST ${path}`;
-      const body = await postQuote(path, req, signal);
-      if (isRecord(body) && body.success === false) throw noRoute({ endpoint }, req, errorDetail(body, ''));
-      const route = validate(QuoteResponseSchema, body, endpoint);
-      if (route.hops.length === 0)
-        throw noRoute({ endpoint }, req, errorDetail(body, '') || 'empty execution_path');
-      return withStrategy(route, req);
-    },
-
-    async quoteMulti(req) {
-      const path = '/quotes/v2/quote/multi';
-      const endpoint = `POST ${path}`;
-      let body: unknown;
-      try {
-        body = await postQuote(path, req, signal);
-      } catch (e) {
-        if (e instanceof ApiError && e.code === 'no-route') return [];
-        throw e;
-      }
-      if (isRecord(body) && body.success === false && !(Array.isArray(body.routes) && body.routes.length > 0))
-        return [];
-      const multi = validate(MultiQuoteResponseSchema, body, endpoint);
-      const routes = multi.routes.filter((r) => r.hops.length > 0).map((r) => withStrategy(r, req));
-      const best = multi.best_route_index;
-      if (best !== undefined && best !== null && routes.length > 0) {
-        const at = routes.findIndex((r) => r.route_index === best);
-        if (at === -1) {
-          throw new ApiError(
-            'unexpected-response',
-            `${endpoint}: unexpected response, field 'best_route_index' names route ${best}, which is not among the routes.`,
-            { endpoint, field: 'best_route_index' },
-          );
-        }
-        // Best first (the engine sorts them so; its index is what counts).
-        routes.unshift(...routes.splice(at, 1));
-      }
-      return routes;
-    },
-
-    async swapParams(req) {
-      const path = '/quotes/v2/swap';
-      return validate(SwapParamsSchema, await postAmounts(path, () => swapBody(req), signal), `POST ${path}`);
-    },
-
-    async aggSwap(req) {
-      const path = '/quotes/v2/agg/swap';
-      return validate(SwapParamsSchema, await postAmounts(path, () => swapBody(req), signal), `POST ${path}`);
-    },
-
-    appPool(poolId) {
-      const req = service('GET', `/app/v2/pools/${enc(poolId)}`);
-      return cachedRead(
-        req.url,
-        async (shared) => {
-          const body = await fetchJson(req, { pool: poolId }, shared);
-          const text = isRecord(body) ? poolNotFoundText(body, '') : undefined;
-          if (text !== undefined && !('pool_id' in (body as Record<string, unknown>))) {
-            throw poolNotFound(req, poolId, { status: 200, text: '' }, text);
-          }
-          return expectRecord(body, req.endpoint);
-        },
-        signal,
-      );
-    },
-
-    priceHistory(poolId) {
-      const req = service('GET', `/app/v2/pools/${enc(poolId)}/bin-price-history`);
-      return cachedRead(
-        req.url,
-        async (shared) => {
-          const body = await fetchJson(req, { pool: poolId }, shared);
-          // HTTP 200 with 'Pool not found' (and an empty list) is an error, never an empty history.
-          const text = isRecord(body) ? poolNotFoundText(body, '') : undefined;
-          if (text !== undefined) throw poolNotFound(req, poolId, { status: 200, text: '' }, text);
-          return readList(body, ['history', 'points'], PricePointSchema, req.endpoint);
-        },
-        signal,
-      );
-    },
-
-    userLiquidity(user, poolId) {
-      const req = service('GET', `/app/v2/users/${enc(user)}/liquidity/${enc(poolId)}`);
-      return cachedRead(
-        req.url,
-        async (shared) => expectRecord(await fetchJson(req, { pool: poolId }, shared), req.endpoint),
-        signal,
-      );
-    },
-
-    userPositionBins(user, poolId) {
-      const req = service('GET', `/app/v2/users/${enc(user)}/positions/${enc(poolId)}/bins`);
-      return cachedRead(
-        req.url,
-        async (shared) => {
-          const list = readList(
-            await fetchJson(req, { pool: poolId, binsRead: true }, shared),
-            ['bins'],
-            PositionBinSchema,
-            req.endpoint,
-          );
-          rejectDuplicateBins(list, req.endpoint, 'bins');
-          return list;
-        },
-        signal,
-      );
-    },
-
-    currentBins(user, alias) {
-      const path = `/app/v2/users/${enc(user)}/positions/${enc(alias)}/current-bins`;
-      const req: HttpRequest = {
-        ...service('GET', path),
-        // A fault answered with an errorCode is the inventory's answer: retrying would only hide it.
-        isAnswer: (status, text) => status >= 500 && currentBinsFault(tryParse(text)) !== undefined,
-      };
-      // A safety gate like the inventory: a fault or a failed gate is never kept. A clean, complete book
-      // that is caught up with the tip (tipLag 0) is kept for the applied state height like any read (a
-      // keystroke at the same height reads it no more); one that lags is read again each time, as it may
-      // catch up without the height moving.
-      return cachedRead(
-        `current-bins ${req.url}`,
-        (shared) => readCurrentBins(req, alias, shared),
-        signal,
-        (book) => book.tipLag === 0,
-      );
-    },
-
-    v1Bins(poolId) {
-      return binList(`/quotes/v1/bins/${enc(poolId)}`, poolId, signal, V1BinListSchema);
-    },
-
-    v1Tokens() {
-      const req = service('GET', '/quotes/v1/tokens');
-      return cachedRead(
-        req.url,
-        async (shared) => readList(await fetchJson(req, {}, shared), ['tokens'], TokenSchema, req.endpoint),
-        signal,
-      );
-    },
-
-    v1Pools() {
-      const req = service('GET', '/quotes/v1/pools');
-      return cachedRead(
-        req.url,
-        async (shared, disk) =>
-          readList(await fetchJson(req, {}, shared, disk), ['pools'], V1PoolSchema, req.endpoint),
-        signal,
-      );
-    },
-
-    hasInventory: () => inventoryBase !== undefined,
-
-    inventory(pool, principal) {
-      const path = `/pools/${enc(pool)}/positions/${enc(principal)}`;
-      if (inventoryBase === undefined) {
-        return Promise.reject(notConfigured('inventory', `GET ${path}`, 'DLMM_INVENTORY_URL'));
-      }
-      const url = inventoryBase + path;
-      const req: HttpRequest = {
-        method: 'GET',
-        url,
-        endpoint: `GET ${pathOf(url)}`,
-        withKey: false,
-        limiter: serviceLimiter,
-        // A 503 with a fault code is the inventory's answer: retrying would only hide it.
-        isAnswer: (status, text) => status === 503 && faultOf(tryParse(text)) !== undefined,
-      };
-      // Inventory is a safety gate (faults can appear at the same height), so it is coalesced, never cached.
-      return inflight.run(url, (shared) => readInventory(req, pool, shared), joined, signal);
-    },
-
-    hasNode: () => nodeBase !== undefined,
-
-    callReadOnly(contract, fn, args, sender) {
-      const [address, name] = contract.split('.');
-      const path = `/v2/contracts/call-read/${enc(address ?? '')}/${enc(name ?? '')}/${enc(fn)}`;
-      if (nodeBase === undefined)
-        return Promise.reject(notConfigured('node', `POST ${path}`, 'DLMM_NODE_URL'));
-      if (!address || !name) {
-        return Promise.reject(new RangeError(`contract '${contract}' is not a contract principal ADDR.name`));
-      }
-      const url = nodeBase + path;
-      const body = stringifyJsonExact({
-        sender: sender ?? address,
-        arguments: args.map((a) => (a.startsWith('0x') ? a : '0x' + a)),
-      });
-      const req: HttpRequest = {
-        method: 'POST',
-        url,
-        endpoint: `POST ${pathOf(url)}`,
-        body,
-        withKey: false,
-        limiter: nodeLimiter,
-      };
-      // A bin fact at the applied height is read once per machine: from the on-disk store when another
-      // command or process already read it at this height.
-      const fact =
-        nodeStore && BIN_FACT_FUNCTIONS.has(fn) ? `${contract} ${fn} ${args.join(',')}` : undefined;
-      return cachedRead(
-        `POST ${url} ${body}`,
-        async (shared) => {
-          const height = fact !== undefined ? cache.currentHeight : undefined;
-          if (nodeStore && fact !== undefined && height !== undefined) {
-            const stored = nodeStore.get(height, fact);
-            if (stored) {
-              stats.cacheHits++;
-              return stored;
-            }
-          }
-          const value = validate(ReadOnlyResultSchema, await fetchJson(req, {}, shared), req.endpoint);
-          if (
-            nodeStore &&
-            fact !== undefined &&
-            height !== undefined &&
-            value.okay &&
-            cache.currentHeight === height
-          )
-            nodeStore.set(height, fact, value);
-          return value;
-        },
-        signal,
-      );
-    },
-
-    withSignal: (s) => withSignal(s),
-
-    serviceClock: () => (clock ? { ...clock } : undefined),
-
-    clearCache() {
-      cache.clear();
-      statusSnapshot = undefined;
-    },
-
-    stats: () => ({ ...stats }),
-    pacing: () => ({
-      servicePerSecond: serviceLimiter.limit,
-      nodePerMinute: nodeLimiter.limit,
-      windowWaits: serviceLimiter.windowWaits + nodeLimiter.windowWaits,
-    }),
-
-    close: () => {
-      nodeStore?.flush();
-      pacing?.flush();
-      answers?.flush();
-      return transport.close();
-    },
-  });
+  const view = (signal: AbortSignal | undefined): DlmmApi => {
+    const at = Object.fromEntries(
+      Object.entries(ENDPOINTS).map(([name, endpoint]) => [
+        name,
+        async (...args: never[]) => read((endpoint as (...a: never[]) => Endpoint<unknown>)(...args), signal),
+      ]),
+    ) as EndpointMethods;
+    return {
+      options: shownOptions,
+      ...at,
+      quote: async (q) => routeOf(await at.quote(q), q),
+      quoteMulti: (q) =>
+        at.quoteMulti(q).then(
+          (body) => routesOf(body, q),
+          (e: unknown) => {
+            if (e instanceof ApiError && e.code === 'no-route') return [];
+            throw e;
+          },
+        ),
+      status: () => readStatus(signal),
+      refreshStatus: () => readStatus(signal, true),
+      hasInventory: () => inventoryBase !== undefined,
+      hasNode: () => nodeBase !== undefined,
+      withSignal: (s) => withSignal(s),
+      serviceClock: () => (clock ? { ...clock } : undefined),
+      clearCache() {
+        cache.clear();
+        statusSnapshot = undefined;
+      },
+      stats: () => ({ ...stats }),
+      pacing: () => ({
+        servicePerSecond: serviceLimiter.limit,
+        nodePerMinute: nodeLimiter.limit,
+        windowWaits: serviceLimiter.windowWaits + nodeLimiter.windowWaits,
+      }),
+      close: () => {
+        nodeStore?.flush();
+        pacing?.flush();
+        answers?.flush();
+        return transport.close();
+      },
+    };
+  };
 
   const api = view(undefined);
   const views = new WeakMap<AbortSignal, DlmmApi>();
@@ -870,43 +771,9 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     return v;
   };
 
-  const readInventory = async (req: HttpRequest, pool: string, signal: AbortSignal) => {
-    const res = await send(req, signal);
-    const body = tryParse(res.text);
-    const fault = faultOf(body);
-    if (res.status === 503 && fault !== undefined) {
-      throw inventoryUnavailable(req, fault, errorDetail(body, res.text));
-    }
-    if (res.status >= 200 && res.status < 300) {
-      const parsed = parseBody(req.endpoint, res.status, res.text);
-      if (isEmptyPoolNotFound(parsed, res.text)) {
-        throw poolNotFound(req, pool, res, poolNotFoundText(parsed, res.text) ?? 'Pool not found');
-      }
-      const inventory = validate(InventorySchema, parsed, req.endpoint);
-      rejectDuplicateBins(inventory.bins, req.endpoint, 'bins');
-      if (!inventory.clean) {
-        // Only clean books are trusted: an unreconciled 200 is treated like RECONCILE_DIRTY, never as data.
-        throw inventoryUnavailable(req, 'RECONCILE_DIRTY', 'the book answered with clean: false');
-      }
-      if (!/unsigned/i.test(inventory.bin_id_domain)) {
-        throw new ApiError(
-          'unexpected-response',
-          `${req.endpoint}: unexpected response, field 'bin_id_domain' is '${inventory.bin_id_domain}', expected the unsigned domain (0..1000).`,
-          { endpoint: req.endpoint, field: 'bin_id_domain', status: res.status },
-        );
-      }
-      return inventory;
-    }
-    const text = poolNotFoundText(body, res.text);
-    if (text !== undefined || res.status === 404)
-      throw poolNotFound(req, pool, res, text ?? errorDetail(body, res.text));
-    throw httpError(req, res, body);
-  };
-
   return api;
 }
 
-/** Status words a warmth gate may answer with (plain text, or `status` in a JSON body). */
 /**
  * Hosts (scheme://host:port) that refused a JSON-integer amount_in with a 422: amounts go to them as strings
  * (the published type) for the rest of the process, whichever client instance asks.
@@ -928,9 +795,119 @@ export function resetAmountForms(): void {
   stringAmountHosts.clear();
 }
 
+/** A quote body as a route: `success: false` or an empty execution path is no-route. */
+function routeOf(body: unknown, q: QuoteRequest): Route {
+  const endpoint = 'POST /quotes/v2/quote';
+  if (isRecord(body) && body.success === false) throw noRoute({ endpoint }, q, errorDetail(body, ''));
+  const route = validate(QuoteResponseSchema, body, endpoint);
+  if (route.hops.length === 0)
+    throw noRoute({ endpoint }, q, errorDetail(body, '') || 'empty execution_path');
+  return withStrategy(route, q);
+}
+
+/** A multi-quote body as its routes, best first (none when the engine found none). */
+function routesOf(body: unknown, q: QuoteRequest): Route[] {
+  const endpoint = 'POST /quotes/v2/quote/multi';
+  if (isRecord(body) && body.success === false && !(Array.isArray(body.routes) && body.routes.length > 0))
+    return [];
+  const multi = validate(MultiQuoteResponseSchema, body, endpoint);
+  const routes = multi.routes.filter((r) => r.hops.length > 0).map((r) => withStrategy(r, q));
+  const best = multi.best_route_index;
+  if (best !== undefined && best !== null && routes.length > 0) {
+    const at = routes.findIndex((r) => r.route_index === best);
+    if (at === -1) {
+      throw new ApiError(
+        'unexpected-response',
+        `${endpoint}: unexpected response, field 'best_route_index' names route ${best}, which is not among the routes.`,
+        { endpoint, field: 'best_route_index' },
+      );
+    }
+    // Best first (the engine sorts them so; its index is what counts).
+    routes.unshift(...routes.splice(at, 1));
+  }
+  return routes;
+}
+
 /** The strategy asked for, on the route (the engine's answer does not echo it). */
 function withStrategy(route: Route, req: QuoteRequest): Route {
   return { ...route, amm_strategy: req.amm_strategy ?? 'best' };
+}
+
+/** HTTP 200 saying 'Pool not found' where a pool was expected. */
+function poolNotFoundIn200(endpoint: string, pool: string, text: string): ApiError {
+  return poolNotFound({ endpoint }, pool, { status: 200, text: '' }, text);
+}
+
+/**
+ * current-bins: a 404 with errorCode POOL_NOT_FOUND is pool-not-found (the caller falls back to app v2
+ * positions); any other errorCode, or a 200 that is not clean, complete and reservesComplete, is
+ * inventory-unavailable (never an empty book). Its tipLag is the policy's gate (the caller's).
+ */
+function currentBinsOf(res: HttpResponse, alias: string, endpoint: string): CurrentBins {
+  const ok = res.status >= 200 && res.status < 300;
+  const body = ok ? parseBody(endpoint, res.status, res.text) : tryParse(res.text);
+  const code = currentBinsFault(body);
+  if (code === 'POOL_NOT_FOUND' || (!ok && res.status === 404)) {
+    throw poolNotFound({ endpoint }, alias, res, code ?? errorDetail(body, res.text));
+  }
+  if (code !== undefined)
+    throw currentBinsUnavailable({ endpoint }, res.status, code, errorDetail(body, res.text));
+  if (!ok) throw httpError({ endpoint }, res, body);
+  const value = validate(CurrentBinsSchema, body, endpoint);
+  const gates: Array<[boolean, string]> = [
+    [value.clean, 'clean: false (the book is not reconciled)'],
+    [value.complete, 'complete: false (the book is incomplete)'],
+    [value.reservesComplete, "reservesComplete: false (the bins' reserves are incomplete)"],
+  ];
+  const failed = gates.find(([pass]) => !pass);
+  if (failed) throw currentBinsUnavailable({ endpoint }, res.status, undefined, failed[1]);
+  const seen = new Set<number>();
+  value.bins.forEach((b, i) => {
+    if (seen.has(b.binIdSigned))
+      throw new ApiError(
+        'unexpected-response',
+        `${endpoint}: unexpected response, field 'bins.${i}.binIdSigned' lists bin ${b.binIdSigned} twice; the book is not believed.`,
+        { endpoint, field: `bins.${i}.binIdSigned` },
+      );
+    seen.add(b.binIdSigned);
+  });
+  return value;
+}
+
+/**
+ * The market-maker inventory: a 503 with a fault code, or a 200 that is not clean, is inventory-unavailable
+ * (never an empty book); its bin ids must be the unsigned domain.
+ */
+function inventoryOf(res: HttpResponse, pool: string, endpoint: string): Inventory {
+  const body = tryParse(res.text);
+  const fault = faultOf(body);
+  if (res.status === 503 && fault !== undefined) {
+    throw inventoryUnavailable({ endpoint }, fault, errorDetail(body, res.text));
+  }
+  if (res.status >= 200 && res.status < 300) {
+    const parsed = parseBody(endpoint, res.status, res.text);
+    if (isEmptyPoolNotFound(parsed, res.text)) {
+      throw poolNotFound({ endpoint }, pool, res, poolNotFoundText(parsed, res.text) ?? 'Pool not found');
+    }
+    const inventory = validate(InventorySchema, parsed, endpoint);
+    rejectDuplicateBins(inventory.bins, endpoint, 'bins');
+    if (!inventory.clean) {
+      // Only clean books are trusted: an unreconciled 200 is treated like RECONCILE_DIRTY, never as data.
+      throw inventoryUnavailable({ endpoint }, 'RECONCILE_DIRTY', 'the book answered with clean: false');
+    }
+    if (!/unsigned/i.test(inventory.bin_id_domain)) {
+      throw new ApiError(
+        'unexpected-response',
+        `${endpoint}: unexpected response, field 'bin_id_domain' is '${inventory.bin_id_domain}', expected the unsigned domain (0..1000).`,
+        { endpoint, field: 'bin_id_domain', status: res.status },
+      );
+    }
+    return inventory;
+  }
+  const text = poolNotFoundText(body, res.text);
+  if (text !== undefined || res.status === 404)
+    throw poolNotFound({ endpoint }, pool, res, text ?? errorDetail(body, res.text));
+  throw httpError({ endpoint }, res, body);
 }
 
 const READY_WORDS = /^(ok|ready|up|healthy|pass)$/i;

@@ -86,7 +86,7 @@ export function noRoute(
 }
 
 /** Any other non-2xx answer; a FastAPI 422 names the fields the service refused. */
-export function httpError(req: HttpRequest, res: HttpResponse, body: unknown): ApiError {
+export function httpError(req: Pick<HttpRequest, 'endpoint'>, res: HttpResponse, body: unknown): ApiError {
   const detail = errorDetail(body, res.text);
   const refused = res.status === 422 ? validationDetail(body) : undefined;
   const message =
@@ -106,7 +106,12 @@ export function httpError(req: HttpRequest, res: HttpResponse, body: unknown): A
  * The service's own status or readiness path answered 404: the base URL is not the service's (a wrong path
  * prefix, another host's API). Said as such, with what the URL should end in, never as a missing pool.
  */
-export function notTheService(req: HttpRequest, res: HttpResponse, body: unknown, base: string): ApiError {
+export function notTheService(
+  req: Pick<HttpRequest, 'endpoint'>,
+  res: HttpResponse,
+  body: unknown,
+  base: string,
+): ApiError {
   const detail = errorDetail(body, res.text);
   return new ApiError(
     'http-error',
