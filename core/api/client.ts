@@ -88,11 +88,10 @@ const DEFAULTS = {
 interface Endpoint<T> {
   /** The server asked (default the service, the only one sent the API key). */
   server?: 'service' | 'inventory' | 'node';
-  method?: 'GET' | 'POST';
   /** Below the server's base URL. */
   path: string;
   /**
-   * A POST's body: as is, or built with its amounts written as the host takes them (the document's JSON
+   * The body of a POST (a read without one is a GET): as is, or built with its amounts written as the host takes them (the document's JSON
    * integer, or the published string once the host refused the integer with a 422; see `postAmounts`).
    */
   body?: string | ((amount: (v: bigint) => bigint | string) => string);
@@ -268,7 +267,6 @@ const ENDPOINTS = {
     });
     return {
       server: 'node',
-      method: 'POST',
       path: `/v2/contracts/call-read/${enc(address)}/${enc(name)}/${enc(fn)}`,
       body,
       id: body,
@@ -352,7 +350,6 @@ function singleBin(path: string, poolId: string): Endpoint<SingleBin> {
 /** A quote request (its body as parsed is the value: see routeOf / routesOf). */
 function quoteAt(path: string, q: QuoteRequest): Endpoint<unknown> {
   return {
-    method: 'POST',
     path,
     body: (amount) =>
       stringifyJsonExact({
@@ -370,7 +367,6 @@ function quoteAt(path: string, q: QuoteRequest): Endpoint<unknown> {
 /** A swap parameters request (published SwapRequest): sent on every call. */
 function swapAt(path: string, r: SwapParamsRequest): Endpoint<SwapParams> {
   return {
-    method: 'POST',
     path,
     body: (amount) =>
       stringifyJsonExact({ ...r, amount_in: amount(r.amount_in), amount_out: amount(r.amount_out) }),
@@ -528,7 +524,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   /** The endpoint's HTTP request; an inventory or node read without its URL configured is refused. */
   const request = <T>(e: Endpoint<T>): HttpRequest => {
     const server = e.server ?? 'service';
-    const method = e.method ?? 'GET';
+    const method = e.body !== undefined ? 'POST' : 'GET';
     const root = server === 'service' ? base : server === 'inventory' ? inventoryBase : nodeBase;
     if (root === undefined)
       throw notConfigured(
