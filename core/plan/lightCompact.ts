@@ -8,7 +8,43 @@
  * `LightMap` / `LightSeq` interface; `mapSize`, `mapKey`, `mapValue` reach one entry without building the
  * others.
  */
-import type { LightAlias, LightMap, LightNode, LightRange, LightScalar, LightSeq } from './lightYaml';
+/* The light trees' nodes (lightYaml.ts re-exports them for its readers). */
+/** [start, value end, node end] as in `yaml` node ranges. */
+export type LightRange = [number, number, number];
+
+export interface LightScalar {
+  kind: 'scalar';
+  range: LightRange;
+  value: unknown;
+  /**
+   * A core-schema tag written before it (`!!str`...), or `region` (read by the full parser: yamlRegion.ts):
+   * its value is not what its text alone resolves to.
+   */
+  tag?: ScalarTag | 'region';
+}
+/** The core-schema tags the reader takes on a scalar (lightYaml.ts `tagged`). */
+export type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
+
+export interface LightMap {
+  kind: 'map';
+  range: LightRange;
+  flow: boolean;
+  keys: LightScalar[];
+  values: LightNode[];
+}
+export interface LightSeq {
+  kind: 'seq';
+  range: LightRange;
+  flow: boolean;
+  items: LightNode[];
+}
+/** `*name`: the anchored node it stands for (never itself an alias); yaml's toJS gives the same JS value. */
+export interface LightAlias {
+  kind: 'alias';
+  range: LightRange;
+  target: LightScalar | LightMap | LightSeq;
+}
+export type LightNode = LightScalar | LightMap | LightSeq | LightAlias;
 
 /** How a reader turns a scalar's text back into its value (the same function it read it with). */
 export interface ScalarCodec {

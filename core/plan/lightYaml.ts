@@ -40,7 +40,23 @@
  * test/unit/plan/lightYaml.test.ts checks the equivalence differentially (values and every range).
  */
 
-import { CompactMap, CompactSeq, CompactStore, mapNode, seqNode, type ScalarCodec } from './lightCompact';
+import {
+  CompactMap,
+  CompactSeq,
+  CompactStore,
+  mapNode,
+  seqNode,
+  type ScalarCodec,
+  type LightAlias,
+  type LightMap,
+  type LightNode,
+  type LightRange,
+  type LightScalar,
+  type LightSeq,
+  type ScalarTag,
+} from './lightCompact';
+
+export type { LightAlias, LightMap, LightNode, LightRange, LightScalar, LightSeq, ScalarTag };
 
 /** A block map entry or sequence item read, and what follows it (`next`: its next content line). */
 interface Entry {
@@ -51,43 +67,7 @@ interface Entry {
   trail: number;
 }
 
-/** [start, value end, node end] as in `yaml` node ranges. */
-export type LightRange = [number, number, number];
-
-export interface LightScalar {
-  kind: 'scalar';
-  range: LightRange;
-  value: unknown;
-  /**
-   * A core-schema tag written before it (`!!str`...), or `region` (read by the full parser: yamlRegion.ts):
-   * its value is not what its text alone resolves to.
-   */
-  tag?: ScalarTag | 'region';
-}
-/** The core-schema tags the reader takes on a scalar (lightYaml.ts `tagged`). */
-export type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
 const SCALAR_TAGS: readonly ScalarTag[] = ['str', 'int', 'float', 'bool', 'null'];
-
-export interface LightMap {
-  kind: 'map';
-  range: LightRange;
-  flow: boolean;
-  keys: LightScalar[];
-  values: LightNode[];
-}
-export interface LightSeq {
-  kind: 'seq';
-  range: LightRange;
-  flow: boolean;
-  items: LightNode[];
-}
-/** `*name`: the anchored node it stands for (never itself an alias); yaml's toJS gives the same JS value. */
-export interface LightAlias {
-  kind: 'alias';
-  range: LightRange;
-  target: LightScalar | LightMap | LightSeq;
-}
-export type LightNode = LightScalar | LightMap | LightSeq | LightAlias;
 
 /**
  * Reads `text[start, end)` with the full parser: one item of a block sequence (`item`: its dash line with its
