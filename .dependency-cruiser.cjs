@@ -1,3 +1,4 @@
+/* global module */
 /**
  * The one-way house (ARCHITECTURE.md): each layer imports only from the layers listed before it, and nothing
  * imports in a circle. `npm run lint` runs this; a new upward import or circle fails the lint.
