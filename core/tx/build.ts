@@ -40,6 +40,8 @@ export interface ExportableAnalysis {
     operationId?(index: number): string;
   };
   live?: { tokens?: Token[] } | LiveData;
+  /** The analysis's own build, executed on the state read (core/check/execute.ts), when it made one. */
+  execution?: { transactions: BuiltTransaction[]; sender?: string; routers?: RouterConfig };
 }
 
 export interface BuildOptions {
@@ -90,14 +92,30 @@ export interface BuildOptions {
   provider?: string;
 }
 
-/** Builds the unsigned transactions of a checked plan, or says why it cannot. */
-export async function buildTransactions(
+/** What the export may build, once every gate before the build passed (`exportGate`). */
+export interface ExportAllowed {
+  plan: Plan & { sender: string };
+  routers: RouterConfig;
+  /** The prepared operations to export (the one of `opId`, or all). */
+  ops: PreparedOperation[];
+}
+
+/**
+ * The export's gates before any transaction is built, in one place: a plan that did not parse or has errors
+ * (swap-unchecked waived by `allowUncheckedSwap`), no sender, no routers, a public key that is not the
+ * sender's, live data unavailable, an operation that was not checked, an unknown `opId`, nothing to export.
+ * With `forCheck` (the analyzer's own build) existing findings and unchecked operations do not stop it.
+ * The gates after the build (the clock, unprotected bounds, a revert on the state read) are in
+ * `buildTransactions`, which applies this one first.
+ */
+export function exportGate(
   analysis: ExportableAnalysis,
   opts: BuildOptions = {},
-): Promise<ExportOutcome> {
+): { ok: true; allowed: ExportAllowed } | { ok: false; error: ExportError } {
   const plan = analysis.plan;
-  const waived = (f: Finding) => opts.allowUncheckedSwap === true && f.code === 'swap-unchecked';
-  const errors = opts.forCheck ? [] : analysis.findings.filter((f) => f.severity === 'error' && !waived(f));
+  const errors = opts.forCheck
+    ? []
+    : analysis.findings.filter((f) => f.severity === 'error' && !waivedBy(opts, f));
   if (!plan) {
     return {
       ok: false,
@@ -215,6 +233,29 @@ export async function buildTransactions(
         'the plan has no prepared operation to export (was live data read?)',
       ),
     };
+  return { ok: true, allowed: { plan: plan as Plan & { sender: string }, routers, ops } };
+}
+
+/** A `swap-unchecked` error the caller chose to export anyway (--allow-unchecked-swap). */
+function waivedBy(opts: BuildOptions, f: Finding): boolean {
+  return opts.allowUncheckedSwap === true && f.code === 'swap-unchecked';
+}
+
+/** The note on a transaction whose min-dlp fell back to 1 (the analyzer's build always allows it). */
+const UNPROTECTED_NOTE = 'min-dlp fell back to 1 (unprotected, allowed by the user)';
+
+/**
+ * Builds the unsigned transactions of a checked plan, or says why it cannot. A live analysis already built
+ * them (its `execution`, with `forCheck`): the export takes those (`fromCheck`) and builds again only where
+ * the check's build cannot stand for the export's.
+ */
+export async function buildTransactions(
+  analysis: ExportableAnalysis,
+  opts: BuildOptions = {},
+): Promise<ExportOutcome> {
+  const gate = exportGate(analysis, opts);
+  if (!gate.ok) return gate;
+  const { plan, routers, ops } = gate.allowed;
 
   // The state read, as the chain model: bounds come from it sequentially and every transaction is
   // executed on it (a copy), exactly as `check` did.
@@ -232,6 +273,7 @@ export async function buildTransactions(
     const refused = clockGate(ctx, plan, opts.api?.serviceClock?.());
     if (refused) return { ok: false, error: refused };
   }
+  const checked = opts.forCheck ? undefined : fromCheck(analysis, ops, ctx, opts);
   const built: PartialTx[][] = [];
   let seen = 0;
   // The check's min-dlp-unprotected finding (core/check/rules) of an operation whose min-dlp fell back to 1:
@@ -239,17 +281,20 @@ export async function buildTransactions(
   const unprotectedFindings = (opId: string) =>
     analysis.findings.filter((f) => f.code === 'min-dlp-unprotected' && f.operation === opId);
   const flagged: Finding[] = [];
-  for (const op of ops) {
+  for (const [i, op] of ops.entries()) {
     let txs: PartialTx[] | ExportError;
-    try {
-      txs = op.op === 'swap' ? await buildSwapOp(ctx, op) : await buildLiquidityOp(ctx, op);
-    } catch (e) {
-      if (!(e instanceof PostConditionRangeError)) throw e;
-      txs = exportError('amount-exceeds-post-condition', `operation '${op.id}': ${e.message}`);
+    if (checked) txs = checked[i]!;
+    else {
+      try {
+        txs = op.op === 'swap' ? await buildSwapOp(ctx, op) : await buildLiquidityOp(ctx, op);
+      } catch (e) {
+        if (!(e instanceof PostConditionRangeError)) throw e;
+        txs = exportError('amount-exceeds-post-condition', `operation '${op.id}': ${e.message}`);
+      }
     }
     if (isExportError(txs)) return { ok: false, error: txs };
     if (op.op === 'swap' && !opts.forCheck) {
-      const unchecked = analysis.findings.filter((f) => waived(f) && f.operation === op.id);
+      const unchecked = analysis.findings.filter((f) => waivedBy(opts, f) && f.operation === op.id);
       for (const tx of txs)
         tx.notes = [
           ...tx.notes,
@@ -272,13 +317,12 @@ export async function buildTransactions(
       }
       flagged.push(...unprotectedFindings(op.id));
       for (const tx of txs)
-        tx.notes = [
-          ...tx.notes,
-          `min-dlp fell back to 1 (unprotected, allowed by the user) for bin(s) ${bins}: the minted shares are not bounded`,
-        ];
+        tx.notes = [...tx.notes, `${UNPROTECTED_NOTE} for bin(s) ${bins}: the minted shares are not bounded`];
     }
+    // The check's transactions carry their execution on the state read; only a fee (known to the export
+    // alone: the chain takes it before each transaction) makes the export execute them again.
+    if (ctx.state && (!checked || ctx.fee !== undefined)) for (const tx of txs) executeOn(ctx, tx, op);
     if (ctx.state) {
-      for (const tx of txs) executeOn(ctx, tx, op);
       // The export's own execution (it may know bin shares the check did not read) must pass too.
       const reverted = txs.find((t) => t.execution?.status === 'reverted');
       if (!opts.forCheck && reverted?.execution?.status === 'reverted') {
@@ -297,8 +341,10 @@ export async function buildTransactions(
   for (const parts of built) {
     parts.forEach((p, i) => {
       // Onto the built object, not a spread: its export-only fields stay unread (withExportFields).
+      // A transaction of the check's build has its part, parts and split note already.
+      const fresh = !('part' in p);
       const part: BuiltTransaction = Object.assign(p, { part: i + 1, parts: parts.length });
-      if (parts.length > 1)
+      if (parts.length > 1 && fresh)
         part.notes = [
           ...part.notes,
           `part ${i + 1} of ${parts.length}: split to stay within ${ctx.maxPositionsPerTx} positions and ${ctx.maxPostConditionsPerTx} post-conditions per transaction`,
@@ -310,6 +356,78 @@ export async function buildTransactions(
   const known = new Set(analysis.findings.map((f) => `${f.code}|${f.offset}|${f.operation ?? ''}`));
   const added = ctx.findings.filter((f) => !known.has(`${f.code}|${f.offset}|${f.operation ?? ''}`));
   return { ok: true, transactions, findings: [...added, ...flagged] };
+}
+
+/**
+ * The check's build (the analysis's `execution`), per operation of `ops`, as the export's: copies of its
+ * transactions (the analysis keeps its own) with the deadline from the export's clock. Undefined where that
+ * build cannot stand for the export's, which then builds as it always did:
+ * - a swap: the export reads the hop pools from the engine and asks it for swap parameters (sending the
+ *   provider attribution), which the check never does;
+ * - one operation of several: alone, its bounds come from the state read, not from the state the
+ *   operations before it leave (as the check computed them);
+ * - a bin whose min-dlp fell back to 1 (shares unknown): the export refuses it unless allowed, naming the
+ *   bins, and with an engine reads their shares from the node proxy first; likewise a call the check could
+ *   not execute ('unknown') when the export has an engine (the node read may fill the bins it lacked);
+ * - options the check's build did not have (routers, limits, a state, token records).
+ */
+function fromCheck(
+  analysis: ExportableAnalysis,
+  ops: PreparedOperation[],
+  ctx: BuildContext,
+  opts: BuildOptions,
+): PartialTx[][] | undefined {
+  const checked = analysis.execution;
+  if (!checked || opts.state || opts.resolvePool) return undefined;
+  if (opts.maxPositionsPerTx !== undefined || opts.maxPostConditions !== undefined) return undefined;
+  if (opts.tokens !== undefined && analysis.live?.tokens === undefined) return undefined;
+  if (ops.length !== analysis.prepared.length || ops.some((o) => o.op === 'swap')) return undefined;
+  if (!sameRouters(checked.routers, ctx.routers) || checked.sender !== ctx.sender) return undefined;
+  const byOp = new Map<string, BuiltTransaction[]>();
+  for (const tx of checked.transactions) {
+    const list = byOp.get(tx.opId) ?? [];
+    list.push(tx);
+    byOp.set(tx.opId, list);
+  }
+  if (byOp.size !== ops.length) return undefined;
+  // A call on a bin whose shares the state lacks could not be executed ('unknown'); the export, with an
+  // engine, first reads such target bins from the node proxy.
+  if (ctx.api && checked.transactions.some((t) => t.execution?.status === 'unknown')) return undefined;
+  const out: PartialTx[][] = [];
+  for (const op of ops) {
+    const txs = byOp.get(op.id);
+    if (!txs || txs.some((t) => t.opIndex !== op.index)) return undefined;
+    if (txs.some((t) => t.notes.some((n) => n.startsWith(UNPROTECTED_NOTE)))) return undefined;
+    const copies: PartialTx[] = [];
+    for (const tx of txs) {
+      // Its own descriptors, so the export-only fields stay unread getters (withExportFields).
+      const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(tx)) as BuiltTransaction;
+      if (!restamp(copy, ctx)) return undefined;
+      copies.push(copy);
+    }
+    out.push(copies);
+  }
+  return out;
+}
+
+/** The check's routers are the export's (same network, same overrides). */
+function sameRouters(a: RouterConfig | undefined, b: RouterConfig): boolean {
+  if (!a) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof RouterConfig>;
+  return [...keys].every((k) => a[k] === b[k]);
+}
+
+/**
+ * The v-1-2 deadline is the export's clock plus policy.deadline_seconds, not the check's: the last
+ * argument is replaced (false when the call does not end in the expected argument).
+ */
+function restamp(tx: BuiltTransaction, ctx: BuildContext): boolean {
+  if (tx.deadline === ctx.deadline && ctx.deadlineArg === undefined) return true;
+  const last = tx.argNames.length - 1;
+  if (ctx.deadlineArg === undefined || tx.argNames[last] !== 'deadline') return false;
+  tx.functionArgs = [...tx.functionArgs.slice(0, last), ctx.deadlineArg];
+  tx.deadline = ctx.deadline;
+  return true;
 }
 
 /** Bins of `opId` whose min-dlp fell back to 1, among those recorded since index `from`. */

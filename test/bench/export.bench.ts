@@ -3,8 +3,13 @@
  * what a user waits for: `dlmm export` run as users run it (a new node process of bin/dlmm.js) against the
  * simulator over loopback, repeated with every read of that height already in the on-disk answers (one run
  * first writes them), beside `dlmm check --offline` of the same plan file in the same rounds (interleaved,
- * medians; budget <= 3x). The requests each repeat still sends are printed beside it.
+ * medians; budget <= 3x). The requests each repeat still sends are printed beside it. And the in-process
+ * check + export of a 350-position plan on the simulator beside the check alone: the export takes the
+ * check's build (issue #27 item 2).
  */
+import { createApiClient } from '../../core/api/client';
+import { analyzePlan } from '../../core/check/analyze';
+import { createLiveSession } from '../../core/live/live';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +17,17 @@ import { join } from 'node:path';
 import { buildTransactions } from '../../core/tx/build';
 import { formatWalletRequest, txHexes } from '../../core/tx/formats';
 import type { PreparedOperation } from '../../core/prepare/prepared';
-import { DEFAULT_USER, DEFAULT_WORLD_INPUT, POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
+import {
+  DEFAULT_SIM_API_KEY,
+  DEFAULT_USER,
+  DEFAULT_WORLD_INPUT,
+  POOL_SBTC_USDCX,
+} from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
 import { parseWorld } from '../../core/sim/world';
 import { ROOT } from '../integration/lsp/harness';
-import { addItem, analysisOf, PUBLIC_KEY, snapshot, testEngine } from '../unit/tx/fixtures';
-import { median, versus, type BenchRow } from './types';
+import { addItem, analysisOf, PUBLIC_KEY, snapshot, testEngine, USER } from '../unit/tx/fixtures';
+import { median, timeIt, versus, type BenchRow } from './types';
 
 export async function bench(): Promise<BenchRow[]> {
   return [...(await inProcess()), ...(await wholeProcess())];
@@ -66,6 +76,7 @@ async function inProcess(): Promise<BenchRow[]> {
       budget: '<= 50 ms',
       ok: p50 <= 50,
     },
+    ...(await checkThenExport()),
   ];
 }
 
@@ -173,6 +184,53 @@ async function wholeProcess(): Promise<BenchRow[]> {
     ];
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+    await sim.close();
+  }
+}
+
+/** `analyzePlan` then `buildTransactions` in process, warm session, beside `analyzePlan` alone. */
+async function checkThenExport(): Promise<BenchRow[]> {
+  // A pool with liquidity over ±200 bins around its active bin (every target listed), the user the key's.
+  const input = structuredClone(DEFAULT_WORLD_INPUT);
+  input.users = (input.users ?? []).map((u) => ({ ...u, address: USER }));
+  const pools = input.pools as Array<{ id: string; liquidity: { bins_below: number; bins_above: number } }>;
+  const pool = pools.find((x) => x.id === POOL_SBTC_USDCX) as (typeof pools)[number];
+  pool.liquidity.bins_below = 200;
+  pool.liquidity.bins_above = 200;
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0, world: parseWorld(input, 'bench-wide') });
+  const api = createApiClient({
+    baseUrl: sim.url,
+    inventoryUrl: sim.inventoryUrl,
+    nodeUrl: sim.nodeUrl,
+    apiKey: DEFAULT_SIM_API_KEY,
+  });
+  try {
+    const bins = Array.from({ length: 350 }, (_, i) => {
+      const o = i - 175;
+      return `      - { bin_id: ${139 + o}, x_amount: ${o >= 0 ? 1000 : 0}, y_amount: ${o <= 0 ? 2500 : 0} }`;
+    });
+    const text = `version: 1\nsender: ${USER}\noperations:\n  - id: ladder\n    op: add\n    pool: ${POOL_SBTC_USDCX}\n    bins:\n${bins.join('\n')}\n`;
+    const session = createLiveSession();
+    const exportOnce = async (signing: boolean) => {
+      const analysis = await analyzePlan(text, { api, session });
+      const r = await buildTransactions(analysis, {
+        api,
+        ...(signing ? { publicKey: PUBLIC_KEY, nonce: 1n, fee: 1000n } : {}),
+      });
+      if (!r.ok) throw new Error(r.error.message);
+    };
+    for (let i = 0; i < 10; i++) await exportOnce(true);
+    const runs = 31;
+    const check = await timeIt(runs, () => analyzePlan(text, { api, session }));
+    const plain = await timeIt(runs, () => exportOnce(false));
+    const signed = await timeIt(runs, () => exportOnce(true));
+    const peer = { name: 'the check alone', value: check };
+    return [
+      { name: 'check + export in process, 350 positions, no fee (p50)', value: plain, unit: 'ms', peer },
+      { name: 'check + export in process, 350 positions, with fee (p50)', value: signed, unit: 'ms', peer },
+    ];
+  } finally {
+    await api.close?.();
     await sim.close();
   }
 }
