@@ -2,6 +2,9 @@
 
 export type InventoryFault = 'TIP_LAG' | 'RECONCILE_DIRTY' | 'INCOMPLETE';
 
+/** The `detail` of failures.ts notTheService's error (core/live/live.ts reads it without loading the schemas). */
+export const NOT_THE_SERVICE = 'not the service';
+
 /**
  * Every code of a service error: commands print it in brackets after the message (`dlmm: ... [http-error]`),
  * and docs/diagnostics.md lists each.

@@ -1,5 +1,5 @@
 /** Typed failures the API client raises: each names the endpoint, what was found and what to do. */
-import { ApiError, type InventoryFault } from './errors';
+import { ApiError, NOT_THE_SERVICE, type InventoryFault } from './errors';
 import { InventoryFaultSchema, type QuoteRequest } from './schemas';
 import type { HttpRequest, HttpResponse } from './transport';
 import { errorDetail, isRecord, refusedFields, validationDetail } from './validate';
@@ -121,9 +121,6 @@ export function notTheService(
     { endpoint: req.endpoint, status: res.status, detail: NOT_THE_SERVICE },
   );
 }
-
-/** The `detail` of notTheService's error (core/live/live.ts reads it). */
-export const NOT_THE_SERVICE = 'not the service';
 
 /** A base URL as shown in a message: scheme, host and path only (never user info, a query or a fragment). */
 function shownBase(base: string): string {

@@ -6,8 +6,7 @@
  */
 import { aliasesByPrincipal, withAliases } from '../api/aliases';
 import { SharedRuns } from '../api/cache';
-import { isApiError, type ApiErrorCode, type InventoryFault } from '../api/errors';
-import { NOT_THE_SERVICE } from '../api/failures';
+import { isApiError, NOT_THE_SERVICE, type ApiErrorCode, type InventoryFault } from '../api/errors';
 import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
 import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
 import type { Plan, PlanOperation } from '../plan/schema';
