@@ -8,11 +8,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { POOL_SBTC_USDCX, SBTC, USDCX } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
 import { extensionServer, positionOf, ROOT, startLsp } from '../integration/lsp/harness';
 import { versus, type BenchRow } from './types';
+import { startYamlLanguageServer } from './yamlPeer';
 
 const DEBOUNCE_MS = 150;
 const ROUNDS = 15;
@@ -177,22 +177,8 @@ async function waitLive(
 }
 
 async function yamlLanguageServer(plan: string): Promise<{ ready: number; check: number }> {
-  const bin = join(ROOT, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
-  const schema = pathToFileURL(join(ROOT, 'schemas', 'dlmm-plan.schema.json')).toString();
-  const yamlSettings = {
-    validate: true,
-    hover: true,
-    completion: true,
-    schemas: { [schema]: '*.dlmm.yaml' },
-    schemaStore: { enable: false },
-  };
   const t0 = performance.now();
-  const yls = await startLsp({
-    command: { cmd: process.execPath, args: [bin, '--stdio'] },
-    configuration: (section) =>
-      section === 'yaml' ? yamlSettings : section === 'http' ? { proxyStrictSSL: false } : {},
-  });
-  void yls.conn.sendNotification('workspace/didChangeConfiguration', { settings: { yaml: yamlSettings } });
+  const yls = await startYamlLanguageServer();
   const ready = performance.now() - t0;
   // A schema error (unknown field) makes the comparison observable: both servers must report it.
   const bad = plan.replace('    mode: strict\n', '    mode: strict\n    colour: red\n');

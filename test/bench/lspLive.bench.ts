@@ -7,12 +7,11 @@
  * requests each of our keystrokes made.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { startSimulator } from '../../core/sim/server';
-import { extensionServer, ROOT, startLsp, type LspSession } from '../integration/lsp/harness';
+import { extensionServer, startLsp, type LspSession } from '../integration/lsp/harness';
 import { planText } from './lsp.bench';
 import { versus, type BenchRow } from './types';
+import { startYamlLanguageServer } from './yamlPeer';
 
 const OUR_DEBOUNCE_MS = 150;
 /** yaml-language-server's validation delay (its yamlSettings.validationDelayMs; not a setting). */
@@ -39,7 +38,7 @@ export async function bench(): Promise<BenchRow[]> {
       env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
       initializationOptions: { debounceMs: OUR_DEBOUNCE_MS, analysisEvents: true },
     });
-    peer = await yamlLanguageServer();
+    peer = await startYamlLanguageServer();
     const ourUri = 'file:///bench/live/ours.dlmm.yaml';
     const peerUri = 'file:///bench/live/peer.dlmm.yaml';
     ours.open(ourUri, plan);
@@ -133,23 +132,3 @@ export function cpuMs(pid: number | undefined): number {
 
 /** USER_HZ: the unit of /proc's CPU times (100 on Linux on every architecture Node runs on). */
 const CLOCK_TICKS_PER_SECOND = 100;
-
-/** yaml-language-server validating plans against our JSON Schema, as the other LSP bench rows run it. */
-async function yamlLanguageServer(): Promise<LspSession> {
-  const bin = join(ROOT, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
-  const schema = pathToFileURL(join(ROOT, 'schemas', 'dlmm-plan.schema.json')).toString();
-  const yamlSettings = {
-    validate: true,
-    hover: true,
-    completion: true,
-    schemas: { [schema]: '*.dlmm.yaml' },
-    schemaStore: { enable: false },
-  };
-  const yls = await startLsp({
-    command: { cmd: process.execPath, args: [bin, '--stdio'] },
-    configuration: (section) =>
-      section === 'yaml' ? yamlSettings : section === 'http' ? { proxyStrictSSL: false } : {},
-  });
-  void yls.conn.sendNotification('workspace/didChangeConfiguration', { settings: { yaml: yamlSettings } });
-  return yls;
-}

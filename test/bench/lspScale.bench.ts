@@ -6,7 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   DEFAULT_USER,
   POOL_SBTC_USDCX,
@@ -19,6 +18,7 @@ import { startSimulator } from '../../core/sim/server';
 import { extensionServer, ROOT, startLsp, type LspSession } from '../integration/lsp/harness';
 import { cpuMs } from './lspLive.bench';
 import { median, versus, type BenchRow } from './types';
+import { startYamlLanguageServer } from './yamlPeer';
 
 const FILES = 150;
 const MEMORY_FILES = 200;
@@ -277,22 +277,8 @@ async function ourServer(texts: string[], command = extensionServer()) {
 }
 
 async function yamlLanguageServer(texts: string[]) {
-  const bin = join(ROOT, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
-  const schema = pathToFileURL(join(ROOT, 'schemas', 'dlmm-plan.schema.json')).toString();
-  const yamlSettings = {
-    validate: true,
-    hover: true,
-    completion: true,
-    schemas: { [schema]: '*.dlmm.yaml' },
-    schemaStore: { enable: false },
-  };
-  const yls = await startLsp({
-    command: { cmd: process.execPath, args: [bin, '--stdio'] },
-    configuration: (section) =>
-      section === 'yaml' ? yamlSettings : section === 'http' ? { proxyStrictSSL: false } : {},
-  });
+  const yls = await startYamlLanguageServer();
   try {
-    void yls.conn.sendNotification('workspace/didChangeConfiguration', { settings: { yaml: yamlSettings } });
     // The schema is loaded on first use: warm it with one file so the timing is validation only (ours gets
     // the same warm-up).
     yls.open('file:///bench/yls/warm.dlmm.yaml', texts[0] as string);
