@@ -30,7 +30,8 @@ async function cpuTimeIt(runs: number, f: () => unknown): Promise<number> {
   return median(out);
 }
 
-function plan350(seed: number): string {
+/** One add of 350 positions around the active bin (139) of the default world's sBTC-USDCx pool. */
+export function plan350(seed: number): string {
   const bins: string[] = [];
   for (let i = 0; i < 350; i++) {
     const id = i - 175;

@@ -10,9 +10,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { POOL_SBTC_USDCX } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
 import { extensionServer, ROOT, startLsp } from '../integration/lsp/harness';
+import { plan350 } from './analyze.bench';
 import { median, type BenchRow } from './types';
 
 const DEBOUNCE_MS = 150;
@@ -20,18 +20,6 @@ const ROUNDS = 15;
 /** Keystrokes not counted: the first ones after open pay for JIT warm-up. */
 const WARMUP = 3;
 const BUDGET_MS = 16;
-
-/** One add of 350 positions around the active bin (139) of the default world's sBTC-USDCx pool. */
-function plan350(seed: number): string {
-  const bins: string[] = [];
-  for (let i = 0; i < 350; i++) {
-    const id = i - 175;
-    bins.push(
-      `      - { bin_id: ${id}, x_amount: ${id > 139 ? 1000 + seed : 0}, y_amount: ${id < 139 ? 2500 + seed : 0} }`,
-    );
-  }
-  return `version: 1\nsender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR\noperations:\n  - id: ladder\n    op: add\n    pool: ${POOL_SBTC_USDCX}\n    bins:\n${bins.join('\n')}\n`;
-}
 
 export async function bench(): Promise<BenchRow[]> {
   if (!existsSync(join(ROOT, 'dist', 'cli.js')))
