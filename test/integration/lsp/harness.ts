@@ -4,8 +4,7 @@
  * and the LSP bench.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createMessageConnection,
@@ -65,11 +64,6 @@ export function extensionServer(): { cmd: string; args: string[] } {
   return { cmd: process.execPath, args: [...SERVER_EXEC_ARGV, join(ROOT, 'dist', 'server.js'), '--stdio'] };
 }
 
-/** A fresh cache folder for one session, inside the suite's (removed with it at exit). */
-function sessionCacheHome(): string {
-  return mkdtempSync(join(process.env.XDG_CACHE_HOME ?? tmpdir(), 'lsp-'));
-}
-
 /** Spawns the server and completes the initialize handshake. */
 export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
   if (!existsSync(join(ROOT, 'dist', 'cli.js')))
@@ -80,11 +74,8 @@ export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
   };
   const child = spawn(command.cmd, command.args, {
     cwd: ROOT,
-    // XDG_CACHE_HOME: a folder of this session's own inside the suite's temporary cache folder
-    // (test/setup.ts), never the developer's. Its own: the on-disk answers are kept per service URL and state
-    // height, and every simulator starts at its world's height on whatever loopback port it got, so a
-    // session sharing the folder could be served what another test's simulator answered at that port and height.
-    env: { PATH: process.env.PATH, XDG_CACHE_HOME: sessionCacheHome(), ...opts.env },
+    // XDG_CACHE_HOME: the suite's temporary cache folder (test/setup.ts), never the developer's own.
+    env: { PATH: process.env.PATH, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let err = '';
