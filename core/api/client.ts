@@ -494,8 +494,10 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
         return hit;
       }
     }
+    // Joined only by reads at the same height: a read begun before the state moved (its answer may be of the
+    // old state) never answers an analysis of the new height.
     return inflight.run(
-      key,
+      height === undefined ? key : `${key} @${height}`,
       async (shared) => {
         // A 'disk' read may be answered from, and is kept in, the on-disk answers of this height (only once
         // its answer was read and validated whole).
