@@ -23,7 +23,7 @@ import { PostConditionRangeError } from '../chain/postConditions';
 import { buildLiquidityOp } from './liquidity';
 import { routerConfigFor, type Network, type RouterConfig } from '../chain/deployments';
 import { BinShareReader } from './shares';
-import { buildSwapOp } from './swap';
+import { addEngineLines, buildSwapOp, engineLinesIndex } from './swap';
 import { effectTokens, txEffects } from './effects';
 import type { BalanceChange, BuiltTransaction, ExportError, ExportOutcome, TokenInfo } from './types';
 
@@ -274,6 +274,8 @@ export async function buildTransactions(
     if (refused) return { ok: false, error: refused };
   }
   const checked = opts.forCheck ? undefined : fromCheck(analysis, ops, ctx, opts);
+  // One operation of several (`opId`) is exported alone: executed on the state read, not after the others.
+  const alone = ops.length !== analysis.prepared.length;
   const built: PartialTx[][] = [];
   let seen = 0;
   // The check's min-dlp-unprotected finding (core/check/rules) of an operation whose min-dlp fell back to 1:
@@ -283,8 +285,12 @@ export async function buildTransactions(
   const flagged: Finding[] = [];
   for (const [i, op] of ops.entries()) {
     let txs: PartialTx[] | ExportError;
-    if (checked) txs = checked[i]!;
-    else {
+    if (checked) {
+      txs = checked.txs[i]!;
+      // The check never asks the engine for swap parameters: the export does (attribution), beside its call.
+      if (op.op === 'swap')
+        for (const tx of txs) await addEngineLines(ctx, op, tx, checked.engineAt.get(tx) as number);
+    } else {
       try {
         txs = op.op === 'swap' ? await buildSwapOp(ctx, op) : await buildLiquidityOp(ctx, op);
       } catch (e) {
@@ -319,9 +325,11 @@ export async function buildTransactions(
       for (const tx of txs)
         tx.notes = [...tx.notes, `${UNPROTECTED_NOTE} for bin(s) ${bins}: the minted shares are not bounded`];
     }
-    // The check's transactions carry their execution on the state read; only a fee (known to the export
-    // alone: the chain takes it before each transaction) makes the export execute them again.
-    if (ctx.state && (!checked || ctx.fee !== undefined)) for (const tx of txs) executeOn(ctx, tx, op);
+    // The check's transactions carry their execution on the state read, after the operations before them;
+    // the export executes them again only for a fee (known to the export alone: the chain takes it before
+    // each transaction) or for one operation exported alone (on the state read, as it is built).
+    if (ctx.state && (!checked || ctx.fee !== undefined || alone))
+      for (const tx of txs) executeOn(ctx, tx, op);
     if (ctx.state) {
       // The export's own execution (it may know bin shares the check did not read) must pass too.
       const reverted = txs.find((t) => t.execution?.status === 'reverted');
@@ -360,12 +368,12 @@ export async function buildTransactions(
 
 /**
  * The check's build (the analysis's `execution`), per operation of `ops`, as the export's: copies of its
- * transactions (the analysis keeps its own) with the deadline from the export's clock. Undefined where that
- * build cannot stand for the export's, which then builds as it always did:
- * - a swap: the export reads the hop pools from the engine and asks it for swap parameters (sending the
- *   provider attribution), which the check never does;
- * - one operation of several: alone, its bounds come from the state read, not from the state the
- *   operations before it leave (as the check computed them);
+ * transactions (the analysis keeps its own) with the deadline from the export's clock, and for each swap the
+ * place of the engine's swap-parameter lines (the export asks for them: addEngineLines). Undefined where
+ * that build cannot stand for the export's, which then builds as it always did:
+ * - one operation of several (`opId`) whose pool an operation before it also uses: the export builds it
+ *   alone on the state read, where the check built it on the state the operations before it leave, so
+ *   its bounds differ (an operation no earlier one touches has the same call either way, and is taken);
  * - a bin whose min-dlp fell back to 1 (shares unknown): the export refuses it unless allowed, naming the
  *   bins, and with an engine reads their shares from the node proxy first; likewise a call the check could
  *   not execute ('unknown') when the export has an engine (the node read may fill the bins it lacked);
@@ -376,38 +384,54 @@ function fromCheck(
   ops: PreparedOperation[],
   ctx: BuildContext,
   opts: BuildOptions,
-): PartialTx[][] | undefined {
+): { txs: PartialTx[][]; engineAt: Map<PartialTx, number> } | undefined {
   const checked = analysis.execution;
   if (!checked || opts.state || opts.resolvePool) return undefined;
   if (opts.maxPositionsPerTx !== undefined || opts.maxPostConditions !== undefined) return undefined;
   if (opts.tokens !== undefined && analysis.live?.tokens === undefined) return undefined;
-  if (ops.length !== analysis.prepared.length || ops.some((o) => o.op === 'swap')) return undefined;
   if (!sameRouters(checked.routers, ctx.routers) || checked.sender !== ctx.sender) return undefined;
+  if (ops.length !== analysis.prepared.length && !ops.every((op) => untouchedBefore(analysis, ctx, op)))
+    return undefined;
   const byOp = new Map<string, BuiltTransaction[]>();
   for (const tx of checked.transactions) {
     const list = byOp.get(tx.opId) ?? [];
     list.push(tx);
     byOp.set(tx.opId, list);
   }
-  if (byOp.size !== ops.length) return undefined;
-  // A call on a bin whose shares the state lacks could not be executed ('unknown'); the export, with an
-  // engine, first reads such target bins from the node proxy.
-  if (ctx.api && checked.transactions.some((t) => t.execution?.status === 'unknown')) return undefined;
+  if (byOp.size !== analysis.prepared.length) return undefined;
   const out: PartialTx[][] = [];
+  const engineAt = new Map<PartialTx, number>();
   for (const op of ops) {
     const txs = byOp.get(op.id);
     if (!txs || txs.some((t) => t.opIndex !== op.index)) return undefined;
+    // A call on a bin whose shares the state lacks could not be executed ('unknown'); the export, with an
+    // engine, first reads such target bins from the node proxy.
+    if (ctx.api && txs.some((t) => t.execution?.status === 'unknown')) return undefined;
     if (txs.some((t) => t.notes.some((n) => n.startsWith(UNPROTECTED_NOTE)))) return undefined;
     const copies: PartialTx[] = [];
     for (const tx of txs) {
       // Its own descriptors, so the export-only fields stay unread getters (withExportFields).
       const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(tx)) as BuiltTransaction;
       if (!restamp(copy, ctx)) return undefined;
+      if (op.op === 'swap') {
+        const at = engineLinesIndex(tx);
+        if (at === undefined) return undefined;
+        engineAt.set(copy, at);
+      }
       copies.push(copy);
     }
     out.push(copies);
   }
-  return out;
+  return { txs: out, engineAt };
+}
+
+/**
+ * No operation before `op` in the plan uses a pool `op` uses: the check built `op` on the state read as
+ * far as its pools go, so its call is the one `op` alone would get.
+ */
+function untouchedBefore(analysis: ExportableAnalysis, ctx: BuildContext, op: PreparedOperation): boolean {
+  const mine = new Set(poolsOf(ctx, op));
+  return analysis.prepared.every((p) => p.index >= op.index || !poolsOf(ctx, p).some((q) => mine.has(q)));
 }
 
 /** The check's routers are the export's (same network, same overrides). */
@@ -480,7 +504,9 @@ function executeOn(ctx: BuildContext, tx: PartialTx, op: PreparedOperation): voi
       return change;
     });
   }
+  // A copy of the check's transaction carries the check's effects: never left beside another execution.
   if (effects) tx.effects = effects;
+  else delete tx.effects;
   if (tx.execution.status === 'unknown')
     for (const p of pools) ctx.unknownPools.set(p, { pool: p, opId: op.id, detail: tx.execution.detail });
 }

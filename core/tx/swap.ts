@@ -37,6 +37,16 @@ import type { Bound, ExportError, PositionRow, TokenInfo } from './types';
 
 type SwapOp = Extract<PreparedOperation, { op: 'swap' }>;
 
+/** A route hop with its pool's contract principal and token records. */
+interface Hop {
+  hop: RouteHop;
+  pool: string;
+  tin: TokenInfo;
+  tout: TokenInfo;
+  tx: TokenInfo;
+  ty: TokenInfo;
+}
+
 /** Contract principal of a hop's pool (aliases resolved through the engine). */
 async function hopPool(ctx: BuildContext, hop: RouteHop): Promise<string | ExportError> {
   if (hop.pool_id.includes('.')) return hop.pool_id;
@@ -74,15 +84,7 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
         `(${s.input_token}); a partial fill is never exported: lower amount_in to at most ${check.amount_in_used} or split the swap`,
     );
   }
-  const ppm = percentToPpm(s.slippage_tolerance) ?? ctx.slippagePpm;
-  const hops: {
-    hop: RouteHop;
-    pool: string;
-    tin: TokenInfo;
-    tout: TokenInfo;
-    tx: TokenInfo;
-    ty: TokenInfo;
-  }[] = [];
+  const hops: Hop[] = [];
   for (const hop of route.hops) {
     const pool = await hopPool(ctx, hop);
     if (isExportError(pool)) return pool;
@@ -94,7 +96,45 @@ export async function buildSwapOp(ctx: BuildContext, op: SwapOp): Promise<Partia
   }
   const notes: string[] = [];
   notes.push(...fillNotes(op, hops[0]!.tin, hops[hops.length - 1]!.tout));
+  // The engine's lines follow the fill lines; a build without them (the check's) keeps their place.
+  const engineAt = notes.length;
   if (!ctx.skipSwapParams) notes.push(...(await requestSwapParams(ctx, op)));
+  const built = swapCall(ctx, op, hops, notes);
+  if (ctx.skipSwapParams && !isExportError(built)) for (const tx of built) engineLinesAt.set(tx, engineAt);
+  return built;
+}
+
+/**
+ * Where the engine's swap-parameter lines go in the notes of a swap transaction built without them (the
+ * check's build: `skipSwapParams`); undefined for any other transaction.
+ */
+const engineLinesAt = new WeakMap<object, number>();
+
+export function engineLinesIndex(tx: object): number | undefined {
+  return engineLinesAt.get(tx);
+}
+
+/**
+ * The export's part of a swap the check built: asks the engine for its swap parameters (sending the
+ * provider attribution) and puts its lines in `tx`'s notes at `at` (engineLinesIndex of the check's
+ * transaction), where the export's own build of the swap would have them. The call itself is the check's.
+ */
+export async function addEngineLines(
+  ctx: BuildContext,
+  op: SwapOp,
+  tx: PartialTx,
+  at: number,
+): Promise<void> {
+  const lines = await requestSwapParams(ctx, op);
+  if (lines.length > 0) tx.notes = [...tx.notes.slice(0, at), ...lines, ...tx.notes.slice(at)];
+}
+
+/** The router call of a swap whose hops are resolved, from its notes so far. */
+function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): PartialTx[] | ExportError {
+  const s = op.swap;
+  const route = s.route!;
+  const check = s.check;
+  const ppm = percentToPpm(s.slippage_tolerance) ?? ctx.slippagePpm;
   const first = hops[0]!;
   const last = hops[hops.length - 1]!;
   // The output we bound with: the walk on the chain state (the state read after the plan's earlier
@@ -226,7 +266,7 @@ function uniqueTokens(ts: TokenInfo[]): TokenInfo[] {
 function buildSwapMulti(
   ctx: BuildContext,
   op: SwapOp,
-  hops: { hop: RouteHop; pool: string; tin: TokenInfo; tout: TokenInfo; tx: TokenInfo; ty: TokenInfo }[],
+  hops: Hop[],
   ppm: bigint,
   base: Omit<
     PartialTx,

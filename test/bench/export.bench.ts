@@ -4,8 +4,8 @@
  * simulator over loopback, repeated with every read of that height already in the on-disk answers (one run
  * first writes them), beside `dlmm check --offline` of the same plan file in the same rounds (interleaved,
  * medians; budget <= 3x). The requests each repeat still sends are printed beside it. And the in-process
- * check + export of a 350-position plan on the simulator beside the check alone: the export takes the
- * check's build (issue #27 item 2).
+ * check + export of a 350-position plan and of a swap plan on the simulator beside the check alone, in
+ * interleaved rounds: the export takes the check's build (issue #27 item 2).
  */
 import { createApiClient } from '../../core/api/client';
 import { analyzePlan } from '../../core/check/analyze';
@@ -22,6 +22,8 @@ import {
   DEFAULT_USER,
   DEFAULT_WORLD_INPUT,
   POOL_SBTC_USDCX,
+  SBTC,
+  USDCX,
 } from '../../core/sim/defaultWorld';
 import { startSimulator } from '../../core/sim/server';
 import { parseWorld } from '../../core/sim/world';
@@ -210,25 +212,43 @@ async function checkThenExport(): Promise<BenchRow[]> {
       return `      - { bin_id: ${139 + o}, x_amount: ${o >= 0 ? 1000 : 0}, y_amount: ${o <= 0 ? 2500 : 0} }`;
     });
     const text = `version: 1\nsender: ${USER}\noperations:\n  - id: ladder\n    op: add\n    pool: ${POOL_SBTC_USDCX}\n    bins:\n${bins.join('\n')}\n`;
-    const session = createLiveSession();
-    const exportOnce = async (signing: boolean) => {
-      const analysis = await analyzePlan(text, { api, session });
-      const r = await buildTransactions(analysis, {
-        api,
-        ...(signing ? { publicKey: PUBLIC_KEY, nonce: 1n, fee: 1000n } : {}),
-      });
-      if (!r.ok) throw new Error(r.error.message);
-    };
-    for (let i = 0; i < 10; i++) await exportOnce(true);
-    const runs = 31;
-    const check = await timeIt(runs, () => analyzePlan(text, { api, session }));
-    const plain = await timeIt(runs, () => exportOnce(false));
-    const signed = await timeIt(runs, () => exportOnce(true));
-    const peer = { name: 'the check alone', value: check };
-    return [
-      { name: 'check + export in process, 350 positions, no fee (p50)', value: plain, unit: 'ms', peer },
-      { name: 'check + export in process, 350 positions, with fee (p50)', value: signed, unit: 'ms', peer },
-    ];
+    const swap = `version: 1\nsender: ${USER}\noperations:\n  - { id: sell, op: swap, input_token: ${SBTC}, output_token: ${USDCX}, amount_in: 10000000 }\n`;
+    const rows: BenchRow[] = [];
+    for (const [what, plan] of [
+      ['350 positions', text],
+      ['one swap', swap],
+    ] as const) {
+      const session = createLiveSession();
+      const exportOnce = async (signing: boolean) => {
+        const analysis = await analyzePlan(plan, { api, session });
+        const r = await buildTransactions(analysis, {
+          api,
+          ...(signing ? { publicKey: PUBLIC_KEY, nonce: 1n, fee: 1000n } : {}),
+        });
+        if (!r.ok) throw new Error(r.error.message);
+      };
+      for (let i = 0; i < 10; i++) await exportOnce(true);
+      // Interleaved rounds (the machine is shared): check alone, export without a fee, export with one.
+      const check: number[] = [];
+      const plain: number[] = [];
+      const signed: number[] = [];
+      for (let i = 0; i < 31; i++) {
+        check.push(await timeIt(1, () => analyzePlan(plan, { api, session })));
+        plain.push(await timeIt(1, () => exportOnce(false)));
+        signed.push(await timeIt(1, () => exportOnce(true)));
+      }
+      const peer = { name: 'the check alone', value: median(check) };
+      rows.push(
+        { name: `check + export in process, ${what}, no fee (p50)`, value: median(plain), unit: 'ms', peer },
+        {
+          name: `check + export in process, ${what}, with fee (p50)`,
+          value: median(signed),
+          unit: 'ms',
+          peer,
+        },
+      );
+    }
+    return rows;
   } finally {
     await api.close?.();
     await sim.close();
