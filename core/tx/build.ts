@@ -244,6 +244,9 @@ function waivedBy(opts: BuildOptions, f: Finding): boolean {
 /** The note on a transaction whose min-dlp fell back to 1 (the analyzer's build always allows it). */
 const UNPROTECTED_NOTE = 'min-dlp fell back to 1 (unprotected, allowed by the user)';
 
+/** The bins whose min-dlp fell back to 1 in a transaction of the check's build (`forCheck`), by transaction. */
+const fellBackIn = new WeakMap<object, number[]>();
+
 /**
  * Builds the unsigned transactions of a checked plan, or says why it cannot. A live analysis already built
  * them (its `execution`, with `forCheck`): the export takes those (`fromCheck`) and builds again only where
@@ -307,8 +310,10 @@ export async function buildTransactions(
           ...unchecked.map((f) => `UNCHECKED SWAP exported with --allow-unchecked-swap: ${f.message}`),
         ];
     }
-    const fellBack = unprotectedBins(ctx, op.id, seen);
+    // The check's build names its fallen-back bins (fellBackIn); a build records them as it goes.
+    const fellBack = checked ? checked.fellBack[i]! : unprotectedBins(ctx, op.id, seen);
     seen = ctx.unprotected.length;
+    if (opts.forCheck && fellBack.length > 0) for (const tx of txs) fellBackIn.set(tx, fellBack);
     if (fellBack.length > 0) {
       const bins = fellBack.join(', ');
       if (!opts.allowUnprotected) {
@@ -322,8 +327,13 @@ export async function buildTransactions(
         };
       }
       flagged.push(...unprotectedFindings(op.id));
-      for (const tx of txs)
-        tx.notes = [...tx.notes, `${UNPROTECTED_NOTE} for bin(s) ${bins}: the minted shares are not bounded`];
+      // The check's build (which always allows it) carries the note already.
+      if (!checked)
+        for (const tx of txs)
+          tx.notes = [
+            ...tx.notes,
+            `${UNPROTECTED_NOTE} for bin(s) ${bins}: the minted shares are not bounded`,
+          ];
     }
     // The check's transactions carry their execution on the state read, after the operations before them;
     // the export executes them again only for a fee (known to the export alone: the chain takes it before
@@ -374,9 +384,12 @@ export async function buildTransactions(
  * - one operation of several (`opId`) whose pool an operation before it also uses: the export builds it
  *   alone on the state read, where the check built it on the state the operations before it leave, so
  *   its bounds differ (an operation no earlier one touches has the same call either way, and is taken);
- * - a bin whose min-dlp fell back to 1 (shares unknown): the export refuses it unless allowed, naming the
- *   bins, and with an engine reads their shares from the node proxy first; likewise a call the check could
- *   not execute ('unknown') when the export has an engine (the node read may fill the bins it lacked);
+ * - with a node proxy configured, an operation whose min-dlp fell back to 1 for a bin (shares unknown) or
+ *   whose call the check could not execute ('unknown'): the export reads those target bins from the node
+ *   first, and they are bins the analysis did not read (it reads every target bin it can name from the
+ *   state read; one it failed to read is live-data-unavailable, refused before), so the bounds may differ.
+ *   Without a node the export's build would be the check's: it is taken, and a bin that fell back is refused
+ *   unless allowed (`allowUnprotected`), as before;
  * - options the check's build did not have (routers, limits, a state, token records).
  */
 function fromCheck(
@@ -384,7 +397,7 @@ function fromCheck(
   ops: PreparedOperation[],
   ctx: BuildContext,
   opts: BuildOptions,
-): { txs: PartialTx[][]; engineAt: Map<PartialTx, number> } | undefined {
+): { txs: PartialTx[][]; engineAt: Map<PartialTx, number>; fellBack: number[][] } | undefined {
   const checked = analysis.execution;
   if (!checked || opts.state || opts.resolvePool) return undefined;
   if (opts.maxPositionsPerTx !== undefined || opts.maxPostConditions !== undefined) return undefined;
@@ -401,13 +414,18 @@ function fromCheck(
   if (byOp.size !== analysis.prepared.length) return undefined;
   const out: PartialTx[][] = [];
   const engineAt = new Map<PartialTx, number>();
+  const fellBack: number[][] = [];
   for (const op of ops) {
     const txs = byOp.get(op.id);
     if (!txs || txs.some((t) => t.opIndex !== op.index)) return undefined;
-    // A call on a bin whose shares the state lacks could not be executed ('unknown'); the export, with an
-    // engine, first reads such target bins from the node proxy.
-    if (ctx.api && txs.some((t) => t.execution?.status === 'unknown')) return undefined;
-    if (txs.some((t) => t.notes.some((n) => n.startsWith(UNPROTECTED_NOTE)))) return undefined;
+    // A call on a bin whose shares the state lacks could not be executed ('unknown'), and its min-dlp may
+    // have fallen back to 1: with a node to ask, the export first reads such target bins (the analysis read
+    // every target bin it knew of: these are ones it did not, e.g. of a simple add after an operation that
+    // moved the active bin) and builds the operation again. Without one, that build would be this one.
+    if (nodeConfigured(ctx) && txs.some((t) => t.execution?.status === 'unknown')) return undefined;
+    const bins = [...new Set(txs.flatMap((t) => fellBackIn.get(t) ?? []))];
+    if (bins.length > 0 && nodeConfigured(ctx)) return undefined;
+    fellBack.push(bins);
     const copies: PartialTx[] = [];
     for (const tx of txs) {
       // Its own descriptors, so the export-only fields stay unread getters (withExportFields).
@@ -422,7 +440,16 @@ function fromCheck(
     }
     out.push(copies);
   }
-  return { txs: out, engineAt };
+  return { txs: out, engineAt, fellBack };
+}
+
+/** The export can read bin shares from the node proxy (its engine has one). */
+function nodeConfigured(ctx: BuildContext): boolean {
+  try {
+    return ctx.api?.hasNode() === true;
+  } catch {
+    return false;
+  }
 }
 
 /**

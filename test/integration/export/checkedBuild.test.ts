@@ -110,6 +110,38 @@ describe("export writes the check's build (no second build)", function () {
     assert.deepEqual(await txHexes(r.transactions, SIGNING), await txHexes(alone.transactions, SIGNING));
   });
 
+  it("without a node proxy, an add whose min-dlp fell back is the check's transaction: refused unless allowed", async () => {
+    const noNode = clientFor(sim, { node: false });
+    try {
+      const text = HEAD + ADD.replace('bin_id: 142', 'bin_id: 150');
+      const a = await analyzePlan(text, { api: noNode, fileName: 'reuse.dlmm.yaml' });
+      assert.ok(a.findings.some((f) => f.code === 'min-dlp-unprotected'));
+      assert.deepEqual(
+        a.findings.filter((f) => f.severity === 'error'),
+        [],
+      );
+      const refused = await buildTransactions(a, { api: noNode });
+      assert.ok(!refused.ok && refused.error.code === 'bounds-unknown', JSON.stringify(refused));
+      assert.match(refused.error.message, /bin\(s\) 150 could not be computed/);
+      const before = sim.requests();
+      const r = await buildTransactions(a, { api: noNode, allowUnprotected: true });
+      assert.ok(r.ok, r.ok ? '' : r.error.message);
+      assert.deepEqual(
+        r.findings.map((f) => f.code),
+        ['min-dlp-unprotected'],
+      );
+      sameBuild(r.transactions[0]!, checkedOf(a, 'asks')[0]!, 'asks');
+      assert.equal(
+        r.transactions[0]!.notes.filter((n) => n.startsWith('min-dlp fell back to 1')).length,
+        1,
+        r.transactions[0]!.notes.join('\n'),
+      );
+      assert.deepEqual(sim.requests(), before, 'the export reads nothing');
+    } finally {
+      await noNode.close?.();
+    }
+  });
+
   it('--op of an operation whose pool an earlier one changes is built alone on the state read, as before', async () => {
     const add = `  - id: top\n    op: add\n    mode: simple\n    pool: ${POOL_SBTC_USDCX}\n    bins:\n      - { active_bin_offset: 1, x_amount: 1000, y_amount: 0 }\n`;
     const a = await clean(HEAD + SELL + add);
