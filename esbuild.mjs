@@ -86,6 +86,47 @@ const lazyRequires = (bundle) => ({
     });
   },
 });
+/**
+ * @noble/hashes (c32check's SHA-256: every principal in a plan is checked offline) requires node:crypto when it
+ * loads, only for its randomBytes; node:crypto brings the stream modules with it, ~4 ms of `dlmm check
+ * --offline`'s start. Each node bundle gets the same module with that require deferred to the first read of
+ * `crypto.node` (randomBytes, which no offline check calls). The file is matched by its exact text, so a
+ * version that changes it stops the build here instead of being bundled unlike its source.
+ */
+const NOBLE_CRYPTO = `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.crypto = void 0;
+const nodeCrypto = require("crypto");
+exports.crypto = {
+    node: nodeCrypto,
+    web: undefined,
+};
+`;
+const lazyNodeCrypto = {
+  name: 'lazy-node-crypto',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]@noble[\\/]hashes[\\/]crypto\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const text = (await readFile(args.path, 'utf8')).replace(/\r\n/g, '\n');
+      if (text !== NOBLE_CRYPTO)
+        throw new Error(`${args.path} is not the file esbuild.mjs's lazy-node-crypto expects: check it again`);
+      return {
+        loader: 'js',
+        contents: `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+let nodeCrypto;
+exports.crypto = {
+    get node() {
+        return (nodeCrypto ??= require("crypto"));
+    },
+    web: undefined,
+};
+`,
+      };
+    });
+  },
+};
+
 function normalize(p) {
   const parts = [];
   for (const seg of p.split('/')) {
@@ -140,7 +181,10 @@ const builds = built.map((e) =>
     format: e.format,
     target: e.platform === 'node' ? 'node20' : 'chrome114',
     external: e.external ?? [],
-    plugins: e.lazy ? [lazyRequires(e.lazy)] : [],
+    plugins: [
+      ...(e.lazy ? [lazyRequires(e.lazy)] : []),
+      ...(e.platform === 'node' ? [lazyNodeCrypto] : []),
+    ],
     ...(e.sourcemap === false ? { sourcemap: false } : {}),
     metafile,
   }),

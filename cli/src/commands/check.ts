@@ -4,6 +4,8 @@
  * so 120 plans on one pool take a handful of requests. Results on stdout, progress on stderr.
  * Exit: 0 no error finding; 1 an error finding; 2 usage error, or live data unavailable without --offline.
  */
+// First: before any schema is built (see zodJitless.ts).
+import '../zodJitless';
 import { readdir, stat } from '../fsAsync';
 import { LIVE_UNAVAILABLE, type Finding } from '../../../core/plan/diagnostics';
 import { join, relative, resolve, sep } from 'node:path';

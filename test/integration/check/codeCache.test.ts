@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUNDLE_HASH_MARK } from '../../../core/codeCache';
+import { BUNDLE_HASH_MARK, checksum } from '../../../core/codeCache';
 import { ROOT, run, type Run } from './run';
 import { skipBecause } from '../../skip';
 
@@ -46,6 +46,40 @@ function cacheFiles(dir: string): string[] {
   const v8 = join(dir, 'v8');
   return existsSync(v8) ? readdirSync(v8).sort() : [];
 }
+
+/** core/codeCache.ts's checksum as its comment states it, in BigInt arithmetic (the module runs it as WebAssembly). */
+function checksumByHand(data: Uint8Array): bigint {
+  const M = (1n << 64n) - 1n;
+  const padded = Buffer.alloc(Math.ceil(data.length / 8) * 8);
+  padded.set(data);
+  let h = BigInt(data.length);
+  for (let i = 0; i < padded.length; i += 8) {
+    const t = ((h ^ padded.readBigUInt64LE(i)) * 0x100000001b3n) & M;
+    h = t ^ (t >> 29n);
+  }
+  return h;
+}
+
+describe('code cache checksum', () => {
+  it('is the function its comment states, for every length up to two words and a larger buffer', () => {
+    const bytes = Buffer.from(Array.from({ length: 70_001 }, (_, i) => (i * 131 + 7) & 0xff));
+    for (let n = 0; n <= 17; n++)
+      assert.equal(checksum(bytes.subarray(0, n)), checksumByHand(bytes.subarray(0, n)));
+    assert.equal(checksum(bytes), checksumByHand(bytes));
+  });
+
+  it('changes with any one flipped bit, and with trailing zero bytes', () => {
+    const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 37) & 0xff));
+    const sum = checksum(bytes);
+    for (let at = 0; at < bytes.length; at += 61)
+      for (const bit of [0x01, 0x80]) {
+        const damaged = Buffer.from(bytes);
+        damaged[at]! ^= bit;
+        assert.notEqual(checksum(damaged), sum, `byte ${at} bit ${bit}`);
+      }
+    assert.notEqual(checksum(Buffer.concat([bytes, Buffer.alloc(3)])), sum);
+  });
+});
 
 describe('CLI code cache (built bundles)', function () {
   this.timeout(120_000);
@@ -113,9 +147,10 @@ describe('CLI code cache (built bundles)', function () {
     const [name] = cacheFiles(dir);
     const file = join(dir, 'v8', name!);
     const good = readFileSync(file);
-    assert.equal(good.subarray(0, 8).toString('latin1'), 'DLMMV8C1', 'our header: magic, then the SHA-256');
+    assert.equal(good.subarray(0, 8).toString('latin1'), 'DLMMV8C2', 'our header: magic, then the checksum');
+    assert.equal(good.readBigUInt64LE(8), checksumByHand(good.subarray(16)), 'the checksum of the data');
     const flipped = Buffer.from(good);
-    // Past our 40-byte header and V8's own (its checksum is not verified by release builds of V8).
+    // Past our 16-byte header and V8's own (its checksum is not verified by release builds of V8).
     for (let at = 200; at < flipped.length; at += Math.floor(flipped.length / 16)) flipped[at]! ^= 0x10;
     writeFileSync(file, flipped);
     const r = await dlmm(['check', '--offline', PLAN], dir);
