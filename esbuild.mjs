@@ -21,7 +21,8 @@ const common = {
 // (dist/lazy-*.js). In the sources these are plain `require()` calls (cli/src/main.ts, cli/src/common.ts,
 // core/check/analyze.ts, core/plan/parse.ts, server/src/server.ts); this plugin points such requires at the
 // separate bundles, so `dlmm --version` loads almost nothing and `dlmm check --offline` neither the HTTP
-// stack, the execution (core/tx, core/chain, @stacks/transactions) nor the yaml library. Static imports are
+// stack, the execution (core/tx, core/chain, @stacks/transactions), the yaml library nor node:crypto (see
+// lazyNodeCrypto). Static imports are
 // bundled as usual. `node esbuild.mjs --metafile && node scripts/bundle-report.mjs` shows what each holds.
 const CLI_COMMANDS = readdirSync('cli/src/commands')
   .filter((f) => f.endsWith('.ts'))
