@@ -71,15 +71,49 @@ type ShiftTrade = { amount: bigint; calls: number | undefined } | null;
  * bin, fees and k. Every open plan on the same pool analysed in the same live session asks for the same
  * trades on the same read, and the bisection behind one costs some hundred walks. A trade depends only on
  * what the walk reads (bins' prices and reserves, the active bin, the fees), so it is never reused across
- * reads; the entries go with the read they belong to.
+ * reads that differ; the entries go with the read they belong to.
  */
 const shiftTrades = new WeakMap<object, Map<string, ShiftTrade>>();
 
-/** shiftTrade, found once per (bin list read, pool, active bin, fees, k) when the read is known. */
+/**
+ * The same trades by the content of the pool they were found on (every bin's price, reserves and shares, in
+ * the order the state holds them): a later live session at the same state height reads the same bins into a
+ * new object (the client's cache hands out copies), and a keystroke analysed in it would otherwise bisect
+ * every trade again. Exact: two reads with the same content give the walk the same bins. A few pools' worth
+ * are kept (the oldest dropped first); a read's own entry (shiftTrades) stays the fast path.
+ */
+const tradesByContent = new Map<string, Map<string, ShiftTrade>>();
+const MAX_CONTENTS_KEPT = 16;
+
+/** The content of `pool`'s bins as the walk reads them (see tradesByContent). */
+function binsContent(pool: ChainPool): string {
+  const parts: string[] = [pool.id];
+  for (const [id, b] of pool.bins) parts.push(`${id}:${b.price}:${b.reserve_x}:${b.reserve_y}:${b.shares}`);
+  return parts.join('|');
+}
+
+/** The trades found on `read` (pool as built from it): its own map, else the one of a read of the same content. */
+function tradesOf(read: object, pool: ChainPool): Map<string, ShiftTrade> {
+  let byKey = shiftTrades.get(read);
+  if (byKey) return byKey;
+  const content = binsContent(pool);
+  byKey = tradesByContent.get(content);
+  if (byKey) tradesByContent.delete(content);
+  else {
+    byKey = new Map();
+    if (tradesByContent.size >= MAX_CONTENTS_KEPT)
+      tradesByContent.delete(tradesByContent.keys().next().value as string);
+  }
+  // Most recently used last: the oldest content is the one dropped.
+  tradesByContent.set(content, byKey);
+  shiftTrades.set(read, byKey);
+  return byKey;
+}
+
+/** shiftTrade, found once per (bin list content, pool, active bin, fees, k) when the read is known. */
 function sharedShiftTrade(pool: ChainPool, k: number, read: object | undefined): ShiftTrade {
   if (read === undefined) return shiftTrade(pool, k) ?? null;
-  let byKey = shiftTrades.get(read);
-  if (!byKey) shiftTrades.set(read, (byKey = new Map()));
+  const byKey = tradesOf(read, pool);
   const f = pool.fees;
   const key = `${pool.id}|${pool.activeBinId}|${k}|${f.x_protocol},${f.x_provider},${f.x_variable},${f.y_protocol},${f.y_provider},${f.y_variable}`;
   const hit = byKey.get(key);

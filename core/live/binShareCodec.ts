@@ -51,9 +51,24 @@ function decodeBinSharesOnce(hex: string): bigint | undefined {
   }
 }
 
+/**
+ * Serialized principal arguments by principal (a pure function of it): checking the address's c32
+ * checksum twice (encoding, then serializing) cost about as much as the rest of a fresh session's balance
+ * reads together, and an editor asks for the same sender's on every live session.
+ */
+const principalArgs = new Map<string, string>();
+const MAX_PRINCIPAL_ARGS = 256;
+
 /** The serialized principal argument of a SIP-010 `get-balance (who principal)` read. */
 export function principalArg(principal: string): string {
-  return serializeCV(Cl.principal(principal));
+  let arg = principalArgs.get(principal);
+  if (arg === undefined) {
+    // A principal that does not encode throws here, as before, and is not kept.
+    arg = serializeCV(Cl.principal(principal));
+    if (principalArgs.size >= MAX_PRINCIPAL_ARGS) principalArgs.clear();
+    principalArgs.set(principal, arg);
+  }
+  return arg;
 }
 
 /**

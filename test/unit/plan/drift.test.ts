@@ -110,6 +110,45 @@ describe('drift what-if: the shift is a trade on the chain model', () => {
     assert.equal(other.to, 2);
   });
 
+  it('a new read of the same bins takes the trade found on an earlier read; a bin changed is searched again', () => {
+    const counted = (p: ChainPool): { pool: ChainPool; gets: () => number } => {
+      let n = 0;
+      const bins = new (class extends Map<number, BinBalances> {
+        override get(id: number): BinBalances | undefined {
+          n++;
+          return super.get(id);
+        }
+      })(p.bins);
+      return { pool: { ...p, bins }, gets: () => n };
+    };
+    const shift = (p: ChainPool, k: number, read?: object) =>
+      shiftActiveBin(new MemoryChainState([p]), p.id, k, read);
+    // Bins of their own (a content no other test uses), read three times into three objects.
+    const rows = (): ChainPool => pool(0, [[2, 444_444n, 0n]]);
+    const a = counted(rows());
+    const first = shift(a.pool, 3, {});
+    assert.deepEqual(first, shift(rows(), 3));
+    assert.ok(a.gets() > 50, `the search read ${a.gets()} bins`);
+    // A later live session at the same height: another object, the same content.
+    const b = counted(rows());
+    assert.deepEqual(shift(b.pool, 3, {}), first);
+    assert.ok(
+      b.gets() * 5 < a.gets(),
+      `a read of the same bins read ${b.gets()} bins, the search ${a.gets()}`,
+    );
+    // One bin's reserves differ (the state moved): searched again, and the trade is that state's.
+    const moved = (): ChainPool => pool(0, [[2, 444_445n, 0n]]);
+    const c = counted(moved());
+    const other = shift(c.pool, 3, {});
+    assert.deepEqual(other, shift(moved(), 3));
+    assert.ok(c.gets() > 50, `a changed bin was searched again (read ${c.gets()} bins)`);
+    // Another fee on the same bins is another trade too.
+    const feed = counted({ ...rows(), fees: { ...FEES, x_provider: 30n, y_provider: 30n } });
+    const withFee = shift(feed.pool, 3, {});
+    assert.deepEqual(withFee, shift({ ...rows(), fees: { ...FEES, x_provider: 30n, y_provider: 30n } }, 3));
+    assert.ok(feed.gets() > 50, `another fee was searched again (read ${feed.gets()} bins)`);
+  });
+
   it('a pool that was not read is named', () => {
     const s = shiftActiveBin(new MemoryChainState([]), 'SP1.nope', 1);
     assert.equal(s.reached, false);
