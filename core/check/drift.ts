@@ -58,7 +58,8 @@ export interface DriftInput {
   now?: () => number;
   /**
    * The read a pool's bins in `state()` are built from (the same object: the same bins), so that the trade
-   * moving its active bin is found once per read (chainState.ts binsReadOf).
+   * moving its active bin is found once per read, and once for reads of the same bins (chainState.ts
+   * binsReadOf).
    */
   binsRead?: (poolId: string) => object | undefined;
 }

@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { analyzePlan } from '../../../core/check/analyze';
+import { shiftActiveBin } from '../../../core/check/drift';
+import { chainStateFromLive } from '../../../core/live/chainState';
+import { createLiveSession } from '../../../core/live/live';
 import { createApiClient } from '../../../core/api/client';
 import type { DlmmApi } from '../../../core/api/types';
 import { assertFindings, plan, POOL1, POOL2, SBTC, USDCX, type Expect } from '../../unit/plan/helpers';
@@ -328,6 +331,44 @@ describe('live rules against the simulated engine', function () {
       !after.findings.some((f) => f.code === 'strict-drift-risk' || f.code === 'schema'),
       after.findings.map((f) => f.message).join('\n'),
     );
+  });
+
+  it('strict-drift-risk: the trade a later session reuses is the one an uncached search finds on its state, before and after the state moves', async () => {
+    api = clientFor(sim);
+    const sender = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
+    /** A strict add on the active bin (both tokens) and the bin above (X only), with the amounts given. */
+    const text = (active: number, x: number): string =>
+      plan(
+        addOn(
+          POOL1,
+          `      - { bin_id: ${active}, x_amount: ${x}, y_amount: 1000 }\n      - { bin_id: ${active + 1}, x_amount: 1000, y_amount: 0 }\n`,
+        ),
+      );
+    /** The drift finding of a live analysis in a session of its own, and the trades an uncached search finds. */
+    const check = async (t: string) => {
+      const a = await analyzePlan(t, { api, session: createLiveSession() });
+      const drift = a.findings.filter((f) => f.code === 'strict-drift-risk');
+      assert.equal(drift.length, 1, a.findings.map((f) => `${f.code}: ${f.message}`).join('\n'));
+      assert.ok(a.live);
+      const trade = (k: number) => shiftActiveBin(chainStateFromLive(a.live!, sender), POOL1, k);
+      return { message: drift[0]!.message, up: trade(1), down: trade(-1) };
+    };
+    const first = await check(text(139, 1000));
+    assert.match(first.message, new RegExp(`up 139 -> 140 \\(as buying X with ${first.up.amountIn} Y`));
+    assert.match(first.message, new RegExp(`down 139 -> 138 \\(as selling ${first.down.amountIn} X`));
+    // A later session at the same height (the bins read into new objects), an amount typed: the same trades,
+    // and the finding names the new amount (executed again, not reused).
+    const again = await check(text(139, 1001));
+    assert.deepEqual([again.up.amountIn, again.down.amountIn], [first.up.amountIn, first.down.amountIn]);
+    assert.equal(again.message, first.message.replace('got x 1000', 'got x 1001'));
+    assert.notEqual(again.message, first.message);
+    // The state moves (a trade takes the active bin up one): the trades are those of the new state.
+    await admin(sim, '/pools/dlmm_1/shift', { bins: 1 });
+    api.clearCache();
+    const moved = await check(text(140, 1000));
+    assert.match(moved.message, new RegExp(`up 140 -> 141 \\(as buying X with ${moved.up.amountIn} Y`));
+    assert.match(moved.message, new RegExp(`down 140 -> 139 \\(as selling ${moved.down.amountIn} X`));
+    assert.notEqual(moved.up.amountIn, first.up.amountIn);
   });
 
   it('strict -> simple fix inserts the mode when absent, in JSON too', async () => {
