@@ -7,7 +7,6 @@
 import type { DlmmApi } from '../../core/api/types';
 import { analyzePlan } from '../../core/check/analyze';
 import { LIVE_UNAVAILABLE } from '../../core/plan/diagnostics';
-import { withHeapGrowthHeld } from './heapGrowth';
 import { buildTransactions } from '../../core/tx/build';
 import type { SigningParams } from '../../core/tx/formats';
 import type { RouterOverrides } from '../../core/chain/deployments';
@@ -44,18 +43,6 @@ export async function checkAndBuild(
     allowUnprotected?: boolean;
     allowUncheckedSwap?: boolean;
   },
-  io: CliIO,
-  command: string,
-): Promise<CheckedExport> {
-  // A large plan is analysed and built with V8's heap growth held, as `dlmm check` analyses it (heapGrowth.ts).
-  return withHeapGrowthHeld(text.length, () => checkAndBuildHeld(api, text, path, opts, io, command));
-}
-
-async function checkAndBuildHeld(
-  api: DlmmApi,
-  text: string,
-  path: string,
-  opts: Parameters<typeof checkAndBuild>[3],
   io: CliIO,
   command: string,
 ): Promise<CheckedExport> {

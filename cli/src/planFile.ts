@@ -7,10 +7,10 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 
 /**
- * Regular files above this are refused unread: plans are parsed up to 5 MiB characters (core/plan/parse.ts
- * PARSE_LIMITS.maxBytes), which UTF-8 writes in at most 16 MiB.
+ * Regular files above this are refused unread: plans are parsed up to 1 MiB characters (core/plan/parse.ts
+ * PARSE_LIMITS.maxBytes), which UTF-8 writes in at most 3 MiB (3 bytes per UTF-16 unit at most).
  */
-export const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
+export const MAX_INPUT_FILE_BYTES = 3 * 1024 * 1024;
 
 /** Why an opened file cannot be read as a plan; undefined when it is a regular file of a readable size. */
 function inputFileProblem(st: Stats): string | undefined {
@@ -26,7 +26,7 @@ function inputFileProblem(st: Stats): string | undefined {
     return `is ${kind}; only regular files are read`;
   }
   if (st.size > MAX_INPUT_FILE_BYTES)
-    return `has ${st.size} bytes; files above ${MAX_INPUT_FILE_BYTES} bytes are not read (plans are at most 5 MiB characters: split it)`;
+    return `has ${st.size} bytes; files above ${MAX_INPUT_FILE_BYTES} bytes are not read (plans are at most 1 MiB characters: split it)`;
   return undefined;
 }
 

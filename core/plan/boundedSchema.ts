@@ -106,7 +106,7 @@ export function validatePlan(
 }
 
 /**
- * A valid plan whose lists are long (a 5 MB plan holds some 100,000 bins), validated in one pass over the
+ * A valid plan whose lists are long (a 1 MiB plan holds some 20,000 bins), validated in one pass over the
  * items: each list item by item, stopping at the first invalid one, then the plan with each list cut to its
  * first item (the lists' schemas check nothing across items but their length, at least 1), and the typed
  * items put back. The typed plan is PlanSchema's own (item outputs are the item schema's, in the same

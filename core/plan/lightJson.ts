@@ -8,9 +8,7 @@
  * the limit stops the reading at the comma where yaml's tree check stops (`{ limit }`). A `__proto__` key is
  * an own property, as toJS makes it. test/unit/plan/lightJson.test.ts checks the equivalence with yaml.
  */
-import { CompactStore, seqNode, type ScalarCodec } from './lightCompact';
 import { flowMapNode, type LightNode, type LightScalar } from './lightYaml';
-import { checkJsonSyntax } from './jsonSyntax';
 
 const INT = /^-?(?:0|[1-9][0-9]*)$/;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -25,19 +23,6 @@ function stringValue(text: string, start: number, end: number): string {
 function numberValue(written: string): bigint | number {
   return INT.test(written) ? BigInt(written) : parseFloat(written);
 }
-
-/** Scalar values read again from the text for compact collections (lightCompact.ts). */
-const JSON_CODEC: ScalarCodec = {
-  key: stringValue,
-  value(text, start, end) {
-    const c = text.charCodeAt(start);
-    if (c === 34) return stringValue(text, start, end);
-    if (c === 116) return true;
-    if (c === 102) return false;
-    if (c === 110) return null;
-    return numberValue(text.slice(start, end));
-  },
-};
 
 /** What the JSON reader gives: the tree and value of any root (yaml's LightDoc is one with a mapping root). */
 export interface JsonDoc {
@@ -68,7 +53,6 @@ export function parseLightJson(text: string, maxMapEntries: number): JsonDoc | {
     const r = new Reader(text, maxMapEntries);
     const root = r.value(r.ws(0));
     root.node.range[2] = r.lineEnd(root.end);
-    r.store.trim();
     return r.duplicateKeys.length > 0
       ? { root: root.node, value: root.value, duplicateKeys: r.duplicateKeys }
       : { root: root.node, value: root.value };
@@ -79,26 +63,6 @@ export function parseLightJson(text: string, maxMapEntries: number): JsonDoc | {
   }
 }
 
-/**
- * A YAML plan written as JSON (JSON-ish YAML from generators, or a `.yaml` file holding JSON): every JSON text
- * is YAML whose value and node ranges, under yaml's core schema, are those of the JSON schema the reader
- * mirrors (strings are quoted, so only numbers, `true`, `false` and `null` are resolved, alike in both; the
- * lexer and ranges are the same). Read when the text is valid JSON with an object root and no lone CR (a line
- * break to YAML, whitespace to JSON); undefined otherwise. test/unit/plan/lightYaml.test.ts compares it
- * with yaml's core schema on random JSON plans.
- */
-export function parseJsonAsYaml(
-  text: string,
-  maxMapEntries: number,
-  maxDepth: number,
-): JsonDoc | { limit: number } | undefined {
-  let start = 0;
-  for (let c = text.charCodeAt(0); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++start));
-  if (text.charCodeAt(start) !== 123 || /\r(?!\n)/.test(text)) return undefined;
-  if (checkJsonSyntax(text, maxDepth)) return undefined;
-  return parseLightJson(text, maxMapEntries);
-}
-
 interface Read {
   node: LightNode;
   value: unknown;
@@ -106,15 +70,12 @@ interface Read {
 }
 
 class Reader {
-  readonly store: CompactStore;
   /** Offsets of keys that repeat an earlier key of their mapping, in text order. */
   readonly duplicateKeys: number[] = [];
   constructor(
     private readonly text: string,
     private readonly maxEntries: number,
-  ) {
-    this.store = new CompactStore(text, JSON_CODEC);
-  }
+  ) {}
 
   /** The first offset at or after `p` that is not JSON whitespace. */
   ws(p: number): number {
@@ -230,7 +191,7 @@ class Reader {
     value: Record<string, unknown>,
   ): Read {
     const end = close + 1;
-    return { node: flowMapNode(this.store, open, end, keys, values), value, end };
+    return { node: flowMapNode(open, end, keys, values), value, end };
   }
 
   private seq(open: number): Read {
@@ -254,6 +215,6 @@ class Reader {
       }
     }
     const end = p + 1;
-    return { node: seqNode(this.store, [open, end, end], true, items), value, end };
+    return { node: { kind: 'seq', range: [open, end, end], flow: true, items }, value, end };
   }
 }

@@ -15,13 +15,9 @@
  * inside a line (after `:`, `-`, `?`, `,`, before a comment; in quoted scalars and comments); Windows line ends.
  * It yields the same JS value and the same node ranges as `yaml`'s parseDocument + toJS (core schema,
  * intAsBigInt, alias limit), at a fraction of the cost (yaml's own tree for a 3 MB plan is over 300 MB).
- * An item of a block sequence (a bin, an operation) outside that subset is read by the region reader when
- * one is given (parse.ts gives yamlRegion.ts: the full parser on that item alone, when that cannot change
- * what it reads: no anchor or alias in it, no error, content on its dash line, no comment line just before
- * the next content; at most 1,000 such items of at most 64 KiB each). Anything else outside the subset
- * returns undefined, and the caller falls back to parseDocument on the whole text, so messages and
- * behaviour stay identical (a plan written wholly as JSON is read by lightJson.ts's parseJsonAsYaml
- * instead). Left to yaml (in a region, or on the whole text): tags other than those above (local `!foo`, `!!binary`, `!!set`,
+ * Anything outside that subset returns undefined, and the caller falls back to parseDocument on the whole
+ * text, so messages and behaviour stay identical. Left to yaml: tags other than those above (local `!foo`,
+ * `!!binary`, `!!set`,
  * `!!omap`, `!!timestamp`...), a tag yaml would not resolve to its type (`!!float 1`, `!!bool yes`: yaml
  * keeps the string), a tag on an empty value, on a key, on an alias or before an anchor, `!!map` / `!!seq`
  * on the other kind of collection or before a block map that starts on the tag's line, a plain scalar
@@ -40,23 +36,39 @@
  * test/unit/plan/lightYaml.test.ts checks the equivalence differentially (values and every range).
  */
 
-import {
-  CompactMap,
-  CompactSeq,
-  CompactStore,
-  mapNode,
-  seqNode,
-  type ScalarCodec,
-  type LightAlias,
-  type LightMap,
-  type LightNode,
-  type LightRange,
-  type LightScalar,
-  type LightSeq,
-  type ScalarTag,
-} from './lightCompact';
+/** The reader's tree: [start, value end, node end] as in `yaml` node ranges. */
+export type LightRange = [number, number, number];
 
-export type { LightAlias, LightMap, LightNode, LightRange, LightScalar, LightSeq, ScalarTag };
+export interface LightScalar {
+  kind: 'scalar';
+  range: LightRange;
+  value: unknown;
+  /** A core-schema tag written before it (`!!str`...): its value is not what its text alone resolves to. */
+  tag?: ScalarTag;
+}
+/** The core-schema tags the reader takes on a scalar (`tagged`). */
+export type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
+
+export interface LightMap {
+  kind: 'map';
+  range: LightRange;
+  flow: boolean;
+  keys: LightScalar[];
+  values: LightNode[];
+}
+export interface LightSeq {
+  kind: 'seq';
+  range: LightRange;
+  flow: boolean;
+  items: LightNode[];
+}
+/** `*name`: the anchored node it stands for (never itself an alias); yaml's toJS gives the same JS value. */
+export interface LightAlias {
+  kind: 'alias';
+  range: LightRange;
+  target: LightScalar | LightMap | LightSeq;
+}
+export type LightNode = LightScalar | LightMap | LightSeq | LightAlias;
 
 /** A block map entry or sequence item read, and what follows it (`next`: its next content line). */
 interface Entry {
@@ -68,19 +80,6 @@ interface Entry {
 }
 
 const SCALAR_TAGS: readonly ScalarTag[] = ['str', 'int', 'float', 'bool', 'null'];
-
-/**
- * Reads `text[start, end)` with the full parser: one item of a block sequence (`item`: its dash line with its
- * indentation to its last line) or one entry of the top-level map (`entry`: its key line to its last line).
- * Its node (offsets in `text`), JS value and, for an entry, its key; or undefined when it may not be read
- * alone (yamlRegion.ts).
- */
-export type RegionReader = (
-  text: string,
-  start: number,
-  end: number,
-  kind: 'item' | 'entry',
-) => { node: LightNode; value: unknown; key?: LightScalar } | undefined;
 
 export interface LightDoc {
   root: LightMap;
@@ -122,26 +121,19 @@ const FLOAT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 const STRING_START = /^[A-Za-z_$./]/;
 const DOT_NUMBER = /^\.[0-9]/;
 
-/** A closed flow map `{ ... }` from `open` to `end` (compact when it holds only scalars: lightCompact.ts). */
+/** A closed flow map `{ ... }` from `open` to `end`. */
 export const flowMapNode = (
-  store: CompactStore,
   open: number,
   end: number,
   keys: LightScalar[],
   values: LightNode[],
-): LightMap => mapNode(store, [open, end, end], true, keys, values);
-
-/** Scalar values read again from the text for compact collections: the reader's own rules. */
-const YAML_CODEC: ScalarCodec = {
-  key(text, start, end) {
-    const c = text.charCodeAt(start);
-    return c === 34 || c === 39 ? readQuoted(text, start, -1).value : text.slice(start, end);
-  },
-  value(text, start, end) {
-    const c = text.charCodeAt(start);
-    return c === 34 || c === 39 ? readQuoted(text, start, -1).value : resolvePlain(text.slice(start, end));
-  },
-};
+): LightMap => ({
+  kind: 'map',
+  range: [open, end, end],
+  flow: true,
+  keys,
+  values,
+});
 
 class Bail extends Error {}
 const bail = (): never => {
@@ -165,11 +157,6 @@ const DQUOTE = 34;
 const SQUOTE = 39;
 /** Flow collections nested deeper are left to yaml (the full path measures nesting and refuses beyond its limit). */
 const MAX_FLOW_DEPTH = 16;
-/** Block sequence items read by the region reader in one document, and the longest (seqItemOrRegion). */
-const MAX_REGIONS = 1000;
-const MAX_REGION_CHARS = 64 * 1024;
-/** A dash line's rest that holds content: after its properties (`!tag`, `&anchor`), neither `#` nor the end. */
-const ITEM_CONTENT = /^[ \t]+(?:[!&][^ \t\n]*[ \t]+)*[^ \t\n#!&]/;
 /** yaml's longest implicit key: the `:` at most 1024 characters after the key's start. */
 const MAX_IMPLICIT_KEY = 1024;
 
@@ -208,13 +195,13 @@ const isWhite = (c: number): boolean => c === SP || c === TAB;
 export function parseLightYaml(
   text: string,
   maxAliasCount = 100,
-  region?: RegionReader,
   miss?: LightMiss,
   maxMapEntries = Infinity,
 ): LightDoc | undefined {
   // A byte order mark opens the text (saved on Windows): yaml skips it, its offsets count it.
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let lf = bom ? text.slice(1) : text;
+  const original = bom ? text.slice(1) : text;
+  let lf = original;
   let crlf = false;
   if (lf.includes('\r')) {
     lf = lf.replace(/\r\n/g, '\n');
@@ -222,18 +209,16 @@ export function parseLightYaml(
     crlf = true;
   }
   if (UNSUPPORTED.test(lf)) return undefined;
-  const reader = new Reader(lf, maxAliasCount, region, maxMapEntries);
+  const reader = new Reader(lf, maxAliasCount, maxMapEntries);
   try {
     const doc = reader.document();
-    reader.store.trim();
-    if (crlf || bom) remapOffsets(doc.root, reader.store, toOriginal(lf, bom, crlf), text);
+    if (crlf || bom) remapOffsets(doc.root, toOriginal(original, bom, crlf));
     return doc;
   } catch (e) {
     if (!(e instanceof Bail)) throw e;
     if (miss) {
-      const at = toOriginal(lf, bom, crlf);
+      const at = toOriginal(original, bom, crlf);
       miss.at = at(reader.mark);
-      miss.firstRegion = reader.firstRegion < 0 ? undefined : at(reader.firstRegion);
       if (reader.refusedKey) miss.key = { ...reader.refusedKey, at: at(reader.refusedKey.at) };
       if (reader.entryLimit >= 0) miss.limit = at(reader.entryLimit);
     }
@@ -245,8 +230,6 @@ export function parseLightYaml(
 export interface LightMiss {
   /** The start of the map entry or list item it had begun last (at or before what it could not read). */
   at?: number;
-  /** The first list item or top-level entry it left to the region reader, if any. */
-  firstRegion?: number;
   /** The last key it refused for what it is, not how it is written: a repeat of an earlier key, `__proto__`. */
   key?: { at: number; name: string; repeated: boolean };
   /** Where a flow mapping reached the entry limit: the comma (the full parser's finding goes there). */
@@ -254,13 +237,16 @@ export interface LightMiss {
 }
 
 /**
- * Offset o in the text the reader read (`lf`: without the byte order mark, CRLF read as LF) -> its offset in
- * the original text: one more for the mark, one CR more for each line break strictly before o.
+ * Offset o in the text the reader read (`original` without the byte order mark, CRLF read as LF) -> its
+ * offset in the original text: one more for the mark, one CR more for each CRLF line break strictly before o
+ * (a text may mix CRLF and LF line ends: an LF alone adds nothing).
  */
-function toOriginal(lf: string, bom: number, crlf: boolean): (o: number) => number {
+function toOriginal(original: string, bom: number, crlf: boolean): (o: number) => number {
   if (!crlf) return (o) => o + bom;
+  // Where each CRLF's LF is in the LF text: its CR's offset, less the CRs removed before it.
   const breaks: number[] = [];
-  for (let i = lf.indexOf('\n'); i >= 0; i = lf.indexOf('\n', i + 1)) breaks.push(i);
+  for (let i = original.indexOf('\r\n'); i >= 0; i = original.indexOf('\r\n', i + 2))
+    breaks.push(i - breaks.length);
   return (o) => {
     let lo = 0;
     let hi = breaks.length;
@@ -273,16 +259,8 @@ function toOriginal(lf: string, bom: number, crlf: boolean): (o: number) => numb
   };
 }
 
-/** Moves every range of the tree (and the store's offsets) through `at` into `original`. */
-function remapOffsets(
-  root: LightNode,
-  store: CompactStore,
-  at: (o: number) => number,
-  original: string,
-): void {
-  // The compact collections' entries are offsets in the store; an anchored node that is such an entry is
-  // reached only through its aliases (visited once each).
-  store.remap(at, original);
+/** Moves every range of the tree through `at` (an anchored node, reached again through its aliases, once). */
+function remapOffsets(root: LightNode, at: (o: number) => number): void {
   const done = new Set<LightNode>();
   const stack: LightNode[] = [root];
   while (stack.length > 0) {
@@ -291,9 +269,7 @@ function remapOffsets(
     done.add(n);
     n.range = [at(n.range[0]), at(n.range[1]), at(n.range[2])];
     // One push per child: a spread of a 100,000-item list would overflow the call stack.
-    if (n instanceof CompactMap || n instanceof CompactSeq) {
-      for (const t of n.targets ?? []) if (t) stack.push(t);
-    } else if (n.kind === 'map') {
+    if (n.kind === 'map') {
       for (const k of n.keys) stack.push(k);
       for (const v of n.values) stack.push(v);
     } else if (n.kind === 'seq') for (const it of n.items) stack.push(it);
@@ -382,23 +358,17 @@ class Reader {
   private flowCol = 0;
   /** Flow collections open around the point being read. */
   private flowDepth = 0;
-  readonly store: CompactStore;
-  /** Items read by the region reader so far. */
-  private regions = 0;
-  /** Where the map entry or list item begun last starts, and the first one left to the region reader. */
+  /** Where the map entry or list item begun last starts. */
   mark = 0;
-  firstRegion = -1;
   refusedKey: { at: number; name: string; repeated: boolean } | undefined;
   /** The comma at which a flow mapping reached `maxMapEntries` entries (-1: none). */
   entryLimit = -1;
   constructor(
     private readonly text: string,
     private readonly maxAliasCount: number,
-    private readonly region?: RegionReader,
     private readonly maxMapEntries = Infinity,
   ) {
     this.len = text.length;
-    this.store = new CompactStore(text, YAML_CODEC);
   }
 
   /** `&name` at `p`, then a space, the line end or the text end: the name, and where the value starts. */
@@ -677,7 +647,7 @@ class Reader {
     let p = keyPos;
     for (;;) {
       this.mark = p;
-      const e = this.region && col === 0 ? this.rootEntryOrRegion(p, value) : this.mapEntry(p, col, value);
+      const e = this.mapEntry(p, col, value);
       keys.push(e.key);
       values.push(e.node);
       value[e.key.value as string] = e.value;
@@ -686,7 +656,7 @@ class Reader {
       const ind = next < this.len ? this.indentAt(next) : -1;
       if (ind < col) {
         const closed = this.close(node.range, end, col, next, trail);
-        return { node: mapNode(this.store, node.range, false, keys, values), value, next, trail: closed };
+        return { node, value, next, trail: closed };
       }
       if (ind > col) return bail();
       p = next + ind;
@@ -760,7 +730,7 @@ class Reader {
     for (;;) {
       if (!this.isSeqDash(p)) return bail();
       this.mark = p;
-      const it = this.region ? this.seqItemOrRegion(p, col) : this.seqItem(p, col);
+      const it = this.seqItem(p, col);
       items.push(it.node);
       value.push(it.value);
       const end = it.node.range[2];
@@ -772,7 +742,7 @@ class Reader {
         continue;
       }
       const closed = this.close(node.range, end, col, next, trail);
-      return { node: seqNode(this.store, node.range, false, items), value, next, trail: closed };
+      return { node, value, next, trail: closed };
     }
   }
 
@@ -823,90 +793,6 @@ class Reader {
       if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
       return v;
     }
-  }
-
-  /**
-   * A block sequence item as seqItem reads it, or, where it cannot, read by the full parser alone (the
-   * region reader, yamlRegion.ts): from its dash line to its last line, when the next line that has content
-   * (or the end) follows that line with only blank lines between. At most MAX_REGIONS items per document and
-   * MAX_REGION_CHARS each; anything else is left to the full parser on the whole document.
-   */
-  private seqItemOrRegion(
-    p: number,
-    col: number,
-  ): { node: LightNode; value: unknown; next: number; trail: number } {
-    const depth = this.flowDepth;
-    try {
-      return this.seqItem(p, col);
-    } catch (e) {
-      if (!(e instanceof Bail)) throw e;
-      // What the item's reading left: no anchor (the region has no `&` or `*`), the flow depth (reset).
-      this.flowDepth = depth;
-    }
-    if (this.firstRegion < 0) this.firstRegion = p;
-    if (++this.regions > MAX_REGIONS) return bail();
-    const lineStart = p - col;
-    for (let i = lineStart; i < p; i++) if (this.code(i) !== SP) return bail();
-    const q = this.regionEnd(lineStart, this.nextLine(p), col);
-    // The item's content starts on its dash line (not only properties or a comment there): else yaml may
-    // take a line at the dash's column into it, which the item read alone would not hold.
-    if (!ITEM_CONTENT.test(this.text.slice(p + 1, this.nextLine(p)))) return bail();
-    const r = this.region!(this.text, lineStart, q, 'item') ?? bail();
-    return { node: r.node, value: r.value, next: q, trail: -1 };
-  }
-
-  /**
-   * An entry of the top-level map as mapEntry reads it, or, where it cannot, read by the full parser alone
-   * as seqItemOrRegion reads a list item (the header's `note: !local x`, `slippage:` left empty): its key line
-   * and the deeper lines after it, when the key is one the fast reader reads, new in the map, and the next
-   * content line is another key at column 0 (or the end): a list at column 0 under the key is left to the
-   * whole-document parser.
-   */
-  private rootEntryOrRegion(p: number, seen: Record<string, unknown>): Entry {
-    const depth = this.flowDepth;
-    try {
-      return this.mapEntry(p, 0, seen);
-    } catch (e) {
-      if (!(e instanceof Bail)) throw e;
-      this.flowDepth = depth;
-    }
-    if (this.firstRegion < 0) this.firstRegion = p;
-    if (++this.regions > MAX_REGIONS || this.isExplicitKey(p)) return bail();
-    const k = this.keyAt(p) ?? bail();
-    if (!this.takesKey(k.key, k.quoted, p, seen)) return bail();
-    const q = this.regionEnd(p, this.nextLine(p), 0);
-    if (q < this.len && (this.isSeqDash(q) || !this.isKeyAt(q))) return bail();
-    const r = this.region!(this.text, p, q, 'entry') ?? bail();
-    if (r.key?.value !== k.key) return bail();
-    return { key: r.key, node: r.node, value: r.value, next: q, trail: -1 };
-  }
-
-  /**
-   * Where a region (yamlRegion.ts) that starts at `lineStart` ends: after the lines from `from` on indented
-   * deeper than `col` and the blank lines after them, at the next content line (or the end). Comment lines
-   * just before that next content, or more than MAX_REGION_CHARS, are left to the whole-document parser.
-   */
-  private regionEnd(lineStart: number, from: number, col: number): number {
-    let q = from;
-    let comment = false;
-    while (q < this.len) {
-      let s = q;
-      while (this.code(s) === SP) s++;
-      const nl = this.text.indexOf('\n', s);
-      const lineEnd = nl < 0 ? this.len : nl + 1;
-      const c = this.code(s);
-      if (c === HASH) comment = true;
-      else if (c !== NL && c !== -1) {
-        if (s - q <= col) break;
-        comment = false;
-        if (lineEnd - lineStart > MAX_REGION_CHARS) return bail();
-      }
-      q = lineEnd;
-    }
-    // Comment lines just before the next content: yaml may take them into the item's end, or not.
-    if (comment || q - lineStart > MAX_REGION_CHARS) return bail();
-    // The blank lines after the item are read with it (a block scalar kept with `+` holds them).
-    return Math.min(q, this.len);
   }
 
   /**
@@ -1188,7 +1074,7 @@ class Reader {
       if (c0 === 125) {
         // `{}`, or a trailing comma before `}`.
         const end = p + 1;
-        return { node: flowMapNode(this.store, open, end, keys, values), value, end };
+        return { node: flowMapNode(open, end, keys, values), value, end };
       }
       let key: string;
       let q: number;
@@ -1222,7 +1108,7 @@ class Reader {
       const c = this.code(after);
       if (c === 125) {
         const end = after + 1;
-        return { node: flowMapNode(this.store, open, end, keys, values), value, end };
+        return { node: flowMapNode(open, end, keys, values), value, end };
       }
       if (c !== 44) return bail();
       // The full path's tree check (parse.ts flowProblem) stops at the comma that makes the limit: so here.
@@ -1242,7 +1128,7 @@ class Reader {
       if (this.code(p) === 93) {
         // `[]`, or a trailing comma before `]`.
         const end = p + 1;
-        return { node: seqNode(this.store, [open, end, end], true, items), value, end };
+        return { node: { kind: 'seq', range: [open, end, end], flow: true, items }, value, end };
       }
       const s = this.flowValue(p);
       const after = this.flowSpace(s.end);

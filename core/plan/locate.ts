@@ -6,7 +6,6 @@
  */
 import type { Document, Node } from 'yaml';
 import type { LightNode } from './lightYaml';
-import { mapKey, mapSize, mapValue, seqItem, seqSize } from './lightCompact';
 
 export type LocatedPath = (string | number)[];
 
@@ -87,8 +86,7 @@ function walk<N>(
 /**
  * The index of the first item whose range holds `offset` (-1 when none), by binary search: a sequence's
  * items are in document order, their ranges ordered and apart, so the first item ending at or after `offset`
- * is the only one that can hold it. log2(size) items are looked at: a compact sequence (lightCompact.ts)
- * builds only those, not all of its items.
+ * is the only one that can hold it.
  */
 function itemAt<N>(
   seq: { size: number; item(i: number): N | undefined },
@@ -117,15 +115,15 @@ export function locateLight(root: LightNode, offset: number): Located | undefine
       n.kind === 'map'
         ? {
             kind: 'map',
-            size: mapSize(n),
+            size: n.keys.length,
             key: (i) => {
-              const k = mapKey(n, i)!;
+              const k = n.keys[i]!;
               return { name: String(k.value), range: k.range };
             },
-            value: (i) => mapValue(n, i) ?? null,
+            value: (i) => n.values[i] ?? null,
           }
         : n.kind === 'seq'
-          ? { kind: 'seq', size: seqSize(n), item: (i) => seqItem(n, i) }
+          ? { kind: 'seq', size: n.items.length, item: (i) => n.items[i] }
           : n.kind === 'scalar'
             ? { kind: 'scalar', value: n.value, range: n.range }
             : { kind: 'other' },

@@ -14,11 +14,9 @@ import { POOL_ALIAS, type Plan } from './schema';
 import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
-import { parseJsonAsYaml, parseLightJson, type JsonDoc } from './lightJson';
+import { parseLightJson, type JsonDoc } from './lightJson';
 import { locateDoc, locateLight, type Located } from './locate';
 import { parseLightYaml, type LightMap, type LightMiss, type LightNode, type LightScalar } from './lightYaml';
-import { mapKey, mapKeyValue, mapSize, mapValue, seqItem } from './lightCompact';
-import { yamlRegionReader } from './yamlRegion';
 
 /**
  * The `yaml` library is loaded on first use: the fast reader (lightYaml.ts) reads the usual plan without it,
@@ -46,10 +44,10 @@ export interface ParseOptions {
 /** Limits that keep hostile input cheap (a 350-position plan is ~25 KB). */
 export const PARSE_LIMITS = {
   /**
-   * Characters of the largest plan read: 5 MiB (5,242,880), so every file up to 5 MB (5,000,000 bytes) is
-   * checked; beyond it, one finding says to split the plan.
+   * Characters of the largest plan read: 1 MiB (1,048,576), some 20,000 bins, far beyond what a valid plan
+   * holds (an operation has at most 350 positions); beyond it, one finding says to split the plan.
    */
-  maxBytes: 5 * 1024 * 1024,
+  maxBytes: 1024 * 1024,
   /** Longest digit run read (uint128 has 39 digits; converting millions of digits alone takes seconds). */
   maxDigits: 1000,
   /** Entries of one flow mapping read by the full parser (whose duplicate-key check is quadratic). */
@@ -71,16 +69,6 @@ export const PARSE_LIMITS = {
    */
   maxFullParserChars: 512 * 1024,
 } as const;
-
-/**
- * Block sequence items the fast reader cannot read are read by the full parser one by one (yamlRegion.ts),
- * with the limits the full parser applies to the whole document.
- */
-export const PLAN_REGIONS = yamlRegionReader(
-  PARSE_LIMITS.maxAliasCount,
-  PARSE_LIMITS.maxMapEntries,
-  (token) => flowProblem(token, 'yaml') !== undefined,
-);
 
 export interface ParsedPlan {
   text: string;
@@ -164,8 +152,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   const miss: LightMiss = {};
   const read: JsonDoc | { limit: number } | undefined =
     format === 'yaml'
-      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, PLAN_REGIONS, miss, PARSE_LIMITS.maxMapEntries) ??
-        parseJsonAsYaml(text, PARSE_LIMITS.maxMapEntries, PARSE_LIMITS.maxFlowDepth) ??
+      ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, miss, PARSE_LIMITS.maxMapEntries) ??
         (miss.limit === undefined ? undefined : { limit: miss.limit }))
       : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
   if (read && 'limit' in read) {
@@ -503,15 +490,14 @@ function firstLine(text: string, r: SourceRange): SourceRange {
 
 /**
  * The one finding for a YAML plan above PARSE_LIMITS.maxFullParserChars that the fast reader could not read:
- * where it stopped (the entry or list item it had begun, or the first of the items left to the region
- * reader when there were too many), and why when that part says so: yaml's own error on those lines read
+ * where it stopped (the entry or list item it had begun), and why when that part says so: yaml's own error on those lines read
  * alone (tabs as indentation...), or a tag outside the core schema.
  */
 function fullParserRefused(
   text: string,
   miss: LightMiss,
 ): { offset: number; length: number; message: string } {
-  const at = Math.min(miss.firstRegion ?? miss.at ?? 0, text.length);
+  const at = Math.min(miss.at ?? 0, text.length);
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
   const col = at - lineStart;
   // The part: its first line and the lines after it indented deeper (blank and comment lines between), at
@@ -947,7 +933,7 @@ function lightTree(
     operations: ops?.kind === 'seq' ? ops.items.map((n) => n.range) : [],
     doc: () => (doc ??= compose()),
     locate: (offset) => locateLight(root, offset),
-    firstKey: () => (root.kind === 'map' && mapSize(root) > 0 ? mapKey(root, 0)?.range : undefined),
+    firstKey: () => (root.kind === 'map' ? root.keys[0]?.range : undefined),
     value: () => value,
   };
 }
@@ -964,10 +950,10 @@ function lightAt(
     if (node.kind === 'map') {
       const i = lightKeyAt(node, String(seg));
       if (i === undefined) return undefined;
-      key = mapKey(node, i);
-      node = mapValue(node, i) as LightNode;
+      key = node.keys[i];
+      node = node.values[i]!;
     } else if (node.kind === 'seq' && typeof seg === 'number') {
-      const item: LightNode | undefined = seqItem(node, seg);
+      const item: LightNode | undefined = node.items[seg];
       if (item === undefined) return undefined;
       node = item;
       key = undefined;
@@ -978,9 +964,9 @@ function lightAt(
 
 /** Index of `key` in a light map (the last one when repeated): a scan of a small map, else its index. */
 function lightKeyAt(map: LightMap, key: string): number | undefined {
-  const size = mapSize(map);
+  const size = map.keys.length;
   if (size > 8) return lightKeyIndex(map).get(key);
-  for (let i = size - 1; i >= 0; i--) if (mapKeyValue(map, i) === key) return i;
+  for (let i = size - 1; i >= 0; i--) if (map.keys[i]!.value === key) return i;
   return undefined;
 }
 
@@ -994,7 +980,7 @@ function lightKeyIndex(map: LightMap): Map<unknown, number> {
   let index = lightKeyIndexes.get(map);
   if (!index) {
     index = new Map();
-    for (let i = 0, n = mapSize(map); i < n; i++) index.set(mapKeyValue(map, i), i);
+    for (let i = 0; i < map.keys.length; i++) index.set(map.keys[i]!.value, i);
     lightKeyIndexes.set(map, index);
   }
   return index;

@@ -16,7 +16,6 @@ import { createLiveSession } from '../../../core/live/live';
 import { toSarif } from '../sarif';
 import { parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
 import { fileProblem, readTextFile, UsageError, type CliIO } from '../io';
-import { withHeapGrowthHeld } from '../heapGrowth';
 
 export const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist']);
@@ -74,11 +73,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         }
         const fileName = file;
         const opts = maxTipLag === undefined ? { fileName } : { fileName, maxTipLag };
-        const analysis: Analysis = await withHeapGrowthHeld(text.length, () =>
-          api
-            ? analyzePlan(text, { ...opts, api, session, ...(routers ? { routers } : {}) })
-            : analyzeOffline(text, opts),
-        );
+        const analysis: Analysis = api
+          ? await analyzePlan(text, { ...opts, api, session, ...(routers ? { routers } : {}) })
+          : analyzeOffline(text, opts);
         out[i] = { path: displayPath(file, io.cwd), analysis };
       }
     };

@@ -17,7 +17,6 @@ import { toTextReport } from '../report';
 import { planRecentre, type RecentreMove } from '../../../core/prepare/recentre';
 import { POOL_ALIAS, zPoolRef, zPrincipalStandard } from '../../../core/plan/schema';
 import { parseCommand, parseFormat, requireOption, withApi } from '../common';
-import { withHeapGrowthHeld } from '../heapGrowth';
 import { UsageError, type CliIO } from '../io';
 import { refuseOutputOverInput, writeNamedOutput } from '../exportWrite';
 
@@ -330,10 +329,7 @@ async function writeAndCheck(
   io: CliIO,
 ): Promise<number> {
   const fileName = typeof out === 'string' ? out : `plan.dlmm.${format === 'json' ? 'json' : 'yaml'}`;
-  // As `dlmm check` analyses a plan (heapGrowth.ts: held only above 1 MiB, which a written plan stays under).
-  const analysis: Analysis = await withHeapGrowthHeld(text.length, () =>
-    analyzePlan(text, { api, fileName }),
-  );
+  const analysis: Analysis = await analyzePlan(text, { api, fileName });
   if (typeof out === 'string') {
     refuseOutputOverInput(out, [], io);
     const problem = writeNamedOutput(out, text, io);

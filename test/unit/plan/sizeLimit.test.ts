@@ -1,8 +1,8 @@
 /**
- * The size limit of a plan (core/plan/parse.ts PARSE_LIMITS.maxBytes): every file up to 5 MB is checked, so
- * the limit is 5 MiB characters (5,242,880, above 5,000,000 bytes); beyond it, one finding says to split
- * the plan. The time and memory of plans at the limit are held by test/integration/faults/hostile-files.test.ts
- * and printed by `npx tsx test/bench/run.ts hostile`.
+ * The size limit of a plan (core/plan/parse.ts PARSE_LIMITS.maxBytes): 1 MiB characters (1,048,576), some
+ * 20,000 bins where a valid operation holds at most 350 positions; beyond it, one finding says to split the
+ * plan. What plans at the limit get is held by test/integration/faults/hostile-files.test.ts; their time
+ * and memory are printed by `npx tsx test/bench/run.ts hostile`.
  */
 import assert from 'node:assert/strict';
 import { PARSE_LIMITS, parsePlan } from '../../../core/plan/parse';
@@ -11,9 +11,8 @@ import { SENDER } from './helpers';
 const HEAD = `version: 1\nsender: ${SENDER}\noperations:\n  - op: withdraw\n    pool: dlmm_1\n`;
 
 describe('plan size limit', () => {
-  it('is 5 MiB characters: every file up to 5 MB is read', () => {
-    assert.equal(PARSE_LIMITS.maxBytes, 5 * 1024 * 1024);
-    assert.ok(PARSE_LIMITS.maxBytes >= 5_000_000);
+  it('is 1 MiB characters', () => {
+    assert.equal(PARSE_LIMITS.maxBytes, 1024 * 1024);
   });
 
   it('reads a plan of exactly the limit, and refuses one character more with one finding', function () {
@@ -29,7 +28,7 @@ describe('plan size limit', () => {
     assert.equal(beyond.findings.length, 1);
     assert.match(
       beyond.findings[0]!.message,
-      /5242881 characters; plans above 5242880 are not read \(split it\)/,
+      /1048577 characters; plans above 1048576 are not read \(split it\)/,
     );
   });
 });
