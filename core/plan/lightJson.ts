@@ -1,7 +1,7 @@
 /**
  * A fast reader for `*.dlmm.json` plans that checkJsonSyntax (jsonSyntax.ts) accepted: the same JS value and
  * node ranges as `yaml`'s parseDocument (JSON schema, intAsBigInt) + toJS, in one linear pass instead of
- * yaml's flow-collection machinery (a 3 MB JSON plan took some 10 s there, and 5 MB ran out of a 300 MB heap).
+ * yaml's flow-collection machinery (seconds per MB there).
  * It reads every JSON text the syntax check passed, including what yaml reports as an error: a key repeated
  * in its mapping is read (the last value wins, as in yaml's toJS) and its offset kept in `duplicateKeys`
  * (yaml's DUPLICATE_KEY error points at the repeat's first character), and a mapping with more entries than

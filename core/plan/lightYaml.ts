@@ -43,8 +43,6 @@ export interface LightScalar {
   kind: 'scalar';
   range: LightRange;
   value: unknown;
-  /** A core-schema tag written before it (`!!str`...): its value is not what its text alone resolves to. */
-  tag?: ScalarTag;
 }
 /** The core-schema tags the reader takes on a scalar (`tagged`). */
 export type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
@@ -974,7 +972,7 @@ class Reader {
     const s = this.scalar(q, flow, -1, false);
     const text = s.value as string;
     const value = tagValue(tag, text);
-    return { node: { kind: 'scalar', range: s.node.range, value, tag }, value, end: s.end };
+    return { node: { kind: 'scalar', range: s.node.range, value }, value, end: s.end };
   }
 
   /** A scalar, a flow collection (either anchored) or an alias inside a flow collection. */

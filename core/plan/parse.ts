@@ -62,10 +62,10 @@ export const PARSE_LIMITS = {
    */
   maxFullParserAliases: 10_000,
   /**
-   * Characters of the largest YAML plan given to the full parser as a whole: it takes 2-3 s per MB and ~10
-   * times the text in memory (5 MB: 15-20 s, 600-760 MB), so above this a plan is read only by the fast
-   * reader (with list items and top-level entries in other forms read alone: yamlRegion.ts), and what it
-   * cannot read is one finding that says where (fullParserRefused), never a stall of the editor.
+   * Characters of the largest YAML plan given to the full parser: it takes 2-3 s of CPU at 1 MiB (yaml's
+   * parseDocument + toJS: 1.8-3.2 s, 170-210 MB), over the 1 s budget of a plan at the limit, so above this a
+   * plan is read only by the fast reader, and what it cannot read is one finding that says where
+   * (fullParserRefused), never a stall of the editor.
    */
   maxFullParserChars: 512 * 1024,
 } as const;
@@ -506,8 +506,8 @@ function fullParserRefused(
   end = end < 0 ? text.length : end + 1;
   let cut = -1;
   if (end - lineStart > 4 * 1024) {
-    // One line longer than that (a whole plan as one flow mapping): yaml never sees all of it (a 5 MB line
-    // ran it out of a 300 MB heap), and an error on it may be the cut's.
+    // One line longer than that (a whole plan as one flow mapping): yaml never sees all of it (seconds of CPU
+    // on a 1 MiB line), and an error on it may be the cut's.
     end = lineStart + 4 * 1024;
     cut = lineStart;
   }
@@ -630,7 +630,7 @@ function checkLimits(
     };
   }
   if (format === 'json') return undefined; // the JSON checker bounds its own depth
-  // Character codes, not one-character strings: this pass runs over every character of a 5 MB plan.
+  // Character codes, not one-character strings: this pass runs over every character of a 1 MiB plan.
   let depth = 0;
   let quote = 0; // 34 `"` or 39 `'` inside a quoted scalar
   let lineStart = true;

@@ -1,32 +1,36 @@
 /**
- * Plans at the size limit (5 MiB characters: every file up to 5 MB is checked) in every form the fast readers
- * take, through the real command line (`dlmm check --offline`, a fresh process each time) and the real
+ * Plans at the size limit (core/plan/parse.ts PARSE_LIMITS.maxBytes, 1 MiB characters) in every form the fast
+ * readers take, through the real command line (`dlmm check --offline`, a fresh process each time) and the real
  * language server (open -> first diagnostics, a fresh server per file, started as the extension starts it):
- * bins as flow maps, as block maps and in JSON (valid: too many positions and ~100,000 duplicate bins, whose
- * findings are capped), ~100,000 invalid bins in YAML and JSON, comment-only lines in the body, anchors and
- * aliases (whole bins; an amount shared by 50 bins), a block-scalar note, the forms the fast reader took over
- * from the full YAML parser (escapes in quoted strings, quoted keys, tabs between the parts of a line, `<<`
- * keys, flow collections over many lines and nested, a plan written as JSON, explicit keys, the core schema's
- * tags on scalars and collections, scalars over several lines in flow collections, escaped line breaks; one bin
- * in 200 in a form only the full parser reads, that bin read by it alone; a local tag in the header, read the
- * same way; and files the full parser is not run on above 512 KB: a local tag in every bin, tabs as
- * indentation; a plan written as one flow mapping; JSON with a key repeated in every bin, a `__proto__` key in
- * every bin, a list as the root), beside the same command on one ordinary plan. The issue's goal: every file up
- * to 5 MB checked in under 2 s and 300 MB. Medians of a few rounds (the machine's load swings); peak memory is
- * the child's max RSS as the kernel reports it (/usr/bin/time for the CLI, VmHWM for the server).
+ * bins as flow maps, as block maps and in JSON (valid: too many positions and ~20,000 duplicate bins, whose
+ * findings are capped), ~20,000 invalid bins in YAML and JSON, comment-only lines in the body, anchors and
+ * aliases (whole bins; an amount shared by 50 bins), a block-scalar note, the forms the fast reader takes
+ * beyond the common ones (escapes in quoted strings, quoted keys, tabs between the parts of a line, `<<` keys,
+ * flow collections over many lines and nested, a plan written as JSON, explicit keys, the core schema's tags
+ * on scalars and collections, scalars over several lines in flow collections, escaped line breaks); files the
+ * full parser is not run on above 512 KB (one finding where the form starts): one bin in 200 in such a form, a
+ * local tag in the header, a local tag in every bin, tabs as indentation; a plan written as one flow mapping;
+ * JSON with a key repeated in every bin, a `__proto__` key in every bin, a list as the root; and a file one
+ * character over the limit (one finding). The budget (issue 27): a plan at the limit checked in at most 1 s
+ * of CPU and 300 MB by the whole `dlmm check --offline` process (user + system time and max RSS as the kernel
+ * reports them through /usr/bin/time), beside the same command on one ordinary plan; the server's CPU time
+ * from open to the first diagnostics (/proc/<pid>/stat) and its peak RSS (VmHWM). CPU time, not wall time:
+ * the machine is shared, and wall time there measures the others' load. Medians of a few rounds.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { extensionServer, ROOT, startLsp } from '../integration/lsp/harness';
+import { PARSE_LIMITS } from '../../core/plan/parse';
 import { median, versus, type BenchRow } from './types';
 
 const ROUNDS = 3;
 /** Rounds of the language server rows (a fresh server per file and round). */
 const SERVER_ROUNDS = 1;
-const BUDGET_MS = 2000;
+/** CPU time (user + system) of a plan at the limit, in ms. */
+const BUDGET_MS = 1000;
 const BIN = '      - { bin_id: 1, x_amount: 1, y_amount: 0 }\n';
 /** A bin, one commented out, a note less indented, a blank line, a note more indented. */
 const COMMENTED = `${BIN}      # - { bin_id: 2, x_amount: 1, y_amount: 0 }  (commented out)\n    # a note less indented\n\n          # a deeper note\n`;
@@ -34,14 +38,11 @@ const COMMENTED = `${BIN}      # - { bin_id: 2, x_amount: 1, y_amount: 0 }  (com
 const anchored = (i: number): string =>
   `      - { bin_id: 1, x_amount: &a${i} 1000, y_amount: 0 }\n` +
   `      - { bin_id: 1, x_amount: *a${i}, y_amount: 0 }\n`.repeat(49);
-/** The largest plan read (core/plan/parse.ts PARSE_LIMITS.maxBytes). */
-const LIMIT = 5 * 1024 * 1024;
+/** The largest plan read. */
+const LIMIT = PARSE_LIMITS.maxBytes;
 /** A literal block-scalar note (lines that look like YAML, empty lines): half of the file. */
 const NOTE = '      - { bin_id: 1 } is not a bin here: # nor a comment\n\n';
-/**
- * YAML in forms the fast reader took over next (each went to the full parser before: 5-10 s and 400-530 MB at
- * 3 MB), one bin line repeated: name -> bin text.
- */
+/** YAML in forms the fast reader takes beyond the common ones, one bin line repeated: name -> bin text. */
 const FORMS: Record<string, string> = {
   'escapes in double-quoted strings': '      - { bin_id: 1, x_amount: "1\\u0030", y_amount: "\\"0\\"\\t" }\n',
   "'' in single-quoted strings": "      - { bin_id: 1, x_amount: 'it''s', y_amount: 0 }\n",
@@ -62,10 +63,7 @@ const FORMS: Record<string, string> = {
   'escaped line breaks in double quotes (as PyYAML wraps)':
     '      - bin_id: 1\n        note: "a long \\\n          note"\n',
 };
-/**
- * One bin in 200 in forms only the full parser reads (a local tag, an empty value): each such bin is read by
- * yaml alone (core/plan/yamlRegion.ts), the rest by the fast reader.
- */
+/** One bin in 200 in forms only the full parser reads (a local tag, an empty value). */
 const SPARSE = [
   '      - !local { bin_id: 2, x_amount: 1, y_amount: 0 }\n',
   '      - bin_id: 3\n        note:\n        x_amount: 1\n',
@@ -81,28 +79,44 @@ operations:
     pool: dlmm_1
 `;
 
-/** Wall time of one run in ms, and its max RSS in MB when /usr/bin/time can tell. */
-function run(args: string[]): { ms: number; rssMb: number } {
+interface Measured {
+  /** CPU time (user + system) in ms. */
+  cpuMs: number;
+  /** Peak resident memory in MB. */
+  rssMb: number;
+}
+
+/** CPU time of one run of `dlmm` in ms and its max RSS in MB, as /usr/bin/time reports them (NaN without it). */
+function run(args: string[]): Measured {
   const timeBin = '/usr/bin/time';
-  const withTime = existsSync(timeBin);
-  const cmd = withTime ? timeBin : process.execPath;
-  const argv = withTime ? ['-f', '%M', process.execPath, ...args] : args;
-  const s = performance.now();
-  let stderr = '';
+  if (!existsSync(timeBin)) return { cpuMs: NaN, rssMb: NaN };
+  const r = spawnSync(timeBin, ['-f', '%U %S %M', process.execPath, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { PATH: process.env.PATH },
+    encoding: 'utf8',
+  });
+  // `check` exits 0 or 1 (error findings); anything else is a failure to run, unmeasured.
+  if (r.status !== 0 && r.status !== 1) return { cpuMs: NaN, rssMb: NaN };
+  const stderr = r.stderr;
+  const m = /([\d.]+) ([\d.]+) (\d+)\s*$/.exec(stderr.trim());
+  if (!m) return { cpuMs: NaN, rssMb: NaN };
+  return { cpuMs: (Number(m[1]) + Number(m[2])) * 1000, rssMb: Number(m[3]) / 1024 };
+}
+
+/** Clock ticks a second (the unit of /proc/<pid>/stat's CPU times). */
+let clockTicks: number | undefined;
+/** CPU time (user + system) a process has used so far, in ms; NaN without /proc. */
+function cpuOf(pid: number | undefined): number {
   try {
-    execFileSync(cmd, argv, {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { PATH: process.env.PATH },
-    });
-  } catch (e) {
-    // `check` exits 1 on error findings; only a failure to run is unmeasured.
-    if ((e as { status?: number }).status !== 1) return { ms: NaN, rssMb: NaN };
-    stderr = String((e as { stderr?: Buffer }).stderr ?? '');
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is the first; utime and stime the 12th, 13th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / clockTicks;
+  } catch {
+    return NaN;
   }
-  const ms = performance.now() - s;
-  const kb = Number(/(\d+)\s*$/.exec(stderr.trim())?.[1]);
-  return { ms, rssMb: withTime && Number.isFinite(kb) ? kb / 1024 : NaN };
 }
 
 /** HEAD, `bins:` and `unit(i)` for i = 0, 1, ... as long as the text stays within LIMIT characters. */
@@ -144,13 +158,14 @@ function jsonText(bin: string, less = 0): string {
   return head + Array.from({ length: n }, () => bin).join(',') + ']}]}';
 }
 
-/** name -> [file name, text], each within LIMIT. */
+/** [name, file name, text], each within LIMIT but the last, one character over it. */
 function files(): Array<[string, string, string]> {
   const half = (unit: string) => unit.repeat(Math.floor((LIMIT / 2 - 200) / unit.length));
   const wholeBins = (i: number): string =>
     `      - &b${i} { bin_id: 1, x_amount: 1, y_amount: 0 }\n${`      - *b${i}\n`.repeat(3)}`;
+  const atLimit = binsUpTo(() => BIN);
   return [
-    ['bins (YAML flow maps)', 'bins.dlmm.yaml', binsUpTo(() => BIN)],
+    ['bins (YAML flow maps)', 'bins.dlmm.yaml', atLimit],
     [
       'bins (YAML block maps)',
       'block-bins.dlmm.yaml',
@@ -177,14 +192,18 @@ function files(): Array<[string, string, string]> {
       `form-${i}.dlmm.yaml`,
       binsUpTo(() => unit),
     ]),
-    ['YAML: one bin in 200 in a form only the full parser reads', 'sparse.dlmm.yaml', binsUpTo(sparse)],
     [
-      'YAML: a local tag in the header (that entry read by the full parser alone)',
+      'YAML: one bin in 200 in a form only the full parser reads (one finding: not run above 512 KB)',
+      'sparse.dlmm.yaml',
+      binsUpTo(sparse),
+    ],
+    [
+      'YAML: a local tag in the header (one finding: not run above 512 KB)',
       'header-tag.dlmm.yaml',
       binsUpTo(() => BIN, 'note: !local x\n' + HEAD + '    bins:\n'),
     ],
     [
-      'YAML: a local tag in every bin (refused where it starts: the full parser is not run above 512 KB)',
+      'YAML: a local tag in every bin (one finding: not run above 512 KB)',
       'dense-tags.dlmm.yaml',
       binsUpTo(() => '      - { bin_id: 1, x_amount: !local 1, y_amount: 0 }\n'),
     ],
@@ -229,18 +248,26 @@ function files(): Array<[string, string, string]> {
       'root-list.dlmm.json',
       `[${jsonText('{"bin_id":1,"x_amount":1,"y_amount":0}', 2)}]`,
     ],
+    [
+      'one character over the limit (one finding)',
+      'beyond.dlmm.yaml',
+      atLimit + ' '.repeat(LIMIT + 1 - atLimit.length),
+    ],
   ];
 }
 
-/** Open -> first diagnostics in a fresh language server (as the extension starts it), and its peak RSS. */
-async function serverRun(file: string, text: string): Promise<{ ms: number; rssMb: number }> {
+/**
+ * Open -> first diagnostics in a fresh language server (as the extension starts it): the server's CPU time
+ * over that span and its peak RSS.
+ */
+async function serverRun(file: string, text: string): Promise<Measured> {
   const lsp = await startLsp({ command: extensionServer() });
   try {
     const uri = pathToFileURL(file).href;
-    const s = performance.now();
+    const before = cpuOf(lsp.child.pid);
     lsp.open(uri, text, file.endsWith('.json') ? 'json' : 'yaml');
     await lsp.diagnostics(uri, (d) => d.length > 0, 120_000);
-    const ms = performance.now() - s;
+    const cpuMs = cpuOf(lsp.child.pid) - before;
     let rssMb = NaN;
     try {
       const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${lsp.child.pid}/status`, 'utf8'));
@@ -248,7 +275,7 @@ async function serverRun(file: string, text: string): Promise<{ ms: number; rssM
     } catch {
       // no /proc: the figure is unmeasured (NaN)
     }
-    return { ms, rssMb };
+    return { cpuMs, rssMb };
   } finally {
     await lsp.close();
   }
@@ -266,36 +293,36 @@ export async function bench(): Promise<BenchRow[]> {
         name,
         file,
         text,
-        cli: [] as Array<{ ms: number; rssMb: number }>,
-        server: [] as Array<{ ms: number; rssMb: number }>,
+        cli: [] as Measured[],
+        server: [] as Measured[],
       };
     });
     const bin = join(ROOT, 'bin', 'dlmm.js');
     const one = join(ROOT, 'examples', 'add-ladder.dlmm.yaml');
     const peer: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      peer.push(run([bin, 'check', '--offline', one]).ms);
+      peer.push(run([bin, 'check', '--offline', one]).cpuMs);
       for (const c of cases) c.cli.push(run([bin, 'check', '--offline', c.file]));
     }
     for (let i = 0; i < SERVER_ROUNDS; i++)
       for (const c of cases) c.server.push(await serverRun(c.file, c.text));
-    const against = { name: 'dlmm check --offline one.dlmm.yaml', value: median(peer) };
-    const row = (name: string, runs: Array<{ ms: number; rssMb: number }>, rounds: number): BenchRow[] => {
-      const ms = median(runs.map((r) => r.ms));
+    const against = { name: 'dlmm check --offline one.dlmm.yaml (CPU time)', value: median(peer) };
+    const row = (name: string, runs: Measured[], rounds: number): BenchRow[] => {
+      const ms = median(runs.map((r) => r.cpuMs));
       const rss = median(runs.map((r) => r.rssMb));
       return [
         {
-          ...versus(`${name} (median of ${rounds})`, ms, 'ms', against),
-          budget: `< ${BUDGET_MS} ms`,
-          ok: ms < BUDGET_MS,
+          ...versus(`${name}: CPU time (median of ${rounds})`, ms, 'ms', against),
+          budget: `<= ${BUDGET_MS} ms`,
+          ok: ms <= BUDGET_MS,
         },
-        { name: `${name}: max RSS`, value: rss, unit: 'MB', budget: '< 300 MB', ok: rss < 300 },
+        { name: `${name}: max RSS`, value: rss, unit: 'MB', budget: '<= 300 MB', ok: rss <= 300 },
       ];
     };
     return [
-      ...cases.flatMap((c) => row(`dlmm check --offline, 5 MiB ${c.name}`, c.cli, ROUNDS)),
+      ...cases.flatMap((c) => row(`dlmm check --offline, ${c.name}`, c.cli, ROUNDS)),
       ...cases.flatMap((c) =>
-        row(`language server, open -> first diagnostics, 5 MiB ${c.name}`, c.server, SERVER_ROUNDS),
+        row(`language server, open -> first diagnostics, ${c.name}`, c.server, SERVER_ROUNDS),
       ),
     ];
   } finally {

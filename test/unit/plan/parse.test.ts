@@ -244,7 +244,7 @@ describe('plan parsing: syntax and schema findings', () => {
         message:
           /^YAML: Tabs are not allowed as indentation\. This 0\.5 MB plan was not checked: from line 27/,
       },
-      // A top-level key written twice (read alone, each entry is fine): the repeat is named, where it is.
+      // A top-level key written twice: the repeat is named, where it is.
       {
         text: bins(over, () => undefined).replace('operations:', 'version: 2\noperations:'),
         line: 2,
@@ -321,8 +321,7 @@ describe('plan parsing: syntax and schema findings', () => {
   });
 
   it('refuses more than 10,000 aliases in a file only the full parser reads (its alias lookup is quadratic)', () => {
-    // A local tag sends the file to the full parser (the fast reader takes only the core schema's tags, and
-    // the operation holding it holds anchors, so it is not read alone);
+    // A local tag sends the file to the full parser (the fast reader takes only the core schema's tags);
     // each anchor is used 49 times (under yaml's limit of 100), the file stays under the size the full
     // parser is given (PARSE_LIMITS.maxFullParserChars).
     const shared = (n: number): string => {
