@@ -5,33 +5,19 @@
  * state height; `transaction` groups changes and rolls them back when any of them reverts.
  */
 import { MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
+import { swapXForYInBin, swapYForXInBin, type BinBalances, type LiquidityResult } from '../dlmm/math';
 import {
-  swapXForYInBin,
-  swapYForXInBin,
-  type AddOutcome,
-  type BinBalances,
-  type LiquidityResult,
-  type SwapWalkResult,
-} from '../dlmm/math';
-import {
-  addToPool,
   binOf,
   ChainBalances,
   CowBins,
   STX_KEY,
   type Held,
-  moveInPool,
   pricesById,
-  quotePool,
   restorePool,
   snapshotPool,
-  swapInPool,
   userSharesOf,
-  withdrawFromPool,
-  type AddBounds,
   type ChainPool,
   type PoolSnapshot,
-  type SwapOutcome,
 } from '../chain/index';
 import { layoutPool } from './layout';
 import type { FaultSpec, InventoryFaultCode, PoolSpec, TokenSpec, World } from './world';
@@ -56,8 +42,6 @@ export interface SimStatus {
 
 /** A failed engine call: the contract error it reverts with (or an engine-level problem). */
 export type EngineResult<T> = LiquidityResult<T>;
-
-export type { AddBounds, SwapOutcome };
 
 interface Snapshot {
   pools: Map<string, PoolSnapshot>;
@@ -229,11 +213,6 @@ export class SimEngine {
     return hit?.code;
   }
 
-  /** Simulates a single-pool swap walk from the current state without changing it. */
-  quoteSwap(pool: SimPool, xForY: boolean, amountIn: bigint, maxBins?: number): SwapWalkResult {
-    return quotePool(pool, xForY, amountIn, maxBins);
-  }
-
   // ---- changes ----------------------------------------------------------------------------------
 
   /**
@@ -245,19 +224,6 @@ export class SimEngine {
     let result: T;
     try {
       result = fn();
-    } catch (e) {
-      this.abortTransaction(tx);
-      throw e;
-    }
-    return this.endTransaction(tx, result);
-  }
-
-  /** Async variant of `transaction` for callers that await inside (no other change may interleave). */
-  async transactionAsync<T>(fn: () => Promise<T>): Promise<T> {
-    const tx = this.beginTransaction();
-    let result: T;
-    try {
-      result = await fn();
     } catch (e) {
       this.abortTransaction(tx);
       throw e;
@@ -286,59 +252,6 @@ export class SimEngine {
     }
     if (tx.outer && this.changedInTx) this.bumpHeight(1);
     return result;
-  }
-
-  /** Swap `amountIn` through one pool (swap router simple-multi); fails with ERR_MINIMUM_RECEIVED under `minOut`. */
-  swap(
-    pool: SimPool,
-    xForY: boolean,
-    amountIn: bigint,
-    minOut = 0n,
-    maxBins?: number,
-  ): EngineResult<SwapOutcome> {
-    return this.track(swapInPool(pool, xForY, amountIn, minOut, maxBins));
-  }
-
-  /** Adds (x, y) to `binId` for `user` (core add-liquidity with the router's bounds). */
-  addLiquidity(
-    pool: SimPool,
-    user: string,
-    binId: number,
-    x: bigint,
-    y: bigint,
-    bounds: AddBounds,
-  ): EngineResult<AddOutcome> {
-    return this.track(addToPool(pool, user, binId, x, y, bounds));
-  }
-
-  /** Withdraws `amount` shares of `binId` for `user` (core withdraw-liquidity; the pool burn checks the balance). */
-  withdrawLiquidity(
-    pool: SimPool,
-    user: string,
-    binId: number,
-    amount: bigint,
-    minX: bigint,
-    minY: bigint,
-  ): EngineResult<{ x: bigint; y: bigint; bin_after: BinBalances }> {
-    return this.track(withdrawFromPool(pool, user, binId, amount, minX, minY));
-  }
-
-  /** Moves `amount` shares of `user` from one bin to another (core move-liquidity). */
-  moveLiquidity(
-    pool: SimPool,
-    user: string,
-    fromBinId: number,
-    toBinId: number,
-    amount: bigint,
-    bounds: AddBounds,
-  ): EngineResult<{ x: bigint; y: bigint; withdrawn_from: BinBalances; add: AddOutcome }> {
-    return this.track(moveInPool(pool, user, fromBinId, toBinId, amount, bounds));
-  }
-
-  /** Counts a successful chain-model call as a state change. */
-  private track<T>(r: EngineResult<T>): EngineResult<T> {
-    if (r.ok) this.changed();
-    return r;
   }
 
   /** Records a change made directly on the pools through the chain model (the dry-run). */
@@ -447,9 +360,4 @@ const MAX_CALLS_PER_BIN = 8;
 
 function isFailure(v: unknown): boolean {
   return typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
-}
-
-/** Builds a live engine from a world (throws WorldError when positions are inconsistent). */
-export function createEngine(world: World): SimEngine {
-  return new SimEngine(world);
 }

@@ -16,6 +16,7 @@ import type { PreparedOperation } from '../../../core/prepare/prepared';
 import { POOL_SBTC_USDCX, POOL_STX_USDCX } from '../../../core/sim/defaultWorld';
 import { applyTransaction } from '../../../core/sim/apply';
 import type { SimEngine } from '../../../core/sim/engine';
+import { quotePool } from '../../../core/chain/index';
 import { buildTransactions } from '../../../core/tx/build';
 import {
   argsHex,
@@ -227,7 +228,7 @@ describe('tx export: build, serialize, decode, dry-run', () => {
   it('dry-runs a single-pool swap built from the engine route', async () => {
     const engine = testEngine();
     const p = engine.poolByPrincipal(POOL_STX_USDCX)!;
-    const walk = engine.quoteSwap(p, true, 50_000_000_000n);
+    const walk = quotePool(p, true, 50_000_000_000n);
     // The engine's route in the published QuoteResponse shape: one step per bin the walk crosses.
     const route = QuoteResponseSchema.parse({
       success: true,

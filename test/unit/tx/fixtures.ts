@@ -11,7 +11,7 @@ import type {
 } from '../../../core/prepare/prepared';
 import { PlanSchema, type Plan } from '../../../core/plan/schema';
 import { DEFAULT_WORLD_INPUT } from '../../../core/sim/defaultWorld';
-import { createEngine, type SimEngine, type SimPool } from '../../../core/sim/engine';
+import { SimEngine, type SimPool } from '../../../core/sim/engine';
 import { parseWorld } from '../../../core/sim/world';
 import type { ExportableAnalysis } from '../../../core/tx/build';
 
@@ -24,7 +24,7 @@ export const USER = getAddressFromPublicKey(PUBLIC_KEY, 'mainnet');
 export function testEngine(): SimEngine {
   const input = structuredClone(DEFAULT_WORLD_INPUT);
   input.users = (input.users ?? []).map((u) => ({ ...u, address: USER }));
-  return createEngine(parseWorld(input, 'test-world'));
+  return new SimEngine(parseWorld(input, 'test-world'));
 }
 
 export function tokensOf(engine: SimEngine): Token[] {
