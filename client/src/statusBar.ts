@@ -18,11 +18,6 @@ export class EngineStatusBar implements vscode.Disposable {
     this.item.show();
   }
 
-  /** The last status shown (for "Show Engine Status"). */
-  get status(): EngineStatusParams | undefined {
-    return this.last;
-  }
-
   update(status: EngineStatusParams): void {
     this.last = status;
     this.render();

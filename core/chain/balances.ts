@@ -57,11 +57,6 @@ export class ChainBalances {
     return { amount: 0n, exact: this.unlisted === 'zero' };
   }
 
-  /** Whether the balance was set (read or given), as opposed to the unlisted default. */
-  has(principal: string, token: string): boolean {
-    return this.held.has(ChainBalances.key(principal, token));
-  }
-
   set(principal: string, token: string, h: Held): void {
     this.held.set(ChainBalances.key(principal, token), { amount: h.amount, exact: h.exact });
   }
@@ -95,14 +90,6 @@ export class ChainBalances {
   /** An independent copy. */
   clone(): ChainBalances {
     return new ChainBalances(this.unlisted, new Map(this.held));
-  }
-
-  /** The entries as [principal, token, held] (for snapshots and views). */
-  *entries(): IterableIterator<[string, string, Held]> {
-    for (const [k, h] of this.held) {
-      const bar = k.indexOf('|');
-      yield [k.slice(0, bar), k.slice(bar + 1), { ...h }];
-    }
   }
 
   /** The current table, to put back with `restore` (balances are small: a plain copy). */

@@ -260,13 +260,4 @@ export class MemoryChainState implements ChainState {
       this.balances?.clone(),
     );
   }
-  snapshot(): Map<string, PoolSnapshot> {
-    return new Map([...this.pools].map(([id, p]) => [id, snapshotPool(p)]));
-  }
-  restore(s: Map<string, PoolSnapshot>): void {
-    for (const [id, snap] of s) {
-      const p = this.pools.get(id);
-      if (p) restorePool(p, snap);
-    }
-  }
 }
