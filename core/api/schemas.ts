@@ -247,9 +247,6 @@ export interface QuoteRequest {
   slippage_tolerance?: number;
 }
 
-/** The engine's strategies (published QuoteRequest.amm_strategy). */
-export const AMM_STRATEGIES = ['best', 'preferred', 'pure'] as const;
-
 /**
  * A decimal figure of the quote engine, e.g. "2995802098.950524737631184408" (published QuoteResponse:
  * amount_out, min_amount_out, fee, price_impact_tokens are strings). Kept as the text sent; read by its
@@ -522,16 +519,6 @@ export const SwapParamsSchema = z.looseObject({
 });
 export type SwapParams = z.infer<typeof SwapParamsSchema>;
 
-/** One FastAPI validation error (published ValidationError). */
-export const ValidationErrorSchema = z.looseObject({
-  loc: z.array(z.union([z.string(), z.number(), z.bigint()])),
-  msg: z.string(),
-  type: z.string(),
-});
-
-/** A FastAPI 422 body (published HTTPValidationError). */
-export const HttpValidationErrorSchema = z.looseObject({ detail: z.array(ValidationErrorSchema) });
-
 // ---- app v2 ----------------------------------------------------------------------------------------
 
 /**
@@ -578,12 +565,6 @@ export const PositionBinSchema = z
     };
   });
 export type PositionBin = z.infer<typeof PositionBinSchema>;
-
-export const PositionBinsResponseSchema = z.looseObject({
-  bins: z.array(PositionBinSchema),
-  error: z.string().nullable().optional(),
-  message: z.string().nullable().optional(),
-});
 
 /** One owned bin of app v2 current-bins: both id forms (they must agree), raw shares and reserves as strings. */
 export const CurrentBinSchema = z

@@ -3,7 +3,7 @@
  * ids, and its expansion into per-bin items with core/dlmm/shapes.ts. Part of preparation: every face
  * sees the expanded items through the prepared operation. Problems are values (the rules report them).
  */
-import { MAX_BIN_ID, MAX_POSITIONS_PER_CALL, MIN_BIN_ID } from '../dlmm/bins';
+import { MAX_BIN_ID, MIN_BIN_ID } from '../dlmm/bins';
 import { expandShape, type ShapeBin, type ShapeProblem } from '../dlmm/shapes';
 import type { LivePool } from '../live/live';
 import { distributionRange, type AddOp } from '../plan/schema';
@@ -16,11 +16,6 @@ export function rangeProblem(lo: number, hi: number): RangeProblem | undefined {
   if (lo > hi) return { kind: 'reversed' };
   if (lo < MIN_BIN_ID || hi > MAX_BIN_ID) return { kind: 'out-of-range', lo, hi };
   return undefined;
-}
-
-/** Positions of an add with its expansion: explicit items plus the distribution's non-empty bins. */
-export function tooManyItems(explicit: number, expanded: number): boolean {
-  return explicit + expanded > MAX_POSITIONS_PER_CALL;
 }
 
 export type DistributionResult =

@@ -13,7 +13,6 @@
  */
 import type { BinList, DlmmApi, Pool, Route } from '../api/types';
 import { priceImpactBps, routeWalk, spotOutput, type BinBalances, type PoolFees } from '../dlmm/math';
-import { minReceived } from '../dlmm/bounds';
 
 /** Pool fee fields (bps) as the math takes them. */
 export function poolFees(pool: Pool): PoolFees {
@@ -210,11 +209,6 @@ export async function checkRouteLive(
 
 function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/** Minimum received at `slippagePpm` on the checked output (the figure the export bounds with). */
-export function checkedMinReceived(check: QuoteCheck, slippagePpm: bigint): bigint {
-  return minReceived(check.amount_out, slippagePpm);
 }
 
 /** One line in words: what is used, whether it fills, and any disagreement (for summaries, hovers, logs). */

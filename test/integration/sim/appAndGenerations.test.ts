@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   BinListSchema,
   CurrentBinsSchema,
-  PositionBinsResponseSchema,
+  PositionBinSchema,
   PricePointSchema,
   TokenSchema,
   V1BinListSchema,
@@ -13,6 +13,14 @@ import { sharesToAmounts } from '../../../core/dlmm/math';
 import { DEFAULT_USER, POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
 import { startSimulator } from '../../../core/sim/server';
 import { call, useSimulator } from './helpers';
+import { z } from 'zod';
+
+/** The app v2 user position bins answer; the client reads only its `bins` list (core/api/client.ts). */
+const PositionBinsResponseSchema = z.looseObject({
+  bins: z.array(PositionBinSchema),
+  error: z.string().nullable().optional(),
+  message: z.string().nullable().optional(),
+});
 
 describe('simulator app v2 and generations', () => {
   const sim = useSimulator();
