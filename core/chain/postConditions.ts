@@ -166,12 +166,7 @@ export function positionNftCondition(sender: string, pool: string, signedBinId: 
   };
 }
 
-/** The NFT id tuple {token-id: unsigned bin id, owner}. */
-export function positionNftId(owner: string, signedBinId: number): ClarityValue {
-  return Cl.tuple({ 'token-id': Cl.uint(toUnsignedBinId(signedBinId)), owner: Cl.principal(owner) });
-}
-
-/** `positionNftId` with the owner's principal value already built (the keys are valid Clarity names). */
+/** The NFT id tuple {token-id: unsigned bin id, owner}, the owner's principal value already built. */
 function nftIdTuple(signedBinId: number, owner: ClarityValue): ClarityValue {
   return {
     type: ClarityType.Tuple,
