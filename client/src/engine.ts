@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { DlmmApi } from '../../core/api/types';
 import type { ServerSettings } from '../../server/src/protocol';
 
-export const API_KEY_SECRET = 'dlmm.apiKey';
+const API_KEY_SECRET = 'dlmm.apiKey';
 
 export class ClientEngine implements vscode.Disposable {
   private api: DlmmApi | undefined;

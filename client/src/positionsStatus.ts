@@ -6,7 +6,7 @@
 import type { PositionsReport, PositionView } from '../../core/check/positions';
 import { positionsSummary } from '../../core/check/positions';
 
-export interface PositionsStatusView {
+interface PositionsStatusView {
   /** "2 positions · 1 out of range". */
   text: string;
   tooltip: string;

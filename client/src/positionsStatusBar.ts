@@ -13,7 +13,7 @@ import { ClientCommands } from '../../server/src/protocol';
 import { notify } from './notify';
 import { describePositions, leftRangeMessage, RangeTracker } from './positionsStatus';
 
-export interface PositionsStatusDeps {
+interface PositionsStatusDeps {
   getApi(): DlmmApi | undefined;
   /** The sender whose positions to show (undefined: none configured). */
   sender(): Promise<string | undefined>;

@@ -9,7 +9,6 @@ import { RouterSettingsSchema } from '../../core/chain/routerSettings';
 import type { ServerSettings } from '../../server/src/protocol';
 
 export const ENVIRONMENTS = ['production', 'development', 'custom', 'simulator'] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
 
 /**
  * Service base of the hosted production environment (the interface document's {base_url}), as public

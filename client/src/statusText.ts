@@ -2,7 +2,7 @@
 import type { EngineStatusParams } from '../../server/src/protocol';
 import { displayUrl } from '../../core/text/safe';
 
-export interface StatusView {
+interface StatusView {
   text: string;
   tooltip: string;
   /** Warning colour: not ready, lagging, lag unknown, or unreachable. */

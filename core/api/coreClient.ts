@@ -38,7 +38,7 @@ const zHost = z
   .refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL')
   .transform((u) => u.replace(/\/+$/, ''));
 
-export const CoreSwapConfigSchema = z.strictObject({
+const CoreSwapConfigSchema = z.strictObject({
   /** The core swap API host (the library's API host). */
   apiHost: zHost,
   apiKey: z.string().min(1).optional(),
@@ -53,7 +53,7 @@ export const CoreSwapConfigSchema = z.strictObject({
   ratePerMinute: z.number().int().positive().default(500),
   timeoutMs: z.number().int().positive().default(10_000),
 });
-export type CoreSwapConfig = z.input<typeof CoreSwapConfigSchema>;
+type CoreSwapConfig = z.input<typeof CoreSwapConfigSchema>;
 type Config = z.output<typeof CoreSwapConfigSchema>;
 
 /** The library's environment variable for each configuration field. */

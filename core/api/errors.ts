@@ -24,7 +24,7 @@ export const API_ERROR_CODES = [
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
-export interface ApiErrorContext {
+interface ApiErrorContext {
   /** Method and path relative to the base, e.g. "GET /quotes/v2/bins/dlmm_1". Never includes keys. */
   endpoint: string;
   status?: number;

@@ -15,7 +15,7 @@
  */
 import { cancelledError } from './errors';
 
-export interface RateLimiterOptions {
+interface RateLimiterOptions {
   /** Requests allowed per window. */
   limit: number;
   windowMs: number;

@@ -43,7 +43,7 @@ const FORMAT = 2;
 /** Entries kept per endpoint (a pool has at most 1001 bins; a few pools fit). */
 const MAX_ENTRIES = 8192;
 
-export interface NodeStore {
+interface NodeStore {
   /** The stored answer of `key` at `height`, or undefined. */
   get(height: number, key: string): ReadOnlyResult | undefined;
   /** Stores an answer taken at `height`; a height other than the stored one drops every entry first. */

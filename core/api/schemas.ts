@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { MAX_BIN_ID, MIN_BIN_ID } from '../dlmm/bins';
 
 /** A uint128-ish amount on the wire -> bigint. */
-export const zAmount = z
+const zAmount = z
   .union([
     z.bigint().nonnegative(),
     z.string().regex(/^\d+$/, 'expected a non-negative integer string'),
@@ -34,8 +34,8 @@ export const zInt = z.union([
     .transform(Number),
 ]);
 
-export const zSignedBinId = zInt.pipe(z.number().int().min(MIN_BIN_ID).max(MAX_BIN_ID));
-export const zUnsignedBinId = zInt.pipe(z.number().int().min(0).max(1000));
+const zSignedBinId = zInt.pipe(z.number().int().min(MIN_BIN_ID).max(MAX_BIN_ID));
+const zUnsignedBinId = zInt.pipe(z.number().int().min(0).max(1000));
 
 /** A Stacks principal: standard (SP..., ST..., SM..., SN...) or contract (ADDR.name). */
 export const zPrincipal = z
@@ -253,7 +253,7 @@ export interface QuoteRequest {
  * digits only (decimalFloor), never through a float. A JSON integer (the document's number) is read too; a
  * JSON number with a fraction already went through a float and is refused.
  */
-export const zDecimalText = z.union([
+const zDecimalText = z.union([
   z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal number as a string, e.g. "1234.5"'),
   z.bigint().transform(String),
   z
@@ -264,16 +264,16 @@ export const zDecimalText = z.union([
 ]);
 
 /** A non-negative decimal figure (amounts). */
-export const zAmountText = zDecimalText.refine((t) => !t.startsWith('-'), 'expected a non-negative amount');
+const zAmountText = zDecimalText.refine((t) => !t.startsWith('-'), 'expected a non-negative amount');
 
 /** The integer part of a non-negative decimal text (base units the engine's figure covers whole). */
-export function decimalFloor(text: string): bigint {
+function decimalFloor(text: string): bigint {
   const dot = text.indexOf('.');
   return BigInt(dot === -1 ? text : text.slice(0, dot));
 }
 
 /** A contract principal ADDR.name (pool and token traits). */
-export const zContractPrincipal = zPrincipal.refine(
+const zContractPrincipal = zPrincipal.refine(
   (v) => v.includes('.'),
   'expected a contract principal ADDR.name',
 );
@@ -283,7 +283,7 @@ export const zContractPrincipal = zPrincipal.refine(
  * posted back unchanged to /quotes/v2/swap); the hops are derived from the steps (routeHops).
  * `expected_bin_id` is read as the v2 signed id (the quote v2 convention, and the router's Clarity int).
  */
-export const ExecutionStepSchema = z.looseObject({
+const ExecutionStepSchema = z.looseObject({
   pool_trait: zContractPrincipal,
   pool_id: z.string().nullable().optional(),
   x_token_trait: zContractPrincipal,
@@ -373,7 +373,7 @@ export type Route = Omit<z.output<z.ZodObject<typeof routeFields>>, 'amount_out'
  * one's input). A step's input and output amounts for its direction must be given (an empty swap's input
  * counts 0: it only moves the active bin).
  */
-export function routeHops(steps: readonly ExecutionStep[], ctx: z.RefinementCtx): RouteHop[] | undefined {
+function routeHops(steps: readonly ExecutionStep[], ctx: z.RefinementCtx): RouteHop[] | undefined {
   const hops: RouteHop[] = [];
   for (const [i, s] of steps.entries()) {
     const xForY = s.function_name === 'swap-x-for-y';
@@ -458,7 +458,7 @@ const toRoute = <T extends { amount_out: string; min_amount_out: string; executi
 export const QuoteResponseSchema = z.looseObject(routeFields).transform((r, ctx): Route => toRoute(r, ctx));
 
 /** One route of /quote/multi (published RouteInfo). */
-export const RouteInfoSchema = z
+const RouteInfoSchema = z
   .looseObject({ ...routeFields, route_index: zInt.pipe(z.number().int().min(1)), total_hops: zInt })
   .transform((r, ctx): Route => toRoute(r, ctx));
 
@@ -490,7 +490,7 @@ export interface SwapParamsRequest {
 }
 
 /** A post-condition the engine proposes (published PostCondition); shown, never used to bound. */
-export const SwapPostConditionSchema = z.looseObject({
+const SwapPostConditionSchema = z.looseObject({
   amount: zAmountText,
   sender_address: z.string(),
   condition_code: z.string(),
@@ -567,7 +567,7 @@ export const PositionBinSchema = z
 export type PositionBin = z.infer<typeof PositionBinSchema>;
 
 /** One owned bin of app v2 current-bins: both id forms (they must agree), raw shares and reserves as strings. */
-export const CurrentBinSchema = z
+const CurrentBinSchema = z
   .looseObject({
     binIdUnsigned: zUnsignedBinId,
     binIdSigned: zSignedBinId,
@@ -584,7 +584,6 @@ export const CurrentBinSchema = z
         message: `binIdSigned ${b.binIdSigned} does not match binIdUnsigned ${b.binIdUnsigned} (unsigned = signed + 500)`,
       });
   });
-export type CurrentBin = z.infer<typeof CurrentBinSchema>;
 
 /**
  * GET /app/v2/users/{principal}/positions/{alias}/current-bins: the owned-bin inventory pinned to a block
@@ -622,7 +621,7 @@ export type PricePoint = z.infer<typeof PricePointSchema>;
 
 // ---- market-maker inventory ------------------------------------------------------------------------
 
-export const InventoryBinSchema = z
+const InventoryBinSchema = z
   .looseObject({
     bin_id: zUnsignedBinId,
     shares: zAmount.optional(),

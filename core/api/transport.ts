@@ -33,7 +33,7 @@ export interface HttpResponse {
   date?: string;
 }
 
-export interface TransportOptions {
+interface TransportOptions {
   apiKey?: string;
   timeoutMs: number;
   maxRetries: number;

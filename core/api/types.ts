@@ -43,8 +43,6 @@ export type {
   V1Pool,
 };
 
-export type Generation = 'v2' | 'v1';
-
 /** A readiness gate answer: ready, or not with the reason the service gave. */
 export interface Readiness {
   ready: boolean;

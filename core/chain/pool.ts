@@ -27,13 +27,13 @@ export type ChainResult<T> = LiquidityResult<T>;
 type Failure = Extract<LiquidityResult<never>, { ok: false }>['error'];
 
 /** Bounds of an add (the router's per-position arguments). */
-export interface AddBounds {
+interface AddBounds {
   minDlp: bigint;
   maxFeeX: bigint;
   maxFeeY: bigint;
 }
 
-export interface SwapOutcome extends SwapWalkResult {
+interface SwapOutcome extends SwapWalkResult {
   pool_id: string;
   x_for_y: boolean;
 }
@@ -47,7 +47,7 @@ export class UnknownState extends Error {
 }
 
 /** A pool as an API read lists it: the listed bins (prices, reserves, shares as known) and its records. */
-export interface ListedPool {
+interface ListedPool {
   id: string;
   tokenX: string;
   tokenY: string;

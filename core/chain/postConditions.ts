@@ -25,7 +25,7 @@ export interface TokenInfo {
 }
 
 /** Post-condition amounts are u64 on the wire; plan amounts may be up to uint128. */
-export const POST_CONDITION_MAX = (1n << 64n) - 1n;
+const POST_CONDITION_MAX = (1n << 64n) - 1n;
 
 /** A deny-mode condition cannot state an amount above u64: the export refuses instead of guessing. */
 export class PostConditionRangeError extends Error {
@@ -44,9 +44,9 @@ function checkAmount(amount: bigint): bigint {
 }
 
 /** Fungible asset of the pool's shares. */
-export const POOL_SHARES_ASSET = 'pool-token';
+const POOL_SHARES_ASSET = 'pool-token';
 /** Non-fungible asset keyed by {token-id: unsigned bin id, owner}. */
-export const POSITION_NFT_ASSET = 'pool-token-id';
+const POSITION_NFT_ASSET = 'pool-token-id';
 
 /**
  * (principal, asset) pairs whose condition `Pc` has built and checked (c32 decoding with a sha256 checksum
@@ -183,14 +183,14 @@ const COMPARATOR_WORDS: Record<string, string> = {
 };
 
 /** Short form of a principal for sentences: SP15VM…6CBR, contract names kept. */
-export function shortPrincipal(p: string): string {
+function shortPrincipal(p: string): string {
   const [addr, name] = p.split('.') as [string, string | undefined];
   const a = addr.length > 12 ? `${addr.slice(0, 6)}…${addr.slice(-4)}` : addr;
   return name ? `${a}.${name}` : a;
 }
 
 /** A human amount: "0.0015 sBTC (150000 base units)"; shares stay integers. */
-export function humanAmount(amount: bigint, token: TokenInfo | undefined, unit = 'shares'): string {
+function humanAmount(amount: bigint, token: TokenInfo | undefined, unit = 'shares'): string {
   if (!token) return `${amount} ${unit}`;
   return `${formatUnits(amount, token.decimals)} ${token.symbol} (${amount} base units)`;
 }

@@ -117,7 +117,7 @@ export type ExecResult =
   /** The call needs state that was not read; nothing was changed. */
   | { status: 'unknown'; detail: string; item?: number };
 
-export interface ExecOptions {
+interface ExecOptions {
   routers: RouterConfig;
   /** Clock in ms for v-1-2 deadlines (default Date.now). */
   now?: () => number;
@@ -197,7 +197,7 @@ function list(v: ClarityValue | undefined, what: string): ClarityValue[] {
 }
 
 /** Which router a contract id is, or undefined. */
-export function routerKind(routers: RouterConfig, contract: string): 'swap' | 'liquidity' | undefined {
+function routerKind(routers: RouterConfig, contract: string): 'swap' | 'liquidity' | undefined {
   if (contract === routers.swapRouter) return 'swap';
   if (contract === routers.liquidityRouter) return 'liquidity';
   return undefined;
@@ -679,7 +679,7 @@ export function revertWords(r: Revert): string {
 }
 
 /** Stacks post-condition semantics over the recorded movements (sends and burns). */
-export function checkPostConditions(
+function checkPostConditions(
   pcs: PostCondition[],
   moves: AssetMovement[],
   deny: boolean,

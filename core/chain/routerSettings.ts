@@ -20,7 +20,7 @@ const zContractId = z
   );
 
 /** One network's entry; every field optional (they merge over the defaults). */
-export const RouterEntrySchema = z.strictObject(
+const RouterEntrySchema = z.strictObject(
   {
     liquidity_router: zContractId.optional(),
     swap_router: zContractId.optional(),
@@ -29,7 +29,7 @@ export const RouterEntrySchema = z.strictObject(
   },
   { error: 'expected an object { liquidity_router, swap_router, version, stx_wrapper }' },
 );
-export type RouterEntry = z.infer<typeof RouterEntrySchema>;
+type RouterEntry = z.infer<typeof RouterEntrySchema>;
 
 /** The whole configuration, keyed by network. */
 export const RouterSettingsSchema = z
@@ -91,7 +91,7 @@ export function toRouterOverrides(settings: RouterSettings): RouterOverrides {
   return out;
 }
 
-export type RouterSettingsResult =
+type RouterSettingsResult =
   | { ok: true; settings: RouterSettings; overrides: RouterOverrides }
   | { ok: false; message: string; problems: string[] };
 

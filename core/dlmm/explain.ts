@@ -15,7 +15,7 @@ import {
 } from './errors';
 
 /** What one constant means where one contract raises it. */
-export interface Explanation {
+interface Explanation {
   /** What the contract checks there. */
   checks: string;
   /** The likely cause in a plan (or in a transaction built elsewhere). */
@@ -463,14 +463,14 @@ export const EXPLANATIONS: Record<ExplainedName, Entry> = {
 };
 
 /** One contract's reading of a constant. */
-export interface ExplainHit extends Explanation {
+interface ExplainHit extends Explanation {
   name: ExplainedName;
   contract: ErrorContract | 'runtime' | 'transaction';
   /** The `(err uNNNN)` code; absent for the runtime and post-condition aborts. */
   code?: number;
 }
 
-export type ExplainResult =
+type ExplainResult =
   | { kind: 'known'; query: string; hits: ExplainHit[] }
   | { kind: 'unknown'; query: string; code?: number; name?: string; answer: string }
   | { kind: 'invalid'; query: string; message: string };
@@ -563,7 +563,7 @@ export function explainCode(input: string): ExplainResult {
 }
 
 /** The hits grouped by reading: contracts that raise the same constant with the same code and meaning. */
-export function groupHits(hits: readonly ExplainHit[]): { head: string; hit: ExplainHit }[] {
+function groupHits(hits: readonly ExplainHit[]): { head: string; hit: ExplainHit }[] {
   const groups = new Map<string, ExplainHit[]>();
   for (const h of hits) {
     const key = `${h.code ?? ''}|${h.name}|${h.checks}|${h.cause}|${h.prevent}`;

@@ -9,11 +9,11 @@ import type { ContractErrorName } from './errors';
 import type { BinBalances, LiquidityResult, PoolFees } from './types';
 
 /** Launch values of the core's minimum-bin-shares and minimum-burnt-shares. */
-export const DEFAULT_MIN_BIN_SHARES = 10_000n;
-export const DEFAULT_BURN_SHARES = 1_000n;
+const DEFAULT_MIN_BIN_SHARES = 10_000n;
+const DEFAULT_BURN_SHARES = 1_000n;
 
 /** Where and how an add happens. The optional bounds, when given, are checked in the contract's order. */
-export interface AddParams {
+interface AddParams {
   binId: number;
   activeBinId: number;
   fees: PoolFees;

@@ -6,24 +6,8 @@ export type { BinBalances, LiquidityResult, PoolFees } from './types';
 export type { ContractErrorName } from './errors';
 export { contractErrorCode } from './errors';
 export { U128RangeError, isqrt, liquidityValue } from './arith';
-export type { BinSwapResult, RouteHopInput, SwapStep, SwapWalkResult } from './swap';
-export {
-  MAX_SWAP_BINS,
-  priceImpactBps,
-  routeWalk,
-  spotOutput,
-  swapWalk,
-  swapXForYInBin,
-  swapYForXInBin,
-} from './swap';
-export type { AddOutcome, AddParams, BodyHead } from './liquidity';
-export {
-  DEFAULT_BURN_SHARES,
-  DEFAULT_MIN_BIN_SHARES,
-  addLiquidity,
-  checkAddBounds,
-  moveLiquidity,
-  sharesToAmounts,
-  withdrawLiquidity,
-} from './liquidity';
+export type { SwapStep, SwapWalkResult } from './swap';
+export { priceImpactBps, routeWalk, spotOutput, swapWalk, swapXForYInBin, swapYForXInBin } from './swap';
+export type { AddOutcome, BodyHead } from './liquidity';
+export { addLiquidity, checkAddBounds, moveLiquidity, sharesToAmounts, withdrawLiquidity } from './liquidity';
 export { maxLiquidityFee, minDlp, minReceived } from './bounds';

@@ -55,7 +55,7 @@ export type ShapeProblem =
   | { kind: 'no-y-side'; y_total: bigint }
   | { kind: 'no-price'; bins: number[] };
 
-export type ShapeResult =
+type ShapeResult =
   | {
       ok: true;
       /** Non-empty bins, ascending by id. */

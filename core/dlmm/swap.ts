@@ -7,7 +7,7 @@ import { FEE_SCALE, MAX_BIN_ID, MIN_BIN_ID, PRICE_SCALE, isSignedBinId } from '.
 import type { BinBalances, PoolFees } from './types';
 
 /** Outcome of one swap call in one bin. */
-export interface BinSwapResult {
+interface BinSwapResult {
   /** input consumed incl. fee (the contract's `in`) */
   amount_in: bigint;
   fee: bigint;
@@ -42,7 +42,7 @@ export interface SwapWalkResult {
 }
 
 /** One hop of a multi-pool route. */
-export interface RouteHopInput {
+interface RouteHopInput {
   getBin: (binId: number) => BinBalances | undefined;
   activeBinId: number;
   xForY: boolean;
@@ -50,7 +50,7 @@ export interface RouteHopInput {
 }
 
 /** Router walk limit: BIN_INDEX_RANGE of the swap router has 350 entries. */
-export const MAX_SWAP_BINS = 350;
+const MAX_SWAP_BINS = 350;
 
 /**
  * One input side's fees (bps) with their sum and FEE_SCALE minus it, read once per walk: a 350-bin walk

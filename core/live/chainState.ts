@@ -21,7 +21,7 @@ import { knownShares, type LiveData, type LivePool } from './live';
 const NOT_READ = 'its bins were not read, so operations through it cannot be executed';
 
 /** A chain pool from a live pool; undefined when the pool, its principal or its active bin is unknown. */
-export function chainPoolFromLive(lp: LivePool, sender: string | undefined): ChainPool | undefined {
+function chainPoolFromLive(lp: LivePool, sender: string | undefined): ChainPool | undefined {
   const p = lp.pool;
   if (!p || lp.principal === undefined || lp.activeBinId === undefined || !lp.bins) return undefined;
   const bins = new Map<number, BinBalances>();

@@ -202,7 +202,7 @@ async function settle<T>(endpoint: string, f: () => Promise<T>): Promise<Settled
 }
 
 /** Any rejection as a LiveError value (ApiError keeps its code and context). */
-export function toLiveError(e: unknown, endpoint: string): LiveError {
+function toLiveError(e: unknown, endpoint: string): LiveError {
   if (isApiError(e)) {
     const out: LiveError = { code: e.code, endpoint: e.context.endpoint || endpoint, message: e.message };
     if (e.context.status !== undefined) out.status = e.context.status;
@@ -214,7 +214,7 @@ export function toLiveError(e: unknown, endpoint: string): LiveError {
   return { code: 'unexpected-response', endpoint, message: e instanceof Error ? e.message : String(e) };
 }
 
-export interface ReadLiveOptions {
+interface ReadLiveOptions {
   session?: LiveSession;
   /**
    * The caller gave up (its document was closed or edited): its reads end at once, and a read it shares
@@ -365,7 +365,7 @@ export async function readPositionsLive(
 }
 
 /** Tokens the plan's transactions take from the sender: an add's two pool tokens, a swap's input. */
-export function tokensSpent(plan: Plan, live: LiveData): string[] {
+function tokensSpent(plan: Plan, live: LiveData): string[] {
   const out = new Set<string>();
   for (const op of plan.operations) {
     if (op.op === 'swap') out.add(op.input_token);
@@ -579,7 +579,7 @@ let codecModule: typeof import('./binShareCodec') | undefined;
 const codec = () => (codecModule ??= require('./binShareCodec') as typeof import('./binShareCodec'));
 
 /** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
-export function decodeBinShares(hex: string | undefined): bigint | undefined {
+function decodeBinShares(hex: string | undefined): bigint | undefined {
   return codec().decodeBinShares(hex);
 }
 

@@ -12,7 +12,7 @@ import { distributionRange, type AddOp } from '../plan/schema';
 export type RangeProblem = { kind: 'reversed' } | { kind: 'out-of-range'; lo: number; hi: number };
 
 /** Range problems of a distribution once its absolute range is known. */
-export function rangeProblem(lo: number, hi: number): RangeProblem | undefined {
+function rangeProblem(lo: number, hi: number): RangeProblem | undefined {
   if (lo > hi) return { kind: 'reversed' };
   if (lo < MIN_BIN_ID || hi > MAX_BIN_ID) return { kind: 'out-of-range', lo, hi };
   return undefined;

@@ -41,7 +41,7 @@ export function moveTarget(
 }
 
 /** floor(amount * reserve / liquidity); 0 when liquidity is unknown or 0 (the contract would reject). */
-export function shareOf(amount: bigint, reserve: bigint, liquidity: bigint | null): bigint {
+function shareOf(amount: bigint, reserve: bigint, liquidity: bigint | null): bigint {
   if (liquidity === null || liquidity <= 0n) return 0n;
   return (amount * reserve) / liquidity;
 }
@@ -50,12 +50,12 @@ export function shareOf(amount: bigint, reserve: bigint, liquidity: bigint | nul
  * Bin shares from the bin list: only the legacy (v1) list carries them. On v2 the list's `liquidity` is
  * always null by the interface document and never bin shares: a v2 server that sends one is not believed.
  */
-export function listShares(lp: LivePool, bin: Bin): bigint | undefined {
+function listShares(lp: LivePool, bin: Bin): bigint | undefined {
   return lp.generation === 'v1' ? (bin.liquidity ?? undefined) : undefined;
 }
 
 /** The pool snapshot a prepared op carries; undefined when the pool or its active bin is unknown. */
-export function snapshotOf(lp: LivePool | undefined, live: LiveData): PoolSnapshot | undefined {
+function snapshotOf(lp: LivePool | undefined, live: LiveData): PoolSnapshot | undefined {
   if (!lp?.pool || lp.activeBinId === undefined) return undefined;
   return {
     written_id: lp.written,
@@ -69,7 +69,7 @@ export function snapshotOf(lp: LivePool | undefined, live: LiveData): PoolSnapsh
 }
 
 /** Add: rule 1 (target in the pool bins), rule 3 (every listed field); placement is a rule's finding. */
-export function prepareAddItems(op: AddOp, lp: LivePool, active: number): PreparedAddItem[] {
+function prepareAddItems(op: AddOp, lp: LivePool, active: number): PreparedAddItem[] {
   const out: PreparedAddItem[] = [];
   op.bins.forEach((item, index) => {
     const target = addTarget(op, item, active);
@@ -84,7 +84,7 @@ export function prepareAddItems(op: AddOp, lp: LivePool, active: number): Prepar
 }
 
 /** The distribution's expanded bins as prepared items (after the explicit ones), when it expanded. */
-export function prepareDistributionItems(
+function prepareDistributionItems(
   op: AddOp,
   lp: LivePool,
   active: number,
@@ -133,7 +133,7 @@ function addItemAt(
 }
 
 /** Withdraw: every user bin with user_liquidity > 0 (optionally filtered), shares = floor(ul * p / 100). */
-export function prepareWithdrawItems(op: WithdrawOp, lp: LivePool, active: number): PreparedWithdrawItem[] {
+function prepareWithdrawItems(op: WithdrawOp, lp: LivePool, active: number): PreparedWithdrawItem[] {
   const ppm = percentToPpm(op.withdrawal_percentage) ?? 0n;
   const filter = op.bins ? new Set(op.bins) : undefined;
   const out: PreparedWithdrawItem[] = [];
@@ -160,7 +160,7 @@ export function prepareWithdrawItems(op: WithdrawOp, lp: LivePool, active: numbe
 }
 
 /** Move: rules 1-2 select what can be prepared, rule 4 computes x/y, rule 6 lists the fields. */
-export function prepareMoveItems(op: MoveOp, lp: LivePool, active: number): PreparedMoveItem[] {
+function prepareMoveItems(op: MoveOp, lp: LivePool, active: number): PreparedMoveItem[] {
   const out: PreparedMoveItem[] = [];
   op.moves.forEach((item, index) => {
     const from = lp.positionById.get(item.from_bin_id);
@@ -193,7 +193,7 @@ export function prepareMoveItems(op: MoveOp, lp: LivePool, active: number): Prep
 }
 
 /** A swap as it would be requested, with the engine's best route when it was quoted. */
-export function prepareSwap(op: SwapOp, plan: Plan, live: LiveData | undefined, index: number): PreparedSwap {
+function prepareSwap(op: SwapOp, plan: Plan, live: LiveData | undefined, index: number): PreparedSwap {
   const swap: PreparedSwap = {
     input_token: op.input_token,
     output_token: op.output_token,

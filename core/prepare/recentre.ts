@@ -15,7 +15,7 @@
 import { shapeWeight, splitExact, type ShapeName } from '../dlmm/shapes';
 import type { PositionRecord } from '../live/live';
 
-export interface RecentreInput {
+interface RecentreInput {
   positions: readonly PositionRecord[];
   active: number;
   /** Prices of the pool's listed bins (targets must be listed). */
@@ -33,7 +33,7 @@ export interface RecentreMove {
   y_amount: bigint;
 }
 
-export type RecentreResult =
+type RecentreResult =
   | {
       ok: true;
       moves: RecentreMove[];

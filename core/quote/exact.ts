@@ -61,7 +61,7 @@ export interface QuoteCheck {
 }
 
 /** What the recomputation reads: a pool record by id or alias, and its bin list. */
-export interface QuoteReads {
+interface QuoteReads {
   pool(id: string): Pool | undefined;
   bins(id: string): BinList | undefined;
 }

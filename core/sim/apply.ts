@@ -19,7 +19,7 @@ import type { SimEngine } from './engine';
 
 export type { AssetMovement };
 
-export type ApplyResult =
+type ApplyResult =
   | {
       ok: true;
       txid: string;
@@ -45,7 +45,7 @@ export type ApplyResult =
       detail: string;
     };
 
-export interface ApplyOptions {
+interface ApplyOptions {
   routers?: Partial<Record<Network, Partial<RouterConfig>>>;
   /** Clock in ms for v-1-2 deadlines (default Date.now). */
   now?: () => number;

@@ -32,7 +32,7 @@ export interface SimPool extends ChainPool {
   readonly prices: readonly bigint[];
 }
 
-export interface SimStatus {
+interface SimStatus {
   state_height: number;
   /** null: the chain tip is unknown (never caught up). */
   tip_lag: number | null;
@@ -41,7 +41,7 @@ export interface SimStatus {
 }
 
 /** A failed engine call: the contract error it reverts with (or an engine-level problem). */
-export type EngineResult<T> = LiquidityResult<T>;
+type EngineResult<T> = LiquidityResult<T>;
 
 interface Snapshot {
   pools: Map<string, PoolSnapshot>;

@@ -24,7 +24,7 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
-export interface HistoryPoint {
+interface HistoryPoint {
   timestamp: number;
   bin_id: number;
   price: string;

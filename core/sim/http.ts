@@ -53,7 +53,7 @@ export interface RequestContext {
   body: () => Promise<unknown>;
 }
 
-export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
+type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
 interface Route {
   method: string;
@@ -141,7 +141,7 @@ function decodeSegment(part: string): string {
 }
 
 /** Largest request body accepted (a transaction hex or a quote is far below). */
-export const MAX_BODY_BYTES = 1_000_000;
+const MAX_BODY_BYTES = 1_000_000;
 
 /** Reads the request body as exact JSON; 400 on bad JSON, 413 when too large. */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {

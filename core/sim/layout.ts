@@ -8,7 +8,7 @@ import { BIN_ID_OFFSET } from '../dlmm/bins';
 import { geometricBinPrices } from './prices';
 import { WorldError, type PoolSpec, type World } from './world';
 
-export interface PoolLayout {
+interface PoolLayout {
   prices: bigint[];
   bins: Map<number, BinBalances>;
   /** user -> signed bin id -> shares */

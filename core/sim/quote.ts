@@ -32,12 +32,7 @@ function hopFor(pool: SimPool, input: string): PathHop | undefined {
 }
 
 /** Direct paths and paths through one intermediate token, over active and quotable pools. */
-export function candidatePaths(
-  engine: SimEngine,
-  input: string,
-  output: string,
-  directOnly = false,
-): PathHop[][] {
+function candidatePaths(engine: SimEngine, input: string, output: string, directOnly = false): PathHop[][] {
   const pools = engine.pools().filter((p) => p.active && p.quotable);
   const paths: PathHop[][] = [];
   for (const p of pools) {

@@ -188,7 +188,6 @@ export type World = z.infer<typeof WorldSchema>;
 export type WorldInput = z.input<typeof WorldSchema>;
 export type PoolSpec = World['pools'][number];
 export type TokenSpec = World['tokens'][number];
-export type UserSpec = World['users'][number];
 export type FaultSpec = World['inventory_faults'][number];
 
 /** A world file that could not be read: every problem with its path. */

@@ -18,7 +18,7 @@ const hex = z
  * A transaction id: 32 bytes in hex, as SIP-030 wallets return it from `stx_callContract` (some with a `0x`
  * prefix, some without; both are taken as sent).
  */
-export const txidSchema = z
+const txidSchema = z
   .string()
   .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected a transaction id: 32 bytes in hex (64 digits, 0x optional)');
 

@@ -78,7 +78,7 @@ function readExisting(
 }
 
 /** `doc` on top of `earlier` (and the sessions `earlier` kept), oldest first. */
-export function mergeAnswers(earlier: AnswersDoc | undefined, doc: AnswersDoc): AnswersDoc {
+function mergeAnswers(earlier: AnswersDoc | undefined, doc: AnswersDoc): AnswersDoc {
   if (!earlier || earlier.answers.length === 0) return doc;
   const { earlier_sessions: before = [], ...previous } = earlier;
   return { ...doc, earlier_sessions: [...before, previous as AnswersDoc] };

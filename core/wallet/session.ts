@@ -32,7 +32,7 @@ export const DEFAULT_SESSION_MS = 15 * 60_000;
  */
 export const MAX_BODY = 1024 * 1024;
 
-export interface WalletSessionOptions {
+interface WalletSessionOptions {
   transactions: BuiltTransaction[];
   /** The plan's sender: the wallet account must be this address. */
   sender: string;
@@ -48,7 +48,7 @@ export interface WalletSessionOptions {
   onAnswer?: (answer: WalletAnswer, labels: readonly AnswerLabel[]) => void;
 }
 
-export type SessionEnd = 'done' | 'timeout' | 'closed';
+type SessionEnd = 'done' | 'timeout' | 'closed';
 
 export interface SessionOutcome {
   end: SessionEnd;
@@ -72,13 +72,13 @@ export interface WalletSession {
 }
 
 /** One label per transaction ("asks (add, strict)"), for the page and the answer lines. */
-export function transactionLabel(tx: BuiltTransaction): string {
+function transactionLabel(tx: BuiltTransaction): string {
   const part = tx.parts > 1 ? `, part ${tx.part}/${tx.parts}` : '';
   return `${tx.opId} (${tx.op}${tx.mode === 'swap' ? '' : `, ${tx.mode}`}${part})`;
 }
 
 /** The page's data: each transaction's stx_callContract request with the sender as `address`. */
-export function walletPageData(txs: BuiltTransaction[], sender: string, plan: string): WalletPageData {
+function walletPageData(txs: BuiltTransaction[], sender: string, plan: string): WalletPageData {
   const network = txs[0]?.network ?? 'mainnet';
   return {
     sender,
@@ -249,7 +249,7 @@ export async function startWalletSession(opts: WalletSessionOptions): Promise<Wa
 }
 
 /** Exact-nonce mode: unsigned transactions for this public key, which must be the plan's sender's. */
-export async function unsignedFor(
+async function unsignedFor(
   txs: BuiltTransaction[],
   sender: string,
   req: { publicKey: string; nonce: string; fee: string },

@@ -35,7 +35,7 @@ export function planBand(
   return { fromBin, toBin, lo: lo.toString(), hi: hi.toString() };
 }
 
-export class PriceChart {
+class PriceChart {
   readonly element: HTMLElement;
   private readonly canvas: HTMLCanvasElement;
   private data: { points: PriceHistory['points']; decX: number; decY: number; unit: string } | undefined;

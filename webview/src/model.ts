@@ -7,7 +7,7 @@
 import { BIN_ID_OFFSET, NUM_BINS, PRICE_SCALE } from '../../core/dlmm/bins';
 import type { PlanPreview, PoolView, PreviewItem, PreviewOp } from './protocol';
 
-export const SEVERITY_RANK = { info: 1, warning: 2, error: 3 } as const;
+const SEVERITY_RANK = { info: 1, warning: 2, error: 3 } as const;
 
 export interface LadderModel {
   active: number;

@@ -10,7 +10,7 @@
 import * as z from 'zod';
 
 /** A decimal integer string: amounts, shares, prices, signed deltas. */
-export const zDec = z.string().regex(/^-?\d+$/, 'expected a decimal integer string');
+const zDec = z.string().regex(/^-?\d+$/, 'expected a decimal integer string');
 const zBinId = z.number().int().min(-500).max(500);
 const zRange = z.object({ offset: z.number().int().min(0), length: z.number().int().min(0) });
 
@@ -23,7 +23,7 @@ export const TokenInfoSchema = z.object({
 });
 export type TokenInfo = z.infer<typeof TokenInfoSchema>;
 
-export const PoolSummarySchema = z.object({
+const PoolSummarySchema = z.object({
   pool_id: z.string(),
   alias: z.string().nullable(),
   symbol_x: z.string(),
@@ -44,7 +44,7 @@ export const EngineStatusSchema = z.object({
 });
 export type EngineStatus = z.infer<typeof EngineStatusSchema>;
 
-export const FeesSchema = z.object({
+const FeesSchema = z.object({
   x_protocol: z.number().int(),
   x_provider: z.number().int(),
   x_variable: z.number().int(),
@@ -72,7 +72,7 @@ export type PoolHeader = z.infer<typeof PoolHeaderSchema>;
 export const LadderBinSchema = z.object({ bin_id: zBinId, price: zDec, reserve_x: zDec, reserve_y: zDec });
 export type LadderBin = z.infer<typeof LadderBinSchema>;
 
-export const PositionSchema = z.object({
+const PositionSchema = z.object({
   bin_id: zBinId,
   user_liquidity: zDec,
   liquidity: zDec.nullable(),
@@ -127,7 +127,7 @@ export const BalancesSchema = z.discriminatedUnion('state', [
 export type Balances = z.infer<typeof BalancesSchema>;
 
 /** One bin of the sender's position: what withdrawing all its shares returns (core/check/positions.ts). */
-export const PositionBinRowSchema = z.object({
+const PositionBinRowSchema = z.object({
   bin_id: zBinId,
   shares: zDec,
   x_amount: zDec,
@@ -261,7 +261,7 @@ export const DriftOutcomeSchema = z.object({
 export type DriftOutcome = z.infer<typeof DriftOutcomeSchema>;
 
 /** The plan's transactions executed after the pool's active bin moved k bins by a trade (core/check/drift.ts). */
-export const DriftStepSchema = z.object({
+const DriftStepSchema = z.object({
   k: z.number().int(),
   from: zBinId,
   to: zBinId,
@@ -339,7 +339,7 @@ export const QuoteResultSchema = z.object({
 });
 export type QuoteResult = z.infer<typeof QuoteResultSchema>;
 
-export const PricePointInfoSchema = z.object({
+const PricePointInfoSchema = z.object({
   timestamp: z.number(),
   price: zDec,
   bin_id: zBinId.nullable(),

@@ -43,13 +43,13 @@ export function vscodeTransport(): Transport {
 }
 
 /** A request that failed: carries what to tell the user. */
-export class RequestFailed extends Error {
+class RequestFailed extends Error {
   constructor(readonly info: ErrorInfo) {
     super(info.message);
   }
 }
 
-export const REQUEST_TIMEOUT_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 20_000;
 
 /** Requests with matched replies, plus notifications from the host. */
 export class HostClient {

@@ -465,7 +465,7 @@ export function buildPlanPreview(active: ActivePlan | undefined, poolIds: Readon
 }
 
 /** Shifts the drift what-if offers: -DRIFT_LIMIT..DRIFT_LIMIT bins. */
-export const DRIFT_LIMIT = 10;
+const DRIFT_LIMIT = 10;
 
 /**
  * The drift what-if: for every shift k of this pool's active bin, the plan's transactions (as `check`

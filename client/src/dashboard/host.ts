@@ -32,7 +32,7 @@ import {
   type Sender,
 } from './feed';
 
-export interface DashboardHostDeps {
+interface DashboardHostDeps {
   getApi(): DlmmApi | undefined;
   getActivePlan(): Promise<ActivePlan | undefined>;
   /** The `dlmm.dashboard.sender` setting, used when the open plan names no sender. */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export interface DashboardHtmlInput {
+interface DashboardHtmlInput {
   /** webview.cspSource (the origin local resources are served from). */
   cspSource: string;
   /** webview.asWebviewUri(dist/webview.js). */
@@ -16,7 +16,7 @@ export interface DashboardHtmlInput {
 }
 
 /** A fresh nonce for one document (base64 of 16 random bytes). */
-export function makeNonce(): string {
+function makeNonce(): string {
   return randomBytes(16).toString('base64');
 }
 

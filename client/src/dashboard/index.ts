@@ -9,9 +9,9 @@ import type { ActivePlan, DashboardAnalysis } from './feed';
 import * as z from 'zod';
 import { DASHBOARD_VIEW_TYPE, DashboardPanel, LAST_POOL_KEY, type PanelDeps } from './panel';
 
-export const OPEN_DASHBOARD_COMMAND = 'dlmm.openDashboard';
+const OPEN_DASHBOARD_COMMAND = 'dlmm.openDashboard';
 
-export interface DashboardDeps {
+interface DashboardDeps {
   getApi(): DlmmApi | undefined;
   /**
    * The analysis of the plan open in the editor. Returning `{uri, analysis}` is preferred; a bare Analysis

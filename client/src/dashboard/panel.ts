@@ -13,7 +13,7 @@ import { routersForExport } from '../export/routers';
 
 export const DASHBOARD_VIEW_TYPE = 'dlmm.dashboard';
 /** The swap export command; the dashboard shows its button only when the command is registered. */
-export const EXPORT_SWAP_COMMAND = 'dlmm.exportSwap';
+const EXPORT_SWAP_COMMAND = 'dlmm.exportSwap';
 export const LAST_POOL_KEY = 'dlmm.dashboard.lastPool';
 
 export interface PanelDeps {

@@ -31,13 +31,13 @@ import { exportFolderFor, whereWritten } from './folder';
 import { withReadProgress } from '../commands/common';
 import { notify, reportFailure } from '../notify';
 
-export interface ExportCommandContext extends ExportDeps {
+interface ExportCommandContext extends ExportDeps {
   /** globalState: holds only public keys, per sender. */
   store: KeyValueStore;
   showPreview(name: string, text: string, source?: PreviewSource): Promise<void>;
 }
 
-export interface FormatItem extends vscode.QuickPickItem {
+interface FormatItem extends vscode.QuickPickItem {
   format: ExportFormat;
 }
 
@@ -61,7 +61,7 @@ export const FORMAT_ITEMS: FormatItem[] = [
   { label: 'json', format: 'json', description: 'everything, with the Clarity arguments in readable form' },
 ];
 
-export const baseName = (uri: vscode.Uri) => posix.basename(uri.path) || 'plan.dlmm.yaml';
+const baseName = (uri: vscode.Uri) => posix.basename(uri.path) || 'plan.dlmm.yaml';
 
 /** Runs the export; every failure ends in a message, never a thrown error. */
 export async function exportUnsigned(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
@@ -235,7 +235,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
 }
 
 /** The plan to export: the given URI (its open text wins over the disk), else the active plan. */
-export async function resolvePlan(ctx: ExportDeps, uri: string | undefined): Promise<ActivePlan | undefined> {
+async function resolvePlan(ctx: ExportDeps, uri: string | undefined): Promise<ActivePlan | undefined> {
   if (uri !== undefined) {
     let parsed: vscode.Uri;
     try {
@@ -259,11 +259,7 @@ export async function resolvePlan(ctx: ExportDeps, uri: string | undefined): Pro
 }
 
 /** With the cursor in one of several operations: that operation or the whole plan (null = cancelled). */
-export async function pickScope(
-  text: string,
-  name: string,
-  offset: number,
-): Promise<string | undefined | null> {
+async function pickScope(text: string, name: string, offset: number): Promise<string | undefined | null> {
   const op = operationAtOffset(text, name, offset);
   if (!op || op.count < 2) return undefined;
   const items: (vscode.QuickPickItem & { opId: string | undefined })[] = [
@@ -281,7 +277,7 @@ export async function pickScope(
  * Builds; when a min-dlp bound cannot be computed (bounds-unknown), asks the user before building again
  * with min-dlp 1 for those bins: protection is never weakened silently. Undefined when the user declines.
  */
-export async function buildConfirmingUnprotected(
+async function buildConfirmingUnprotected(
   analysis: Analysis,
   api: DlmmApi,
   opId: string | undefined,
@@ -300,7 +296,7 @@ export async function buildConfirmingUnprotected(
   };
 }
 
-export function build(
+function build(
   analysis: Analysis,
   api: DlmmApi,
   opId: string | undefined,
@@ -393,11 +389,11 @@ async function writeExport(
 }
 
 /** Work with its progress in the status bar, ended when the work ends (see withReadProgress). */
-export function progress<T>(title: string, f: () => Promise<T>): Promise<T> {
+function progress<T>(title: string, f: () => Promise<T>): Promise<T> {
   return withReadProgress(title, f);
 }
 
 /** The preview's name: the summary file's, as plain text ("plan.all.summary.txt"). */
-export function previewName(summaryFile: string): string {
+function previewName(summaryFile: string): string {
   return summaryFile.replace(/\.md$/, '') + '.txt';
 }

@@ -13,7 +13,7 @@ import {
 } from '../../../core/tx/formats';
 import type { BuiltTransaction } from '../../../core/tx/types';
 
-export interface RenderedExport {
+interface RenderedExport {
   /** The chosen format, byte-identical to `dlmm export --format F` (summary: see summaryMarkdown). */
   body: string;
   /** SIP-030 wallet request JSON (always available: needs no signing parameters). */
@@ -65,7 +65,7 @@ export function toMarkdown(title: string, summary: string): string {
 }
 
 /** `summary` text under its title and an underline: the preview reads as text, columns aligned, no markup. */
-export function toPreviewText(title: string, summary: string): string {
+function toPreviewText(title: string, summary: string): string {
   const heading = title.replace(/[\r\n]+/g, ' ');
   return `${heading}\n${'='.repeat(Math.min(heading.length, 100))}\n\n${summary.replace(/\n?$/, '\n')}`;
 }

@@ -9,7 +9,7 @@ import type { ExportError } from '../../../core/tx/types';
 /** At most this many findings are listed; the rest are counted. */
 export const MAX_LISTED_FINDINGS = 20;
 
-export interface Refusal {
+interface Refusal {
   message: string;
   detail: string;
 }

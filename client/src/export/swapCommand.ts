@@ -24,7 +24,7 @@ const MAX_NAME_ATTEMPTS = 50;
 /** How long the token list may take when it is only used for the file name. */
 const TOKENS_TIMEOUT_MS = 5_000;
 
-export interface ExportSwapContext extends ExportDeps {
+interface ExportSwapContext extends ExportDeps {
   now?(): Date;
 }
 

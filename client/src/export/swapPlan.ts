@@ -72,7 +72,7 @@ export function ppmToPercentText(ppm: bigint): string {
   return frac === '' ? whole.toString() : `${whole}.${frac}`;
 }
 
-export interface SwapPlanInput {
+interface SwapPlanInput {
   sender: string;
   swap: ExportSwapArgs;
   /** When the plan was made (written in its header comment, local time). */

@@ -5,7 +5,7 @@
  */
 import { parsePlan } from '../../../core/plan/parse';
 
-export interface CursorOperation {
+interface CursorOperation {
   /** The operation's id as written, or its index as a string. */
   id: string;
   index: number;

@@ -24,7 +24,7 @@ export interface WalletDeps extends ExportDeps {
   previewSource?(uri: vscode.Uri): { uri: string; opId?: string } | undefined;
 }
 
-export interface WalletCommandContext extends WalletDeps {
+interface WalletCommandContext extends WalletDeps {
   output: vscode.OutputChannel;
   sessions: Set<{ close(): Promise<unknown> }>;
 }

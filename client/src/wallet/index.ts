@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { WalletDeps } from './command';
 
-export const SEND_TO_WALLET_COMMAND = 'dlmm.sendToWallet';
+const SEND_TO_WALLET_COMMAND = 'dlmm.sendToWallet';
 
 /** Registers the command; disposing closes every session it started. */
 export function registerWalletCommand(deps: WalletDeps): vscode.Disposable {

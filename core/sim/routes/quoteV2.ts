@@ -103,7 +103,7 @@ function tokenFields(prefix: 'input_token' | 'output_token', t: TokenSpec): Reco
 }
 
 /** Pool by alias or contract id (quote v2 accepts both); 404 'Pool not found' otherwise. */
-export function poolOr404(engine: SimEngine, id: string): SimPool {
+function poolOr404(engine: SimEngine, id: string): SimPool {
   const pool = engine.pool(id);
   if (!pool)
     throw new HttpError(404, {
