@@ -182,7 +182,8 @@ function deepestIssue(issues: readonly Issue[]): Issue | undefined {
   return first;
 }
 
-function pick(value: unknown, path: PropertyKey[]): unknown {
+/** The value at `path` inside `value`, or undefined where the path leaves the objects. */
+export function pick(value: unknown, path: readonly PropertyKey[]): unknown {
   let cur = value;
   for (const k of path) {
     if (typeof cur !== 'object' || cur === null) return undefined;

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { parseJsonExact, stringifyJsonExact } from '../api/json';
+import { pick } from '../api/validate';
 
 /** An answer other than 2xx, thrown by handlers and written by the server. */
 export class HttpError extends Error {
@@ -193,7 +194,7 @@ export function parseFastApiBody<S extends z.ZodType>(schema: S, value: unknown)
         : [i],
     );
   const detail = flat(r.error.issues).map((i) => {
-    const input = pickPath(value, i.path);
+    const input = pick(value, i.path);
     const params = (i as { params?: { type?: string } }).params;
     const missing = input === undefined && i.code === 'invalid_type';
     return {
@@ -204,15 +205,6 @@ export function parseFastApiBody<S extends z.ZodType>(schema: S, value: unknown)
     };
   });
   throw new HttpError(422, { detail });
-}
-
-function pickPath(value: unknown, path: readonly PropertyKey[]): unknown {
-  let cur = value;
-  for (const k of path) {
-    if (typeof cur !== 'object' || cur === null) return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[k];
-  }
-  return cur;
 }
 
 /** Writes a reply as JSON (bigint written exactly); the reply's own headers override `headers` (e.g. rate limits). */

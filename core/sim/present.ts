@@ -46,7 +46,8 @@ function poolSymbol(pool: SimPool): string {
   return `${name(pool.tokenX)}-${name(pool.tokenY)}`;
 }
 
-function poolReserves(pool: SimPool): { x: bigint; y: bigint } {
+/** The pool's total reserves: every bin's added up. */
+export function poolReserves(pool: SimPool): { x: bigint; y: bigint } {
   let x = 0n;
   let y = 0n;
   for (const b of pool.bins.values()) {

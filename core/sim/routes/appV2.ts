@@ -11,7 +11,7 @@ import { sharesToAmounts } from '../../dlmm/math';
 import type { SimEngine, SimPool } from '../engine';
 import { HttpError, badRequest, type Reply, type Router } from '../http';
 import { priceHistory } from '../history';
-import { poolNotFoundBody, presentPositionBins } from '../present';
+import { poolNotFoundBody, poolReserves, presentPositionBins } from '../present';
 
 /** Resolves an app v2 pool id: principal only; alias -> 200 'Pool not found'; unknown -> 404. */
 function appPool(engine: SimEngine, id: string): SimPool | Reply {
@@ -105,12 +105,7 @@ export function registerAppV2(router: Router, engine: SimEngine): void {
   router.add('GET', `${P}/pools/:pool`, (c) => {
     const pool = appPool(engine, c.params.pool as string);
     if (!isPool(pool)) return pool;
-    let x = 0n;
-    let y = 0n;
-    for (const b of pool.bins.values()) {
-      x += b.reserve_x;
-      y += b.reserve_y;
-    }
+    const { x, y } = poolReserves(pool);
     const holders = new Set(
       [...pool.positions].filter(([, m]) => [...m.values()].some((s) => s > 0n)).map(([u]) => u),
     );
