@@ -295,7 +295,7 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
         live.swaps.set(index, { error: r.error });
         return;
       }
-      live.swaps.set(index, { route: r.value, check: await checkSwap(r.value, op.amount_in, api, s, live) });
+      live.swaps.set(index, { route: r.value, check: await checkSwap(r.value, op.amount_in, s, live) });
     }),
   );
   await readRoutePools(plan, api, s, live);
@@ -449,13 +449,7 @@ export async function readBalancesOf(
 }
 
 /** Reads each hop's bin list (memoized in the session) and recomputes the route exactly. */
-async function checkSwap(
-  route: Route,
-  amountIn: bigint,
-  api: DlmmApi,
-  s: Reader,
-  live: LiveData,
-): Promise<QuoteCheck> {
+async function checkSwap(route: Route, amountIn: bigint, s: Reader, live: LiveData): Promise<QuoteCheck> {
   const lookup = poolLookup(live.pools ?? []);
   const lists = new Map<string, BinList>();
   await Promise.all(
@@ -610,7 +604,7 @@ async function readPool(
   if (isAlias) lp.alias = ref;
   else lp.principal = ref;
 
-  if (plan.api === 'v1') return readPoolV1(lp, sender, api, s, live);
+  if (plan.api === 'v1') return readPoolV1(lp, sender, s, live);
 
   const [pool, bins] = await Promise.all([
     s.read(`pool:${ref}`, `GET /quotes/v2/pools/${ref}`, (a) => a.pool(ref)),
@@ -644,7 +638,7 @@ async function readPool(
   }
 
   // Positions first: shares they already state are never read again from the node.
-  await readPositions(lp, sender, api, s, live);
+  await readPositions(lp, sender, s, live);
   if (lp.principal !== undefined && lp.activeBinId !== undefined && safeHasNode(api)) {
     await readBinShares(lp, targetBins(lp, plan), s);
   }
@@ -660,13 +654,12 @@ async function readPool(
 async function readPositions(
   lp: LivePool,
   sender: string | undefined,
-  api: DlmmApi,
   s: Reader,
   live: LiveData,
 ): Promise<void> {
   if (sender === undefined || lp.principal === undefined || !lp.pool) return;
   const principal = lp.principal;
-  if (live.hasInventory && (await readInventory(lp, principal, sender, api, s))) return;
+  if (live.hasInventory && (await readInventory(lp, principal, sender, s))) return;
   if (!live.hasInventory && (await readCurrentBins(lp, sender, s, live))) return;
   const pos = await s.read(
     `positions:${principal}:${sender}`,
@@ -733,13 +726,7 @@ async function readCurrentBins(lp: LivePool, sender: string, s: Reader, live: Li
 }
 
 /** Tip-pinned positions from the market-maker inventory (unsigned ids -> signed here); false on failure. */
-async function readInventory(
-  lp: LivePool,
-  poolRef: string,
-  sender: string,
-  api: DlmmApi,
-  s: Reader,
-): Promise<boolean> {
+async function readInventory(lp: LivePool, poolRef: string, sender: string, s: Reader): Promise<boolean> {
   const inv = await s.read(
     `inventory:${poolRef}:${sender}`,
     `GET {inventory}/pools/${poolRef}/positions/${sender}`,
@@ -774,7 +761,6 @@ const V1_POSITIONS_ADVICE =
 async function readPoolV1(
   lp: LivePool,
   sender: string | undefined,
-  api: DlmmApi,
   s: Reader,
   live: LiveData,
 ): Promise<LivePool> {
@@ -807,7 +793,7 @@ async function readPoolV1(
   // The inventory takes the alias on some deployments and the principal on others (DOMAIN.md).
   const forms = [ref, ...(lp.principal !== undefined ? [lp.principal] : [])];
   for (const form of forms) {
-    if (await readInventory(lp, form, sender, api, s)) return lp;
+    if (await readInventory(lp, form, sender, s)) return lp;
     if (lp.inventoryError?.code !== 'pool-not-found') return lp; // 503 codes and transport errors are reported as such
   }
   lp.positionsGap = `the inventory does not know pool '${ref}' (tried ${forms.join(' and ')}), so the sender's positions were not read; ${V1_POSITIONS_ADVICE}`;

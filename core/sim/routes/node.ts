@@ -49,7 +49,7 @@ function principalArg(args: ClarityValue[], i: number): string {
   return '';
 }
 
-function binOf(engine: SimEngine, pool: SimPool, unsigned: bigint): { signed: number } | string {
+function binOf(unsigned: bigint): { signed: number } | string {
   const n = Number(unsigned);
   if (!isUnsignedBinId(n)) return `bin id u${unsigned} is outside 0..1000: the map has no entry`;
   return { signed: n - BIN_ID_OFFSET };
@@ -69,7 +69,7 @@ function call(engine: SimEngine, pool: SimPool, fn: string, args: ClarityValue[]
       if (bad) return bad;
       const id = uintArg(args, 0, fn);
       if (typeof id === 'string') return refused(id);
-      const where = binOf(engine, pool, id);
+      const where = binOf(id);
       // An id the map never held reads as all zero, as the contract's default-to does.
       const b =
         typeof where === 'string'
@@ -94,7 +94,7 @@ function call(engine: SimEngine, pool: SimPool, fn: string, args: ClarityValue[]
       const user = principalArg(args, 1);
       if (!user)
         return refused(`Unchecked(TypeValueError(PrincipalType, …)): ${fn} argument 1 must be a principal`);
-      const where = binOf(engine, pool, id);
+      const where = binOf(id);
       return okay(
         Cl.ok(Cl.uint(typeof where === 'string' ? 0n : engine.userShares(pool, user, where.signed))),
       );
