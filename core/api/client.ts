@@ -12,7 +12,6 @@ import { toUnsignedBinId } from '../dlmm/bins';
 import { HeightCache, InFlight } from './cache';
 import { ApiError, isCancelled } from './errors';
 import {
-  expectRecord,
   faultOf,
   httpError,
   notTheService,
@@ -188,17 +187,6 @@ const ENDPOINTS = {
   swapParams: (r: SwapParamsRequest) => swapAt('/quotes/v2/swap', r),
   aggSwap: (r: SwapParamsRequest) => swapAt('/quotes/v2/agg/swap', r),
 
-  appPool: (poolId: string): Endpoint<Record<string, unknown>> => ({
-    path: `/app/v2/pools/${enc(poolId)}`,
-    pool: poolId,
-    answer: (body, endpoint) => {
-      const text = isRecord(body) ? poolNotFoundText(body, '') : undefined;
-      if (text !== undefined && !('pool_id' in (body as Record<string, unknown>)))
-        throw poolNotFoundIn200(endpoint, poolId, text);
-      return expectRecord(body, endpoint);
-    },
-  }),
-
   priceHistory: (poolId: string): Endpoint<PricePoint[]> => ({
     path: `/app/v2/pools/${enc(poolId)}/bin-price-history`,
     pool: poolId,
@@ -208,12 +196,6 @@ const ENDPOINTS = {
       if (text !== undefined) throw poolNotFoundIn200(endpoint, poolId, text);
       return readList(body, ['history', 'points'], PricePointSchema, endpoint);
     },
-  }),
-
-  userLiquidity: (user: string, poolId: string): Endpoint<Record<string, unknown>> => ({
-    path: `/app/v2/users/${enc(user)}/liquidity/${enc(poolId)}`,
-    pool: poolId,
-    answer: expectRecord,
   }),
 
   userPositionBins: (user: string, poolId: string): Endpoint<PositionBin[]> => ({

@@ -140,12 +140,3 @@ export function notConfigured(what: 'inventory' | 'node', endpoint: string, envN
     { endpoint, detail: 'not configured' },
   );
 }
-
-/** The body as an object, or unexpected-response. */
-export function expectRecord(body: unknown, endpoint: string): Record<string, unknown> {
-  if (isRecord(body)) return body;
-  throw new ApiError('unexpected-response', `${endpoint}: unexpected response, expected a JSON object.`, {
-    endpoint,
-    field: '(body)',
-  });
-}

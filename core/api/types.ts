@@ -156,9 +156,7 @@ export interface DlmmApi {
   aggSwap(req: SwapParamsRequest): Promise<SwapParams>;
   // app v2
   appReady(): Promise<Readiness>;
-  appPool(poolId: string): Promise<Record<string, unknown>>;
   priceHistory(poolId: string): Promise<PricePoint[]>;
-  userLiquidity(user: string, poolId: string): Promise<Record<string, unknown>>;
   /** Display data: may lag the tip. Signed bin ids, normalized fields. */
   userPositionBins(user: string, poolId: string): Promise<PositionBin[]>;
   /**
