@@ -227,22 +227,22 @@ interface ReadLiveOptions {
 
 const isLiquidityOp = (op: PlanOperation): op is Extract<PlanOperation, { pool: string }> => op.op !== 'swap';
 
-/** Reads everything the live rules and preparation need for `plan`. Never throws. */
-export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions = {}): Promise<LiveData> {
-  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
-  const live: LiveData = {
-    generation: plan.api,
+function emptyLive(generation: LiveData['generation'], api: DlmmApi, positionsRead: boolean): LiveData {
+  return {
+    generation,
     byPool: new Map(),
     swaps: new Map(),
     routePools: new Map(),
     hasInventory: safeHasInventory(api),
-    positionsRead: false,
+    positionsRead,
     balances: new Map(),
   };
-  const [status, quoteReady, appReady, tokens, pools, v1PoolsRead] = await Promise.all([
+}
+
+/** The status and the tokens and pools lists every live read starts with, into `live`. */
+async function readLists(s: Reader, live: LiveData): Promise<void> {
+  const [status, tokens, pools, v1PoolsRead] = await Promise.all([
     s.read('status', 'GET /quotes/v2/status', (a) => a.status()),
-    s.read('quoteReady', 'GET /quotes/v2/ready', (a) => a.quoteReady()),
-    s.read('appReady', 'GET /app/v2/ready', (a) => a.appReady()),
     s.read('tokens', 'GET /quotes/v2/tokens', (a) => a.tokens()),
     s.read('pools', 'GET /quotes/v2/pools', (a) => a.pools()),
     // The v2 pool record names no alias: the v1 list maps aliases to principals (for that only).
@@ -250,19 +250,30 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
   ]);
   if (status.ok) live.status = status.value;
   else live.statusError = status.error;
+  if (tokens.ok) live.tokens = tokens.value;
+  else live.tokensError = tokens.error;
+  if (v1PoolsRead.ok) live.v1Pools = v1PoolsRead.value;
+  else if (live.generation === 'v1') live.v1PoolsError = v1PoolsRead.error;
+  else live.aliasMapError = v1PoolsRead.error;
+  if (pools.ok) live.pools = withAliases(pools.value, live.v1Pools);
+  else live.poolsError = pools.error;
+}
+
+/** Reads everything the live rules and preparation need for `plan`. Never throws. */
+export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions = {}): Promise<LiveData> {
+  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
+  const live = emptyLive(plan.api, api, false);
+  const [, quoteReady, appReady] = await Promise.all([
+    readLists(s, live),
+    s.read('quoteReady', 'GET /quotes/v2/ready', (a) => a.quoteReady()),
+    s.read('appReady', 'GET /app/v2/ready', (a) => a.appReady()),
+  ]);
   if (quoteReady.ok) live.quoteReady = quoteReady.value;
   else live.quoteReadyError = quoteReady.error;
   if (live.statusError?.notTheService && live.quoteReadyError?.notTheService)
     live.notTheService = live.statusError;
   if (appReady.ok) live.appReady = appReady.value;
   else live.appReadyError = appReady.error;
-  if (tokens.ok) live.tokens = tokens.value;
-  else live.tokensError = tokens.error;
-  if (v1PoolsRead.ok) live.v1Pools = v1PoolsRead.value;
-  else if (plan.api === 'v1') live.v1PoolsError = v1PoolsRead.error;
-  else live.aliasMapError = v1PoolsRead.error;
-  if (pools.ok) live.pools = withAliases(pools.value, live.v1Pools);
-  else live.poolsError = pools.error;
 
   const refs = [...new Set(plan.operations.filter(isLiquidityOp).map((op) => op.pool))];
   const sender = plan.sender;
@@ -317,29 +328,8 @@ export async function readPositionsLive(
   opts: ReadLiveOptions = {},
 ): Promise<LiveData> {
   const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
-  const live: LiveData = {
-    generation: 'v2',
-    byPool: new Map(),
-    swaps: new Map(),
-    routePools: new Map(),
-    hasInventory: safeHasInventory(api),
-    positionsRead: true,
-    balances: new Map(),
-  };
-  const [status, tokens, poolsRead, v1PoolsRead] = await Promise.all([
-    s.read('status', 'GET /quotes/v2/status', (a) => a.status()),
-    s.read('tokens', 'GET /quotes/v2/tokens', (a) => a.tokens()),
-    s.read('pools', 'GET /quotes/v2/pools', (a) => a.pools()),
-    s.read('v1pools', 'GET /quotes/v1/pools', (a) => a.v1Pools()),
-  ]);
-  if (status.ok) live.status = status.value;
-  else live.statusError = status.error;
-  if (tokens.ok) live.tokens = tokens.value;
-  else live.tokensError = tokens.error;
-  if (v1PoolsRead.ok) live.v1Pools = v1PoolsRead.value;
-  else live.aliasMapError = v1PoolsRead.error;
-  if (poolsRead.ok) live.pools = withAliases(poolsRead.value, live.v1Pools);
-  else live.poolsError = poolsRead.error;
+  const live = emptyLive('v2', api, true);
+  await readLists(s, live);
   const refs = pools ?? (live.pools ?? []).map((p) => p.pool_id);
   const noOps: Plan = {
     version: 1,
