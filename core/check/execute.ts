@@ -6,7 +6,7 @@
  * list element comes from one), naming what the chain reports and the failure underneath; a transaction
  * that needs state that was not read is a warning `execution-unchecked` saying which check could not run.
  */
-import { revertWords, STX_KEY, type ExecResult, type Shortfall, type Unverified } from '../chain/index';
+import { revertWords, STX_KEY, type Shortfall, type Unverified } from '../chain/index';
 import { formatUnits } from '../dlmm/bins';
 
 export { revertWords };
@@ -39,23 +39,6 @@ export interface PlanExecution {
 export interface ExecuteOptions {
   routers?: RouterOverrides;
   now?: () => number;
-}
-
-/** What an executed transaction did, in words (hover, summary). */
-export function effectWords(r: ExecResult): string[] {
-  if (r.status !== 'ok') return [];
-  return r.effects.map((e) => {
-    switch (e.kind) {
-      case 'add':
-        return `bin ${e.bin}: mints ${e.minted} shares`;
-      case 'withdraw':
-        return `bin ${e.bin}: burns ${e.shares} shares for ${e.x} x and ${e.y} y`;
-      case 'move':
-        return `${e.from} -> ${e.to}: burns ${e.shares} shares, mints ${e.minted}`;
-      case 'swap':
-        return `${e.pool} from bin ${e.bin}: ${e.in} in, ${e.out} out`;
-    }
-  });
 }
 
 /** A token of the balances (a contract, or STX) in words, and an amount of it with its human value. */

@@ -168,8 +168,3 @@ export function binSpan(binById: ReadonlyMap<number, unknown>): string {
   }
   return span;
 }
-
-/** Every op with its index. */
-export function eachOp(ctx: RuleContext): Array<[number, Plan['operations'][number]]> {
-  return ctx.plan.operations.map((op, i) => [i, op]);
-}
