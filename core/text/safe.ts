@@ -77,14 +77,6 @@ export function escapeControl(text: string): string {
   return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** True when `text` holds a character escapeControl would rewrite. */
-export function hasUnsafeControl(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  const found = UNSAFE.test(text);
-  UNSAFE.lastIndex = 0;
-  return found;
-}
-
 /** Redacts, then escapes: the one call an edge makes before printing or publishing text. */
 export function safeText(text: string, secrets: readonly (string | undefined)[]): string {
   return escapeControl(redactSecrets(text, secrets));
