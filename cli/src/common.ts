@@ -279,7 +279,7 @@ export function describeApiError(e: ApiError): string {
  * A service base: an http(s) URL whose path ends in /api (the interface's paths hang below it). A bare
  * `http://host:port` is the usual slip: say what is missing.
  */
-export function parseUrl(text: string, name: string): URL {
+function parseUrl(text: string, name: string): URL {
   let url: URL;
   try {
     url = new URL(text);

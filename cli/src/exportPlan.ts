@@ -18,7 +18,7 @@ import { UsageError, type CliIO } from './io';
  * The attribution address for swaps from BITFLOW_PROVIDER_ADDRESS (the client library's variable), validated
  * as a principal; an operation's own `provider` wins. No revenue sharing runs from attribution.
  */
-export function providerFromEnv(io: CliIO): string | undefined {
+function providerFromEnv(io: CliIO): string | undefined {
   const v = io.env.BITFLOW_PROVIDER_ADDRESS?.trim();
   if (!v) return undefined;
   if (!zPrincipal.safeParse(v).success)

@@ -48,7 +48,7 @@ export function signingParams(
 }
 
 /** The export's text in `format`. */
-export async function exportBody(
+async function exportBody(
   txs: BuiltTransaction[],
   format: ExportFormat,
   signing: SigningParams | undefined,

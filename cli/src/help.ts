@@ -7,7 +7,7 @@
  * command has help, that every option a command accepts is listed, and that docs/cli.md names every entry.
  */
 
-export interface OptionHelp {
+interface OptionHelp {
   /** The flag with its value placeholder, e.g. '--format FMT' or '--multi'. */
   flag: string;
   /** What it does; say the default here ("default: text"). */
@@ -16,7 +16,7 @@ export interface OptionHelp {
   required?: boolean;
 }
 
-export interface CommandHelp {
+interface CommandHelp {
   /** One line for the top-level list. */
   summary: string;
   /** Usage lines after `dlmm <words> `, e.g. '[PATH ...] [options]'. */
@@ -26,20 +26,11 @@ export interface CommandHelp {
   options: OptionHelp[];
   /** True when the command takes the shared --api / --sim / --api-key-env options. */
   common?: boolean;
-  /** What each exit status means for this command (the meanings follow EXIT_CODES). */
+  /** What each exit status means for this command (the meanings follow EXIT_CODES_TEXT). */
   exit: { 0: string; 1?: string; 2: string };
 }
 
-/** Exit statuses, the same across commands. */
-export const EXIT_CODES = {
-  ok: 0,
-  /** Error findings, or a refusal (nothing exported, no route, an engine not usable, a reverted dry-run). */
-  findings: 1,
-  /** Usage error (bad flag, bad value, unreadable file), or the live data needed was unavailable. */
-  usage: 2,
-} as const;
-
-export const EXIT_CODES_TEXT = `exit codes (the same for every command):
+const EXIT_CODES_TEXT = `exit codes (the same for every command):
   0  success; for check, no error finding
   1  error findings, or a refusal (plan not exported, no route, engine not usable, dry-run reverted)
   2  usage error (unknown option, bad value, unreadable file) or the live data needed was unavailable

@@ -10,7 +10,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } f
  * Regular files above this are refused unread: plans are parsed up to 1 MiB characters (core/plan/parse.ts
  * PARSE_LIMITS.maxBytes), which UTF-8 writes in at most 3 MiB (3 bytes per UTF-16 unit at most).
  */
-export const MAX_INPUT_FILE_BYTES = 3 * 1024 * 1024;
+const MAX_INPUT_FILE_BYTES = 3 * 1024 * 1024;
 
 /** Why an opened file cannot be read as a plan; undefined when it is a regular file of a readable size. */
 function inputFileProblem(st: Stats): string | undefined {

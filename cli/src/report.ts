@@ -13,7 +13,7 @@ export interface CheckedFile {
   analysis: Pick<Analysis, 'text' | 'findings'>;
 }
 
-export interface JsonDiagnostic {
+interface JsonDiagnostic {
   code: string;
   severity: string;
   message: string;

@@ -10,7 +10,7 @@ import {
 } from '../../core/plan/diagnostics';
 import { locate, type CheckedFile } from './report';
 
-export const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
+const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   syntax: 'YAML/JSON does not parse',
   schema: 'Missing or unknown field, wrong type, or a value out of its declared range',
   'bin-out-of-range': 'A (resolved) signed bin id outside -500..500',

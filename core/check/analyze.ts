@@ -345,7 +345,7 @@ export function withoutRepeats(findings: readonly Finding[]): Finding[] {
  * At most MAX_FINDINGS_PER_FILE findings, then one saying how many more (with the worst severity among
  * them, so exit codes and export refusals stay what they were).
  */
-export function capFindings(findings: Finding[]): Finding[] {
+function capFindings(findings: Finding[]): Finding[] {
   if (findings.length <= MAX_FINDINGS_PER_FILE + 1) return findings;
   const kept = findings.slice(0, MAX_FINDINGS_PER_FILE);
   const rest = findings.slice(MAX_FINDINGS_PER_FILE);

@@ -112,7 +112,7 @@ export interface BacktestRange {
   anchor: number;
 }
 
-export interface OutStretch {
+interface OutStretch {
   /** Points in a row out of range. */
   points: number;
   /** Unix seconds of its first and last point. */

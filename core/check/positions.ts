@@ -21,7 +21,7 @@ import { knownShares, type LiveData, type LivePool, type PositionsSource } from 
 import { laggingInventory } from './rules/inventory-unavailable';
 
 /** What withdrawing all of one bin's shares returns. */
-export interface PositionBin {
+interface PositionBin {
   bin_id: number;
   shares: bigint;
   x_amount: bigint;
@@ -29,7 +29,7 @@ export interface PositionBin {
 }
 
 /** One shift of the what-if. */
-export interface WhatIfPoint {
+interface WhatIfPoint {
   shift: number;
   /** The active bin after the shift (the one before it when not reached). */
   active_bin_id: number;
@@ -100,7 +100,7 @@ export function positionsOf(live: LiveData, sender: string, opts: PositionsOptio
 }
 
 /** floor(x × price / 10^8) + y: the contracts' liquidity value over the price scale (value in Y). */
-export function valueInY(x: bigint, y: bigint, price: bigint): bigint {
+function valueInY(x: bigint, y: bigint, price: bigint): bigint {
   return liquidityValue(x, y, price) / PRICE_SCALE;
 }
 

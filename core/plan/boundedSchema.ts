@@ -35,7 +35,7 @@ const LISTS: Record<string, { key: string; item: z.ZodType }> = {
  * (the bounded path below validates each list three times: item by item, per operation, then whole).
  * When that pass fails, the bounded path gives the issues, exactly as without it.
  */
-export const WHOLE_FIRST_MAX_ENTRIES = 2000;
+const WHOLE_FIRST_MAX_ENTRIES = 2000;
 
 /** PlanSchema.safeParse with the work bounded by the finding cap (see the file comment). */
 export function validatePlan(

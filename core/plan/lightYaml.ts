@@ -37,7 +37,7 @@
  */
 
 /** The reader's tree: [start, value end, node end] as in `yaml` node ranges. */
-export type LightRange = [number, number, number];
+type LightRange = [number, number, number];
 
 export interface LightScalar {
   kind: 'scalar';
@@ -45,7 +45,7 @@ export interface LightScalar {
   value: unknown;
 }
 /** The core-schema tags the reader takes on a scalar (`tagged`). */
-export type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
+type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
 
 export interface LightMap {
   kind: 'map';
@@ -54,14 +54,14 @@ export interface LightMap {
   keys: LightScalar[];
   values: LightNode[];
 }
-export interface LightSeq {
+interface LightSeq {
   kind: 'seq';
   range: LightRange;
   flow: boolean;
   items: LightNode[];
 }
 /** `*name`: the anchored node it stands for (never itself an alias); yaml's toJS gives the same JS value. */
-export interface LightAlias {
+interface LightAlias {
   kind: 'alias';
   range: LightRange;
   target: LightScalar | LightMap | LightSeq;

@@ -28,7 +28,7 @@ let yamlLib: typeof import('yaml') | undefined;
 const Y = () => (yamlLib ??= require('yaml') as typeof import('yaml'));
 
 export type PlanPath = readonly (string | number)[];
-export type PlanFormat = 'yaml' | 'json';
+type PlanFormat = 'yaml' | 'json';
 
 export interface SourceRange {
   offset: number;
@@ -797,7 +797,7 @@ type NodeRange = readonly [number, number, number];
  * An integer as plans take it: decimal digits, an optional minus, no leading zero (`!!int` tags and quotes
  * are not part of a scalar's text). Tests may import it; the schema's messages name the forms refused.
  */
-export const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
+const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 
 /**
  * The readers give integers as bigint, so a JS number in the document was written with a fraction, an

@@ -100,7 +100,7 @@ export const zPoolRef = zCheckedPrincipal(
   'expected a pool contract principal (ADDR.dlmm-pool-...) or an alias dlmm_<n>',
 );
 
-export const zMode = z.enum(['strict', 'simple']).default('strict');
+const zMode = z.enum(['strict', 'simple']).default('strict');
 const zOpId = z
   .union([z.string().min(1).max(200), z.bigint(), z.number().int()])
   .transform(String)
@@ -219,7 +219,6 @@ export type Distribution = z.output<typeof DistributionSchema>;
 export type WithdrawOp = z.output<typeof WithdrawOpSchema>;
 export type MoveOp = z.output<typeof MoveOpSchema>;
 export type SwapOp = z.output<typeof SwapOpSchema>;
-export type Policy = z.output<typeof PolicySchema>;
 
 /** from/to as absolute signed ids: offsets from `active` in simple mode, ids in strict mode. */
 export function distributionRange(

@@ -44,7 +44,7 @@ const OP_SCHEMAS: Record<string, { shape: Record<string, unknown> }> = {
 };
 
 /** What a field accepts, in words. */
-export function expectationFor(path: Path): string | undefined {
+function expectationFor(path: Path): string | undefined {
   if (path.length === 0) return 'a mapping with `version: 1` and a non-empty `operations` list';
   const last = path[path.length - 1];
   const parentKey = path[path.length - 2];
@@ -86,7 +86,7 @@ export function expectationFor(path: Path): string | undefined {
 }
 
 /** Fields a map at `path` accepts (for unknown-key messages). */
-export function acceptedKeys(path: Path, root: unknown): string[] {
+function acceptedKeys(path: Path, root: unknown): string[] {
   if (path.length === 0) return Object.keys(PlanSchema.shape);
   if (path.length === 1 && path[0] === 'policy') return Object.keys(PolicySchema.shape);
   if (path[0] === 'operations' && typeof path[1] === 'number') {
@@ -102,7 +102,7 @@ export function acceptedKeys(path: Path, root: unknown): string[] {
   return [];
 }
 
-export function valueAt(root: unknown, path: Path): unknown {
+function valueAt(root: unknown, path: Path): unknown {
   let v = root;
   for (const seg of path) {
     if (v === null || typeof v !== 'object') return undefined;
@@ -112,7 +112,7 @@ export function valueAt(root: unknown, path: Path): unknown {
 }
 
 /** Text longer than `max` characters as its start, an ellipsis and how much was left out. */
-export function shorten(text: string, max = 60): string {
+function shorten(text: string, max = 60): string {
   return text.length <= max ? text : `${text.slice(0, max - 20)}… (${text.length} characters)`;
 }
 
@@ -120,7 +120,7 @@ export function shorten(text: string, max = 60): string {
  * The YAML number form a text is written in, when plans refuse it (parse.ts numbersAsWritten keeps such a
  * number as its text, so the message quotes it): plans take numbers in plain decimal only.
  */
-export function numberForm(text: string): string | undefined {
+function numberForm(text: string): string | undefined {
   if (/^[-+]?0x[0-9a-fA-F_]+$/.test(text)) return 'a hexadecimal number';
   if (/^[-+]?0o[0-7_]+$/.test(text)) return 'an octal number';
   if (/^[-+]?0b[01_]+$/.test(text)) return 'a binary number (YAML 1.1)';
@@ -135,7 +135,7 @@ export function numberForm(text: string): string | undefined {
 }
 
 /** A short rendering of a value as written (numbers of any length stay short too). */
-export function renderValue(v: unknown): string {
+function renderValue(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (typeof v === 'bigint') return shorten(v.toString());
   if (typeof v === 'string') return JSON.stringify(v.length > 60 ? v.slice(0, 57) + '...' : v);
@@ -145,7 +145,7 @@ export function renderValue(v: unknown): string {
   return shorten(String(v));
 }
 
-export function pathText(path: Path): string {
+function pathText(path: Path): string {
   let out = '';
   for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out ? `.${seg}` : seg;
   return out || 'the plan';

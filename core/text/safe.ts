@@ -9,7 +9,7 @@
 export const REDACTED = '[redacted]';
 
 /** Secrets shorter than this are not searched for (they would garble ordinary words); keys are longer. */
-export const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 
 /**
  * The environment variables that hold keys: the service key and the core swap API's three keys (the client

@@ -28,7 +28,7 @@ import { effectTokens, txEffects } from './effects';
 import type { BalanceChange, BuiltTransaction, ExportError, ExportOutcome, TokenInfo } from './types';
 
 /** Ledger's Stacks app (0.26.17+) rejects transactions with more post-conditions at parse time. */
-export const LEDGER_MAX_POST_CONDITIONS = 128;
+const LEDGER_MAX_POST_CONDITIONS = 128;
 
 /** The part of an analysis (core/check/analyze.ts) the exporter reads. */
 export interface ExportableAnalysis {
@@ -93,7 +93,7 @@ export interface BuildOptions {
 }
 
 /** What the export may build, once every gate before the build passed (`exportGate`). */
-export interface ExportAllowed {
+interface ExportAllowed {
   plan: Plan & { sender: string };
   routers: RouterConfig;
   /** The prepared operations to export (the one of `opId`, or all). */
@@ -108,7 +108,7 @@ export interface ExportAllowed {
  * The gates after the build (the clock, unprotected bounds, a revert on the state read) are in
  * `buildTransactions`, which applies this one first.
  */
-export function exportGate(
+function exportGate(
   analysis: ExportableAnalysis,
   opts: BuildOptions = {},
 ): { ok: true; allowed: ExportAllowed } | { ok: false; error: ExportError } {

@@ -46,12 +46,12 @@ export interface AddBounds {
 const pct = (ppm: bigint): string => `${Number(ppm) / 10_000}%`;
 
 /** The contract's own ceiling on a liquidity fee: amount * total fee / 10000 (fee <= (amount - w) * f). */
-export function feeCeiling(amount: bigint, totalFeeBps: bigint): bigint {
+function feeCeiling(amount: bigint, totalFeeBps: bigint): bigint {
   return (amount * totalFeeBps) / FEE_SCALE;
 }
 
 /** min-dlp from an expected mint: slippage off, never below 1 (the contract requires min-dlp > 0). */
-export function minDlpFor(expected: bigint, slippagePpm: bigint): bigint {
+function minDlpFor(expected: bigint, slippagePpm: bigint): bigint {
   return minDlp(expected, slippagePpm);
 }
 

@@ -118,7 +118,7 @@ export function withDeadline(
 }
 
 /** Asset-string -> token map for wording post-conditions. */
-export function tokenMap(tokens: TokenInfo[]): Map<string, TokenInfo> {
+function tokenMap(tokens: TokenInfo[]): Map<string, TokenInfo> {
   const m = new Map<string, TokenInfo>();
   for (const t of tokens) m.set(t.assetName === null ? 'ustx' : `${t.contract}::${t.assetName}`, t);
   return m;

@@ -36,7 +36,7 @@ import {
 } from '../chain/deployments';
 import type { BuiltTransaction, ExportError, ExportOutcome } from './types';
 
-export interface CoreSwapExportInput {
+interface CoreSwapExportInput {
   /** getSwapParams' answer for `quote`. */
   params: CoreSwapParams;
   /** The core API's quote of the route (its read-only call). */
@@ -58,7 +58,7 @@ export { networkOfPrincipal } from '../chain/deployments';
  * A chain pool from a pool record and its bin list, for a swap: reserves and prices as listed; the bins'
  * total shares were not read (a swap does not need them), so anything that would need them is unknown.
  */
-export function chainPoolFromRead(pool: Pool, list: BinList, principal: string): ChainPool | undefined {
+function chainPoolFromRead(pool: Pool, list: BinList, principal: string): ChainPool | undefined {
   const active = list.active_bin_id ?? pool.active_bin;
   if (active === undefined || active === null) return undefined;
   const bins = new Map<number, BinBalances>();

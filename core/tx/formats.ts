@@ -78,7 +78,7 @@ export async function unsignedTransaction(
  * contract-call payload ends the transaction with its u32-counted argument list. Tests compare the result
  * with stacks.js' own serialization and decode it with `deserializeTransaction`.
  */
-export async function unsignedTransactionHex(
+async function unsignedTransactionHex(
   tx: BuiltTransaction,
   nonce: bigint,
   signing: SigningParams,
@@ -150,7 +150,7 @@ function amountJson(a: Amount & { basis?: string }) {
 }
 
 /** The json form of one transaction (amounts as decimal strings, exact). */
-export function transactionJson(tx: BuiltTransaction, txHex?: string) {
+function transactionJson(tx: BuiltTransaction, txHex?: string) {
   return {
     operation: tx.opId,
     op: tx.op,

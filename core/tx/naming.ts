@@ -7,7 +7,7 @@
 import type { ExportFormat } from './formats';
 
 /** File extension per format: tx-hex is text, summary is markdown, the JSON formats are json. */
-export const FORMAT_EXTENSION: Record<ExportFormat, 'txt' | 'json' | 'md'> = {
+const FORMAT_EXTENSION: Record<ExportFormat, 'txt' | 'json' | 'md'> = {
   'tx-hex': 'txt',
   'wallet-request': 'json',
   json: 'json',

@@ -15,7 +15,7 @@ export interface NodeBinBalances {
 }
 
 /** Reads a bin's balances from the node proxy; undefined when there is no node or the read fails. */
-export async function readBinBalances(
+async function readBinBalances(
   api: DlmmApi | undefined,
   pool: string,
   signedBinId: number,
@@ -32,7 +32,7 @@ export async function readBinBalances(
 }
 
 /** `(ok {bin-shares: uint, x-balance: uint, y-balance: uint})` -> balances; undefined for any other shape. */
-export function parseBinBalances(cv: ClarityValue): NodeBinBalances | undefined {
+function parseBinBalances(cv: ClarityValue): NodeBinBalances | undefined {
   const inner = cv.type === 'ok' ? cv.value : cv;
   if (inner.type !== 'tuple') return undefined;
   const get = (k: string): bigint | undefined => {

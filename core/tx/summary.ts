@@ -54,7 +54,7 @@ export function summaryText(txs: BuiltTransaction[]): string {
 const amountsText = (as: Amount[]): string => as.map((a) => `${a.label} ${amountText(a)}`).join(', ');
 
 /** What the transaction does when executed on the state read (after the ones before it). */
-export function executionLines(tx: BuiltTransaction, indent = '  '): string[] {
+function executionLines(tx: BuiltTransaction, indent = '  '): string[] {
   const r = tx.execution;
   if (!r) return [];
   if (r.status === 'unknown')

@@ -32,7 +32,7 @@ export interface PositionRow {
   bounds: Bound[];
 }
 
-export type PostConditionModeName = 'deny' | 'allow';
+type PostConditionModeName = 'deny' | 'allow';
 
 export interface BuiltTransaction {
   opId: string;
@@ -125,7 +125,7 @@ export const EXPORT_ERROR_CODES = [
   'deadline-passed',
 ] as const;
 
-export type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number];
+type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number];
 
 /** An export refusal: a value with a code, the user-facing message and the findings behind it. */
 export interface ExportError {

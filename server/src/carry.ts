@@ -19,7 +19,7 @@ export interface LastLive {
   spans: Array<[number, number]>;
 }
 
-export function findingKey(f: Finding): string {
+function findingKey(f: Finding): string {
   return `${f.code}|${f.offset}|${f.length}|${f.message}`;
 }
 

@@ -19,7 +19,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-export const SERVER_RUNTIME_V8_FLAGS: readonly string[] = [
+const SERVER_RUNTIME_V8_FLAGS: readonly string[] = [
   '--semi-space-growth-factor=1',
   '--heap-growing-percent=50',
   '--interrupt-budget=270336',

@@ -33,7 +33,7 @@ const EXPORT_ONLY: ReadonlySet<string> = new Set<ExportOnly>([
  * without the pools it left and its movements (the chain model's own objects: every bin and every holder's
  * shares of each pool it touched), since hover reads what it did from `effects`.
  */
-export type EditorExecution = { status: 'ok' } | Exclude<ExecResult, { status: 'ok' }>;
+type EditorExecution = { status: 'ok' } | Exclude<ExecResult, { status: 'ok' }>;
 /** A transaction of the check's execution as the editor keeps it: what it is and what executing it did. */
 export type ExecutedTransaction = Omit<BuiltTransaction, ExportOnly | 'execution'> & {
   execution?: EditorExecution;

@@ -4,7 +4,7 @@ import { finding, type Rule } from './rule';
 import { checkedSwaps } from './swapQuoteText';
 
 /** Above this percent a swap's price impact is an error whatever the policy says. */
-export const PRICE_IMPACT_ERROR_PERCENT = 10;
+const PRICE_IMPACT_ERROR_PERCENT = 10;
 
 const pctText = (bps: number): string => `${Math.floor(bps / 100)}.${String(bps % 100).padStart(2, '0')}%`;
 

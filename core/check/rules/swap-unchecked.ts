@@ -17,7 +17,7 @@ function routePool(live: LiveData, id: string): LivePool | undefined {
  * a route pool's record or bins read failed ('Pool not found' included); the pool is not quotable or not
  * active; the pool record's active bin disagrees with its bin list's. Empty: nothing stands in the way.
  */
-export function swapUncheckedReasons(live: LiveData, index: number): string[] {
+function swapUncheckedReasons(live: LiveData, index: number): string[] {
   const q = live.swaps.get(index);
   if (!q?.route || q.route.hops.length === 0) return [];
   const reasons: string[] = [];

@@ -50,7 +50,7 @@ export function fixToData(doc: TextDocument, fix: QuickFix): NonNullable<Diagnos
 }
 
 /** One finding -> one diagnostic (code, source 'dlmm', fixes in data). */
-export function toDiagnostic(doc: TextDocument, f: Finding): Diagnostic {
+function toDiagnostic(doc: TextDocument, f: Finding): Diagnostic {
   const data: DiagnosticData = {};
   if (f.operation !== undefined) data.operation = f.operation;
   if (f.fixes?.length) data.fixes = f.fixes.map((fix) => fixToData(doc, fix));

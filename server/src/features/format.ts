@@ -18,7 +18,7 @@ export function formatAmount(
 }
 
 /** The symbol of a token contract, or its contract name when unknown. */
-export function symbolOf(contract: string, tokens: readonly Token[]): string {
+function symbolOf(contract: string, tokens: readonly Token[]): string {
   return (
     tokens.find((t) => t.contract_address === contract)?.symbol ?? contract.slice(contract.indexOf('.') + 1)
   );
@@ -89,12 +89,7 @@ export function describeRoute(
  * A pool as people tell pools apart: "sBTC/USDCx · 10 bps · dlmm_1" (pair, bin step, alias), from the pools
  * list; the contract id when the list does not name it.
  */
-export function poolName(
-  poolId: string,
-  pools: readonly Pool[],
-  tokens: readonly Token[],
-  alias?: string,
-): string {
+function poolName(poolId: string, pools: readonly Pool[], tokens: readonly Token[], alias?: string): string {
   const p = pools.find((x) => x.pool_id === poolId || x.pool_alias === poolId);
   if (!p) return alias ? `${alias} (${poolId})` : poolId;
   const name = alias ?? p.pool_alias ?? (p.pool_id !== poolId ? poolId : undefined);

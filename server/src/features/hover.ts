@@ -109,7 +109,7 @@ function noLive(isLive: boolean, what: string): string {
 }
 
 /** Signed/unsigned ids, price (raw and human), reserves, shares, the user's liquidity, distance from active. */
-export function binSection(
+function binSection(
   pool: LivePool | undefined,
   id: number | undefined,
   title: string,
@@ -287,7 +287,7 @@ function withdrawSection(
 }
 
 /** Tokens, bin step, fees, flags of a pool. */
-export function poolSection(
+function poolSection(
   pool: LivePool | undefined,
   written: unknown,
   live: LiveData | undefined,
