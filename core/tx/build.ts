@@ -58,10 +58,6 @@ export interface BuildOptions {
   now?: () => number;
   /** Router overrides per network (contract ids, version, STX wrapper). */
   routers?: Partial<Record<Network, Partial<RouterConfig>>>;
-  /** Post-condition budget per transaction (default 128, Ledger). */
-  maxPostConditions?: number;
-  /** Positions per call (default and maximum 350, the router list limit). */
-  maxPositionsPerTx?: number;
   /** Token records when the analysis has none (asset names, decimals). */
   tokens?: Token[];
   /**
@@ -400,7 +396,6 @@ function fromCheck(
 ): { txs: PartialTx[][]; engineAt: Map<PartialTx, number>; fellBack: number[][] } | undefined {
   const checked = analysis.execution;
   if (!checked || opts.state || opts.resolvePool) return undefined;
-  if (opts.maxPositionsPerTx !== undefined || opts.maxPostConditions !== undefined) return undefined;
   if (opts.tokens !== undefined && analysis.live?.tokens === undefined) return undefined;
   if (!sameRouters(checked.routers, ctx.routers) || checked.sender !== ctx.sender) return undefined;
   if (ops.length !== analysis.prepared.length && !ops.every((op) => untouchedBefore(analysis, ctx, op)))
@@ -634,7 +629,6 @@ function makeContext(
       deadlineArg = Cl.some(Cl.uint(deadline));
     }
   }
-  const maxPositions = Math.min(opts.maxPositionsPerTx ?? MAX_POSITIONS_PER_CALL, MAX_POSITIONS_PER_CALL);
   return {
     sender,
     network: plan.network,
@@ -643,8 +637,8 @@ function makeContext(
     activeBinTolerance: plan.policy.active_bin_tolerance,
     deadlineArg,
     deadline,
-    maxPositionsPerTx: Math.max(1, maxPositions),
-    maxPostConditionsPerTx: Math.max(4, opts.maxPostConditions ?? LEDGER_MAX_POST_CONDITIONS),
+    maxPositionsPerTx: MAX_POSITIONS_PER_CALL,
+    maxPostConditionsPerTx: LEDGER_MAX_POST_CONDITIONS,
     api: opts.api,
     ...(opts.provider ? { provider: opts.provider } : {}),
     shares: new BinShareReader(opts.api),
