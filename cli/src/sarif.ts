@@ -72,12 +72,8 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   info: 'note',
 };
 
-export interface SarifOptions {
-  toolVersion?: string;
-}
-
 /** The SARIF 2.1.0 log for checked files. */
-export function toSarif(files: readonly CheckedFile[], opts: SarifOptions = {}): Record<string, unknown> {
+export function toSarif(files: readonly CheckedFile[]): Record<string, unknown> {
   const codes = Object.keys(DIAGNOSTIC_CODES) as DiagnosticCode[];
   const ruleIndex = new Map(codes.map((c, i) => [c, i]));
   const results: unknown[] = [];
@@ -124,7 +120,7 @@ export function toSarif(files: readonly CheckedFile[], opts: SarifOptions = {}):
         tool: {
           driver: {
             name: 'dlmm-studio',
-            version: opts.toolVersion ?? '0.1.0',
+            version: '0.1.0',
             rules: codes.map((code) => ({
               id: code,
               shortDescription: { text: RULE_DESCRIPTIONS[code] },
