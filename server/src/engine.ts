@@ -38,8 +38,6 @@ export interface ServerOptions {
    * keys (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY) are redacted from what it publishes.
    */
   env: Record<string, string | undefined>;
-  /** API client factory (tests and benches may count requests); default core's createApiClient. */
-  createApi?: ApiFactory;
 }
 
 /** What the client said at `initialize`. */
@@ -81,7 +79,7 @@ export function startEngine(
   // watch slowed beyond the default in tests still has the status read again after 6 s.)
   const statusTtlMs = Math.min(statusPollMs, DEFAULT_STATUS_POLL_MS) + 1000;
   const apis = new ApiPool(
-    options.createApi ?? loadApiClient,
+    loadApiClient,
     options.env.DLMM_API_KEY,
     log,
     (nodeUrl) => nodeCacheDir(options.env, nodeUrl),

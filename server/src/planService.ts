@@ -116,8 +116,6 @@ export interface PlanServiceDeps {
   slowRead?(uri: string, done: boolean): void;
   log(line: string): void;
   debounceMs: number;
-  /** How long a request (hover, completion) waits for live data before answering with offline data. */
-  liveWaitMs?: number;
   /** How long a live session takes new analyses (default SHARED_SESSION_MS). */
   sharedSessionMs?: number;
 }
@@ -165,6 +163,8 @@ const SLOW_READ_MS = 800;
  * copy, validate and index every read again. A later analysis, or one at another height, starts afresh.
  */
 const SHARED_SESSION_MS = 1000;
+/** How long a request (hover, completion) waits for live data before answering with offline data. */
+const LIVE_WAIT_MS = 1500;
 
 interface SharedSession {
   session: LiveSession;
@@ -361,7 +361,7 @@ export class PlanService {
 
   /**
    * The analysis of the document's current version: waits for the running validation (flushing its
-   * debounce), and for live data up to `liveWaitMs`; falls back to the offline analysis of this text.
+   * debounce), and for live data up to LIVE_WAIT_MS; falls back to the offline analysis of this text.
    */
   async current(doc: TextDocument): Promise<AnalysisResult> {
     const state = this.docs.get(doc.uri);
@@ -374,8 +374,7 @@ export class PlanService {
       }
       const running = this.docs.get(doc.uri)?.running;
       if (running) {
-        const wait = this.deps.liveWaitMs ?? 1500;
-        const result = await Promise.race([running.done, delay(wait).then(() => undefined)]);
+        const result = await Promise.race([running.done, delay(LIVE_WAIT_MS).then(() => undefined)]);
         if (result && result.version === doc.version) return result;
       }
       const latest = this.docs.get(doc.uri)?.latest;
