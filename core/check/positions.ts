@@ -269,12 +269,12 @@ function whatIf(
 }
 
 /**
- * (value - hold) / hold in percent, exact to `digits` decimals toward zero ("-1.2345"); undefined when the
- * hold value is 0.
+ * (value - hold) / hold in percent, exact to 4 decimals toward zero ("-1.2345"); undefined when the hold
+ * value is 0.
  */
-export function ilPercent(value: bigint, hold: bigint, digits = 4): string | undefined {
+export function ilPercent(value: bigint, hold: bigint): string | undefined {
   if (hold === 0n) return undefined;
-  return formatRatio((value - hold) * 100n, hold, digits);
+  return formatRatio((value - hold) * 100n, hold, 4);
 }
 
 /** "2 positions · 1 out of range" (the status bar's words), with the unknown ones said. */
