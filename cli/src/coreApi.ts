@@ -73,14 +73,3 @@ export function resolveCoreToken(tokens: CoreToken[], text: string, flag: string
     `${flag} '${text}' is not a token of the core swap API (known: ${tokens.map((t) => `${t.symbol} (${t.tokenId})`).join(', ') || 'none'})`,
   );
 }
-
-/** Service text for a terminal: control characters (C0, DEL, C1) shown as \xNN, never interpreted. */
-export function escapeTerminal(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    const c = ch.charCodeAt(0);
-    const control = (c < 0x20 && c !== 0x0a && c !== 0x09) || (c >= 0x7f && c <= 0x9f);
-    out += control ? `\\x${c.toString(16).padStart(2, '0')}` : ch;
-  }
-  return out;
-}

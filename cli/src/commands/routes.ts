@@ -6,7 +6,7 @@
 import { stringifyJsonExact } from '../../../core/api/json';
 import type { CoreRoute } from '../../../core/api/coreClient';
 import { parseCommand, parseFormat, requireOption } from '../common';
-import { CORE_OPTIONS, escapeTerminal, resolveCoreToken, withCoreApi } from '../coreApi';
+import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
 import type { CliIO } from '../io';
 
 export const OPTIONS = { ...CORE_OPTIONS, in: { type: 'string' }, out: { type: 'string' } } as const;
@@ -62,7 +62,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         );
       }
     }
-    io.out(escapeTerminal(lines.join('\n')) + '\n');
+    io.out(lines.join('\n') + '\n');
     return 0;
   });
 }

@@ -4,7 +4,7 @@
  */
 import { stringifyJsonExact } from '../../../core/api/json';
 import { parseCommand, parseFormat } from '../common';
-import { CORE_OPTIONS, escapeTerminal, withCoreApi } from '../coreApi';
+import { CORE_OPTIONS, withCoreApi } from '../coreApi';
 import type { CliIO } from '../io';
 
 export const OPTIONS = CORE_OPTIONS;
@@ -40,7 +40,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         .map((c, i) => c.padEnd(w[i] as number))
         .join('  ')
         .trimEnd();
-    io.out(escapeTerminal([line(head), ...rows.map(line)].join('\n')) + '\n');
+    io.out([line(head), ...rows.map(line)].join('\n') + '\n');
     return 0;
   });
 }
