@@ -493,12 +493,6 @@ class Reader {
     return q - lineStart;
   }
 
-  /** The start of the line after the one holding `p` (the text's end on the last line). */
-  private nextLine(p: number): number {
-    const nl = this.text.indexOf('\n', p);
-    return nl < 0 ? this.len : nl + 1;
-  }
-
   /** After an inline value ending at `p`: spaces, an optional comment, then the newline or the end. */
   private lineEnd(p: number): number {
     let q = p;

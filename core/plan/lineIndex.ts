@@ -28,10 +28,6 @@ export class LineIndex {
     }
   }
 
-  get lineCount(): number {
-    return this.starts.length;
-  }
-
   /** Zero-based position of a UTF-16 offset (clamped to the text). */
   positionAt(offset: number): LinePosition {
     const o = Math.max(0, Math.min(offset, this.text.length));

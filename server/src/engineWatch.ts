@@ -52,15 +52,10 @@ export class EngineWatch {
   /** stop() arrived during a poll: do not schedule the next one. */
   private stopped = false;
 
-  private intervalMs: number;
+  private readonly intervalMs: number;
 
   constructor(private readonly deps: EngineWatchDeps) {
     this.intervalMs = deps.intervalMs;
-  }
-
-  /** Changes the poll interval (applies from the next poll). */
-  setInterval(ms: number): void {
-    this.intervalMs = ms;
   }
 
   /** Starts polling (idempotent). */

@@ -186,17 +186,12 @@ export class PlanService {
   private visible = new Set<string>();
   /** Background analyses waiting for the visible ones; woken when one of those ends or the set changes. */
   private backgroundWaiters: Array<() => void> = [];
-  private debounceMs: number;
+  private readonly debounceMs: number;
   private readonly sessionMs: number;
 
   constructor(private readonly deps: PlanServiceDeps) {
     this.debounceMs = deps.debounceMs;
     this.sessionMs = deps.sharedSessionMs ?? SHARED_SESSION_MS;
-  }
-
-  /** Changes the per-document debounce (the client may ask for another at initialization). */
-  setDebounce(ms: number): void {
-    this.debounceMs = ms;
   }
 
   /**
