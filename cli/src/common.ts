@@ -259,11 +259,7 @@ export async function withApi(
   try {
     return await fn(api, { source: sim ? 'sim' : 'api', baseUrl: options.baseUrl, sim });
   } catch (e) {
-    if (isApiError(e)) {
-      io.err(`dlmm: ${describeApiError(e)}\n`);
-      return 2;
-    }
-    throw e;
+    return apiErrorExit(e, io);
   } finally {
     await api.close?.();
     await sim?.close();
@@ -273,6 +269,13 @@ export async function withApi(
 /** One line for a person: the error's message (which never holds a key) with its code. */
 export function describeApiError(e: ApiError): string {
   return `${e.message} [${e.code}]`;
+}
+
+/** An ApiError escaping a command: reported on stderr, exit status 2 (live data unavailable); else rethrown. */
+export function apiErrorExit(e: unknown, io: CliIO): number {
+  if (!isApiError(e)) throw e;
+  io.err(`dlmm: ${describeApiError(e)}\n`);
+  return 2;
 }
 
 /**

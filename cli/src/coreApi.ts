@@ -3,10 +3,9 @@
  * `--core-api URL` or BITFLOW_API_HOST, the read-only host from READONLY_CALL_API_HOST (else DLMM_NODE_URL),
  * keys only from the environment (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY), never argv.
  */
-import { isApiError } from '../../core/api/errors';
 import { createCoreSwapClient, type CoreSwapClient, type CoreToken } from '../../core/api/coreClient';
 import type { DlmmApi } from '../../core/api/types';
-import { describeApiError, hasApiConfigured, withApi, type CommonOptions } from './common';
+import { apiErrorExit, hasApiConfigured, withApi, type CommonOptions } from './common';
 import { UsageError, type CliIO } from './io';
 
 export const CORE_OPTIONS = { 'core-api': { type: 'string' } } as const;
@@ -30,11 +29,7 @@ export async function withCoreApi(
     try {
       return await fn(core, api);
     } catch (e) {
-      if (isApiError(e)) {
-        io.err(`dlmm: ${describeApiError(e)}\n`);
-        return 2;
-      }
-      throw e;
+      return apiErrorExit(e, io);
     } finally {
       const s = core.stats();
       io.err(`dlmm: core swap API and node: ${s.requests} request(s)\n`);
