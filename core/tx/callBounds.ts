@@ -50,11 +50,6 @@ function feeCeiling(amount: bigint, totalFeeBps: bigint): bigint {
   return (amount * totalFeeBps) / FEE_SCALE;
 }
 
-/** min-dlp from an expected mint: slippage off, never below 1 (the contract requires min-dlp > 0). */
-function minDlpFor(expected: bigint, slippagePpm: bigint): bigint {
-  return minDlp(expected, slippagePpm);
-}
-
 export interface AddBoundsArgs {
   bin: Omit<BinBalances, 'shares'> & { shares: bigint | undefined };
   x: bigint;
@@ -150,7 +145,7 @@ function boundsOf(args: AddBoundsArgs, outcome: LiquidityResult<AddOutcome> | un
     expectedFeeX,
     expectedFeeY,
     revert,
-    minDlp: minDlpFor(expected.minted, slippagePpm),
+    minDlp: minDlp(expected.minted, slippagePpm),
     maxFeeX: active ? min(maxLiquidityFee(expected.fee_x, slippagePpm), ceilingX) : 0n,
     maxFeeY: active ? min(maxLiquidityFee(expected.fee_y, slippagePpm), ceilingY) : 0n,
     protectedDlp: true,
