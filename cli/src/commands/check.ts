@@ -6,7 +6,8 @@
  */
 // First: before any schema is built (see zodJitless.ts).
 import '../zodJitless';
-import { readdir, stat } from '../fsAsync';
+// Synchronous: local reads of small folders, and an asynchronous call would start libuv's thread pool.
+import { readdirSync, statSync } from 'node:fs';
 import { LIVE_UNAVAILABLE, type Finding } from '../../../core/plan/diagnostics';
 import { join, relative, resolve, sep } from 'node:path';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/check/analyze';
@@ -37,7 +38,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (offline && (common.sim || common.api !== undefined))
     throw new UsageError('--offline reads no live data: drop --sim / --api');
 
-  const { files, walked, unchecked } = await collectFiles(positionals.length ? positionals : ['.'], io.cwd);
+  const { files, walked, unchecked } = collectFiles(positionals.length ? positionals : ['.'], io.cwd);
   if (files.length === 0 && unchecked.length === 0)
     throw new UsageError(
       `no plan files (*.dlmm.yaml, *.dlmm.yml, *.dlmm.json) under ${positionals.join(' ') || '.'}`,
@@ -127,7 +128,7 @@ interface Collected {
  * (its plans are checked under the first path reached). A plan file it reaches but cannot check (a broken
  * link, a FIFO, a folder it cannot read) is listed in `unchecked`: each becomes an error finding.
  */
-async function collectFiles(paths: string[], cwd: string): Promise<Collected> {
+function collectFiles(paths: string[], cwd: string): Collected {
   const found = new Set<string>();
   const walked = new Set<string>();
   const unchecked: Collected['unchecked'] = [];
@@ -136,13 +137,13 @@ async function collectFiles(paths: string[], cwd: string): Promise<Collected> {
     const abs = resolve(cwd, p);
     let st;
     try {
-      st = await stat(abs);
+      st = statSync(abs);
     } catch (e) {
       throw new UsageError(
         `plan file ${p}: ${fileProblem(e).replace('no such file', 'no such file or folder')}`,
       );
     }
-    if (st.isDirectory()) await walk(abs, `${st.dev}:${st.ino}`, { found, walked, unchecked, seenDirs });
+    if (st.isDirectory()) walk(abs, `${st.dev}:${st.ino}`, { found, walked, unchecked, seenDirs });
     else if (!PLAN_FILE.test(abs)) throw new UsageError(notAPlanFile(p));
     else found.add(abs);
   }
@@ -158,7 +159,7 @@ interface WalkState {
 }
 
 /** Walks `root` with an explicit stack (no recursion, so no depth bound but a loop, which seenDirs ends). */
-async function walk(root: string, rootId: string, state: WalkState): Promise<void> {
+function walk(root: string, rootId: string, state: WalkState): void {
   if (state.seenDirs.has(rootId)) return;
   state.seenDirs.add(rootId);
   const stack = [root];
@@ -166,7 +167,7 @@ async function walk(root: string, rootId: string, state: WalkState): Promise<voi
     const dir = stack.pop() as string;
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (e) {
       state.unchecked.push({ path: dir, why: `the folder cannot be read: ${folderProblem(e)}` });
       continue;
@@ -185,7 +186,7 @@ async function walk(root: string, rootId: string, state: WalkState): Promise<voi
       if (SKIP_DIRS.has(e.name) || (e.name.startsWith('.') && !isPlanName)) continue;
       let st;
       try {
-        st = await stat(full); // follows a symbolic link
+        st = statSync(full); // follows a symbolic link
       } catch (err) {
         if (isPlanName || e.isDirectory())
           state.unchecked.push({
