@@ -1,8 +1,10 @@
 /**
  * Read cache keyed by the engine's applied state height, plus coalescing of identical in-flight reads.
  * Quote v2 serves from in-memory state at the applied tip, so a read is valid exactly as long as the state
- * height it was taken at: a new height drops everything. Values are cloned in and out, so a caller that
- * sorts or edits its result never changes what the next caller gets.
+ * height it was taken at: a new height drops everything. A value is frozen, deeply, once when it is kept
+ * or shared (freezeData), and then served as is: a caller cannot sort or edit what the next caller gets (in
+ * strict mode, which all our modules are, such an edit throws). A value that cannot be frozen so (one holding
+ * a Map, a Date, a class instance) is cloned in and out instead.
  */
 import { cancelledError } from './errors';
 
@@ -31,9 +33,56 @@ export function cloneData<T>(value: T): T {
   return out as T;
 }
 
+/** Values freezeData froze whole (their every object and array frozen). */
+const deepFrozen = new WeakSet<object>();
+
+/**
+ * Freezes a read's value in place, deeply, when it is plain data (objects, arrays and primitives, as
+ * cloneData copies directly) and says whether it is now immutable; false (nothing frozen) for a value
+ * holding anything else, which the caller must copy instead. Freezing happens once per value: a value
+ * frozen before answers at once.
+ */
+export function freezeData(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || deepFrozen.has(value)) return true;
+  if (!isPlainTree(value, 0)) return false;
+  freezeTree(value);
+  return true;
+}
+
+/** Deeper than any answer of the service: such a value is copied, not walked further. */
+const MAX_FREEZE_DEPTH = 64;
+
+function isPlainTree(value: object, depth: number): boolean {
+  if (deepFrozen.has(value)) return true;
+  if (depth > MAX_FREEZE_DEPTH) return false;
+  if (!Array.isArray(value)) {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) return false;
+  }
+  for (const v of Array.isArray(value) ? value : Object.values(value)) {
+    if (typeof v === 'object' && v !== null && !isPlainTree(v as object, depth + 1)) return false;
+  }
+  return true;
+}
+
+function freezeTree(value: object): void {
+  if (deepFrozen.has(value)) return;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) {
+    if (typeof v === 'object' && v !== null) freezeTree(v as object);
+  }
+  Object.freeze(value);
+  deepFrozen.add(value);
+}
+
+/** The value to hand a caller: itself once frozen whole (freezeData), else a copy. */
+export function shareData<T>(value: T): T {
+  return freezeData(value) ? value : cloneData(value);
+}
+
 export class HeightCache {
   private height: number | undefined;
-  private readonly entries = new Map<string, unknown>();
+  /** Each value frozen whole (served as is) or, when it cannot be, a copy (served as copies). */
+  private readonly entries = new Map<string, { value: unknown; frozen: boolean }>();
 
   /** The height entries belong to, or undefined while none is known. */
   get currentHeight(): number | undefined {
@@ -49,15 +98,21 @@ export class HeightCache {
     return true;
   }
 
-  /** A copy of the entry for `key` at `height`, or undefined. */
+  /** The entry for `key` at `height` (frozen, or a copy of one that could not be), or undefined. */
   get<T>(height: number, key: string): T | undefined {
-    if (height !== this.height || !this.entries.has(key)) return undefined;
-    return cloneData(this.entries.get(key)) as T;
+    const entry = height === this.height ? this.entries.get(key) : undefined;
+    if (!entry) return undefined;
+    return (entry.frozen ? entry.value : cloneData(entry.value)) as T;
   }
 
-  /** Stores a copy of `value` when `height` is still the current one. */
+  /**
+   * Keeps `value` when `height` is still the current one: frozen in place, deeply (the caller's value is
+   * frozen too: no one may edit it), or, when it cannot be frozen, a copy.
+   */
   set(height: number, key: string, value: unknown): void {
-    if (height === this.height) this.entries.set(key, cloneData(value));
+    if (height !== this.height) return;
+    const frozen = freezeData(value);
+    this.entries.set(key, { value: frozen ? value : cloneData(value), frozen });
   }
 
   clear(): void {
@@ -173,8 +228,9 @@ export class InFlight {
     onJoin: () => void,
     signal?: AbortSignal,
   ): Promise<T> {
-    // Every caller, the first included, gets its own copy, as cache hits do.
-    return this.runs.run(key, start, signal, onJoin).then((v) => cloneData(v));
+    // Every caller, the first included, gets the value frozen (or, when it cannot be, its own copy), as
+    // cache hits do.
+    return this.runs.run(key, start, signal, onJoin).then((v) => shareData(v));
   }
 
   get size(): number {

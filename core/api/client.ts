@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import { toUnsignedBinId } from '../dlmm/bins';
-import { HeightCache, InFlight } from './cache';
+import { freezeData, HeightCache, InFlight } from './cache';
 import { ApiError, isCancelled } from './errors';
 import {
   faultOf,
@@ -181,7 +181,8 @@ const ENDPOINTS = {
   activeBin: (poolId: string) => singleBin(`/quotes/v2/bins/${enc(poolId)}/active`, poolId),
 
   // Quote v2 answers from the state at the applied height: a quote's body is kept under that height like any
-  // read (a no-route status is not), and read into routes on each call (view's routeOf / routesOf).
+  // read (a no-route status is not), and read into routes by the view (routeOf, which validates a kept body
+  // once; routesOf, on each call).
   quote: (q: QuoteRequest) => quoteAt('/quotes/v2/quote', q),
   quoteMulti: (q: QuoteRequest) => quoteAt('/quotes/v2/quote/multi', q),
   swapParams: (r: SwapParamsRequest) => swapAt('/quotes/v2/swap', r),
@@ -775,13 +776,24 @@ export function resetAmountForms(): void {
   stringAmountHosts.clear();
 }
 
+/**
+ * The route each quote body was read into, by the body: a body is kept frozen (cache.ts) and served as is
+ * at its height, so it is validated once, when it arrives, not again each time the cache serves it. Only
+ * a frozen body is remembered (its route frozen too): nothing can change either after the check.
+ */
+const routeOfBody = new WeakMap<object, Route>();
+
 /** A quote body as a route: `success: false` or an empty execution path is no-route. */
 function routeOf(body: unknown, q: QuoteRequest): Route {
   const endpoint = 'POST /quotes/v2/quote';
+  const known = isRecord(body) ? routeOfBody.get(body) : undefined;
+  if (known) return withStrategy(known, q);
   if (isRecord(body) && body.success === false) throw noRoute({ endpoint }, q, errorDetail(body, ''));
   const route = validate(QuoteResponseSchema, body, endpoint);
   if (route.hops.length === 0)
     throw noRoute({ endpoint }, q, errorDetail(body, '') || 'empty execution_path');
+  if (isRecord(body) && Object.isFrozen(body) && freezeData(body) && freezeData(route))
+    routeOfBody.set(body, route);
   return withStrategy(route, q);
 }
 

@@ -219,8 +219,39 @@ describe('api client against the simulated engine', function () {
     assert.equal(after.requests - before.requests, 1);
     assert.equal(after.coalesced - before.coalesced, 11);
     assert.ok(results.every((r) => r.bins.length === results[0]?.bins.length));
-    results[0]?.bins.splice(0); // each caller owns its copy
-    assert.ok((results[1]?.bins.length ?? 0) > 0);
+    // Each caller gets the answer frozen: one caller's edit throws and never reaches another's answer.
+    const length = results[1]?.bins.length ?? 0;
+    assert.ok(length > 0);
+    assert.throws(() => results[0]?.bins.splice(0), TypeError);
+    assert.equal(results[1]?.bins.length, length);
+  });
+
+  it('serves a quote kept at its height as read once: frozen, so no caller edits the next answer', async () => {
+    const api = client();
+    await api.status(); // the height is known: the quote is kept under it
+    const pool = (await api.pools())[0]!;
+    const q = { input_token: pool.token_x, output_token: pool.token_y, amount_in: 100_000n };
+    const first = await api.quote(q);
+    const before = api.stats();
+    const second = await api.quote(q);
+    const after = api.stats();
+    assert.equal(after.requests, before.requests, 'served from the cache');
+    assert.ok(after.cacheHits > before.cacheHits);
+    // The same validated route (not validated again), each call its own outer object.
+    assert.notEqual(second, first);
+    assert.equal(second.hops, first.hops);
+    assert.equal(second.execution_path, first.execution_path);
+    const amountOut = first.amount_out;
+    const hops = first.hops.length;
+    assert.throws(() => first.hops.splice(0), TypeError);
+    assert.throws(() => {
+      (first.execution_path[0] as { x_token_trait: string }).x_token_trait = 'SP000.other';
+    }, TypeError);
+    first.amount_out = 1n; // the caller's own outer object: its edit stays its own
+    const third = await api.quote(q);
+    assert.equal(third.amount_out, amountOut);
+    assert.equal(third.hops.length, hops);
+    assert.equal(third.execution_path[0]?.x_token_trait, pool.token_x);
   });
 
   it('caches reads under the state height and drops them when the height changes', async () => {

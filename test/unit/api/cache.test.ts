@@ -20,16 +20,41 @@ describe('HeightCache', () => {
     assert.equal(c.size, 0, 'a read taken at an older height is not stored');
   });
 
-  it('hands out copies, so a caller editing its result cannot change the cache', () => {
+  it('keeps a value frozen whole, so no caller editing its result can change what the next one gets', () => {
     const c = new HeightCache();
     c.observeHeight(1);
-    const original = { bins: [3, 1, 2] };
+    const original = { bins: [3, 1, 2], pool: { id: 'p', fee: { bps: 30n } } };
     c.set(1, 'k', original);
+    // The stored value is the caller's own, frozen: sorting it, or editing any level, throws (strict mode).
+    assert.throws(() => original.bins.sort(), TypeError);
+    const first = c.get<typeof original>(1, 'k')!;
+    assert.equal(first, original, 'served as is, not copied');
+    assert.throws(() => first.bins.push(9), TypeError);
+    assert.throws(() => {
+      first.pool.fee.bps = 1n;
+    }, TypeError);
+    assert.throws(() => {
+      (first as Record<string, unknown>).extra = 1;
+    }, TypeError);
+    assert.deepEqual(c.get(1, 'k'), { bins: [3, 1, 2], pool: { id: 'p', fee: { bps: 30n } } });
+  });
+
+  it('copies in and out a value it cannot freeze whole (one holding a Map)', () => {
+    const c = new HeightCache();
+    c.observeHeight(1);
+    const original = { bins: [3, 1, 2], seen: new Map([['a', 1]]) };
+    c.set(1, 'k', original);
+    assert.equal(Object.isFrozen(original), false, 'nothing of it frozen');
     original.bins.sort();
-    const first = c.get<{ bins: number[] }>(1, 'k');
-    assert.deepEqual(first?.bins, [3, 1, 2]);
-    first?.bins.push(9);
-    assert.deepEqual(c.get<{ bins: number[] }>(1, 'k')?.bins, [3, 1, 2]);
+    original.seen.set('b', 2);
+    const first = c.get<typeof original>(1, 'k')!;
+    assert.deepEqual(first.bins, [3, 1, 2]);
+    assert.equal(first.seen.size, 1);
+    first.bins.push(9);
+    first.seen.set('c', 3);
+    const second = c.get<typeof original>(1, 'k')!;
+    assert.deepEqual(second.bins, [3, 1, 2]);
+    assert.equal(second.seen.size, 1);
   });
 
   it('treats a null height as unknown and clear() forgets it', () => {
@@ -43,7 +68,7 @@ describe('HeightCache', () => {
 });
 
 describe('InFlight', () => {
-  it('runs one operation for identical concurrent keys and gives each caller a copy', async () => {
+  it('runs one operation for identical concurrent keys and gives each caller the value frozen', async () => {
     const f = new InFlight();
     let runs = 0;
     let joins = 0;
@@ -59,8 +84,24 @@ describe('InFlight', () => {
     assert.equal(runs, 1);
     assert.equal(joins, 2);
     assert.deepEqual(results, [{ n: 7 }, { n: 7 }, { n: 7 }]);
-    assert.notEqual(results[0], results[1]);
+    assert.ok(results.every((r) => Object.isFrozen(r)));
+    assert.throws(() => {
+      results[0]!.n = 8;
+    }, TypeError);
+    assert.deepEqual(results[1], { n: 7 }, "one caller's edit never reaches another's answer");
     assert.equal(f.size, 0);
+  });
+
+  it('gives each caller its own copy of a value it cannot freeze whole', async () => {
+    const f = new InFlight();
+    let release!: (v: { m: Map<string, number> }) => void;
+    const start = () => new Promise<{ m: Map<string, number> }>((r) => (release = r));
+    const all = Promise.all([1, 2].map(() => f.run('k', start, () => {})));
+    release({ m: new Map([['a', 1]]) });
+    const [a, b] = await all;
+    assert.notEqual(a, b);
+    a!.m.set('b', 2);
+    assert.equal(b!.m.size, 1);
   });
 
   it('shares a failure with every joiner and then forgets the key', async () => {
