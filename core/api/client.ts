@@ -695,49 +695,70 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
 
   // Frozen: every view shares it (a view is made per caller that may give up: per analysis, per read).
   const shownOptions = publicOptions(options);
+  /**
+   * The client's methods, built once: each reads the caller's signal from the view it is called on (its
+   * SIGNAL property; none on the client itself, or when a method is called unbound: that read never gives
+   * up). A view is these methods and its signal: a live session makes one per read, so a view must cost no
+   * more than a copy of this table.
+   */
+  const at = Object.fromEntries(
+    Object.entries(ENDPOINTS).map(([name, endpoint]) => [
+      name,
+      async function (this: unknown, ...args: never[]) {
+        return read((endpoint as (...a: never[]) => Endpoint<unknown>)(...args), signalOf(this));
+      },
+    ]),
+  ) as EndpointMethods;
+  const methods: DlmmApi & { [SIGNAL]: AbortSignal | undefined } = {
+    options: shownOptions,
+    // Its slot in the table itself: a view (a copy that sets it) then keeps the table's fast shape.
+    [SIGNAL]: undefined,
+    ...at,
+    async quote(q) {
+      return routeOf(await at.quote.call(this, q), q);
+    },
+    quoteMulti(q) {
+      return at.quoteMulti.call(this, q).then(
+        (body) => routesOf(body, q),
+        (e: unknown) => {
+          if (e instanceof ApiError && e.code === 'no-route') return [];
+          throw e;
+        },
+      );
+    },
+    status() {
+      return readStatus(signalOf(this));
+    },
+    refreshStatus() {
+      return readStatus(signalOf(this), true);
+    },
+    hasInventory: () => inventoryBase !== undefined,
+    hasNode: () => nodeBase !== undefined,
+    withSignal: (s) => withSignal(s),
+    serviceClock: () => (clock ? { ...clock } : undefined),
+    clearCache() {
+      cache.clear();
+      statusSnapshot = undefined;
+    },
+    stats: () => ({ ...stats }),
+    pacing: () => ({
+      servicePerSecond: serviceLimiter.limit,
+      nodePerMinute: nodeLimiter.limit,
+      windowWaits: serviceLimiter.windowWaits + nodeLimiter.windowWaits,
+    }),
+    close: () => {
+      nodeStore?.flush();
+      pacing?.flush();
+      answers?.flush();
+      return transport.close();
+    },
+  };
   /** The client's methods for one caller: reads made for `signal` give up when it aborts (withSignal). */
   const view = (signal: AbortSignal | undefined): DlmmApi => {
-    const at = Object.fromEntries(
-      Object.entries(ENDPOINTS).map(([name, endpoint]) => [
-        name,
-        async (...args: never[]) => read((endpoint as (...a: never[]) => Endpoint<unknown>)(...args), signal),
-      ]),
-    ) as EndpointMethods;
-    return {
-      options: shownOptions,
-      ...at,
-      quote: async (q) => routeOf(await at.quote(q), q),
-      quoteMulti: (q) =>
-        at.quoteMulti(q).then(
-          (body) => routesOf(body, q),
-          (e: unknown) => {
-            if (e instanceof ApiError && e.code === 'no-route') return [];
-            throw e;
-          },
-        ),
-      status: () => readStatus(signal),
-      refreshStatus: () => readStatus(signal, true),
-      hasInventory: () => inventoryBase !== undefined,
-      hasNode: () => nodeBase !== undefined,
-      withSignal: (s) => withSignal(s),
-      serviceClock: () => (clock ? { ...clock } : undefined),
-      clearCache() {
-        cache.clear();
-        statusSnapshot = undefined;
-      },
-      stats: () => ({ ...stats }),
-      pacing: () => ({
-        servicePerSecond: serviceLimiter.limit,
-        nodePerMinute: nodeLimiter.limit,
-        windowWaits: serviceLimiter.windowWaits + nodeLimiter.windowWaits,
-      }),
-      close: () => {
-        nodeStore?.flush();
-        pacing?.flush();
-        answers?.flush();
-        return transport.close();
-      },
-    };
+    if (signal === undefined) return methods;
+    const v = { ...methods };
+    v[SIGNAL] = signal;
+    return v;
   };
 
   const api = view(undefined);
@@ -753,6 +774,14 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   };
 
   return api;
+}
+
+/** A view's caller signal (an own enumerable property, so a copy of the view made with spread keeps it). */
+const SIGNAL = Symbol('the caller signal');
+
+/** The signal of the view a method was called on; none for the client itself or an unbound call. */
+function signalOf(self: unknown): AbortSignal | undefined {
+  return typeof self === 'object' && self !== null ? (self as { [SIGNAL]?: AbortSignal })[SIGNAL] : undefined;
 }
 
 /**

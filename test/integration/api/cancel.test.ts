@@ -118,4 +118,27 @@ operations:
     assert.equal(await keptOutcome, 'cancelled');
     assert.equal(sim.requests().node, 2, 'the queued read never reached the engine');
   });
+
+  it("a view's methods carry its signal also when the view is copied with spread; the client's never give up", async () => {
+    await api.callReadOnly(POOL_SBTC_USDCX, 'get-bin-balances', [binArg(139)]);
+    await api.callReadOnly(POOL_SBTC_USDCX, 'get-bin-balances', [binArg(140)]);
+    const nodeBefore = sim.requests().node;
+    const c = new AbortController();
+    const view = api.withSignal!(c.signal);
+    assert.equal(api.withSignal!(c.signal), view, 'one view per signal');
+    // A wrapper that copies the view (as tests counting reads do) reads under the view's signal.
+    const copy: DlmmApi = { ...view };
+    const queued = copy.callReadOnly(POOL_SBTC_USDCX, 'get-bin-balances', [binArg(142)]);
+    // The client itself (no signal) reads the same bin: its read must outlive the view's caller.
+    const own = api.callReadOnly(POOL_SBTC_USDCX, 'get-bin-balances', [binArg(143)]);
+    own.catch(() => undefined); // ended by close() after the test
+    const outcome = queued.then(
+      () => 'resolved',
+      (e: unknown) => (isCancelled(e) ? 'cancelled' : String(e)),
+    );
+    c.abort();
+    assert.equal(await outcome, 'cancelled');
+    assert.equal(await isPending(own), true, "the client's own read still waits for the window");
+    assert.equal(sim.requests().node, nodeBefore);
+  });
 });
