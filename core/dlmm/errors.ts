@@ -88,151 +88,111 @@ interface ErrorEntry {
   contract: ErrorContract;
 }
 
+const core = (code: number): ErrorEntry => ({ code, contract: 'dlmm-core-v-1-1' });
+const pool = (code: number): ErrorEntry => ({ code, contract: 'dlmm-pool' });
+
+/**
+ * A router constant: the swap router's code and the liquidity router's (undefined where that router does not
+ * define it), each in v-1-1 and in v-1-2, which keeps the v-1-1 codes (see ErrorContract).
+ */
+function routers(swap: number | undefined, liquidity: number | undefined): ErrorEntry[] {
+  const entries: ErrorEntry[] = [];
+  for (const v of ['v-1-1', 'v-1-2'] as const) {
+    if (swap !== undefined) entries.push({ code: swap, contract: `dlmm-swap-router-${v}` });
+    if (liquidity !== undefined) entries.push({ code: liquidity, contract: `dlmm-liquidity-router-${v}` });
+  }
+  return entries;
+}
+
 /**
  * Every error constant of the contracts (core's 59, both routers' in v-1-1 and v-1-2, the pool's), by name,
  * with one entry per defining contract; `dlmm explain` has an entry for each (core/dlmm/explain.ts).
  */
 export const CONTRACT_ERRORS = {
   // dlmm-core-v-1-1
-  ERR_NOT_AUTHORIZED: [
-    { code: 1001, contract: 'dlmm-core-v-1-1' },
-    { code: 3001, contract: 'dlmm-pool' },
-  ],
-  ERR_INVALID_AMOUNT: [
-    { code: 1002, contract: 'dlmm-core-v-1-1' },
-    { code: 3002, contract: 'dlmm-pool' },
-  ],
-  ERR_INVALID_PRINCIPAL: [
-    { code: 1003, contract: 'dlmm-core-v-1-1' },
-    { code: 3003, contract: 'dlmm-pool' },
-  ],
-  ERR_NO_POOL_DATA: [{ code: 1008, contract: 'dlmm-core-v-1-1' }],
-  ERR_POOL_NOT_CREATED: [{ code: 1009, contract: 'dlmm-core-v-1-1' }],
-  ERR_POOL_DISABLED: [{ code: 1010, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_POOL: [{ code: 1012, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_X_TOKEN: [{ code: 1018, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_Y_TOKEN: [{ code: 1019, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_X_AMOUNT: [{ code: 1020, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_Y_AMOUNT: [{ code: 1021, contract: 'dlmm-core-v-1-1' }],
-  ERR_MINIMUM_X_AMOUNT: [
-    { code: 1022, contract: 'dlmm-core-v-1-1' },
-    { code: 2004, contract: 'dlmm-swap-router-v-1-1' },
-    { code: 5002, contract: 'dlmm-liquidity-router-v-1-1' },
-    { code: 2004, contract: 'dlmm-swap-router-v-1-2' },
-    { code: 5002, contract: 'dlmm-liquidity-router-v-1-2' },
-  ],
-  ERR_MINIMUM_Y_AMOUNT: [
-    { code: 1023, contract: 'dlmm-core-v-1-1' },
-    { code: 2005, contract: 'dlmm-swap-router-v-1-1' },
-    { code: 5003, contract: 'dlmm-liquidity-router-v-1-1' },
-    { code: 2005, contract: 'dlmm-swap-router-v-1-2' },
-    { code: 5003, contract: 'dlmm-liquidity-router-v-1-2' },
-  ],
-  ERR_MINIMUM_LP_AMOUNT: [{ code: 1024, contract: 'dlmm-core-v-1-1' }],
-  ERR_MAXIMUM_X_AMOUNT: [{ code: 1025, contract: 'dlmm-core-v-1-1' }],
-  ERR_MAXIMUM_Y_AMOUNT: [{ code: 1026, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_MIN_DLP_AMOUNT: [{ code: 1027, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_LIQUIDITY_VALUE: [{ code: 1028, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_FEE: [{ code: 1029, contract: 'dlmm-core-v-1-1' }],
-  ERR_MAXIMUM_X_LIQUIDITY_FEE: [{ code: 1030, contract: 'dlmm-core-v-1-1' }],
-  ERR_MAXIMUM_Y_LIQUIDITY_FEE: [{ code: 1031, contract: 'dlmm-core-v-1-1' }],
-  ERR_NO_UNCLAIMED_PROTOCOL_FEES_DATA: [{ code: 1032, contract: 'dlmm-core-v-1-1' }],
-  ERR_MINIMUM_BURN_AMOUNT: [{ code: 1033, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_MIN_BURNT_SHARES: [{ code: 1034, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_BIN_STEP: [{ code: 1035, contract: 'dlmm-core-v-1-1' }],
-  ERR_NO_BIN_FACTORS: [{ code: 1038, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_BIN_FACTOR: [{ code: 1039, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_BIN_PRICE: [{ code: 1045, contract: 'dlmm-core-v-1-1' }],
-  ERR_MATCHING_BIN_ID: [{ code: 1046, contract: 'dlmm-core-v-1-1' }],
-  ERR_NOT_ACTIVE_BIN: [{ code: 1047, contract: 'dlmm-core-v-1-1' }],
-  ERR_NO_BIN_SHARES: [{ code: 1048, contract: 'dlmm-core-v-1-1' }],
+  ERR_NOT_AUTHORIZED: [core(1001), pool(3001)],
+  ERR_INVALID_AMOUNT: [core(1002), pool(3002)],
+  ERR_INVALID_PRINCIPAL: [core(1003), pool(3003)],
+  ERR_NO_POOL_DATA: [core(1008)],
+  ERR_POOL_NOT_CREATED: [core(1009)],
+  ERR_POOL_DISABLED: [core(1010)],
+  ERR_INVALID_POOL: [core(1012)],
+  ERR_INVALID_X_TOKEN: [core(1018)],
+  ERR_INVALID_Y_TOKEN: [core(1019)],
+  ERR_INVALID_X_AMOUNT: [core(1020)],
+  ERR_INVALID_Y_AMOUNT: [core(1021)],
+  ERR_MINIMUM_X_AMOUNT: [core(1022), ...routers(2004, 5002)],
+  ERR_MINIMUM_Y_AMOUNT: [core(1023), ...routers(2005, 5003)],
+  ERR_MINIMUM_LP_AMOUNT: [core(1024)],
+  ERR_MAXIMUM_X_AMOUNT: [core(1025)],
+  ERR_MAXIMUM_Y_AMOUNT: [core(1026)],
+  ERR_INVALID_MIN_DLP_AMOUNT: [core(1027)],
+  ERR_INVALID_LIQUIDITY_VALUE: [core(1028)],
+  ERR_INVALID_FEE: [core(1029)],
+  ERR_MAXIMUM_X_LIQUIDITY_FEE: [core(1030)],
+  ERR_MAXIMUM_Y_LIQUIDITY_FEE: [core(1031)],
+  ERR_NO_UNCLAIMED_PROTOCOL_FEES_DATA: [core(1032)],
+  ERR_MINIMUM_BURN_AMOUNT: [core(1033)],
+  ERR_INVALID_MIN_BURNT_SHARES: [core(1034)],
+  ERR_INVALID_BIN_STEP: [core(1035)],
+  ERR_NO_BIN_FACTORS: [core(1038)],
+  ERR_INVALID_BIN_FACTOR: [core(1039)],
+  ERR_INVALID_BIN_PRICE: [core(1045)],
+  ERR_MATCHING_BIN_ID: [core(1046)],
+  ERR_NOT_ACTIVE_BIN: [core(1047)],
+  ERR_NO_BIN_SHARES: [core(1048)],
   // dlmm-swap-router-v-1-1 (ERR_NO_RESULT_DATA, ERR_RESULTS_LIST_OVERFLOW, ERR_INVALID_BIN_ID and
   // ERR_NO_ACTIVE_BIN_DATA also exist in the liquidity router with 5xxx codes)
-  ERR_NO_RESULT_DATA: [
-    { code: 2001, contract: 'dlmm-swap-router-v-1-1' },
-    { code: 5001, contract: 'dlmm-liquidity-router-v-1-1' },
-    { code: 2001, contract: 'dlmm-swap-router-v-1-2' },
-    { code: 5001, contract: 'dlmm-liquidity-router-v-1-2' },
-  ],
-  ERR_BIN_SLIPPAGE: [
-    { code: 2002, contract: 'dlmm-swap-router-v-1-1' },
-    { code: 2002, contract: 'dlmm-swap-router-v-1-2' },
-  ],
-  ERR_MINIMUM_RECEIVED: [
-    { code: 2003, contract: 'dlmm-swap-router-v-1-1' },
-    { code: 2003, contract: 'dlmm-swap-router-v-1-2' },
-  ],
-  ERR_NO_ACTIVE_BIN_DATA: [
-    { code: 2006, contract: 'dlmm-swap-router-v-1-1' },
-    { code: 5004, contract: 'dlmm-liquidity-router-v-1-1' },
-    { code: 2006, contract: 'dlmm-swap-router-v-1-2' },
-    { code: 5004, contract: 'dlmm-liquidity-router-v-1-2' },
-  ],
-  ERR_EMPTY_SWAPS_LIST: [
-    { code: 2007, contract: 'dlmm-swap-router-v-1-1' },
-    { code: 2007, contract: 'dlmm-swap-router-v-1-2' },
-  ],
-  ERR_RESULTS_LIST_OVERFLOW: [
-    { code: 2008, contract: 'dlmm-swap-router-v-1-1' },
-    { code: 5006, contract: 'dlmm-liquidity-router-v-1-1' },
-    { code: 2008, contract: 'dlmm-swap-router-v-1-2' },
-    { code: 5006, contract: 'dlmm-liquidity-router-v-1-2' },
-  ],
-  ERR_INVALID_BIN_ID: [
-    { code: 2009, contract: 'dlmm-swap-router-v-1-1' },
-    { code: 5007, contract: 'dlmm-liquidity-router-v-1-1' },
-    { code: 2009, contract: 'dlmm-swap-router-v-1-2' },
-    { code: 5007, contract: 'dlmm-liquidity-router-v-1-2' },
-  ],
+  ERR_NO_RESULT_DATA: routers(2001, 5001),
+  ERR_BIN_SLIPPAGE: routers(2002, undefined),
+  ERR_MINIMUM_RECEIVED: routers(2003, undefined),
+  ERR_NO_ACTIVE_BIN_DATA: routers(2006, 5004),
+  ERR_EMPTY_SWAPS_LIST: routers(2007, undefined),
+  ERR_RESULTS_LIST_OVERFLOW: routers(2008, 5006),
+  ERR_INVALID_BIN_ID: routers(2009, 5007),
   // dlmm-liquidity-router-v-1-1
-  ERR_EMPTY_POSITIONS_LIST: [
-    { code: 5005, contract: 'dlmm-liquidity-router-v-1-1' },
-    { code: 5005, contract: 'dlmm-liquidity-router-v-1-2' },
-  ],
-  ERR_ACTIVE_BIN_TOLERANCE: [
-    { code: 5008, contract: 'dlmm-liquidity-router-v-1-1' },
-    { code: 5008, contract: 'dlmm-liquidity-router-v-1-2' },
-  ],
+  ERR_EMPTY_POSITIONS_LIST: routers(undefined, 5005),
+  ERR_ACTIVE_BIN_TOLERANCE: routers(undefined, 5008),
   // dlmm-swap-router-v-1-2 only (see ErrorContract)
   ERR_DEADLINE_PASSED: [{ code: 2012, contract: 'dlmm-swap-router-v-1-2' }],
   // a token's transfer: SIP-010 tokens and native STX fail an overdrawn transfer with (err u1)
   ERR_INSUFFICIENT_BALANCE: [{ code: 1, contract: 'token' }],
   // dlmm-core-v-1-1 admin and pool-creation functions (no plan operation calls them)
-  ERR_ALREADY_ADMIN: [{ code: 1004, contract: 'dlmm-core-v-1-1' }],
-  ERR_ADMIN_LIMIT_REACHED: [{ code: 1005, contract: 'dlmm-core-v-1-1' }],
-  ERR_ADMIN_NOT_IN_LIST: [{ code: 1006, contract: 'dlmm-core-v-1-1' }],
-  ERR_CANNOT_REMOVE_CONTRACT_DEPLOYER: [{ code: 1007, contract: 'dlmm-core-v-1-1' }],
-  ERR_POOL_ALREADY_CREATED: [{ code: 1011, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_POOL_URI: [{ code: 1013, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_POOL_SYMBOL: [{ code: 1014, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_POOL_NAME: [{ code: 1015, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_TOKEN_DIRECTION: [{ code: 1016, contract: 'dlmm-core-v-1-1' }],
-  ERR_MATCHING_TOKEN_CONTRACTS: [{ code: 1017, contract: 'dlmm-core-v-1-1' }],
-  ERR_ALREADY_BIN_STEP: [{ code: 1036, contract: 'dlmm-core-v-1-1' }],
-  ERR_BIN_STEP_LIMIT_REACHED: [{ code: 1037, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_FIRST_BIN_FACTOR: [{ code: 1040, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_CENTER_BIN_FACTOR: [{ code: 1041, contract: 'dlmm-core-v-1-1' }],
-  ERR_UNSORTED_BIN_FACTORS_LIST: [{ code: 1042, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_BIN_FACTORS_LENGTH: [{ code: 1043, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_INITIAL_PRICE: [{ code: 1044, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_POOL_CODE_HASH: [{ code: 1049, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_VERIFIED_POOL_CODE_HASH: [{ code: 1050, contract: 'dlmm-core-v-1-1' }],
-  ERR_ALREADY_VERIFIED_POOL_CODE_HASH: [{ code: 1051, contract: 'dlmm-core-v-1-1' }],
-  ERR_VERIFIED_POOL_CODE_HASH_LIMIT_REACHED: [{ code: 1052, contract: 'dlmm-core-v-1-1' }],
-  ERR_VERIFIED_POOL_CODE_HASH_NOT_IN_LIST: [{ code: 1053, contract: 'dlmm-core-v-1-1' }],
-  ERR_VARIABLE_FEES_COOLDOWN: [{ code: 1054, contract: 'dlmm-core-v-1-1' }],
-  ERR_VARIABLE_FEES_MANAGER_FROZEN: [{ code: 1055, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_DYNAMIC_CONFIG: [{ code: 1056, contract: 'dlmm-core-v-1-1' }],
-  ERR_INVALID_CORE_MIGRATION_COOLDOWN: [{ code: 1057, contract: 'dlmm-core-v-1-1' }],
-  ERR_CORE_MIGRATION_COOLDOWN: [{ code: 1058, contract: 'dlmm-core-v-1-1' }],
-  ERR_CORE_ADDRESS_ALREADY_MIGRATED: [{ code: 1059, contract: 'dlmm-core-v-1-1' }],
+  ERR_ALREADY_ADMIN: [core(1004)],
+  ERR_ADMIN_LIMIT_REACHED: [core(1005)],
+  ERR_ADMIN_NOT_IN_LIST: [core(1006)],
+  ERR_CANNOT_REMOVE_CONTRACT_DEPLOYER: [core(1007)],
+  ERR_POOL_ALREADY_CREATED: [core(1011)],
+  ERR_INVALID_POOL_URI: [core(1013)],
+  ERR_INVALID_POOL_SYMBOL: [core(1014)],
+  ERR_INVALID_POOL_NAME: [core(1015)],
+  ERR_INVALID_TOKEN_DIRECTION: [core(1016)],
+  ERR_MATCHING_TOKEN_CONTRACTS: [core(1017)],
+  ERR_ALREADY_BIN_STEP: [core(1036)],
+  ERR_BIN_STEP_LIMIT_REACHED: [core(1037)],
+  ERR_INVALID_FIRST_BIN_FACTOR: [core(1040)],
+  ERR_INVALID_CENTER_BIN_FACTOR: [core(1041)],
+  ERR_UNSORTED_BIN_FACTORS_LIST: [core(1042)],
+  ERR_INVALID_BIN_FACTORS_LENGTH: [core(1043)],
+  ERR_INVALID_INITIAL_PRICE: [core(1044)],
+  ERR_INVALID_POOL_CODE_HASH: [core(1049)],
+  ERR_INVALID_VERIFIED_POOL_CODE_HASH: [core(1050)],
+  ERR_ALREADY_VERIFIED_POOL_CODE_HASH: [core(1051)],
+  ERR_VERIFIED_POOL_CODE_HASH_LIMIT_REACHED: [core(1052)],
+  ERR_VERIFIED_POOL_CODE_HASH_NOT_IN_LIST: [core(1053)],
+  ERR_VARIABLE_FEES_COOLDOWN: [core(1054)],
+  ERR_VARIABLE_FEES_MANAGER_FROZEN: [core(1055)],
+  ERR_INVALID_DYNAMIC_CONFIG: [core(1056)],
+  ERR_INVALID_CORE_MIGRATION_COOLDOWN: [core(1057)],
+  ERR_CORE_MIGRATION_COOLDOWN: [core(1058)],
+  ERR_CORE_ADDRESS_ALREADY_MIGRATED: [core(1059)],
   // pool contracts (dlmm-pool-*): SIP-013 transfer errors u1..u4 and ERR_MAX_NUMBER_OF_BINS
-  ERR_INSUFFICIENT_BALANCE_SIP_013: [{ code: 1, contract: 'dlmm-pool' }],
-  ERR_MATCHING_PRINCIPALS_SIP_013: [{ code: 2, contract: 'dlmm-pool' }],
-  ERR_INVALID_AMOUNT_SIP_013: [{ code: 3, contract: 'dlmm-pool' }],
-  ERR_NOT_AUTHORIZED_SIP_013: [{ code: 4, contract: 'dlmm-pool' }],
-  ERR_NOT_POOL_CONTRACT_DEPLOYER: [{ code: 3004, contract: 'dlmm-pool' }],
-  ERR_MAX_NUMBER_OF_BINS: [{ code: 3005, contract: 'dlmm-pool' }],
+  ERR_INSUFFICIENT_BALANCE_SIP_013: [pool(1)],
+  ERR_MATCHING_PRINCIPALS_SIP_013: [pool(2)],
+  ERR_INVALID_AMOUNT_SIP_013: [pool(3)],
+  ERR_NOT_AUTHORIZED_SIP_013: [pool(4)],
+  ERR_NOT_POOL_CONTRACT_DEPLOYER: [pool(3004)],
+  ERR_MAX_NUMBER_OF_BINS: [pool(3005)],
 } as const satisfies Record<string, readonly ErrorEntry[]>;
 
 /**

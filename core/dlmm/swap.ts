@@ -121,80 +121,56 @@ function withFee(cap: bigint, side: Side): bigint {
  * overflow, not with ERR_INVALID_AMOUNT.
  */
 export function swapXForYInBin(bin: BinBalances, xIn: bigint, fees: PoolFees): BinSwapResult {
-  return oneBin(bin, xIn, sideOf(fees, true), xForYIn);
+  return oneBin(bin, xIn, sideOf(fees, true), true);
 }
 
 /** Swap `yIn` of Y for X in one bin (core swap-y-for-x); throws like swapXForYInBin, in the same order. */
 export function swapYForXInBin(bin: BinBalances, yIn: bigint, fees: PoolFees): BinSwapResult {
-  return oneBin(bin, yIn, sideOf(fees, false), yForXIn);
+  return oneBin(bin, yIn, sideOf(fees, false), false);
 }
 
-function oneBin(
-  bin: BinBalances,
-  amount: bigint,
-  side: Side,
-  run: (bin: BinBalances, amount: bigint, side: Side) => BinSwapResult,
-): BinSwapResult {
+function oneBin(bin: BinBalances, amount: bigint, side: Side, xForY: boolean): BinSwapResult {
   checkUnsigned(amount);
   checkPrice(bin);
   checkFees(side);
-  const r = run(bin, amount, side);
+  const r = binSwap(bin, amount, side, xForY);
   checkAmount(amount);
   return r;
 }
 
-/** swapXForYInBin with the input and fees already checked. */
-function xForYIn(bin: BinBalances, xIn: bigint, side: Side): BinSwapResult {
+/**
+ * One core swap call with the input and fees already checked: swap-x-for-y takes X in and gives Y out at
+ * the bin's price, swap-y-for-x the reverse. The fee's non-protocol part stays in the bin's input side.
+ */
+function binSwap(bin: BinBalances, amountIn: bigint, side: Side, xForY: boolean): BinSwapResult {
   const { price, reserve_x: bx, reserve_y: by } = bin;
   const wasEmpty = bx === 0n && by === 0n;
-  const maxX = (u128(by * PRICE_SCALE, 'y balance * 1e8') + price - 1n) / price;
-  const maxXWithFee = withFee(maxX, side);
-  const used = xIn >= maxXWithFee ? maxXWithFee : xIn;
+  const maxIn = xForY
+    ? (u128(by * PRICE_SCALE, 'y balance * 1e8') + price - 1n) / price
+    : (u128(bx * price, 'x balance * price') + PRICE_SCALE - 1n) / PRICE_SCALE;
+  const maxInWithFee = withFee(maxIn, side);
+  const used = amountIn >= maxInWithFee ? maxInWithFee : amountIn;
   const fee = feeOf(used, side);
   const protocol = (used * side.protocol) / FEE_SCALE;
   const keep = fee - protocol;
-  const dx = used - fee;
-  const dyRaw = u128(dx * price, 'dx * price') / PRICE_SCALE;
-  const dy = dyRaw > by ? by : dyRaw;
+  const net = used - fee;
+  const outBalance = xForY ? by : bx;
+  const outRaw = xForY
+    ? u128(net * price, 'dx * price') / PRICE_SCALE
+    : u128(net * PRICE_SCALE, 'dy * 1e8') / price;
+  const out = outRaw > outBalance ? outBalance : outRaw;
   // The contract writes balances only when it took input from a non-empty bin.
   const changed = used > 0n && !wasEmpty;
-  const left = by - dy;
-  const bin_after = changed
-    ? { ...bin, reserve_x: u128(bx + dx + keep, 'x balance'), reserve_y: left }
-    : { ...bin };
+  const left = outBalance - out;
+  let bin_after: BinBalances;
+  if (!changed) bin_after = { ...bin };
+  else if (xForY) bin_after = { ...bin, reserve_x: u128(bx + net + keep, 'x balance'), reserve_y: left };
+  else bin_after = { ...bin, reserve_x: left, reserve_y: u128(by + net + keep, 'y balance') };
   return {
     amount_in: used,
     fee,
     protocol_fee: protocol,
-    amount_out: dy,
-    bin_after,
-    exhausted: left === 0n || wasEmpty,
-  };
-}
-
-/** swapYForXInBin with the input and fees already checked. */
-function yForXIn(bin: BinBalances, yIn: bigint, side: Side): BinSwapResult {
-  const { price, reserve_x: bx, reserve_y: by } = bin;
-  const wasEmpty = bx === 0n && by === 0n;
-  const maxY = (u128(bx * price, 'x balance * price') + PRICE_SCALE - 1n) / PRICE_SCALE;
-  const maxYWithFee = withFee(maxY, side);
-  const used = yIn >= maxYWithFee ? maxYWithFee : yIn;
-  const fee = feeOf(used, side);
-  const protocol = (used * side.protocol) / FEE_SCALE;
-  const keep = fee - protocol;
-  const dy = used - fee;
-  const dxRaw = u128(dy * PRICE_SCALE, 'dy * 1e8') / price;
-  const dx = dxRaw > bx ? bx : dxRaw;
-  const changed = used > 0n && !wasEmpty;
-  const left = bx - dx;
-  const bin_after = changed
-    ? { ...bin, reserve_x: left, reserve_y: u128(by + dy + keep, 'y balance') }
-    : { ...bin };
-  return {
-    amount_in: used,
-    fee,
-    protocol_fee: protocol,
-    amount_out: dx,
+    amount_out: out,
     bin_after,
     exhausted: left === 0n || wasEmpty,
   };
@@ -236,7 +212,7 @@ export function swapWalk(
         checkFees(side);
         feesChecked = true;
       }
-      const r = xForY ? xForYIn(bin, remaining, side) : yForXIn(bin, remaining, side);
+      const r = binSwap(bin, remaining, side, xForY);
       steps.push({
         bin_id: active,
         amount_in: r.amount_in,

@@ -220,43 +220,22 @@ export class SimEngine {
    * returns `{ ok: false }`, every change made inside is undone (a reverted transaction changes nothing).
    */
   transaction<T>(fn: () => T): T {
-    const tx = this.beginTransaction();
-    let result: T;
-    try {
-      result = fn();
-    } catch (e) {
-      this.abortTransaction(tx);
-      throw e;
-    }
-    return this.endTransaction(tx, result);
-  }
-
-  private beginTransaction(): { snap: Snapshot; outer: boolean } {
     const snap = this.snapshot();
     const outer = this.depth === 0;
     if (outer) this.changedInTx = false;
     this.depth++;
-    return { snap, outer };
-  }
-
-  private abortTransaction(tx: { snap: Snapshot }): void {
-    this.depth--;
-    this.restore(tx.snap);
-  }
-
-  private endTransaction<T>(tx: { snap: Snapshot; outer: boolean }, result: T): T {
-    this.depth--;
-    if (isFailure(result)) {
-      this.restore(tx.snap);
-      return result;
+    let result: T;
+    try {
+      result = fn();
+    } catch (e) {
+      this.restore(snap);
+      throw e;
+    } finally {
+      this.depth--;
     }
-    if (tx.outer && this.changedInTx) this.bumpHeight(1);
+    if (isFailure(result)) this.restore(snap);
+    else if (outer && this.changedInTx) this.bumpHeight(1);
     return result;
-  }
-
-  /** Records a change made directly on the pools through the chain model (the dry-run). */
-  markChanged(): void {
-    this.changed();
   }
 
   /**
@@ -291,7 +270,7 @@ export class SimEngine {
         }
       }
       pool.activeBinId = target;
-      this.changed();
+      this.markChanged();
       return { ok: true as const, value: { before, after: target } };
     });
   }
@@ -325,7 +304,8 @@ export class SimEngine {
 
   // ---- internals --------------------------------------------------------------------------------
 
-  private changed(): void {
+  /** Records a change (the engine's own calls, and the dry-run's on the pools through the chain model). */
+  markChanged(): void {
     if (this.depth > 0) this.changedInTx = true;
     else this.bumpHeight(1);
     this.revision++;

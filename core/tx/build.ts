@@ -108,128 +108,86 @@ function exportGate(
   analysis: ExportableAnalysis,
   opts: BuildOptions = {},
 ): { ok: true; allowed: ExportAllowed } | { ok: false; error: ExportError } {
+  const refuse = (code: ExportError['code'], message: string, findings?: Finding[]) => ({
+    ok: false as const,
+    error: exportError(code, message, findings),
+  });
   const plan = analysis.plan;
   const errors = opts.forCheck
     ? []
     : analysis.findings.filter((f) => f.severity === 'error' && !waivedBy(opts, f));
-  if (!plan) {
-    return {
-      ok: false,
-      error: exportError(
-        'plan-unreadable',
-        'the plan did not parse or did not match the schema; fix the reported findings first',
-        errors,
-      ),
-    };
-  }
-  if (errors.length > 0) {
-    const list = errors
-      .map(
-        (f) => `  ${f.code}${f.operation !== undefined ? ` (operation ${f.operation})` : ''}: ${f.message}`,
-      )
-      .join('\n');
-    return {
-      ok: false,
-      error: exportError(
-        'plan-has-errors',
-        `the plan has ${errors.length} error(s) and is not exported:\n${list}`,
-        errors,
-      ),
-    };
-  }
-  if (!plan.sender) {
-    return {
-      ok: false,
-      error: exportError(
-        'sender-missing',
-        'the plan has no `sender`: export needs the signer principal for post-conditions (add `sender: SP...`)',
-      ),
-    };
-  }
+  if (!plan)
+    return refuse(
+      'plan-unreadable',
+      'the plan did not parse or did not match the schema; fix the reported findings first',
+      errors,
+    );
+  if (errors.length > 0)
+    return refuse(
+      'plan-has-errors',
+      `the plan has ${errors.length} error(s) and is not exported:\n${findingLines(errors)}`,
+      errors,
+    );
+  if (!plan.sender)
+    return refuse(
+      'sender-missing',
+      'the plan has no `sender`: export needs the signer principal for post-conditions (add `sender: SP...`)',
+    );
   const routers = routerConfigFor(plan.network, opts.routers);
-  if (!routers) {
-    return {
-      ok: false,
-      error: exportError(
-        'router-config-missing',
-        `no router contracts are configured for ${plan.network}: give liquidity_router, swap_router, version and stx_wrapper under "${plan.network}" in the file named by DLMM_ROUTERS (command line) or in the dlmm.routers setting (editor)`,
-      ),
-    };
-  }
+  if (!routers)
+    return refuse(
+      'router-config-missing',
+      `no router contracts are configured for ${plan.network}: give liquidity_router, swap_router, version and stx_wrapper under "${plan.network}" in the file named by DLMM_ROUTERS (command line) or in the dlmm.routers setting (editor)`,
+    );
   if (opts.publicKey !== undefined) {
     let address: string;
     try {
       address = getAddressFromPublicKey(opts.publicKey, plan.network);
     } catch {
-      return {
-        ok: false,
-        error: exportError(
-          'bad-public-key',
-          `--public-key ${opts.publicKey} is not a compressed or uncompressed secp256k1 public key in hex`,
-        ),
-      };
+      return refuse(
+        'bad-public-key',
+        `--public-key ${opts.publicKey} is not a compressed or uncompressed secp256k1 public key in hex`,
+      );
     }
-    if (address !== plan.sender) {
-      return {
-        ok: false,
-        error: exportError(
-          'public-key-mismatch',
-          `the public key belongs to ${address}, but the plan's sender is ${plan.sender}; use the sender's key`,
-        ),
-      };
-    }
+    if (address !== plan.sender)
+      return refuse(
+        'public-key-mismatch',
+        `the public key belongs to ${address}, but the plan's sender is ${plan.sender}; use the sender's key`,
+      );
   }
   const unavailable = analysis.findings.filter((f) => LIVE_UNAVAILABLE.has(f.code));
-  if (unavailable.length > 0) {
-    // Never build from partial live data: bounds and post-conditions would rest on what was not read.
-    return {
-      ok: false,
-      error: exportError(
-        'live-data-unavailable',
-        `live data was unavailable, so the plan was not fully checked and is not exported:\n${unavailable
-          .map(
-            (f) =>
-              `  ${f.code}${f.operation !== undefined ? ` (operation ${f.operation})` : ''}: ${f.message}`,
-          )
-          .join('\n')}`,
-        unavailable,
-      ),
-    };
-  }
+  // Never build from partial live data: bounds and post-conditions would rest on what was not read.
+  if (unavailable.length > 0)
+    return refuse(
+      'live-data-unavailable',
+      `live data was unavailable, so the plan was not fully checked and is not exported:\n${findingLines(unavailable)}`,
+      unavailable,
+    );
   // The check's own execution (forCheck) runs what was prepared; the analysis reports what was not.
   const unchecked = opts.forCheck ? [] : uncheckedOperations(analysis, plan, opts.opId);
-  if (unchecked.length > 0) {
-    return {
-      ok: false,
-      error: exportError(
-        'operation-unchecked',
-        `operation${unchecked.length === 1 ? '' : 's'} ${unchecked.map((u) => `'${u}'`).join(', ')} could not be checked against live data, so nothing is exported (an operation that was not checked is never written, nor silently left out)`,
-      ),
-    };
-  }
+  if (unchecked.length > 0)
+    return refuse(
+      'operation-unchecked',
+      `operation${unchecked.length === 1 ? '' : 's'} ${unchecked.map((u) => `'${u}'`).join(', ')} could not be checked against live data, so nothing is exported (an operation that was not checked is never written, nor silently left out)`,
+    );
   let ops = analysis.prepared;
   if (opts.opId !== undefined) {
     ops = ops.filter((o) => o.id === opts.opId);
     if (ops.length === 0) {
       const ids = analysis.prepared.map((o) => o.id).join(', ') || '(none)';
-      return {
-        ok: false,
-        error: exportError(
-          'op-not-found',
-          `no operation has id '${opts.opId}'; the plan's operations are: ${ids}`,
-        ),
-      };
+      return refuse('op-not-found', `no operation has id '${opts.opId}'; the plan's operations are: ${ids}`);
     }
   }
   if (ops.length === 0)
-    return {
-      ok: false,
-      error: exportError(
-        'nothing-to-export',
-        'the plan has no prepared operation to export (was live data read?)',
-      ),
-    };
+    return refuse('nothing-to-export', 'the plan has no prepared operation to export (was live data read?)');
   return { ok: true, allowed: { plan: plan as Plan & { sender: string }, routers, ops } };
+}
+
+/** One line per finding in a refusal: `  code (operation id): message`. */
+function findingLines(findings: Finding[]): string {
+  return findings
+    .map((f) => `  ${f.code}${f.operation !== undefined ? ` (operation ${f.operation})` : ''}: ${f.message}`)
+    .join('\n');
 }
 
 /** A `swap-unchecked` error the caller chose to export anyway (--allow-unchecked-swap). */
