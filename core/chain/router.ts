@@ -540,22 +540,24 @@ const nonEmpty = (items: ClarityValue[]): void => {
   if (items.length === 0) fail('ERR_EMPTY_POSITIONS_LIST', 'the positions list is empty', LIQ_ROUTER);
 };
 
+/**
+ * A handler of a positions list: each element on its own pool (as its traits name it), then the empty-list
+ * check after the fold, as the router does.
+ */
+const perPosition =
+  (run: (r: Runner, c: PoolCall, t: Tuple) => void): Handler =>
+  (r, [positions]) => {
+    const items = list(positions, 'positions');
+    r.each(items, (t) => run(r, r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']), t));
+    nonEmpty(items);
+  };
+
+/** A relative element's bin: the pool's active bin when the element runs, plus its offset. */
+const relativeBin = (c: PoolCall, t: Tuple): number => c.pool.activeBinId + int(t, 'active-bin-id-offset');
+
 const LIQUIDITY: Record<string, Handler> = {
-  'add-liquidity-multi': (r, [positions]) => {
-    const items = list(positions, 'positions');
-    r.each(items, (t) =>
-      r.add(r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']), int(t, 'bin-id'), t),
-    );
-    nonEmpty(items);
-  },
-  'add-relative-liquidity-multi': (r, [positions]) => {
-    const items = list(positions, 'positions');
-    r.each(items, (t) => {
-      const c = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
-      r.add(c, c.pool.activeBinId + int(t, 'active-bin-id-offset'), t);
-    });
-    nonEmpty(items);
-  },
+  'add-liquidity-multi': perPosition((r, c, t) => r.add(c, int(t, 'bin-id'), t)),
+  'add-relative-liquidity-multi': perPosition((r, c, t) => r.add(c, relativeBin(c, t), t)),
   'add-relative-liquidity-same-multi': (r, [positions, poolCv, xCv, yCv, tolerance]) => {
     const items = list(positions, 'positions');
     const c = r.pool(poolCv, xCv, yCv);
@@ -574,43 +576,14 @@ const LIQUIDITY: Record<string, Handler> = {
       }
     }
   },
-  'withdraw-liquidity-multi': (r, [positions]) => {
-    const items = list(positions, 'positions');
-    r.each(items, (t) =>
-      r.withdraw(r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']), int(t, 'bin-id'), t),
-    );
-    nonEmpty(items);
-  },
-  'withdraw-relative-liquidity-multi': (r, [positions]) => {
-    const items = list(positions, 'positions');
-    r.each(items, (t) => {
-      const c = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
-      r.withdraw(c, c.pool.activeBinId + int(t, 'active-bin-id-offset'), t);
-    });
-    nonEmpty(items);
-  },
-  'move-liquidity-multi': (r, [positions]) => {
-    const items = list(positions, 'positions');
-    r.each(items, (t) =>
-      r.move(
-        r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']),
-        int(t, 'from-bin-id'),
-        int(t, 'to-bin-id'),
-        t,
-      ),
-    );
-    nonEmpty(items);
-  },
-  'move-relative-liquidity-multi': (r, [positions]) => {
-    const items = list(positions, 'positions');
-    r.each(items, (t) => {
-      const c = r.pool(t['pool-trait'], t['x-token-trait'], t['y-token-trait']);
-      const from = int(t, 'from-bin-id');
-      r.checkRange(from);
-      r.move(c, from, c.pool.activeBinId + int(t, 'active-bin-id-offset'), t);
-    });
-    nonEmpty(items);
-  },
+  'withdraw-liquidity-multi': perPosition((r, c, t) => r.withdraw(c, int(t, 'bin-id'), t)),
+  'withdraw-relative-liquidity-multi': perPosition((r, c, t) => r.withdraw(c, relativeBin(c, t), t)),
+  'move-liquidity-multi': perPosition((r, c, t) => r.move(c, int(t, 'from-bin-id'), int(t, 'to-bin-id'), t)),
+  'move-relative-liquidity-multi': perPosition((r, c, t) => {
+    const from = int(t, 'from-bin-id');
+    r.checkRange(from);
+    r.move(c, from, relativeBin(c, t), t);
+  }),
 };
 
 function simpleSwap(xForY: boolean): Handler {
