@@ -69,6 +69,11 @@ export class SimEngine {
    * exact walk, so clients can be tested for trusting the engine's figure. 0 (honest) by default.
    */
   quoteSkewBps = 0;
+
+  /** A quoted output as the engine reports it: the exact figure skewed by `quoteSkewBps`. */
+  skewed(amountOut: bigint): bigint {
+    return this.quoteSkewBps === 0 ? amountOut : (amountOut * BigInt(10_000 + this.quoteSkewBps)) / 10_000n;
+  }
   /**
    * Every principal's token balances (the world's `users[].balances`; anything not listed holds 0): the
    * dry run spends and credits them as the chain does, and the node's `get-balance` answers from them.

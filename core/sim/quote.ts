@@ -21,6 +21,8 @@ export interface QuotedRoute {
   amountOut: bigint;
   /** The whole input was swapped (no pool ran out of bins). */
   complete: boolean;
+  /** The used input valued at the active bins' prices, fees excluded (spotOutput): the impact's reference. */
+  reference: bigint;
   /** Shortfall of amount_out against the active bins' prices (fees included), in bps; null without a reference. */
   priceImpactBps: number | null;
 }
@@ -32,14 +34,13 @@ function hopFor(pool: SimPool, input: string): PathHop | undefined {
 }
 
 /** Direct paths and paths through one intermediate token, over active and quotable pools. */
-function candidatePaths(engine: SimEngine, input: string, output: string, directOnly = false): PathHop[][] {
+function candidatePaths(engine: SimEngine, input: string, output: string): PathHop[][] {
   const pools = engine.pools().filter((p) => p.active && p.quotable);
   const paths: PathHop[][] = [];
   for (const p of pools) {
     const hop = hopFor(p, input);
     if (hop && hop.output === output) paths.push([hop]);
   }
-  if (directOnly) return paths;
   for (const p1 of pools) {
     const first = hopFor(p1, input);
     if (!first || first.output === output) continue;
@@ -70,19 +71,22 @@ export function quotePath(hops: PathHop[], amountIn: bigint): QuotedRoute {
     const price = h.pool.prices[h.pool.activeBinId + BIN_ID_OFFSET] as bigint;
     reference = spotOutput(price, h.xForY, h.pool.fees, reference);
   }
-  const impact = priceImpactBps(reference, amount_out);
-  return { hops, walks, amountIn, amountInUsed, amountOut: amount_out, complete, priceImpactBps: impact };
+  const priceImpact = priceImpactBps(reference, amount_out);
+  return {
+    hops,
+    walks,
+    amountIn,
+    amountInUsed,
+    amountOut: amount_out,
+    complete,
+    reference,
+    priceImpactBps: priceImpact,
+  };
 }
 
 /** Every path quoted, best first: complete routes before partial ones, then larger output, then fewer hops. */
-export function quoteAll(
-  engine: SimEngine,
-  input: string,
-  output: string,
-  amountIn: bigint,
-  directOnly = false,
-): QuotedRoute[] {
-  const routes = candidatePaths(engine, input, output, directOnly).map((p) => quotePath(p, amountIn));
+export function quoteAll(engine: SimEngine, input: string, output: string, amountIn: bigint): QuotedRoute[] {
+  const routes = candidatePaths(engine, input, output).map((p) => quotePath(p, amountIn));
   return routes.sort((a, b) => {
     if (a.complete !== b.complete) return a.complete ? -1 : 1;
     if (a.amountOut !== b.amountOut) return a.amountOut > b.amountOut ? -1 : 1;
@@ -108,10 +112,7 @@ export function presentRoute(
   const first = route.hops[0] as PathHop;
   const last = route.hops[route.hops.length - 1] as PathHop;
   // The admin's quote skew (a fault for client tests): the reported output differs from the exact walk.
-  const amountOut =
-    engine.quoteSkewBps === 0
-      ? route.amountOut
-      : (route.amountOut * BigInt(10_000 + engine.quoteSkewBps)) / 10_000n;
+  const amountOut = engine.skewed(route.amountOut);
   const execution_path = route.hops.flatMap((h, i) => {
     const w = route.walks[i] as SwapWalkResult;
     return w.steps.map((s) => ({
@@ -128,11 +129,6 @@ export function presentRoute(
       is_empty_swap: s.amount_in === 0n,
     }));
   });
-  let reference = route.amountInUsed;
-  for (const h of route.hops) {
-    const price = h.pool.prices[h.pool.activeBinId + BIN_ID_OFFSET] as bigint;
-    reference = spotOutput(price, h.xForY, h.pool.fees, reference);
-  }
   const binsUsed = execution_path.length;
   return {
     success: true,
@@ -145,7 +141,7 @@ export function presentRoute(
     // The fee in the input token of each hop, summed as the engine reports one figure.
     fee: String(route.walks.reduce((n, w) => n + w.fees, 0n)),
     price_impact_bps: route.priceImpactBps ?? 0,
-    price_impact_tokens: String(amountOut - reference),
+    price_impact_tokens: String(amountOut - route.reference),
     ...(routeIndex !== undefined ? { total_hops: route.hops.length } : {}),
     error: null,
     input_token_decimals: engine.token(first.input)?.decimals ?? null,

@@ -176,47 +176,42 @@ export async function startWalletSession(opts: WalletSessionOptions): Promise<Wa
     }
     const body = await readJson(req);
     if (body === TOO_LARGE) {
-      send(res, 413, 'application/json', JSON.stringify({ ok: false, message: 'the body is too large' }));
+      sendJson(res, 413, { ok: false, message: 'the body is too large' });
       return;
     }
     if (body === undefined) {
-      send(res, 400, 'application/json', JSON.stringify({ ok: false, message: 'expected a JSON body' }));
+      sendJson(res, 400, { ok: false, message: 'expected a JSON body' });
       return;
     }
     if (action === 'answer') {
       if (allAnswered(answers, txs.length)) {
         // Every transaction has its txid or signed transaction: the session is complete, nothing replaces them.
-        send(res, 409, 'application/json', JSON.stringify({ ok: false, message: 'the session is complete' }));
+        sendJson(res, 409, { ok: false, message: 'the session is complete' });
         return;
       }
       const parsed = walletAnswerSchema.safeParse(body);
       if (!parsed.success || (parsed.data.index !== null && parsed.data.index >= txs.length)) {
-        send(res, 400, 'application/json', JSON.stringify({ ok: false, message: 'not an answer' }));
+        sendJson(res, 400, { ok: false, message: 'not an answer' });
         return;
       }
       answers.push(parsed.data);
       opts.onAnswer?.(parsed.data, labels);
-      send(res, 200, 'application/json', '{"ok":true}');
+      sendJson(res, 200, { ok: true });
       return;
     }
     if (action === 'unsigned') {
       const parsed = unsignedRequestSchema.safeParse(body);
       if (!parsed.success) {
-        send(
-          res,
-          400,
-          'application/json',
-          JSON.stringify({ ok: false, message: parsed.error.issues[0]?.message }),
-        );
+        sendJson(res, 400, { ok: false, message: parsed.error.issues[0]?.message });
         return;
       }
       const result = await unsignedFor(txs, opts.sender, parsed.data);
-      send(res, result.ok ? 200 : 400, 'application/json', JSON.stringify(result));
+      sendJson(res, result.ok ? 200 : 400, result);
       return;
     }
     // Answer first, then close: the page sees its "done" acknowledged.
     res.on('finish', () => finish('done'));
-    send(res, 200, 'application/json', '{"ok":true}');
+    sendJson(res, 200, { ok: true });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -289,6 +284,10 @@ function send(
     ...headers,
   });
   res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  send(res, status, 'application/json', JSON.stringify(value));
 }
 
 const TOO_LARGE = Symbol('too large');

@@ -55,53 +55,25 @@ function interfaceOf(contract: string): Record<string, unknown> | undefined {
       },
     },
   };
-  if (contract === SIM_QUOTE_CONTRACT)
+  const traits = [trait('pool-trait'), trait('x-token-trait'), trait('y-token-trait')];
+  const quoteFn = (name: string, amount: string) => ({
+    name,
+    access: 'read_only',
+    args: [...traits, uint(amount)],
+    outputs: quoteOut,
+  });
+  const swapFn = (name: string, amount: string, min: string) => ({
+    name,
+    access: 'public',
+    args: [...traits, uint(amount), uint(min), { name: 'deadline', type: { optional: 'uint128' } }],
+    outputs: { type: { response: { ok: 'uint128', error: 'uint128' } } },
+  });
+  if (contract === SIM_QUOTE_CONTRACT) return iface([quoteFn('get-dy', 'dx'), quoteFn('get-dx', 'dy')]);
+  if (contract === SWAP_ROUTER)
     return iface([
-      {
-        name: 'get-dy',
-        access: 'read_only',
-        args: [trait('pool-trait'), trait('x-token-trait'), trait('y-token-trait'), uint('dx')],
-        outputs: quoteOut,
-      },
-      {
-        name: 'get-dx',
-        access: 'read_only',
-        args: [trait('pool-trait'), trait('x-token-trait'), trait('y-token-trait'), uint('dy')],
-        outputs: quoteOut,
-      },
+      swapFn('swap-x-for-y-simple-multi', 'x-amount', 'min-dy'),
+      swapFn('swap-y-for-x-simple-multi', 'y-amount', 'min-dx'),
     ]);
-  if (contract === SWAP_ROUTER) {
-    const deadline = { name: 'deadline', type: { optional: 'uint128' } };
-    const out = { type: { response: { ok: 'uint128', error: 'uint128' } } };
-    return iface([
-      {
-        name: 'swap-x-for-y-simple-multi',
-        access: 'public',
-        args: [
-          trait('pool-trait'),
-          trait('x-token-trait'),
-          trait('y-token-trait'),
-          uint('x-amount'),
-          uint('min-dy'),
-          deadline,
-        ],
-        outputs: out,
-      },
-      {
-        name: 'swap-y-for-x-simple-multi',
-        access: 'public',
-        args: [
-          trait('pool-trait'),
-          trait('x-token-trait'),
-          trait('y-token-trait'),
-          uint('y-amount'),
-          uint('min-dx'),
-          deadline,
-        ],
-        outputs: out,
-      },
-    ]);
-  }
   return undefined;
 }
 
@@ -196,9 +168,8 @@ export function quoteCall(engine: SimEngine, fn: string, args: ClarityValue[]): 
       amount,
     );
     used = q.amountInUsed;
-    out = q.amountOut;
-    // The admin's quote skew (a fault for client tests) applies to this quote call as to the quote engine.
-    if (engine.quoteSkewBps !== 0) out = (out * BigInt(10_000 + engine.quoteSkewBps)) / 10_000n;
+    // The admin's quote skew applies to this quote call as to the quote engine.
+    out = engine.skewed(q.amountOut);
   }
   const cv = Cl.ok(Cl.tuple({ 'amount-in-used': Cl.uint(used), 'amount-out': Cl.uint(out) }));
   return { body: { okay: true, result: `0x${Cl.serialize(cv)}` } };
