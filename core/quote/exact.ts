@@ -87,10 +87,6 @@ function engineFallback(route: Route, amountIn: bigint, reason: string): QuoteCh
   };
 }
 
-function findPool(reads: QuoteReads, id: string): Pool | undefined {
-  return reads.pool(id);
-}
-
 /**
  * Recomputes `route` for `amountIn` from `reads` (pure). Every hop must be a pool of the DLMM pools list
  * with a readable bin list; otherwise the check is unverified and carries the engine's figures.
@@ -107,7 +103,7 @@ export function checkRoute(route: Route, amountIn: bigint, reads: QuoteReads): Q
     activePrice: bigint;
   }[] = [];
   for (const h of hops) {
-    const pool = findPool(reads, h.pool_id);
+    const pool = reads.pool(h.pool_id);
     if (!pool) return engineFallback(route, amountIn, `pool ${h.pool_id} is not in the DLMM pools list`);
     const list = reads.bins(h.pool_id);
     if (!list) return engineFallback(route, amountIn, `the bins of ${h.pool_id} could not be read`);

@@ -83,7 +83,7 @@ export class Router {
     method: string,
     path: string,
   ): { handler: Handler; params: Record<string, string> } | { allowed: string[] } | undefined {
-    const parts = splitPath(path);
+    const parts = path.split('/').filter(Boolean);
     const routes = this.byLength.get(parts.length);
     if (routes === undefined) return undefined;
     // Segments are decoded at most once, and only when a route reaches them (a bad encoding is a 400
@@ -117,19 +117,6 @@ export class Router {
     }
     return allowed !== undefined ? { allowed } : undefined;
   }
-}
-
-/** Non-empty path segments (what `path.split('/').filter(Boolean)` gives, without the extra array). */
-function splitPath(path: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  for (let i = 0; i <= path.length; i++) {
-    if (i === path.length || path.charCodeAt(i) === 47) {
-      if (i > start) parts.push(path.slice(start, i));
-      start = i + 1;
-    }
-  }
-  return parts;
 }
 
 function decodeSegment(part: string): string {

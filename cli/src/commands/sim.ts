@@ -30,11 +30,6 @@ function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>,
   }
 }
 
-/** Reads and validates a world file; WorldError messages already name the file and each problem. */
-async function readWorld(file: string, io: CliIO): Promise<World> {
-  return loadWorld(await readTextFile(file, io.cwd, 'world file'), file);
-}
-
 /** Resolves when the process gets SIGINT or SIGTERM. */
 function untilSignal(): Promise<string> {
   return new Promise((done) => {
@@ -96,7 +91,9 @@ export async function serve(
     throw new UsageError(`--port expects 0..65535, got '${portText}'`);
   let world: World | undefined;
   try {
-    world = values.world ? await readWorld(values.world as string, io) : undefined;
+    // WorldError messages name the file and each problem.
+    const file = values.world as string | undefined;
+    world = file ? loadWorld(await readTextFile(file, io.cwd, 'world file'), file) : undefined;
     if (extraKey !== undefined) {
       const base = world ?? defaultWorld();
       if (!base.api_keys.some((k) => k.key === extraKey))
