@@ -44,9 +44,7 @@ function uintArg(args: ClarityValue[], i: number, fn: string): bigint | string {
 
 function principalArg(args: ClarityValue[], i: number): string {
   const a = args[i];
-  if (a && a.type === 'address') return a.value;
-  if (a && a.type === 'contract') return a.value;
-  return '';
+  return a && (a.type === 'address' || a.type === 'contract') ? a.value : '';
 }
 
 function binOf(unsigned: bigint): { signed: number } | string {
@@ -55,18 +53,27 @@ function binOf(unsigned: bigint): { signed: number } | string {
   return { signed: n - BIN_ID_OFFSET };
 }
 
+/** How many arguments each pool function the simulator serves takes. */
+const POOL_ARITY: Record<string, number> = {
+  'get-active-bin-id': 0,
+  'get-bin-balances': 1,
+  'get-total-supply': 1,
+  'get-balance': 2,
+  'get-user-bins': 1,
+  'get-overall-supply': 0,
+};
+
 function call(engine: SimEngine, pool: SimPool, fn: string, args: ClarityValue[]): Reply {
-  const arity = (n: number): Reply | undefined =>
-    args.length === n
-      ? undefined
-      : refused(`Unchecked(IncorrectArgumentCount(${n}, ${args.length})): ${fn} takes ${n} argument(s)`);
+  const arity = Object.prototype.hasOwnProperty.call(POOL_ARITY, fn) ? POOL_ARITY[fn] : undefined;
+  if (arity !== undefined && args.length !== arity)
+    return refused(
+      `Unchecked(IncorrectArgumentCount(${arity}, ${args.length})): ${fn} takes ${arity} argument(s)`,
+    );
   switch (fn) {
     case 'get-active-bin-id':
-      return arity(0) ?? okay(Cl.ok(Cl.int(pool.activeBinId)));
+      return okay(Cl.ok(Cl.int(pool.activeBinId)));
     case 'get-bin-balances':
     case 'get-total-supply': {
-      const bad = arity(1);
-      if (bad) return bad;
       const id = uintArg(args, 0, fn);
       if (typeof id === 'string') return refused(id);
       const where = binOf(id);
@@ -87,8 +94,6 @@ function call(engine: SimEngine, pool: SimPool, fn: string, args: ClarityValue[]
       );
     }
     case 'get-balance': {
-      const bad = arity(2);
-      if (bad) return bad;
       const id = uintArg(args, 0, fn);
       if (typeof id === 'string') return refused(id);
       const user = principalArg(args, 1);
@@ -100,8 +105,6 @@ function call(engine: SimEngine, pool: SimPool, fn: string, args: ClarityValue[]
       );
     }
     case 'get-user-bins': {
-      const bad = arity(1);
-      if (bad) return bad;
       const user = principalArg(args, 0);
       if (!user)
         return refused(`Unchecked(TypeValueError(PrincipalType, …)): ${fn} argument 0 must be a principal`);
@@ -109,8 +112,6 @@ function call(engine: SimEngine, pool: SimPool, fn: string, args: ClarityValue[]
       return okay(Cl.ok(Cl.list(ids)));
     }
     case 'get-overall-supply': {
-      const bad = arity(0);
-      if (bad) return bad;
       let total = 0n;
       for (const b of pool.bins.values()) total += b.shares;
       return okay(Cl.ok(Cl.uint(total)));
@@ -151,23 +152,19 @@ export function registerNode(router: Router, engine: SimEngine): void {
   router.add('POST', '/node/v2/contracts/call-read/:addr/:name/:fn', async (c) => {
     const body = parseBody(CallReadBody, await c.body(), 'read-only call');
     const contract = `${c.params.addr}.${c.params.name}`;
-    if (contract === SIM_QUOTE_CONTRACT) {
-      const qargs = decodeArgs(body.arguments);
-      return typeof qargs === 'string' ? refused(qargs) : quoteCall(engine, c.params.fn as string, qargs);
+    const fn = c.params.fn as string;
+    let answer: (args: ClarityValue[]) => Reply;
+    if (contract === SIM_QUOTE_CONTRACT) answer = (args) => quoteCall(engine, fn, args);
+    else if (engine.token(contract)) answer = (args) => tokenCall(engine, contract, fn, args);
+    else {
+      const pool = engine.poolByPrincipal(contract);
+      if (!pool)
+        return refused(
+          `Unchecked(NoSuchContract("${contract}")): the simulator knows the pools of GET /api/quotes/v2/pools`,
+        );
+      answer = (args) => call(engine, pool, fn, args);
     }
-    if (engine.token(contract)) {
-      const targs = decodeArgs(body.arguments);
-      return typeof targs === 'string'
-        ? refused(targs)
-        : tokenCall(engine, contract, c.params.fn as string, targs);
-    }
-    const pool = engine.poolByPrincipal(contract);
-    if (!pool)
-      return refused(
-        `Unchecked(NoSuchContract("${contract}")): the simulator knows the pools of GET /api/quotes/v2/pools`,
-      );
     const args = decodeArgs(body.arguments);
-    if (typeof args === 'string') return refused(args);
-    return call(engine, pool, c.params.fn as string, args);
+    return typeof args === 'string' ? refused(args) : answer(args);
   });
 }
