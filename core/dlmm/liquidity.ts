@@ -8,19 +8,18 @@ import { FEE_SCALE, MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from './bins';
 import type { ContractErrorName } from './errors';
 import type { BinBalances, LiquidityResult, PoolFees } from './types';
 
-/** Launch values of the core's minimum-bin-shares and minimum-burnt-shares. */
-const DEFAULT_MIN_BIN_SHARES = 10_000n;
-const DEFAULT_BURN_SHARES = 1_000n;
+/**
+ * The core's minimum-bin-shares and minimum-burnt-shares at their launch values (the pool mints the burnt
+ * shares to the burn address, and asserts the amount > 0: these are).
+ */
+const MIN_BIN_SHARES = 10_000n;
+const BURN_SHARES = 1_000n;
 
 /** Where and how an add happens. The optional bounds, when given, are checked in the contract's order. */
 interface AddParams {
   binId: number;
   activeBinId: number;
   fees: PoolFees;
-  /** core minimum-bin-shares (default 10000) */
-  minBinShares?: bigint;
-  /** core minimum-burnt-shares (default 1000) */
-  burnShares?: bigint;
   /** min-dlp argument; when absent only minted > 0 is required (any min-dlp >= 1 needs it) */
   minDlp?: bigint;
   /** max-x-liquidity-fee / max-y-liquidity-fee arguments; unchecked when absent */
@@ -101,17 +100,14 @@ function computeAdd(bin: BinBalances, x: bigint, y: bigint, p: AddParams): Liqui
   let intended: bigint;
   let burned = 0n;
   if (shares === 0n) {
-    const minBin = p.minBinShares ?? DEFAULT_MIN_BIN_SHARES;
-    burned = p.burnShares ?? DEFAULT_BURN_SHARES;
+    burned = BURN_SHARES;
     intended = isqrt(valuePost);
-    if (intended < minBin) {
+    if (intended < MIN_BIN_SHARES) {
       return fail(
         'ERR_MINIMUM_LP_AMOUNT',
-        `first deposit into bin ${p.binId} gives ${intended} shares (isqrt of value ${valuePost}); the pool requires at least ${minBin}`,
+        `first deposit into bin ${p.binId} gives ${intended} shares (isqrt of value ${valuePost}); the pool requires at least ${MIN_BIN_SHARES}`,
       );
     }
-    if (burned <= 0n)
-      return fail('ERR_INVALID_AMOUNT', 'the pool cannot mint 0 burnt shares on a first deposit');
     minted = u128(intended - burned, 'intended - burnt shares');
   } else {
     minted =

@@ -176,19 +176,6 @@ describe('dlmm math: add liquidity (vectors from the contract formulas)', () => 
     assert.equal(o.burned, 1_000n);
   });
 
-  it('uses the given minimum-bin-shares and burnt shares', () => {
-    const o = ok(
-      addLiquidity(EMPTY(100_000_000n), 1n, 0n, {
-        binId: 1,
-        activeBinId: 0,
-        fees: FEES,
-        minBinShares: 100n,
-        burnShares: 10n,
-      }),
-    );
-    assert.deepEqual([o.intended, o.minted, o.burned], [10_000n, 9_990n, 10n]);
-  });
-
   const errors: {
     name: string;
     bin: BinBalances;
