@@ -81,12 +81,10 @@ export function toRouterOverrides(settings: RouterSettings): RouterOverrides {
   for (const network of NETWORKS) {
     const entry = settings[network];
     if (!entry) continue;
-    const o: Partial<RouterConfig> = {};
-    if (entry.liquidity_router !== undefined) o.liquidityRouter = entry.liquidity_router;
-    if (entry.swap_router !== undefined) o.swapRouter = entry.swap_router;
-    if (entry.version !== undefined) o.version = entry.version;
-    if (entry.stx_wrapper !== undefined) o.stxWrapper = entry.stx_wrapper;
-    out[network] = o;
+    const o: Record<string, string> = {};
+    for (const k of Object.keys(FIELDS) as (keyof RouterEntry)[])
+      if (entry[k] !== undefined) o[FIELDS[k]] = entry[k];
+    out[network] = o as Partial<RouterConfig>;
   }
   return out;
 }

@@ -251,12 +251,11 @@ export function swapWalk(
 export function routeWalk(
   hops: RouteHopInput[],
   amountIn: bigint,
-  maxBins: number = MAX_SWAP_BINS,
 ): { amount_out: bigint; hops: SwapWalkResult[] } {
   const results: SwapWalkResult[] = [];
   let amount = amountIn;
   for (const hop of hops) {
-    const r = swapWalk(hop.getBin, hop.activeBinId, hop.xForY, amount, hop.fees, maxBins);
+    const r = swapWalk(hop.getBin, hop.activeBinId, hop.xForY, amount, hop.fees);
     results.push(r);
     amount = r.amount_out;
   }
