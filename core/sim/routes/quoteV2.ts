@@ -184,6 +184,27 @@ function hopsOf(
 /** A typed Clarity value of swap_parameters_typed (the published shape names only {type, value}). */
 const typed = (type: string, value: unknown) => ({ type, value });
 
+/** The Clarity type of each swap parameter. */
+const PARAMETER_TYPES: Record<string, string> = {
+  pool_trait: 'principal',
+  x_token_trait: 'principal',
+  y_token_trait: 'principal',
+  expected_bin_id: 'int',
+  amount: 'uint',
+  min_received: 'uint',
+  x_for_y: 'bool',
+  max_steps: 'uint',
+};
+
+/** A swap parameter as its typed tuple: kebab-case keys, numbers as digit strings, booleans as they are. */
+function typedTuple(params: Record<string, unknown>): Record<string, unknown> {
+  const fields = Object.entries(params).map(([k, v]) => [
+    k.replaceAll('_', '-'),
+    typed(PARAMETER_TYPES[k] as string, typeof v === 'boolean' ? v : String(v)),
+  ]);
+  return typed('tuple', Object.fromEntries(fields));
+}
+
 /**
  * Swap parameters in the published SwapResponse shape: 'simple' groups the steps by pool and direction
  * for swap-simple-multi (what the engine names; Bitflow's own bot documents it as broken on v-1-2), 'full'
@@ -200,18 +221,12 @@ function swapParameters(
   const minOut = minAfterSlippage(amountOut, slip.ppm);
   const last = route.hops.length - 1;
   const params: Record<string, unknown>[] = [];
-  const typedParams: Record<string, unknown>[] = [];
   route.hops.forEach((h, i) => {
     const steps = route.walks[i]?.steps ?? [];
     const traits = {
       pool_trait: h.pool.id,
       x_token_trait: h.pool.tokenX,
       y_token_trait: h.pool.tokenY,
-    };
-    const traitsTyped = {
-      'pool-trait': typed('principal', h.pool.id),
-      'x-token-trait': typed('principal', h.pool.tokenX),
-      'y-token-trait': typed('principal', h.pool.tokenY),
     };
     if (type === 'simple') {
       const amount = steps.reduce((n, s) => n + s.amount_in, 0n);
@@ -224,15 +239,6 @@ function swapParameters(
         x_for_y: h.xForY,
         max_steps: steps.length,
       });
-      typedParams.push(
-        typed('tuple', {
-          ...traitsTyped,
-          amount: typed('uint', String(amount)),
-          'min-received': typed('uint', String(min)),
-          'x-for-y': typed('bool', h.xForY),
-          'max-steps': typed('uint', String(steps.length)),
-        }),
-      );
       return;
     }
     for (const s of steps) {
@@ -246,15 +252,6 @@ function swapParameters(
         min_received: String(min),
         x_for_y: h.xForY,
       });
-      typedParams.push(
-        typed('tuple', {
-          ...traitsTyped,
-          'expected-bin-id': typed('int', String(s.bin_id)),
-          amount: typed('uint', String(amount)),
-          'min-received': typed('uint', String(min)),
-          'x-for-y': typed('bool', h.xForY),
-        }),
-      );
     }
   });
   const first = route.hops[0] as PathHop;
@@ -283,7 +280,7 @@ function swapParameters(
     swap_contract: SWAP_ROUTER,
     function_name: type === 'simple' ? 'swap-simple-multi' : 'swap-multi',
     swap_parameters: params,
-    swap_parameters_typed: typedParams,
+    swap_parameters_typed: params.map(typedTuple),
     post_conditions: [
       condition(inTok, first.input, route.amountIn, 'tx-sender', 'less_than_or_equal_to', 'standard'),
       condition(outTok, lastHop.output, minOut, lastHop.pool.id, 'greater_than_or_equal_to', 'contract'),
