@@ -178,22 +178,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     registerDashboard(context, {
       getApi: () => engine.get(),
       maxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
-      getActivePlanAnalysis: async () => {
-        const doc = vscode.window.activeTextEditor?.document;
-        if (!doc || !isPlanFile(doc.uri.path)) return undefined;
-        const api = engine.get();
-        const { analyzeOffline, analyzePlan } = await import('../../core/check/analyze');
-        const fileName = doc.uri.path.split('/').pop() ?? 'plan.dlmm.yaml';
-        const analysis = api
-          ? await analyzePlan(doc.getText(), { api, fileName })
-          : analyzeOffline(doc.getText(), { fileName });
-        return { uri: doc.uri, analysis };
-      },
-      revealRange: async (uri, offset, length) => {
-        const doc = await vscode.workspace.openTextDocument(uri);
-        const range = new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length));
-        await vscode.window.showTextDocument(doc, { selection: range });
-      },
       onDidChangeStateHeight: heightChanged.event,
       log,
     }),

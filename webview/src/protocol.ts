@@ -13,6 +13,12 @@ import * as z from 'zod';
 const zDec = z.string().regex(/^-?\d+$/, 'expected a decimal integer string');
 const zBinId = z.number().int().min(-500).max(500);
 const zRange = z.object({ offset: z.number().int().min(0), length: z.number().int().min(0) });
+/** Nothing to show, and why (no sender, no plan open). */
+const zNone = z.object({ state: z.literal('none'), reason: z.string() });
+/** Whose figures: the open plan's sender, else the `dlmm.dashboard.sender` setting. */
+const zSender = { sender: z.string(), source: z.enum(['plan', 'setting']) };
+const zOpKind = z.enum(['add', 'withdraw', 'move']);
+const zMode = z.enum(['strict', 'simple']);
 
 // ---- data shapes ---------------------------------------------------------------------------------
 
@@ -91,11 +97,10 @@ export const ErrorInfoSchema = z.object({
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
 export const PositionsSchema = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('none'), reason: z.string() }),
+  zNone,
   z.object({
     state: z.literal('ok'),
-    sender: z.string(),
-    source: z.enum(['plan', 'setting']),
+    ...zSender,
     bins: z.array(PositionSchema),
   }),
   z.object({ state: z.literal('error'), sender: z.string(), error: ErrorInfoSchema }),
@@ -116,11 +121,10 @@ export type BalanceRow = z.infer<typeof BalanceRowSchema>;
 
 /** The sender's balances of the pool's two tokens and of STX (fees), read as `check` reads them. */
 export const BalancesSchema = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('none'), reason: z.string() }),
+  zNone,
   z.object({
     state: z.literal('ok'),
-    sender: z.string(),
-    source: z.enum(['plan', 'setting']),
+    ...zSender,
     rows: z.array(BalanceRowSchema),
   }),
 ]);
@@ -145,11 +149,9 @@ export const WhatIfRowSchema = z.object({
 });
 export type WhatIfRow = z.infer<typeof WhatIfRowSchema>;
 
-const zTokenUnit = z.object({
-  contract: z.string(),
-  symbol: z.string(),
+const zTokenUnit = TokenInfoSchema.extend({
   /** null when the token list does not give them (amounts are shown as base units). */
-  decimals: z.number().int().min(0).max(36).nullable(),
+  decimals: TokenInfoSchema.shape.decimals.nullable(),
 });
 
 /**
@@ -157,24 +159,21 @@ const zTokenUnit = z.object({
  * (amounts as decimal strings of base units). `unknown`: why it could not be valued; no figure is given.
  */
 export const PositionReportSchema = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('none'), reason: z.string() }),
+  zNone,
   z.object({
     state: z.literal('empty'),
-    sender: z.string(),
-    source: z.enum(['plan', 'setting']),
+    ...zSender,
     pool: z.string(),
   }),
   z.object({
     state: z.literal('unknown'),
-    sender: z.string(),
-    source: z.enum(['plan', 'setting']),
+    ...zSender,
     pool: z.string(),
     reason: z.string(),
   }),
   z.object({
     state: z.literal('ok'),
-    sender: z.string(),
-    source: z.enum(['plan', 'setting']),
+    ...zSender,
     pool: z.string(),
     /** Where the shares were read: the inventory, app v2 current-bins or app v2 position bins. */
     read_from: z.string(),
@@ -218,7 +217,7 @@ export const BinEffectSchema = z.object({ bin_id: zBinId, dx: zDec, dy: zDec });
 export type BinEffect = z.infer<typeof BinEffectSchema>;
 
 export const PreviewItemSchema = z.object({
-  kind: z.enum(['add', 'withdraw', 'move']),
+  kind: zOpKind,
   label: z.string(),
   /** Target bin (add: the bin; withdraw: the bin; move: the to bin). */
   bin_id: zBinId,
@@ -235,8 +234,8 @@ export type PreviewItem = z.infer<typeof PreviewItemSchema>;
 export const PreviewOpSchema = z.object({
   id: z.string(),
   index: z.number().int(),
-  op: z.enum(['add', 'withdraw', 'move']),
-  mode: z.enum(['strict', 'simple']),
+  op: zOpKind,
+  mode: zMode,
   /** Active bin the analysis prepared against. */
   active_bin_id: zBinId,
   range: zRange.nullable(),
@@ -249,8 +248,8 @@ export type PreviewOp = z.infer<typeof PreviewOpSchema>;
 /** One item after a shift of the active bin: its transaction executed on the shifted state (host side). */
 export const DriftOutcomeSchema = z.object({
   op_id: z.string(),
-  mode: z.enum(['strict', 'simple']),
-  kind: z.enum(['add', 'withdraw', 'move']),
+  mode: zMode,
+  kind: zOpKind,
   label: z.string(),
   /** Where the item acted (executed) or would act (reverted), when known. */
   landing_bin: zBinId.nullable(),
@@ -281,7 +280,7 @@ export const DriftTableSchema = z.object({
 export type DriftTable = z.infer<typeof DriftTableSchema>;
 
 export const PlanPreviewSchema = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('none'), reason: z.string() }),
+  zNone,
   z.object({
     state: z.literal('ok'),
     uri: z.string(),

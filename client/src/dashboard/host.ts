@@ -15,6 +15,8 @@ import {
   type PoolView,
   type QuoteParams,
   type RequestMethod,
+  type RequestParams,
+  type RequestResult,
 } from '../../../webview/src/protocol';
 import { redactDeep, safeText } from '../../../core/text/safe';
 import { isPlanFile } from '../../../server/src/protocol';
@@ -139,34 +141,24 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
     return fromSetting ? { address: fromSetting, source: 'setting' } : undefined;
   }
 
+  /** Each request's read, given its parameters as the protocol validates them. */
+  const readers: { [M in RequestMethod]: (p: RequestParams<M>) => Promise<RequestResult<M>> } = {
+    overview: () => readOverview(api()),
+    poolView: (p) => readPoolView(api(), p.pool_id, sender),
+    planPreview: async (p) => {
+      const pool = await api().pool(p.pool_id);
+      const ids = new Set([p.pool_id, pool.pool_id, ...(pool.pool_alias ? [pool.pool_alias] : [])]);
+      return buildPlanPreview(await deps.getActivePlan(), ids);
+    },
+    quote: (p) => readQuote(api(), p),
+    priceHistory: (p) => readPriceHistory(api(), p.pool_id),
+    balances: async (p) => readSenderBalances(api(), p.pool_id, await sender(), deps.routerOverrides?.()),
+    positions: async (p) => readSenderPosition(api(), p.pool_id, await sender(), deps.maxTipLag?.()),
+  };
+
   async function read(method: RequestMethod, params: unknown): Promise<unknown> {
-    switch (method) {
-      case 'overview':
-        return readOverview(api());
-      case 'poolView': {
-        const p = REQUESTS.poolView.params.parse(params);
-        return readPoolView(api(), p.pool_id, sender);
-      }
-      case 'planPreview': {
-        const p = REQUESTS.planPreview.params.parse(params);
-        const a = api();
-        const pool = await a.pool(p.pool_id);
-        const ids = new Set([p.pool_id, pool.pool_id, ...(pool.pool_alias ? [pool.pool_alias] : [])]);
-        return buildPlanPreview(await deps.getActivePlan(), ids);
-      }
-      case 'quote':
-        return readQuote(api(), REQUESTS.quote.params.parse(params));
-      case 'priceHistory':
-        return readPriceHistory(api(), REQUESTS.priceHistory.params.parse(params).pool_id);
-      case 'balances': {
-        const p = REQUESTS.balances.params.parse(params);
-        return readSenderBalances(api(), p.pool_id, await sender(), deps.routerOverrides?.());
-      }
-      case 'positions': {
-        const p = REQUESTS.positions.params.parse(params);
-        return readSenderPosition(api(), p.pool_id, await sender(), deps.maxTipLag?.());
-      }
-    }
+    const reader = readers[method] as (p: unknown) => Promise<unknown>;
+    return reader(REQUESTS[method].params.parse(params));
   }
 
   const prefetched = new Prefetch(deps.now);

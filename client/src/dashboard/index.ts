@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../../core/api/types';
-import type { ActivePlan, DashboardAnalysis } from './feed';
+import { isPlanFile } from '../../../server/src/protocol';
+import type { ActivePlan } from './feed';
 import * as z from 'zod';
 import { DASHBOARD_VIEW_TYPE, DashboardPanel, LAST_POOL_KEY, type PanelDeps } from './panel';
 
@@ -13,38 +14,28 @@ const OPEN_DASHBOARD_COMMAND = 'dlmm.openDashboard';
 
 interface DashboardDeps {
   getApi(): DlmmApi | undefined;
-  /**
-   * The analysis of the plan open in the editor. Returning `{uri, analysis}` is preferred; a bare Analysis
-   * is accepted and paired with the last plan editor the user focused.
-   */
-  getActivePlanAnalysis(): Promise<
-    DashboardAnalysis | { uri: vscode.Uri; analysis: DashboardAnalysis } | undefined
-  >;
-  /** Opens the document and selects [offset, offset + length). */
-  revealRange(uri: vscode.Uri, offset: number, length: number): Thenable<unknown> | Promise<unknown> | void;
   /** Fires when the engine's applied state height changes (null when unknown). */
   onDidChangeStateHeight: vscode.Event<number | null>;
-  /** Fires when the active plan's analysis changed; optional (the dashboard also watches plan editors). */
-  onDidChangeActivePlan?: vscode.Event<unknown>;
   /** policy.max_tip_lag for the Positions panel's read (the status bar's setting); none: 0. */
   maxTipLag?(): number | undefined;
   log?(line: string): void;
 }
 
-const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
-
 /** Registers the dashboard command and its event wiring; dispose to unregister. */
 export function registerDashboard(context: vscode.ExtensionContext, deps: DashboardDeps): vscode.Disposable {
   let lastPlanUri: vscode.Uri | undefined = planEditorUri(vscode.window.activeTextEditor);
 
+  /** The plan in the active editor, analysed live when an engine is configured (offline otherwise). */
   const getActivePlan = async (): Promise<ActivePlan | undefined> => {
-    const got = await deps.getActivePlanAnalysis();
-    if (!got) return undefined;
-    const withUri = 'analysis' in got && 'uri' in got ? got : undefined;
-    const uri = withUri?.uri ?? lastPlanUri;
-    const analysis = withUri ? withUri.analysis : (got as DashboardAnalysis);
-    if (!uri) return undefined;
-    return { uri: uri.toString(), fileName: uri.path.split('/').pop() ?? uri.path, analysis };
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc || !isPlanFile(doc.uri.path)) return undefined;
+    const api = deps.getApi();
+    const { analyzeOffline, analyzePlan } = await import('../../../core/check/analyze');
+    const fileName = doc.uri.path.split('/').pop() ?? 'plan.dlmm.yaml';
+    const analysis = api
+      ? await analyzePlan(doc.getText(), { api, fileName })
+      : analyzeOffline(doc.getText(), { fileName });
+    return { uri: doc.uri.toString(), fileName, analysis };
   };
 
   let planTimer: ReturnType<typeof setTimeout> | undefined;
@@ -54,13 +45,7 @@ export function registerDashboard(context: vscode.ExtensionContext, deps: Dashbo
     planTimer = setTimeout(() => DashboardPanel.open?.host.planChanged(), 400);
   };
 
-  const panelDeps: PanelDeps = {
-    getApi: deps.getApi,
-    getActivePlan,
-    revealRange: deps.revealRange,
-    log: deps.log,
-    maxTipLag: () => deps.maxTipLag?.(),
-  };
+  const panelDeps: PanelDeps = { ...deps, getActivePlan };
 
   const subscriptions: vscode.Disposable[] = [
     // After a window reload VS Code hands back the dashboard it had open (activation: onWebviewPanel).
@@ -84,10 +69,9 @@ export function registerDashboard(context: vscode.ExtensionContext, deps: Dashbo
       }
     }),
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (PLAN_FILE.test(e.document.uri.path)) planChanged();
+      if (isPlanFile(e.document.uri.path)) planChanged();
     }),
   ];
-  if (deps.onDidChangeActivePlan) subscriptions.push(deps.onDidChangeActivePlan(() => planChanged()));
 
   return new vscode.Disposable(() => {
     if (planTimer) clearTimeout(planTimer);
@@ -112,5 +96,5 @@ async function poolOfOperation(
 }
 
 function planEditorUri(e: vscode.TextEditor | undefined): vscode.Uri | undefined {
-  return e && PLAN_FILE.test(e.document.uri.path) ? e.document.uri : undefined;
+  return e && isPlanFile(e.document.uri.path) ? e.document.uri : undefined;
 }

@@ -19,11 +19,6 @@ export const LAST_POOL_KEY = 'dlmm.dashboard.lastPool';
 export interface PanelDeps {
   getApi: () => import('../../../core/api/types').DlmmApi | undefined;
   getActivePlan: () => Promise<ActivePlan | undefined>;
-  revealRange: (
-    uri: vscode.Uri,
-    offset: number,
-    length: number,
-  ) => Thenable<unknown> | Promise<unknown> | void;
   log?: (line: string) => void;
   maxTipLag?: () => number | undefined;
 }
@@ -94,8 +89,11 @@ export class DashboardPanel implements vscode.Disposable {
       routerOverrides: () => routersForExport(undefined, deps.log),
       maxTipLag: () => deps.maxTipLag?.(),
       post: (msg) => webview.postMessage(msg),
+      // Opens the plan and selects [offset, offset + length).
       revealRange: async (uri, offset, length) => {
-        await deps.revealRange(vscode.Uri.parse(uri, true), offset, length);
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri, true));
+        const range = new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length));
+        await vscode.window.showTextDocument(doc, { selection: range });
       },
       workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()),
       lastPool: {
