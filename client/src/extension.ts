@@ -30,6 +30,7 @@ import { showEngineStatus } from './commands/showStatus';
 import { startSimulatorCommand } from './commands/startSimulator';
 import { requireApi, type CommandDeps } from './commands/common';
 import { registerExportCommands } from './export/index';
+import { EXPORT_SWAP_COMMAND } from './export/deps';
 import { registerWalletCommand } from './wallet/index';
 import { registerDashboard } from './dashboard/index';
 import { ClientEngine } from './engine';
@@ -162,7 +163,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     log,
   });
   context.subscriptions.push(exportCommands);
-  registered.push(ClientCommands.exportTransaction, 'dlmm.exportSwap'); // EXPORT_SWAP_COMMAND
+  registered.push(ClientCommands.exportTransaction, EXPORT_SWAP_COMMAND);
   // Send to Wallet (client/src/wallet): the same check and build, then a one-time page for the user's wallet.
   context.subscriptions.push(
     registerWalletCommand({

@@ -29,6 +29,7 @@ import { withAliases } from '../../../core/api/aliases';
 import { routeBins, routeBinsText } from '../../../core/quote/routeBins';
 import { describeError, pickWhileLoading, requireApi, withReadProgress, type CommandDeps } from './common';
 import { notify } from '../notify';
+import { ClientCommands } from '../../../server/src/protocol';
 import { userData, userText } from '../userText';
 
 const QuoteArgsSchema = z.object({
@@ -407,7 +408,7 @@ async function exportCore(
   }
   const txs: BuiltTransaction[] = outcome.transactions;
   if (action === 'wallet') {
-    await vscode.commands.executeCommand('dlmm.sendToWallet', {
+    await vscode.commands.executeCommand(ClientCommands.sendToWallet, {
       transactions: txs,
       sender: sender.trim(),
       name: 'core-swap',

@@ -5,12 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../../core/api/types';
-import { isPlanFile } from '../../../server/src/protocol';
+import { ClientCommands, isPlanFile } from '../../../server/src/protocol';
 import type { ActivePlan } from './feed';
 import * as z from 'zod';
 import { DASHBOARD_VIEW_TYPE, DashboardPanel, LAST_POOL_KEY, type PanelDeps } from './panel';
-
-const OPEN_DASHBOARD_COMMAND = 'dlmm.openDashboard';
 
 interface DashboardDeps {
   getApi(): DlmmApi | undefined;
@@ -52,7 +50,7 @@ export function registerDashboard(context: vscode.ExtensionContext, deps: Dashbo
     vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => DashboardPanel.restore(panel, state, context, panelDeps),
     }),
-    vscode.commands.registerCommand(OPEN_DASHBOARD_COMMAND, async (args?: unknown) => {
+    vscode.commands.registerCommand(ClientCommands.showDashboard, async (args?: unknown) => {
       // From an operation's "Show in dashboard" lens: remember its pool first, so a new panel opens on it.
       const poolId = await poolOfOperation(args, getActivePlan).catch(() => undefined);
       if (poolId) await context.workspaceState.update(LAST_POOL_KEY, poolId);

@@ -10,10 +10,10 @@ import { createDashboardHost, type DashboardHost } from './host';
 import { buildDashboardHtml } from './html';
 import { userSecrets } from '../userText';
 import { routersForExport } from '../export/routers';
+// The dashboard shows the swap export's button only when this command is registered.
+import { EXPORT_SWAP_COMMAND } from '../export/deps';
 
 export const DASHBOARD_VIEW_TYPE = 'dlmm.dashboard';
-/** The swap export command; the dashboard shows its button only when the command is registered. */
-const EXPORT_SWAP_COMMAND = 'dlmm.exportSwap';
 export const LAST_POOL_KEY = 'dlmm.dashboard.lastPool';
 
 export interface PanelDeps {

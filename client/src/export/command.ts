@@ -21,7 +21,7 @@ import {
   unsignedIntegerProblem,
 } from './inputs';
 import { recallPublicKey, rememberPublicKey, type KeyValueStore } from './keyMemory';
-import { exportFileName, isPlanPath } from './naming';
+import { exportFileName, isPlanPath } from '../../../core/tx/naming';
 import { renderExport } from './pipeline';
 import { describeRefusal } from './refusal';
 import { routersForExport } from './routers';
@@ -30,6 +30,7 @@ import { operationAtOffset } from './target';
 import { exportFolderFor, whereWritten } from './folder';
 import { withReadProgress } from '../commands/common';
 import { notify, reportFailure } from '../notify';
+import { ClientCommands } from '../../../server/src/protocol';
 
 interface ExportCommandContext extends ExportDeps {
   /** globalState: holds only public keys, per sender. */
@@ -100,23 +101,6 @@ export async function scopeFor(
   return pickScope(plan.text, name, plan.cursorOffset);
 }
 
-/** The live check before an export or a wallet hand-off, on the same routers the transactions will call. */
-async function checkForExport(
-  ctx: ExportDeps,
-  plan: ActivePlan,
-  name: string,
-  api: DlmmApi,
-): Promise<{ analysis: Analysis; routers: RouterOverrides | undefined }> {
-  const routers = routersForExport(plan.uri, ctx.log);
-  const analysis = await analyzePlan(plan.text, {
-    api,
-    fileName: name,
-    ...(ctx.getMaxTipLag?.() !== undefined ? { maxTipLag: ctx.getMaxTipLag!() } : {}),
-    ...(routers ? { routers } : {}),
-  });
-  return { analysis, routers };
-}
-
 /**
  * The live check and the build of an export or a wallet hand-off, under one progress notification whose
  * message says the step. One notification, not one per step: VS Code shows at most three new toasts in
@@ -146,9 +130,17 @@ export function checkAndBuild(
       { location: vscode.ProgressLocation.Window, title: `DLMM: ${name}` },
       async (p) => {
         p.report({ message: 'checking the plan against live data…' });
-        const { analysis, routers } = await checkForExport(ctx, plan, name, api);
+        // The live check runs on the same routers the transactions will call.
+        const routers = routersForExport(plan.uri, ctx.log);
+        const maxTipLag = ctx.getMaxTipLag?.();
+        const analysis = await analyzePlan(plan.text, {
+          api,
+          fileName: name,
+          ...(maxTipLag !== undefined ? { maxTipLag } : {}),
+          ...(routers ? { routers } : {}),
+        });
         p.report({ message: 'building unsigned transactions…' });
-        const built = await buildConfirmingUnprotected(analysis, api, opId, routers, name, true);
+        const built = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
         return built && { analysis, routers, ...built };
       },
     ),
@@ -179,7 +171,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
 
   let signing: SigningParams | undefined;
   if (pick.format === 'tx-hex') {
-    signing = await askSigning(ctx.store, analysis);
+    signing = await askSigningFor(ctx.store, analysis.plan?.sender, analysis.plan?.network ?? 'mainnet');
     if (!signing) return;
     // Built again with the key so core/tx checks it against the sender and numbers the nonces.
     outcome = await build(analysis, api, opId, routers, signing, allowUnprotected);
@@ -224,7 +216,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
   } else if (choice === 'Send to Wallet') {
     // The same plan and scope, handed to the user's own wallet through a one-time page (client/src/wallet).
     await vscode.commands.executeCommand(
-      'dlmm.sendToWallet',
+      ClientCommands.sendToWallet,
       plan.uri.toString(),
       ...(opId !== undefined ? [opId] : []),
     );
@@ -247,8 +239,6 @@ async function resolvePlan(ctx: ExportDeps, uri: string | undefined): Promise<Ac
     const doc = await vscode.workspace.openTextDocument(parsed);
     return { uri: parsed, text: doc.getText() };
   }
-  const given = ctx.getActivePlan?.();
-  if (given) return isPlanPath(given.uri.path) ? given : undefined;
   const editor = vscode.window.activeTextEditor;
   if (!editor || !isPlanPath(editor.document.uri.path)) return undefined;
   return {
@@ -283,15 +273,15 @@ async function buildConfirmingUnprotected(
   opId: string | undefined,
   routers: RouterOverrides | undefined,
   name: string,
-  inProgress = false,
 ): Promise<{ outcome: ExportOutcome; allowUnprotected: boolean } | undefined> {
-  const outcome = await build(analysis, api, opId, routers, undefined, false, inProgress);
+  // Inside checkAndBuild's progress: no progress of its own.
+  const outcome = await build(analysis, api, opId, routers, undefined, false, true);
   if (outcome.ok || outcome.error.code !== 'bounds-unknown') return { outcome, allowUnprotected: false };
   const proceed = 'Export with min-dlp 1';
   const choice = await notify.warn(`DLMM: ${name}: ${outcome.error.message}`, { modal: true }, proceed);
   if (choice !== proceed) return undefined;
   return {
-    outcome: await build(analysis, api, opId, routers, undefined, true, inProgress),
+    outcome: await build(analysis, api, opId, routers, undefined, true, true),
     allowUnprotected: true,
   };
 }
@@ -316,7 +306,7 @@ function build(
       ...(signing ?? {}),
       ...(allowUnprotected ? { allowUnprotected } : {}),
     });
-  return inProgress ? run() : progress('DLMM: building unsigned transactions…', run);
+  return inProgress ? run() : withReadProgress('DLMM: building unsigned transactions…', run);
 }
 
 /** True when core/tx built the transactions; otherwise shows the refusal (findings listed) and is false. */
@@ -329,11 +319,6 @@ export function accepted(
   const r = describeRefusal(outcome.error, text, name);
   void notify.error(r.message, { modal: r.detail !== '', detail: r.detail });
   return false;
-}
-
-/** Asks the public key (pre-filled per sender), nonce and fee; undefined when cancelled. */
-async function askSigning(store: KeyValueStore, analysis: Analysis): Promise<SigningParams | undefined> {
-  return askSigningFor(store, analysis.plan?.sender, analysis.plan?.network ?? 'mainnet');
 }
 
 /** The signer's public key (checked against `sender`), the nonce and the fee, asked one after the other. */
@@ -386,11 +371,6 @@ async function writeExport(
   const target = vscode.Uri.joinPath(folder, fileName);
   await vscode.workspace.fs.writeFile(target, Buffer.from(body, 'utf8'));
   return target;
-}
-
-/** Work with its progress in the status bar, ended when the work ends (see withReadProgress). */
-function progress<T>(title: string, f: () => Promise<T>): Promise<T> {
-  return withReadProgress(title, f);
 }
 
 /** The preview's name: the summary file's, as plain text ("plan.all.summary.txt"). */

@@ -5,14 +5,12 @@
 import type * as vscode from 'vscode';
 import type { DlmmApi } from '../../../core/api/types';
 
-/** Command id (contributed in package.json; lenses may pass `(uri: string, opId?: string)`). */
-export const EXPORT_UNSIGNED_COMMAND = 'dlmm.exportUnsigned';
 /** Dashboard "Export swap": `({input_token, output_token, amount_in, slippage_tolerance})`, not in the palette. */
 export const EXPORT_SWAP_COMMAND = 'dlmm.exportSwap';
 /** Scheme of the read-only summary previews. */
 export const EXPORT_PREVIEW_SCHEME = 'dlmm-export';
 
-/** The active plan as the host sees it (defaults to the active text editor). */
+/** The plan an export acts on. */
 export interface ActivePlan {
   uri: vscode.Uri;
   /** Current text, unsaved edits included. */
@@ -27,8 +25,6 @@ export interface ExportDeps {
   getApi(): Promise<DlmmApi | undefined>;
   /** Overrides policy.max_tip_lag (the dlmm.maxTipLag setting), when set. */
   getMaxTipLag?(): number | undefined;
-  /** Active plan; default: the active editor's document when it is a plan file. */
-  getActivePlan?(): ActivePlan | undefined;
   log?(line: string): void;
 }
 

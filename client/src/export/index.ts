@@ -7,16 +7,8 @@
  */
 import * as vscode from 'vscode';
 
-import {
-  EXPORT_PREVIEW_SCHEME,
-  EXPORT_SWAP_COMMAND,
-  EXPORT_UNSIGNED_COMMAND,
-  type ExportDeps,
-  type PreviewSource,
-} from './deps';
-
-export { EXPORT_PREVIEW_SCHEME, EXPORT_SWAP_COMMAND, EXPORT_UNSIGNED_COMMAND };
-export type { ActivePlan, ExportDeps, PreviewSource } from './deps';
+import { ClientCommands } from '../../../server/src/protocol';
+import { EXPORT_PREVIEW_SCHEME, EXPORT_SWAP_COMMAND, type ExportDeps, type PreviewSource } from './deps';
 
 /** Registers `dlmm.exportUnsigned`, `dlmm.exportSwap` and the preview provider; dispose to unregister. */
 export function registerExportCommands(
@@ -45,7 +37,7 @@ export function registerExportCommands(
   const disposable = vscode.Disposable.from(
     changed,
     vscode.workspace.registerTextDocumentContentProvider(EXPORT_PREVIEW_SCHEME, provider),
-    vscode.commands.registerCommand(EXPORT_UNSIGNED_COMMAND, async (...args: unknown[]) => {
+    vscode.commands.registerCommand(ClientCommands.exportTransaction, async (...args: unknown[]) => {
       const { exportUnsigned } = await import('./command');
       await exportUnsigned({ ...deps, store: context.globalState, showPreview }, args);
     }),

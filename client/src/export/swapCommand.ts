@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import type { Token } from '../../../core/api/types';
 import { readConfig } from '../settings';
-import { EXPORT_UNSIGNED_COMMAND, type ExportDeps } from './deps';
+import { ClientCommands } from '../../../server/src/protocol';
+import type { ExportDeps } from './deps';
 import {
   parseExportSwapArgs,
   senderProblem,
@@ -79,7 +80,7 @@ async function run(ctx: ExportSwapContext, args: readonly unknown[]): Promise<vo
   const toWallet =
     typeof args[1] === 'object' && args[1] !== null && (args[1] as { then?: unknown }).then === 'wallet';
   await vscode.commands.executeCommand(
-    toWallet ? 'dlmm.sendToWallet' : EXPORT_UNSIGNED_COMMAND,
+    toWallet ? ClientCommands.sendToWallet : ClientCommands.exportTransaction,
     uri.toString(),
   );
 }

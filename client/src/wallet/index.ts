@@ -4,9 +4,8 @@
  * extension deactivates are closed (their links stop working).
  */
 import * as vscode from 'vscode';
+import { ClientCommands } from '../../../server/src/protocol';
 import type { WalletDeps } from './command';
-
-const SEND_TO_WALLET_COMMAND = 'dlmm.sendToWallet';
 
 /** Registers the command; disposing closes every session it started. */
 export function registerWalletCommand(deps: WalletDeps): vscode.Disposable {
@@ -14,7 +13,7 @@ export function registerWalletCommand(deps: WalletDeps): vscode.Disposable {
   let output: vscode.OutputChannel | undefined;
   const channel = () => (output ??= vscode.window.createOutputChannel('DLMM Wallet'));
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(SEND_TO_WALLET_COMMAND, async (...args: unknown[]) => {
+    vscode.commands.registerCommand(ClientCommands.sendToWallet, async (...args: unknown[]) => {
       const { sendToWallet } = await import('./command');
       await sendToWallet({ ...deps, output: channel(), sessions: open }, args);
     }),

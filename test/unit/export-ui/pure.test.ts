@@ -17,7 +17,7 @@ import {
   rememberPublicKey,
   type KeyValueStore,
 } from '../../../client/src/export/keyMemory';
-import { exportFileName, isPlanPath, planStem, safeIdPart } from '../../../client/src/export/naming';
+import { exportFileName, isPlanPath, planStem, safeIdPart } from '../../../core/tx/naming';
 import { toMarkdown } from '../../../client/src/export/pipeline';
 import { describeRefusal, MAX_LISTED_FINDINGS } from '../../../client/src/export/refusal';
 import { operationAtOffset } from '../../../client/src/export/target';
