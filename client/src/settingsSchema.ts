@@ -97,22 +97,13 @@ export const SETTING_KEYS = [
 /** Parses raw values read from the editor; bad values fall back to defaults with a message each. */
 export function parseConfig(raw: Record<string, unknown>): { config: DlmmConfig; problems: string[] } {
   const problems: string[] = [];
-  const input: Record<string, unknown> = {
-    environment: raw.environment,
-    apiUrl: raw.apiUrl,
-    inventoryUrl: raw.inventoryUrl,
-    nodeUrl: raw.nodeUrl,
-    policy: { maxTipLag: raw['policy.maxTipLag'] },
-    slippageTolerance: raw.slippageTolerance,
-    dashboard: { sender: raw['dashboard.sender'] },
-    routers: raw.routers,
-    provider: raw.provider,
-    export: { folder: raw['export.folder'] },
-  };
-  for (const [k, v] of Object.entries(input)) if (v === undefined) delete input[k];
-  if ((input.policy as { maxTipLag?: unknown }).maxTipLag === undefined) delete input.policy;
-  if ((input.dashboard as { sender?: unknown }).sender === undefined) delete input.dashboard;
-  if ((input.export as { folder?: unknown }).folder === undefined) delete input.export;
+  // The flat keys as the schema nests them ("policy.maxTipLag" -> { policy: { maxTipLag } }); unset keys stay out.
+  const input: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    if (raw[key] === undefined) continue;
+    const [group, field] = key.split('.') as [string, string | undefined];
+    input[group] = field === undefined ? raw[key] : { [field]: raw[key] };
+  }
   const parsed = DlmmConfigSchema.safeParse(input);
   if (parsed.success) return { config: parsed.data, problems };
   // Keep every valid field; reset only the ones at fault.

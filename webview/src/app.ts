@@ -4,7 +4,7 @@
  * into them. Every load ends: in data, or in an error that says what to do with a Retry button (requests
  * are bounded by the client's timeout); only the latest load's answers are shown.
  */
-import { errorBox, h, setChildren } from './dom';
+import { showError, h, setChildren } from './dom';
 import { HeaderView } from './header';
 import { HistoryPanel, planBand } from './history';
 import { LadderPanel, type Shown } from './ladderPanel';
@@ -117,10 +117,7 @@ export class DashboardApp {
     try {
       ov = given ?? (await this.client.request('overview', {}));
     } catch (e) {
-      setChildren(
-        this.ladderPanel.status,
-        errorBox(e, () => void this.loadOverview()),
-      );
+      showError(this.ladderPanel.status, e, () => void this.loadOverview());
       return;
     }
     this.header.setPools(ov.pools);
@@ -191,10 +188,7 @@ export class DashboardApp {
       this.ladderPanel.redraw();
     } catch (e) {
       if (seq !== this.loadSeq) return;
-      setChildren(
-        this.ladderPanel.status,
-        errorBox(e, () => void this.loadPool()),
-      );
+      showError(this.ladderPanel.status, e, () => void this.loadPool());
     }
     await Promise.all([this.applyPreview(previewP, seq), this.applyHistory(historyP, seq)]);
   }
@@ -216,10 +210,7 @@ export class DashboardApp {
       if (seq !== this.loadSeq) return;
       this.shown.preview = undefined;
       this.history.chart.setBand(undefined);
-      setChildren(
-        this.plan.list,
-        errorBox(e, () => void this.loadPreview()),
-      );
+      showError(this.plan.list, e, () => void this.loadPreview());
     }
   }
 
@@ -231,10 +222,7 @@ export class DashboardApp {
       this.history.show(hist, planBand(this.shown.preview, view.bins), view.header);
     } catch (e) {
       if (seq !== this.loadSeq) return;
-      setChildren(
-        this.history.status,
-        errorBox(e, () => void this.loadPool()),
-      );
+      showError(this.history.status, e, () => void this.loadPool());
     }
   }
 }

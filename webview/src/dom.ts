@@ -45,14 +45,17 @@ export function amount(text: string, unit: string): HTMLElement {
   return el;
 }
 
-/** An error with what to do and a Retry button (the end of every failed load). */
-export function errorBox(e: unknown, retry: () => void): HTMLElement {
+/** Shows in `el` an error with what to do and a Retry button (the end of every failed load). */
+export function showError(el: Element, e: unknown, retry: () => void): void {
   const info = errorInfoOf(e);
-  return h(
-    'div',
-    { className: 'error-box', role: 'alert', 'data-testid': 'error', 'data-code': info.code },
-    h('p', { className: 'error' }, info.message),
-    h('p', {}, info.action),
-    h('button', { type: 'button', onclick: retry }, 'Retry'),
+  setChildren(
+    el,
+    h(
+      'div',
+      { className: 'error-box', role: 'alert', 'data-testid': 'error', 'data-code': info.code },
+      h('p', { className: 'error' }, info.message),
+      h('p', {}, info.action),
+      h('button', { type: 'button', onclick: retry }, 'Retry'),
+    ),
   );
 }

@@ -27,21 +27,23 @@ export interface LadderSummary {
   renderMs: number;
 }
 
-interface Colors {
-  bg: string;
-  fg: string;
-  muted: string;
-  x: string;
-  y: string;
-  active: string;
-  add: string;
-  remove: string;
-  position: string;
-  info: string;
-  warning: string;
-  error: string;
-  drift: string;
-}
+/** The ladder's colours: CSS custom properties `--ladder-<name>` (styles.css), with these fallbacks. */
+const COLOR_FALLBACKS = {
+  bg: '#1e1e1e',
+  fg: '#cccccc',
+  muted: '#8a8a8a',
+  x: '#d18616',
+  y: '#3794ff',
+  active: '#ffd700',
+  add: '#89d185',
+  remove: '#f14c4c',
+  position: '#b180d7',
+  info: '#3794ff',
+  warning: '#cca700',
+  error: '#f14c4c',
+  drift: '#c586c0',
+};
+type Colors = typeof COLOR_FALLBACKS;
 
 const PAD_LEFT = 8;
 const PAD_RIGHT = 8;
@@ -126,21 +128,9 @@ export class LadderView {
   }
 
   private readColors(): Colors {
-    return (this.colors ??= {
-      bg: cssVar('--ladder-bg', '#1e1e1e'),
-      fg: cssVar('--ladder-fg', '#cccccc'),
-      muted: cssVar('--ladder-muted', '#8a8a8a'),
-      x: cssVar('--ladder-x', '#d18616'),
-      y: cssVar('--ladder-y', '#3794ff'),
-      active: cssVar('--ladder-active', '#ffd700'),
-      add: cssVar('--ladder-add', '#89d185'),
-      remove: cssVar('--ladder-remove', '#f14c4c'),
-      position: cssVar('--ladder-position', '#b180d7'),
-      info: cssVar('--ladder-info', '#3794ff'),
-      warning: cssVar('--ladder-warning', '#cca700'),
-      error: cssVar('--ladder-error', '#f14c4c'),
-      drift: cssVar('--ladder-drift', '#c586c0'),
-    });
+    return (this.colors ??= Object.fromEntries(
+      Object.entries(COLOR_FALLBACKS).map(([name, fallback]) => [name, cssVar(`--ladder-${name}`, fallback)]),
+    ) as Colors);
   }
 
   /** Draws the ladder; returns the time it took in ms. */

@@ -182,40 +182,31 @@ export class LadderPanel {
   private updateDrift(): void {
     const v = this.shown.view;
     const p = this.shown.preview;
-    if (!v || p?.state !== 'ok' || p.ops.length === 0) {
+    // Nothing executed to show: no landings, one line saying why.
+    const none = (line: HTMLElement): void => {
       this.ladder.setDrift(this.drift, []);
-      setChildren(
-        this.driftResults,
+      setChildren(this.driftResults, line);
+    };
+    if (!v || p?.state !== 'ok' || p.ops.length === 0)
+      return none(
         h(
           'p',
           { className: 'muted' },
           'Open a plan with add, withdraw or move operations on this pool to see what a shift does to them.',
         ),
       );
-      return;
-    }
-    if (!p.drift.available) {
-      this.ladder.setDrift(this.drift, []);
-      setChildren(
-        this.driftResults,
-        h('p', { className: 'muted', 'data-testid': 'drift-summary' }, p.drift.reason),
-      );
-      return;
-    }
+    if (!p.drift.available)
+      return none(h('p', { className: 'muted', 'data-testid': 'drift-summary' }, p.drift.reason));
     // Executed on the host: the plan's transactions run after a trade moved the active bin (core/check/drift.ts).
     const step = p.drift.steps.find((s) => s.k === this.drift);
-    if (!step) {
-      this.ladder.setDrift(this.drift, []);
-      setChildren(
-        this.driftResults,
+    if (!step)
+      return none(
         h(
           'p',
           { className: 'muted', 'data-testid': 'drift-summary' },
           `No what-if for a shift of ${this.drift}.`,
         ),
       );
-      return;
-    }
     const outcomes = step.outcomes;
     const landings = outcomes
       .filter((o) => o.mode === 'simple' && o.landing_bin !== null)

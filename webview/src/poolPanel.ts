@@ -3,7 +3,7 @@
  * position): a reading line while the host reads, then the answer of the latest load only (an earlier pool's
  * late answer is dropped), or the error box with Retry.
  */
-import { errorBox, h, setChildren } from './dom';
+import { showError, h, setChildren } from './dom';
 import type { RequestParams, RequestResult } from './protocol';
 import type { HostClient } from './transport';
 
@@ -45,11 +45,7 @@ export abstract class PoolPanel<M extends PoolMethod> {
       const answer = await this.client.request(this.spec.method, { pool_id: poolId } as RequestParams<M>);
       if (seq === this.seq) this.show(answer);
     } catch (e) {
-      if (seq === this.seq)
-        setChildren(
-          this.body,
-          errorBox(e, () => void this.load(poolId)),
-        );
+      if (seq === this.seq) showError(this.body, e, () => void this.load(poolId));
     }
   }
 

@@ -1,6 +1,6 @@
 /** The quote panel: tokens, a human amount, slippage; best route and all routes from the engine. */
 import { parseUnits } from '../../core/dlmm/bins';
-import { amount, errorBox, h, setChildren } from './dom';
+import { amount, showError, h, setChildren } from './dom';
 import { human } from './format';
 import { routeBinsText } from '../../core/quote/routeBins';
 import type { QuoteParams, QuoteResult, RouteInfo, TokenInfo } from './protocol';
@@ -173,10 +173,7 @@ export class QuotePanel {
       if (seq !== this.seq) return;
       this.lastParams = undefined;
       this.setActionsHidden(true);
-      setChildren(
-        this.result,
-        errorBox(e, () => void this.run()),
-      );
+      showError(this.result, e, () => void this.run());
     }
   }
 

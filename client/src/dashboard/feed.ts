@@ -112,6 +112,12 @@ function poolStatusText(p: Pool): string | null {
   return String(p.pool_status);
 }
 
+/** What a sender's panel says when neither the open plan nor the settings name one. */
+const NO_SENDER = {
+  state: 'none',
+  reason: 'No sender: open a plan with `sender`, or set "dlmm.dashboard.sender".',
+} as const;
+
 export interface Sender {
   address: string;
   source: 'plan' | 'setting';
@@ -123,8 +129,7 @@ async function readPositions(
   poolPrincipal: string,
   sender: Sender | undefined,
 ): Promise<Positions> {
-  if (!sender)
-    return { state: 'none', reason: 'No sender: open a plan with `sender`, or set "dlmm.dashboard.sender".' };
+  if (!sender) return NO_SENDER;
   try {
     const rows = await api.userPositionBins(sender.address, poolPrincipal);
     return {
@@ -219,8 +224,7 @@ export async function readSenderBalances(
   sender: Sender | undefined,
   routers?: RouterOverrides,
 ): Promise<Balances> {
-  if (!sender)
-    return { state: 'none', reason: 'No sender: open a plan with `sender`, or set "dlmm.dashboard.sender".' };
+  if (!sender) return NO_SENDER;
   const [pool, tokens] = await Promise.all([api.pool(poolId), api.tokens()]);
   const stxWrapper = routerConfigFor(networkOfPrincipal(sender.address), routers)?.stxWrapper;
   const list = [...new Set([pool.token_x, pool.token_y])];
@@ -260,8 +264,7 @@ export async function readSenderPosition(
   sender: Sender | undefined,
   maxTipLag = 0,
 ): Promise<PositionReport> {
-  if (!sender)
-    return { state: 'none', reason: 'No sender: open a plan with `sender`, or set "dlmm.dashboard.sender".' };
+  if (!sender) return NO_SENDER;
   const live = await readPositionsLive(api, sender.address, [poolId]);
   const report = positionsOf(live, sender.address, { maxTipLag, whatIf: DASHBOARD_WHAT_IF });
   const who = { sender: sender.address, source: sender.source };
@@ -352,44 +355,46 @@ function previewItems(
 ): PreviewItem[] {
   const attach = (range: { offset: number; length: number } | null): FindingInfo[] =>
     opFindings.filter((f) => within(f, range)).map((f) => (used.add(f), findingInfo(f)));
+  // What every item carries the same way: its offset and its amounts as decimal strings.
+  const amounts = (it: { active_bin_offset?: number; x_amount: bigint; y_amount: bigint }) => ({
+    active_bin_offset: it.active_bin_offset ?? null,
+    x_amount: it.x_amount.toString(),
+    y_amount: it.y_amount.toString(),
+  });
+  const into = (bin_id: number, x: bigint, y: bigint): BinEffect => ({
+    bin_id,
+    dx: x.toString(),
+    dy: y.toString(),
+  });
+  const outOf = (bin_id: number, x: bigint, y: bigint): BinEffect => ({ bin_id, dx: neg(x), dy: neg(y) });
   switch (op.op) {
     case 'add':
       return op.items.map((it) => {
         const range = it.from_distribution
           ? safeRange(a, ['operations', op.index, 'distribution'])
           : safeRange(a, ['operations', op.index, 'bins', it.index]);
-        const effects: BinEffect[] = [
-          { bin_id: it.bin_id, dx: it.x_amount.toString(), dy: it.y_amount.toString() },
-        ];
         return {
           kind: 'add',
           label: `add bin ${it.bin_id}${it.from_distribution ? ' (distribution)' : ''}${it.active_bin_offset !== undefined ? ` (offset ${it.active_bin_offset})` : ''}`,
           bin_id: it.bin_id,
           from_bin_id: null,
-          active_bin_offset: it.active_bin_offset ?? null,
-          x_amount: it.x_amount.toString(),
-          y_amount: it.y_amount.toString(),
-          effects,
+          ...amounts(it),
+          effects: [into(it.bin_id, it.x_amount, it.y_amount)],
           range,
           findings: attach(range),
         };
       });
     case 'withdraw':
-      return op.items.map((it) => {
-        const range = null;
-        return {
-          kind: 'withdraw',
-          label: `withdraw ${it.withdrawal_percentage}% of bin ${it.bin_id}`,
-          bin_id: it.bin_id,
-          from_bin_id: null,
-          active_bin_offset: it.active_bin_offset ?? null,
-          x_amount: it.x_amount.toString(),
-          y_amount: it.y_amount.toString(),
-          effects: [{ bin_id: it.bin_id, dx: neg(it.x_amount), dy: neg(it.y_amount) }],
-          range,
-          findings: [],
-        };
-      });
+      return op.items.map((it) => ({
+        kind: 'withdraw',
+        label: `withdraw ${it.withdrawal_percentage}% of bin ${it.bin_id}`,
+        bin_id: it.bin_id,
+        from_bin_id: null,
+        ...amounts(it),
+        effects: [outOf(it.bin_id, it.x_amount, it.y_amount)],
+        range: null,
+        findings: [],
+      }));
     case 'move':
       return op.items.map((it) => {
         const range = safeRange(a, ['operations', op.index, 'moves', it.index]);
@@ -398,12 +403,10 @@ function previewItems(
           label: `move ${it.from_bin_id} → ${it.to_bin_id}`,
           bin_id: it.to_bin_id,
           from_bin_id: it.from_bin_id,
-          active_bin_offset: it.active_bin_offset ?? null,
-          x_amount: it.x_amount.toString(),
-          y_amount: it.y_amount.toString(),
+          ...amounts(it),
           effects: [
-            { bin_id: it.from_bin_id, dx: neg(it.x_amount), dy: neg(it.y_amount) },
-            { bin_id: it.to_bin_id, dx: it.x_amount.toString(), dy: it.y_amount.toString() },
+            outOf(it.from_bin_id, it.x_amount, it.y_amount),
+            into(it.to_bin_id, it.x_amount, it.y_amount),
           ],
           range,
           findings: attach(range),
