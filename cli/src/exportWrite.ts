@@ -4,14 +4,7 @@
  * escaped. `dlmm export` (a plan) and `dlmm quote --source core --export` (getSwapParams) both write here.
  */
 import { resolve } from 'node:path';
-import {
-  formatJson,
-  formatSummary,
-  formatTxHex,
-  formatWalletRequest,
-  type ExportFormat,
-  type SigningParams,
-} from '../../core/tx/formats';
+import { formatExport, type ExportFormat, type SigningParams } from '../../core/tx/formats';
 import type { BuiltTransaction } from '../../core/tx/types';
 import { safeText } from '../../core/text/safe';
 import { OutputFileError, outputIsInput, writeOutputFile } from '../../core/files/output';
@@ -45,21 +38,6 @@ export function signingParams(
     nonce: parseNonNegativeInt(String(nonce), '--nonce'),
     fee: parseNonNegativeInt(String(fee), '--fee'),
   };
-}
-
-/** The export's text in `format`. */
-async function exportBody(
-  txs: BuiltTransaction[],
-  format: ExportFormat,
-  signing: SigningParams | undefined,
-): Promise<string> {
-  return format === 'tx-hex'
-    ? await formatTxHex(txs, signing!)
-    : format === 'wallet-request'
-      ? formatWalletRequest(txs)
-      : format === 'json'
-        ? await formatJson(txs, signing)
-        : formatSummary(txs);
 }
 
 /**
@@ -118,7 +96,7 @@ export async function writeExport(
   who: string,
   flag = '--out',
 ): Promise<number> {
-  const body = await exportBody(txs, format, signing);
+  const body = await formatExport(txs, format, signing);
   if (outFile === undefined) {
     io.out(body);
     return 0;

@@ -192,3 +192,22 @@ export async function formatJson(txs: BuiltTransaction[], signing?: SigningParam
     '\n'
   );
 }
+
+/** The export's text in `format` (docs/export-formats.md): what `dlmm export` writes and the editor shows. */
+export async function formatExport(
+  txs: BuiltTransaction[],
+  format: ExportFormat,
+  signing?: SigningParams,
+): Promise<string> {
+  switch (format) {
+    case 'tx-hex':
+      if (!signing) throw new RangeError('tx-hex needs the public key, nonce and fee');
+      return formatTxHex(txs, signing);
+    case 'wallet-request':
+      return formatWalletRequest(txs);
+    case 'json':
+      return formatJson(txs, signing);
+    case 'summary':
+      return formatSummary(txs);
+  }
+}

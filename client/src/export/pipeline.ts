@@ -4,9 +4,8 @@
  * from core/tx/formats; this module only wraps the summary for markdown. Pure: no vscode.
  */
 import {
-  formatJson,
+  formatExport,
   formatSummary,
-  formatTxHex,
   formatWalletRequest,
   type ExportFormat,
   type SigningParams,
@@ -33,24 +32,8 @@ export async function renderExport(
 ): Promise<RenderedExport> {
   const summary = formatSummary(txs);
   const summaryMarkdown = toMarkdown(title, summary);
-  let body: string;
-  switch (format) {
-    case 'tx-hex':
-      if (!signing) throw new RangeError('tx-hex needs the public key, nonce and fee');
-      body = await formatTxHex(txs, signing);
-      break;
-    case 'wallet-request':
-      body = formatWalletRequest(txs);
-      break;
-    case 'json':
-      body = await formatJson(txs, signing);
-      break;
-    case 'summary':
-      body = summaryMarkdown;
-      break;
-  }
   return {
-    body,
+    body: format === 'summary' ? summaryMarkdown : await formatExport(txs, format, signing),
     walletRequest: formatWalletRequest(txs),
     summaryMarkdown,
     summaryPreview: toPreviewText(title, summary),
