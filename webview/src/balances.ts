@@ -2,7 +2,7 @@
  * The sender's balances panel: the pool's two tokens and STX, exact (token decimals), as the host read them
  * with the same reads `check` makes. A balance that could not be read says why; it is never shown as 0.
  */
-import { amount, h, setChildren } from './dom';
+import { amount, h, setChildren, table } from './dom';
 import { human } from './format';
 import type { BalanceRow, Balances } from './protocol';
 import { PoolPanel } from './poolPanel';
@@ -31,7 +31,11 @@ export class BalancesPanel extends PoolPanel<'balances'> {
         { className: 'muted' },
         `Of ${b.sender} (from the ${b.source === 'plan' ? 'open plan' : '"dlmm.dashboard.sender" setting'}), read from the node:`,
       ),
-      h('table', { className: 'routes balances-table' }, h('tbody', {}, ...b.rows.map((r) => this.row(r)))),
+      table(
+        { className: 'routes balances-table' },
+        null,
+        b.rows.map((r) => this.row(r)),
+      ),
     );
   }
 

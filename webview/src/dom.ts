@@ -21,6 +21,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/** A table: a header row of these column titles (none: no header), then the body rows. */
+export function table(attrs: Attrs, columns: HTMLElement[] | null, rows: HTMLElement[]): HTMLElement {
+  return h('table', attrs, columns && h('thead', {}, h('tr', {}, ...columns)), h('tbody', {}, ...rows));
+}
+
 /** Replaces an element's children. */
 export function setChildren(el: Element, ...children: Child[]): void {
   el.replaceChildren(

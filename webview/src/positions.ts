@@ -5,7 +5,7 @@
  * for pixel positions; every figure shown is the host's decimal string. An unknown position shows why and
  * no figures; a source that may lag says so. (The ladder draws the sender's shares from the pool view.)
  */
-import { amount, h, setChildren } from './dom';
+import { amount, h, setChildren, table } from './dom';
 import { human } from './format';
 import type { PositionReport, WhatIfRow } from './protocol';
 import { PoolPanel } from './poolPanel';
@@ -79,32 +79,26 @@ export class PositionsPanel extends PoolPanel<'positions'> {
         ? h('p', { className: 'warning', 'data-testid': 'position-lag' }, `May lag: ${p.may_lag}`)
         : null,
       h('p', {}, badge, ` active bin ${p.active_bin_id}`),
-      h(
-        'table',
-        { className: 'routes position-totals' },
+      table({ className: 'routes position-totals' }, null, [
         h(
-          'tbody',
-          {},
-          h(
-            'tr',
-            { 'data-testid': 'position-x', 'data-amount': p.x_total },
-            h('td', {}, p.token_x.symbol),
-            h('td', { className: 'num' }, fmt(p.x_total, p.token_x)),
-          ),
-          h(
-            'tr',
-            { 'data-testid': 'position-y', 'data-amount': p.y_total },
-            h('td', {}, p.token_y.symbol),
-            h('td', { className: 'num' }, fmt(p.y_total, p.token_y)),
-          ),
-          h(
-            'tr',
-            { 'data-testid': 'position-value', 'data-amount': p.value_in_y },
-            h('td', { title: "x at the active bin's price, plus y" }, 'Value'),
-            h('td', { className: 'num' }, fmt(p.value_in_y, p.token_y)),
-          ),
+          'tr',
+          { 'data-testid': 'position-x', 'data-amount': p.x_total },
+          h('td', {}, p.token_x.symbol),
+          h('td', { className: 'num' }, fmt(p.x_total, p.token_x)),
         ),
-      ),
+        h(
+          'tr',
+          { 'data-testid': 'position-y', 'data-amount': p.y_total },
+          h('td', {}, p.token_y.symbol),
+          h('td', { className: 'num' }, fmt(p.y_total, p.token_y)),
+        ),
+        h(
+          'tr',
+          { 'data-testid': 'position-value', 'data-amount': p.value_in_y },
+          h('td', { title: "x at the active bin's price, plus y" }, 'Value'),
+          h('td', { className: 'num' }, fmt(p.value_in_y, p.token_y)),
+        ),
+      ]),
       this.binsTable(p),
       this.plot(p),
     );
@@ -119,38 +113,27 @@ export class PositionsPanel extends PoolPanel<'positions'> {
         {},
         `${p.bins.length} bin${p.bins.length === 1 ? '' : 's'} (what withdrawing each returns)`,
       ),
-      h(
-        'table',
+      table(
         { className: 'routes position-bins' },
-        h(
-          'thead',
-          {},
+        [
+          h('th', {}, 'Bin'),
+          h('th', {}, 'Shares'),
+          h('th', {}, p.token_x.symbol),
+          h('th', {}, p.token_y.symbol),
+        ],
+        p.bins.map((b) =>
           h(
             'tr',
-            {},
-            h('th', {}, 'Bin'),
-            h('th', {}, 'Shares'),
-            h('th', {}, p.token_x.symbol),
-            h('th', {}, p.token_y.symbol),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          ...p.bins.map((b) =>
-            h(
-              'tr',
-              {
-                'data-testid': 'position-bin',
-                'data-bin': b.bin_id,
-                'data-x': b.x_amount,
-                'data-y': b.y_amount,
-              },
-              h('td', { className: 'num' }, String(b.bin_id)),
-              h('td', { className: 'num' }, b.shares),
-              h('td', { className: 'num' }, fmt(b.x_amount, p.token_x)),
-              h('td', { className: 'num' }, fmt(b.y_amount, p.token_y)),
-            ),
+            {
+              'data-testid': 'position-bin',
+              'data-bin': b.bin_id,
+              'data-x': b.x_amount,
+              'data-y': b.y_amount,
+            },
+            h('td', { className: 'num' }, String(b.bin_id)),
+            h('td', { className: 'num' }, b.shares),
+            h('td', { className: 'num' }, fmt(b.x_amount, p.token_x)),
+            h('td', { className: 'num' }, fmt(b.y_amount, p.token_y)),
           ),
         ),
       ),

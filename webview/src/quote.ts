@@ -1,6 +1,6 @@
 /** The quote panel: tokens, a human amount, slippage; best route and all routes from the engine. */
 import { parseUnits } from '../../core/dlmm/bins';
-import { amount, showError, h, setChildren } from './dom';
+import { amount, showError, h, setChildren, table } from './dom';
 import { human } from './format';
 import { routeBinsText } from '../../core/quote/routeBins';
 import type { QuoteParams, QuoteResult, RouteInfo, TokenInfo } from './protocol';
@@ -269,37 +269,26 @@ export class QuotePanel {
       h(
         'div',
         { className: 'routes-wrap' },
-        h(
-          'table',
+        table(
           { className: 'routes', 'data-testid': 'quote-routes' },
-          h(
-            'thead',
-            {},
+          [
+            h('th', {}, 'Route'),
+            h('th', {}, 'Fill'),
+            h('th', { className: 'num' }, 'Out'),
+            h('th', { className: 'num' }, 'Impact'),
+            h('th', { className: 'num' }, 'Bins crossed'),
+          ],
+          q.routes.map((r) =>
             h(
               'tr',
-              {},
-              h('th', {}, 'Route'),
-              h('th', {}, 'Fill'),
-              h('th', { className: 'num' }, 'Out'),
-              h('th', { className: 'num' }, 'Impact'),
-              h('th', { className: 'num' }, 'Bins crossed'),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            ...q.routes.map((r) =>
-              h(
-                'tr',
-                { 'data-amount-out': r.amount_out, 'data-complete': String(r.complete) },
-                h('td', { className: 'path' }, path(r)),
-                r.complete
-                  ? h('td', {}, 'complete')
-                  : h('td', {}, 'partial: ', inAmount(r.amount_in_used), ' used'),
-                h('td', { className: 'num' }, outAmount(r.amount_out, r.output_decimals)),
-                h('td', { className: 'num' }, impact(r)),
-                h('td', { className: 'num' }, bins(r)),
-              ),
+              { 'data-amount-out': r.amount_out, 'data-complete': String(r.complete) },
+              h('td', { className: 'path' }, path(r)),
+              r.complete
+                ? h('td', {}, 'complete')
+                : h('td', {}, 'partial: ', inAmount(r.amount_in_used), ' used'),
+              h('td', { className: 'num' }, outAmount(r.amount_out, r.output_decimals)),
+              h('td', { className: 'num' }, impact(r)),
+              h('td', { className: 'num' }, bins(r)),
             ),
           ),
         ),
