@@ -81,6 +81,30 @@ export function pickWhileLoading<T extends vscode.QuickPickItem>(
   });
 }
 
+/**
+ * The first of the names `name(1)`, `name(2)`, … (at most `attempts`) in `folder` (none: the root of an
+ * untitled path) that is neither a file nor an open document, so nothing is ever overwritten; undefined
+ * when every one is taken.
+ */
+export async function firstFreeUri(
+  folder: vscode.Uri | undefined,
+  name: (attempt: number) => string,
+  attempts: number,
+): Promise<vscode.Uri | undefined> {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const candidate = folder
+      ? vscode.Uri.joinPath(folder, name(attempt))
+      : vscode.Uri.file(`/${name(attempt)}`);
+    const exists = await vscode.workspace.fs.stat(candidate).then(
+      () => true,
+      () => false,
+    );
+    if (!exists && !vscode.workspace.textDocuments.some((d) => d.uri.path === candidate.path))
+      return candidate;
+  }
+  return undefined;
+}
+
 /** An error in words for a message (ApiError keeps its code and endpoint; never a key). */
 export function describeError(e: unknown): string {
   if (isApiError(e)) return `${e.message} [${e.code}, ${e.context.endpoint}]`;

@@ -20,7 +20,7 @@ import type { QuoteCheck } from '../../../core/quote/exact';
 import { coreSwapExport, networkOfPrincipal } from '../../../core/tx/coreSwapExport';
 import type { SigningParams } from '../../../core/tx/formats';
 import type { BuiltTransaction } from '../../../core/tx/types';
-import { askSigningFor, FORMAT_ITEMS } from '../export/command';
+import { askSigningFor, FORMAT_ITEMS, showUnsaved } from '../export/command';
 import type { KeyValueStore } from '../export/keyMemory';
 import { renderExport } from '../export/pipeline';
 import { routersForExport } from '../export/routers';
@@ -428,11 +428,7 @@ async function exportCore(
     if (!signing) return;
   }
   const rendered = await renderExport(txs, pick.format, signing, 'core swap: 1 unsigned transaction');
-  const doc = await vscode.workspace.openTextDocument({
-    content: userData(rendered.body),
-    language: pick.format === 'summary' ? 'markdown' : pick.format === 'tx-hex' ? 'plaintext' : 'json',
-  });
-  await vscode.window.showTextDocument(doc, { preview: false });
+  await showUnsaved(userData(rendered.body), pick.format);
   const choice = await notify.info(
     'DLMM: 1 unsigned transaction exported (core swap API route, checked on the bins read). Nothing was signed or sent.',
     'Copy wallet request',

@@ -6,28 +6,20 @@
 import * as vscode from 'vscode';
 import type { Pool } from '../../../core/api/types';
 import { planSnippet } from './templates';
-import type { CommandDeps } from './common';
+import { firstFreeUri, type CommandDeps } from './common';
 
 /** Opens a new plan document with the snippet. */
 export async function newPlan(deps: CommandDeps): Promise<void> {
   const api = deps.engine.get();
   const pools = api ? await api.pools().catch(() => [] as Pool[]) : [];
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  let uri: vscode.Uri | undefined;
-  for (let n = 1; n < 100; n++) {
-    const name = n === 1 ? 'new-plan.dlmm.yaml' : `new-plan-${n}.dlmm.yaml`;
-    const candidate = folder ? vscode.Uri.joinPath(folder, name) : vscode.Uri.file(`/${name}`);
-    const exists = await vscode.workspace.fs.stat(candidate).then(
-      () => true,
-      () => false,
-    );
-    const open = vscode.workspace.textDocuments.some((d) => d.uri.path === candidate.path);
-    if (!exists && !open) {
-      uri = candidate.with({ scheme: 'untitled' });
-      break;
-    }
-  }
-  if (!uri) return;
+  const free = await firstFreeUri(
+    folder,
+    (n) => (n === 1 ? 'new-plan.dlmm.yaml' : `new-plan-${n}.dlmm.yaml`),
+    99,
+  );
+  if (!free) return;
+  const uri = free.with({ scheme: 'untitled' });
   const doc = await vscode.workspace.openTextDocument(uri);
   const editor = await vscode.window.showTextDocument(doc);
   const sender =

@@ -6,8 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { notify } from '../notify';
+import { isPlanFile } from '../../../server/src/protocol';
 
-const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
 const SHAPES = [
   { label: 'spot', detail: 'equal value in every bin of the range' },
   { label: 'curve', detail: 'most next to the active bin, falling linearly to the edge' },
@@ -18,7 +18,7 @@ const SHAPES = [
 export async function recentreLiquidity(): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const doc = editor?.document;
-  if (!doc || !PLAN_FILE.test(doc.fileName)) {
+  if (!doc || !isPlanFile(doc.fileName)) {
     void notify.info('DLMM: open a plan file (*.dlmm.yaml) to re-centre its liquidity.');
     return;
   }

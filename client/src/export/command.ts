@@ -197,11 +197,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
   });
   if (!written) {
     // An untitled plan has no folder: show the result instead of writing it.
-    const doc = await vscode.workspace.openTextDocument({
-      content: rendered.body,
-      language: pick.format === 'summary' ? 'markdown' : pick.format === 'tx-hex' ? 'plaintext' : 'json',
-    });
-    await vscode.window.showTextDocument(doc, { preview: false });
+    await showUnsaved(rendered.body, pick.format);
   }
   const notes = outcome.findings.length > 0 ? ` (${outcome.findings.length} note(s) in the DLMM output)` : '';
   const actions = written
@@ -307,6 +303,15 @@ function build(
       ...(allowUnprotected ? { allowUnprotected } : {}),
     });
   return inProgress ? run() : withReadProgress('DLMM: building unsigned transactions…', run);
+}
+
+/** An export's text in a new unsaved document of the format's language. */
+export async function showUnsaved(body: string, format: ExportFormat): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({
+    content: body,
+    language: format === 'summary' ? 'markdown' : format === 'tx-hex' ? 'plaintext' : 'json',
+  });
+  await vscode.window.showTextDocument(doc, { preview: false });
 }
 
 /** True when core/tx built the transactions; otherwise shows the refusal (findings listed) and is false. */

@@ -19,6 +19,7 @@ import {
 } from './swapPlan';
 import { notify, reportFailure } from '../notify';
 import { exportFolderFor } from './folder';
+import { firstFreeUri } from '../commands/common';
 
 /** Names tried before giving up (the timestamp makes a clash rare; `-2`… never overwrite). */
 const MAX_NAME_ATTEMPTS = 50;
@@ -106,20 +107,13 @@ async function writeNewFile(
   name: (attempt: number) => string,
   text: string,
 ): Promise<vscode.Uri> {
-  for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
-    const candidate = vscode.Uri.joinPath(folder, name(attempt));
-    const exists = await vscode.workspace.fs.stat(candidate).then(
-      () => true,
-      () => false,
+  const free = await firstFreeUri(folder, name, MAX_NAME_ATTEMPTS);
+  if (!free)
+    throw new Error(
+      `every name from ${name(1)} to ${name(MAX_NAME_ATTEMPTS)} is taken in ${folder.fsPath}; rename or remove some, then export again`,
     );
-    const open = vscode.workspace.textDocuments.some((d) => d.uri.path === candidate.path);
-    if (exists || open) continue;
-    await vscode.workspace.fs.writeFile(candidate, Buffer.from(text, 'utf8'));
-    return candidate;
-  }
-  throw new Error(
-    `every name from ${name(1)} to ${name(MAX_NAME_ATTEMPTS)} is taken in ${folder.fsPath}; rename or remove some, then export again`,
-  );
+  await vscode.workspace.fs.writeFile(free, Buffer.from(text, 'utf8'));
+  return free;
 }
 
 /** An untitled document named like a plan (so the language server checks it) holding `text`. */
