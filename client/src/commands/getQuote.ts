@@ -54,7 +54,8 @@ interface CoreQuotes {
   core: CoreSwapClient;
 }
 
-type QuoteDeps = CommandDeps & { store?: KeyValueStore };
+/** `store`: where the tx-hex export remembers the signer's public key (globalState). */
+type QuoteDeps = CommandDeps & { store: KeyValueStore };
 
 /** Runs the quote flow; `args` comes from a swap code lens (validated). */
 export async function getQuote(deps: QuoteDeps, args?: unknown): Promise<void> {
@@ -423,8 +424,7 @@ async function exportCore(
   if (!pick) return;
   let signing: SigningParams | undefined;
   if (pick.format === 'tx-hex') {
-    const store: KeyValueStore = deps.store ?? { get: () => undefined, update: async () => undefined };
-    signing = await askSigningFor(store, sender.trim(), networkOfPrincipal(sender.trim()));
+    signing = await askSigningFor(deps.store, sender.trim(), networkOfPrincipal(sender.trim()));
     if (!signing) return;
   }
   const rendered = await renderExport(txs, pick.format, signing, 'core swap: 1 unsigned transaction');

@@ -73,108 +73,100 @@ export async function exportUnsigned(ctx: ExportCommandContext, args: readonly u
   }
 }
 
-/** The plan a command acts on and its name; undefined after telling the user to open one. */
-export async function planFor(
-  ctx: ExportDeps,
-  uri: string | undefined,
+/**
+ * The plan a command acts on, its name, and the operation to act on: the target's, else (for the active
+ * editor's plan) the one under the cursor when the user picks it. Undefined after telling the user to open
+ * a plan, or when the user dismissed the pick.
+ */
+export async function planAndScope(
+  target: ExportTarget,
   purpose: string,
-): Promise<{ plan: ActivePlan; name: string } | undefined> {
-  const plan = await resolvePlan(ctx, uri);
+): Promise<{ plan: ActivePlan; name: string; opId: string | undefined } | undefined> {
+  const plan = await resolvePlan(target.uri);
   if (!plan) {
     void notify.warn(`DLMM: open a plan file (*.dlmm.yaml, *.dlmm.yml or *.dlmm.json) to ${purpose}.`);
     return undefined;
   }
-  return { plan, name: baseName(plan.uri) };
-}
-
-/**
- * The operation to act on: the target's, else (for the active editor's plan) the one under the cursor when
- * the user picks it; null when the user dismissed the pick.
- */
-export async function scopeFor(
-  target: ExportTarget,
-  plan: ActivePlan,
-  name: string,
-): Promise<string | undefined | null> {
-  if (target.opId !== undefined || target.uri !== undefined || plan.cursorOffset === undefined)
-    return target.opId;
-  return pickScope(plan.text, name, plan.cursorOffset);
+  const name = baseName(plan.uri);
+  const opId =
+    target.opId !== undefined || target.uri !== undefined || plan.cursorOffset === undefined
+      ? target.opId
+      : await pickScope(plan.text, name, plan.cursorOffset);
+  return opId === null ? undefined : { plan, name, opId };
 }
 
 /**
  * The live check and the build of an export or a wallet hand-off, under one progress notification whose
  * message says the step. One notification, not one per step: VS Code shows at most three new toasts in
  * 800 ms and drops the rest from view, so a burst of step notifications hid the next one the user needs
- * (Send to Wallet's "wait for your wallet", with its Cancel). Undefined when the user declined an
- * unprotected build.
+ * (Send to Wallet's "wait for your wallet", with its Cancel). Undefined when there is no engine, when the
+ * user declined an unprotected build, or after showing why core/tx refused to build.
  */
-export function checkAndBuild(
+export async function checkAndBuild(
   ctx: ExportDeps,
   plan: ActivePlan,
   name: string,
-  api: DlmmApi,
   opId: string | undefined,
 ): Promise<
   | {
+      api: DlmmApi;
       analysis: Analysis;
       routers: RouterOverrides | undefined;
-      outcome: ExportOutcome;
+      outcome: Extract<ExportOutcome, { ok: true }>;
       allowUnprotected: boolean;
     }
   | undefined
 > {
-  return Promise.resolve(
-    // In the status bar: it ends exactly when the check and build end (a progress notification stays up
-    // at least 800 ms, and was left over the export's result; client/src/commands/common.ts).
-    vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `DLMM: ${name}` },
-      async (p) => {
-        p.report({ message: 'checking the plan against live data…' });
-        // The live check runs on the same routers the transactions will call.
-        const routers = routersForExport(plan.uri, ctx.log);
-        const maxTipLag = ctx.getMaxTipLag?.();
-        const analysis = await analyzePlan(plan.text, {
-          api,
-          fileName: name,
-          ...(maxTipLag !== undefined ? { maxTipLag } : {}),
-          ...(routers ? { routers } : {}),
-        });
-        p.report({ message: 'building unsigned transactions…' });
-        const built = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
-        return built && { analysis, routers, ...built };
-      },
-    ),
+  const api = await ctx.getApi();
+  if (!api) return undefined;
+  // In the status bar: it ends exactly when the check and build end (a progress notification stays up
+  // at least 800 ms, and was left over the export's result; client/src/commands/common.ts).
+  const built = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: `DLMM: ${name}` },
+    async (p) => {
+      p.report({ message: 'checking the plan against live data…' });
+      // The live check runs on the same routers the transactions will call.
+      const routers = routersForExport(plan.uri, ctx.log);
+      const maxTipLag = ctx.getMaxTipLag?.();
+      const analysis = await analyzePlan(plan.text, {
+        api,
+        fileName: name,
+        ...(maxTipLag !== undefined ? { maxTipLag } : {}),
+        ...(routers ? { routers } : {}),
+      });
+      p.report({ message: 'building unsigned transactions…' });
+      const built = await buildConfirmingUnprotected(analysis, api, opId, routers, name);
+      return built && { analysis, routers, ...built };
+    },
   );
+  if (!built) return undefined;
+  const { outcome } = built;
+  return accepted(outcome, plan.text, name) ? { api, ...built, outcome } : undefined;
 }
 
 async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
-  const target = parseExportArgs(args);
-  const found = await planFor(ctx, target.uri, 'export its unsigned transactions');
+  const found = await planAndScope(parseExportArgs(args), 'export its unsigned transactions');
   if (!found) return;
-  const { plan, name } = found;
-  const opId = await scopeFor(target, plan, name);
-  if (opId === null) return;
+  const { plan, name, opId } = found;
   const pick = await vscode.window.showQuickPick(FORMAT_ITEMS, {
     title: `DLMM: export ${opId === undefined ? name : `operation ${opId}`} (unsigned; nothing is sent)`,
     placeHolder: 'Export format',
     ignoreFocusOut: true,
   });
   if (!pick) return;
-  const api = await ctx.getApi();
-  if (!api) return;
-  const first = await checkAndBuild(ctx, plan, name, api, opId);
+  const first = await checkAndBuild(ctx, plan, name, opId);
   if (!first) return;
-  const { analysis, routers } = first;
-  const allowUnprotected = first.allowUnprotected;
-  let outcome = first.outcome;
-  if (!accepted(outcome, plan.text, name)) return;
+  const { api, analysis, routers, allowUnprotected } = first;
+  let outcome: ExportOutcome = first.outcome;
 
   let signing: SigningParams | undefined;
   if (pick.format === 'tx-hex') {
     signing = await askSigningFor(ctx.store, analysis.plan?.sender, analysis.plan?.network ?? 'mainnet');
     if (!signing) return;
     // Built again with the key so core/tx checks it against the sender and numbers the nonces.
-    outcome = await build(analysis, api, opId, routers, signing, allowUnprotected);
+    outcome = await withReadProgress('DLMM: building unsigned transactions…', () =>
+      build(analysis, api, opId, routers, signing, allowUnprotected),
+    );
     if (!accepted(outcome, plan.text, name)) return;
     if (analysis.plan?.sender) await rememberPublicKey(ctx.store, analysis.plan.sender, signing.publicKey);
   }
@@ -223,7 +215,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
 }
 
 /** The plan to export: the given URI (its open text wins over the disk), else the active plan. */
-async function resolvePlan(ctx: ExportDeps, uri: string | undefined): Promise<ActivePlan | undefined> {
+async function resolvePlan(uri: string | undefined): Promise<ActivePlan | undefined> {
   if (uri !== undefined) {
     let parsed: vscode.Uri;
     try {
@@ -270,14 +262,13 @@ async function buildConfirmingUnprotected(
   routers: RouterOverrides | undefined,
   name: string,
 ): Promise<{ outcome: ExportOutcome; allowUnprotected: boolean } | undefined> {
-  // Inside checkAndBuild's progress: no progress of its own.
-  const outcome = await build(analysis, api, opId, routers, undefined, false, true);
+  const outcome = await build(analysis, api, opId, routers, undefined, false);
   if (outcome.ok || outcome.error.code !== 'bounds-unknown') return { outcome, allowUnprotected: false };
   const proceed = 'Export with min-dlp 1';
   const choice = await notify.warn(`DLMM: ${name}: ${outcome.error.message}`, { modal: true }, proceed);
   if (choice !== proceed) return undefined;
   return {
-    outcome: await build(analysis, api, opId, routers, undefined, true, true),
+    outcome: await build(analysis, api, opId, routers, undefined, true),
     allowUnprotected: true,
   };
 }
@@ -289,20 +280,17 @@ function build(
   routers: RouterOverrides | undefined,
   signing?: SigningParams,
   allowUnprotected = false,
-  inProgress = false,
 ) {
   // dlmm.provider: attribution for swaps whose operation names no provider (no revenue sharing runs from it).
   const provider = readConfig(null).config.provider;
-  const run = () =>
-    buildTransactions(analysis, {
-      api,
-      ...(provider ? { provider } : {}),
-      ...(opId !== undefined ? { opId } : {}),
-      ...(routers ? { routers } : {}),
-      ...(signing ?? {}),
-      ...(allowUnprotected ? { allowUnprotected } : {}),
-    });
-  return inProgress ? run() : withReadProgress('DLMM: building unsigned transactions…', run);
+  return buildTransactions(analysis, {
+    api,
+    ...(provider ? { provider } : {}),
+    ...(opId !== undefined ? { opId } : {}),
+    ...(routers ? { routers } : {}),
+    ...(signing ?? {}),
+    ...(allowUnprotected ? { allowUnprotected } : {}),
+  });
 }
 
 /** An export's text in a new unsaved document of the format's language. */
@@ -315,7 +303,7 @@ export async function showUnsaved(body: string, format: ExportFormat): Promise<v
 }
 
 /** True when core/tx built the transactions; otherwise shows the refusal (findings listed) and is false. */
-export function accepted(
+function accepted(
   outcome: ExportOutcome,
   text: string,
   name: string,

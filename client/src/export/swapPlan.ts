@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { MAX_UINT128 } from '../../../core/dlmm/bins';
 import { percentToPpm } from '../../../core/dlmm/percent';
 import { zContractPrincipal, zPrincipalStandard } from '../../../core/plan/schema';
+import { networkOfPrincipal } from '../../../core/chain/deployments';
 
 /** Slippage percent (number or decimal string, up to 4 fraction digits, 0 to below 100) -> parts per million. */
 const zSlippagePpm = z.union([z.number(), z.string()]).transform((v, ctx) => {
@@ -61,9 +62,6 @@ export function senderProblem(text: string): string | undefined {
   const r = zPrincipalStandard.safeParse(t);
   return r.success ? undefined : `'${t}' is not a standard principal: ${r.error.issues[0]?.message ?? ''}`;
 }
-
-import { networkOfPrincipal } from '../../../core/chain/deployments';
-export { networkOfPrincipal };
 
 /** ppm back to the shortest plain percent text ("0.5", "1", "0.1234"); exact, no float. */
 export function ppmToPercentText(ppm: bigint): string {

@@ -14,7 +14,7 @@ import { allAnswered, answerLine, answersDocument } from '../../../core/wallet/a
 import { loadWalletPageScript } from '../../../core/wallet/script';
 import { startWalletSession, type WalletSession } from '../../../core/wallet/session';
 import { parseExportArgs, type ExportTarget } from '../export/args';
-import { accepted, checkAndBuild, planFor, scopeFor } from '../export/command';
+import { checkAndBuild, planAndScope } from '../export/command';
 import type { ExportDeps } from '../export/deps';
 import { notify, reportFailure } from '../notify';
 import { userText } from '../userText';
@@ -54,19 +54,12 @@ async function run(ctx: WalletCommandContext, args: readonly unknown[]): Promise
     await handOver(ctx, prepared.transactions, prepared.sender, prepared.name, undefined, undefined);
     return;
   }
-  const target = targetOf(ctx, args);
-  const found = await planFor(ctx, target.uri, 'send its transactions to your wallet');
+  const found = await planAndScope(targetOf(ctx, args), 'send its transactions to your wallet');
   if (!found) return;
-  const { plan, name } = found;
-  const opId = await scopeFor(target, plan, name);
-  if (opId === null) return;
-  const api = await ctx.getApi();
-  if (!api) return;
-  const built = await checkAndBuild(ctx, plan, name, api, opId);
+  const { plan, name, opId } = found;
+  const built = await checkAndBuild(ctx, plan, name, opId);
   if (!built) return;
-  const { analysis } = built;
-  const outcome = built.outcome;
-  if (!accepted(outcome, plan.text, name)) return;
+  const { analysis, outcome } = built;
   const sender = analysis.plan?.sender;
   if (!sender) {
     void notify.error(

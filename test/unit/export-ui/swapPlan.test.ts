@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  networkOfPrincipal,
   parseExportSwapArgs,
   ppmToPercentText,
   senderProblem,
@@ -13,6 +12,7 @@ import {
 } from '../../../client/src/export/swapPlan';
 import { parseConfig } from '../../../client/src/settingsSchema';
 import { MAX_UINT128 } from '../../../core/dlmm/bins';
+import { networkOfPrincipal } from '../../../core/chain/deployments';
 import { percentToPpm } from '../../../core/dlmm/percent';
 import { analyzeOffline } from '../../../core/check/analyze';
 import { testnetPrincipal } from '../../testnet';

@@ -6,6 +6,7 @@
  * editor or CLI that served the page. It never sees a key and never broadcasts itself.
  */
 import { walletErrorText } from '../../../core/wallet/errors';
+import type { WalletAnswer } from '../../../core/wallet/answers';
 import type { WalletPageData } from '../../../core/wallet/page';
 
 interface Provider {
@@ -16,14 +17,6 @@ interface Found {
   provider: Provider;
 }
 type CallOutcome = { ok: true; result: unknown } | { ok: false; code: number; message: string };
-interface AnswerPost {
-  index: number | null;
-  method: string;
-  txid?: string;
-  transaction?: string;
-  error?: { code: number; message: string };
-  addresses?: string[];
-}
 
 const INSTALL = [
   { name: 'Leather', url: 'https://leather.io/install-extension' },
@@ -109,7 +102,7 @@ async function post(path: string, body: unknown): Promise<Record<string, unknown
   return isRecord(json) ? json : {};
 }
 
-async function report(a: AnswerPost): Promise<void> {
+async function report(a: WalletAnswer): Promise<void> {
   try {
     await post('answer', a);
   } catch {
