@@ -34,7 +34,7 @@ import { EXPORT_SWAP_COMMAND } from './export/deps';
 import { registerWalletCommand } from './wallet/index';
 import { registerDashboard } from './dashboard/index';
 import { ClientEngine } from './engine';
-import { affectsDlmm, readConfig } from './settings';
+import { readConfig } from './settings';
 import { resolveServerSettings } from './settingsSchema';
 import { SimulatorHost } from './simulator';
 import { EngineStatusBar } from './statusBar';
@@ -64,12 +64,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
   const statusBar = new EngineStatusBar();
   const heightChanged = new vscode.EventEmitter<number | null>();
   context.subscriptions.push(output, sim, engine, statusBar, heightChanged);
+  /** policy.max_tip_lag from the settings (`dlmm.maxTipLag`); none: each reader's default. */
+  const maxTipLag = () => effectiveSettings().maxTipLag ?? undefined;
+
   // The positions item: its sender is the setting, else the sender of the plan last active.
   let planSender: string | undefined;
   const positionsBar = new PositionsStatusBar({
     getApi: () => engine.get(),
     sender: async () => readConfig().config.dashboard.sender?.trim() || planSender,
-    maxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
+    maxTipLag,
     log,
   });
   const notePlanSender = async (editor: vscode.TextEditor | undefined) => {
@@ -157,28 +160,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     (await import('./commands/openExample')).openExamplePlan(context.extensionUri, ensureSimulator),
   );
   // One export command (client/src/export): whole plan, the operation under the cursor, or a lens's op.
-  const exportCommands = registerExportCommands(context, {
-    getApi: () => requireApi(deps),
-    getMaxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
-    log,
-  });
+  const exportDeps = { getApi: () => requireApi(deps), maxTipLag, log };
+  const exportCommands = registerExportCommands(context, exportDeps);
   context.subscriptions.push(exportCommands);
   registered.push(ClientCommands.exportTransaction, EXPORT_SWAP_COMMAND);
   // Send to Wallet (client/src/wallet): the same check and build, then a one-time page for the user's wallet.
   context.subscriptions.push(
-    registerWalletCommand({
-      getApi: () => requireApi(deps),
-      getMaxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
-      previewSource: (uri) => exportCommands.previewSource(uri),
-      log,
-    }),
+    registerWalletCommand({ ...exportDeps, previewSource: (uri) => exportCommands.previewSource(uri) }),
   );
   registered.push(ClientCommands.sendToWallet);
 
   context.subscriptions.push(
     registerDashboard(context, {
       getApi: () => engine.get(),
-      maxTipLag: () => effectiveSettings().maxTipLag ?? undefined,
+      maxTipLag,
       onDidChangeStateHeight: heightChanged.event,
       log,
     }),
@@ -187,7 +182,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
 
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!affectsDlmm(e)) return;
+      if (!e.affectsConfiguration('dlmm')) return;
       engine.configure(effectiveSettings());
       void positionsBar.refresh(true);
       // Switching the setting to `simulator` starts it (its start re-sends the settings to the server).

@@ -12,8 +12,3 @@ export function readConfig(scope?: vscode.ConfigurationScope | null): {
   for (const key of SETTING_KEYS) raw[key] = section.get(key);
   return parseConfig(raw);
 }
-
-/** True when a configuration change touches the extension's settings. */
-export function affectsDlmm(e: vscode.ConfigurationChangeEvent): boolean {
-  return e.affectsConfiguration('dlmm');
-}

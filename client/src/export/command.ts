@@ -127,7 +127,7 @@ export async function checkAndBuild(
       p.report({ message: 'checking the plan against live data…' });
       // The live check runs on the same routers the transactions will call.
       const routers = routersForExport(plan.uri, ctx.log);
-      const maxTipLag = ctx.getMaxTipLag?.();
+      const maxTipLag = ctx.maxTipLag?.();
       const analysis = await analyzePlan(plan.text, {
         api,
         fileName: name,

@@ -24,7 +24,7 @@ export interface ExportDeps {
   /** The configured engine's client, or undefined after telling the user how to configure one. */
   getApi(): Promise<DlmmApi | undefined>;
   /** Overrides policy.max_tip_lag (the dlmm.maxTipLag setting), when set. */
-  getMaxTipLag?(): number | undefined;
+  maxTipLag?(): number | undefined;
   log?(line: string): void;
 }
 
