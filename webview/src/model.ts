@@ -5,7 +5,7 @@
  * into typed arrays indexed by unsigned id, so a render only reads numbers.
  */
 import { BIN_ID_OFFSET, NUM_BINS, PRICE_SCALE } from '../../core/dlmm/bins';
-import type { PlanPreview, PoolView, PreviewItem, PreviewOp } from './protocol';
+import type { PlanPreview, PoolView, PreviewItem } from './protocol';
 
 const SEVERITY_RANK = { info: 1, warning: 2, error: 3 } as const;
 
@@ -38,10 +38,6 @@ export interface LadderModel {
 
 const idx = (binId: number): number => binId + BIN_ID_OFFSET;
 
-function big(s: string): bigint {
-  return BigInt(s);
-}
-
 /** Y-normalized value of an X amount at a bin price (floor, exact). */
 export function xValueInY(x: bigint, price: bigint): bigint {
   return (x * price) / PRICE_SCALE;
@@ -69,25 +65,25 @@ export function buildLadderModel(view: PoolView, preview?: PlanPreview): LadderM
   };
   for (const b of view.bins) {
     const i = idx(b.bin_id);
-    const price = big(b.price);
+    const price = BigInt(b.price);
     m.listed[i] = 1;
     m.price[i] = price;
-    m.reserveX[i] = big(b.reserve_x);
-    m.reserveY[i] = big(b.reserve_y);
+    m.reserveX[i] = BigInt(b.reserve_x);
+    m.reserveY[i] = BigInt(b.reserve_y);
     m.valueX[i] = Number(xValueInY(m.reserveX[i]!, price));
     m.valueY[i] = Number(m.reserveY[i]!);
   }
   if (view.positions.state === 'ok') {
     for (const p of view.positions.bins) {
       const i = idx(p.bin_id);
-      const shares = big(p.user_liquidity);
+      const shares = BigInt(p.user_liquidity);
       if (shares === 0n) continue;
       m.hasPosition[i] = 1;
       m.userShares[i] = p.user_liquidity;
-      const total = p.liquidity === null ? 0n : big(p.liquidity);
+      const total = p.liquidity === null ? 0n : BigInt(p.liquidity);
       const price = m.price[i];
       if (total > 0n && price !== undefined) {
-        const value = xValueInY(big(p.reserve_x), price) + big(p.reserve_y);
+        const value = xValueInY(BigInt(p.reserve_x), price) + BigInt(p.reserve_y);
         m.userValue[i] = Number((value * shares) / total);
       }
     }
@@ -96,7 +92,7 @@ export function buildLadderModel(view: PoolView, preview?: PlanPreview): LadderM
   m.afterY.set(m.valueY);
   if (preview?.state === 'ok') {
     for (const op of preview.ops) {
-      for (const item of op.items) applyItem(m, op, item);
+      for (const item of op.items) applyItem(m, item);
     }
     for (let i = 0; i < NUM_BINS; i++) {
       if (!m.hasEffect[i]) continue;
@@ -110,13 +106,13 @@ export function buildLadderModel(view: PoolView, preview?: PlanPreview): LadderM
   return m;
 }
 
-function applyItem(m: LadderModel, _op: PreviewOp, item: PreviewItem): void {
+function applyItem(m: LadderModel, item: PreviewItem): void {
   const rank = item.findings.reduce((r, f) => Math.max(r, SEVERITY_RANK[f.severity]), 0);
   for (const e of item.effects) {
     const i = idx(e.bin_id);
     m.hasEffect[i] = 1;
-    m.deltaX[i] = m.deltaX[i]! + big(e.dx);
-    m.deltaY[i] = m.deltaY[i]! + big(e.dy);
+    m.deltaX[i] = m.deltaX[i]! + BigInt(e.dx);
+    m.deltaY[i] = m.deltaY[i]! + BigInt(e.dy);
     if (rank > m.findingRank[i]!) m.findingRank[i] = rank;
   }
 }

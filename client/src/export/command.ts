@@ -27,7 +27,7 @@ import { describeRefusal } from './refusal';
 import { routersForExport } from './routers';
 import { readConfig } from '../settings';
 import { operationAtOffset } from './target';
-import { exportFolderFor, whereWritten } from './folder';
+import { exportFolderFor } from './folder';
 import { withReadProgress } from '../commands/common';
 import { notify, reportFailure } from '../notify';
 import { ClientCommands } from '../../../server/src/protocol';
@@ -196,7 +196,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
     ? ['Open File', 'Copy wallet request', 'Send to Wallet']
     : ['Copy wallet request', 'Send to Wallet'];
   const choice = await notify.info(
-    `DLMM: ${txs.length} unsigned transaction(s) ${written ? `written to ${whereWritten(written)}` : 'exported'}${notes}. Nothing was signed or sent.`,
+    `DLMM: ${txs.length} unsigned transaction(s) ${written ? `written to ${vscode.workspace.asRelativePath(written, false)}` : 'exported'}${notes}. Nothing was signed or sent.`,
     ...actions,
   );
   if (choice === 'Open File' && written) {

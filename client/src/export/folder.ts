@@ -22,8 +22,3 @@ export async function exportFolderFor(plan: vscode.Uri | undefined): Promise<vsc
   if (!plan || plan.scheme === 'untitled') return undefined;
   return plan.with({ path: posix.dirname(plan.path), query: '', fragment: '' });
 }
-
-/** The written file as the user finds it: its path relative to the workspace. */
-export function whereWritten(uri: vscode.Uri): string {
-  return vscode.workspace.asRelativePath(uri, false);
-}
