@@ -11,6 +11,7 @@ import type { DlmmApi } from '../../core/api/types';
 import type { PositionsReport } from '../../core/check/positions';
 import { ClientCommands } from '../../server/src/protocol';
 import { notify } from './notify';
+import { showView } from './statusBar';
 import { describePositions, leftRangeMessage, RangeTracker } from './positionsStatus';
 
 interface PositionsStatusDeps {
@@ -39,7 +40,7 @@ export class PositionsStatusBar implements vscode.Disposable {
   constructor(private readonly deps: PositionsStatusDeps) {
     this.item.name = 'DLMM Positions';
     this.item.command = ClientCommands.showDashboard;
-    this.hide();
+    this.item.hide();
   }
 
   /** The applied state height changed (or the engine answered for the first time). */
@@ -56,7 +57,7 @@ export class PositionsStatusBar implements vscode.Disposable {
       // No sender configured, or no engine (offline): nothing to show.
       this.current?.abort();
       this.lastKey = undefined;
-      this.hide();
+      this.item.hide();
       return;
     }
     const key = `${sender}@${this.height}`;
@@ -93,17 +94,9 @@ export class PositionsStatusBar implements vscode.Disposable {
     if (pick === RECENTRE) await vscode.commands.executeCommand(ClientCommands.recentreLiquidity);
   }
 
-  private hide(): void {
-    this.item.hide();
-  }
-
   private show(report: PositionsReport | undefined, error?: string): void {
     const view = describePositions(report, error);
-    this.item.text = `$(layers) ${view.text}`;
-    this.item.tooltip = view.tooltip;
-    this.item.backgroundColor = view.warning
-      ? new vscode.ThemeColor('statusBarItem.warningBackground')
-      : undefined;
+    showView(this.item, { ...view, text: `$(layers) ${view.text}` });
     this.item.show();
   }
 

@@ -3,6 +3,16 @@ import * as vscode from 'vscode';
 import { ClientCommands, type EngineStatusParams } from '../../server/src/protocol';
 import { describeEngineStatus } from './statusText';
 
+/** Puts a status view on an item: its text, tooltip, and the warning background when it warns. */
+export function showView(
+  item: vscode.StatusBarItem,
+  view: { text: string; tooltip: string; warning: boolean },
+): void {
+  item.text = view.text;
+  item.tooltip = view.tooltip;
+  item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+}
+
 export class EngineStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
     'dlmm.engine',
@@ -24,12 +34,7 @@ export class EngineStatusBar implements vscode.Disposable {
   }
 
   private render(): void {
-    const view = describeEngineStatus(this.last);
-    this.item.text = view.text;
-    this.item.tooltip = view.tooltip;
-    this.item.backgroundColor = view.warning
-      ? new vscode.ThemeColor('statusBarItem.warningBackground')
-      : undefined;
+    showView(this.item, describeEngineStatus(this.last));
   }
 
   dispose(): void {

@@ -152,8 +152,10 @@ async function handOver(
     });
     const body = JSON.stringify(doc, null, 2) + '\n';
     let fileName = answersFileName(name, opId);
-    let shown: vscode.TextDocument;
+    let shown: vscode.TextDocument | undefined;
     let notWritten: string | undefined;
+    // Written beside a plan on disk; an unsaved plan, one on a file system this process cannot write as
+    // files, or a failed write: shown, not written.
     if (besideOf?.scheme === 'file') {
       // The one rule of core/wallet/answersFile.ts (as `dlmm wallet`): earlier sessions kept, never through a
       // link, written atomically.
@@ -163,12 +165,9 @@ async function handOver(
         shown = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
       } catch (e) {
         notWritten = e instanceof Error ? e.message : String(e);
-        shown = await vscode.workspace.openTextDocument({ content: body, language: 'json' });
       }
-    } else {
-      // An unsaved plan, or one on a file system this process cannot write as files: shown, not written.
-      shown = await vscode.workspace.openTextDocument({ content: body, language: 'json' });
     }
+    shown ??= await vscode.workspace.openTextDocument({ content: body, language: 'json' });
     await vscode.window.showTextDocument(shown, { preview: false });
     const last = answerLine(answers[answers.length - 1]!, s.labels);
     const complete = allAnswered(answers, txs.length);
