@@ -68,7 +68,8 @@ export class LadderView {
   private pendingSummary: (() => void) | undefined;
   private summaryTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly onZoom: (half: number) => void) {
+  /** `onZoom(-1)`: one zoom step in (+ key); `onZoom(1)`: one step out (- key). */
+  constructor(private readonly onZoom: (dir: 1 | -1) => void) {
     this.canvas = h('canvas', {
       'data-testid': 'ladder',
       tabindex: 0,
@@ -425,13 +426,11 @@ export class LadderView {
         break;
       case '+':
       case '=':
-        this.onZoom(ZOOM_STEPS[Math.max(0, ZOOM_STEPS.findIndex((z) => z >= this.half) - 1)]!);
+        this.onZoom(-1);
         break;
       case '-':
       case '_':
-        this.onZoom(
-          ZOOM_STEPS[Math.min(ZOOM_STEPS.length - 1, ZOOM_STEPS.findIndex((z) => z >= this.half) + 1)]!,
-        );
+        this.onZoom(1);
         break;
       case 'Escape':
         this.cursor = undefined;

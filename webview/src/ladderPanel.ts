@@ -34,7 +34,7 @@ export class LadderPanel {
     zoom: number,
     private readonly onZoom: () => void,
   ) {
-    this.ladder = new LadderView((half) => this.setZoom(half));
+    this.ladder = new LadderView((dir) => this.zoomBy(dir));
     this.ladder.setZoom(zoom);
     this.status = h(
       'div',
@@ -63,10 +63,6 @@ export class LadderPanel {
       'data-testid': 'drift-results',
       'aria-live': 'polite',
     });
-    const zoomBy = (dir: 1 | -1): void => {
-      const i = ZOOM_STEPS.findIndex((z) => z >= this.ladder.zoom);
-      this.setZoom(ZOOM_STEPS[Math.min(ZOOM_STEPS.length - 1, Math.max(0, i + dir))]!);
-    };
     this.element = h(
       'section',
       { className: 'panel ladder-panel', 'aria-labelledby': 'ladder-title' },
@@ -76,14 +72,24 @@ export class LadderPanel {
         h('h2', { id: 'ladder-title' }, 'Bin ladder'),
         h(
           'button',
-          { type: 'button', 'aria-label': 'Zoom in', 'data-testid': 'zoom-in', onclick: () => zoomBy(-1) },
+          {
+            type: 'button',
+            'aria-label': 'Zoom in',
+            'data-testid': 'zoom-in',
+            onclick: () => this.zoomBy(-1),
+          },
           '+',
         ),
         h('label', { for: 'zoom', className: 'visually-hidden' }, 'Zoom'),
         this.zoomSelect,
         h(
           'button',
-          { type: 'button', 'aria-label': 'Zoom out', 'data-testid': 'zoom-out', onclick: () => zoomBy(1) },
+          {
+            type: 'button',
+            'aria-label': 'Zoom out',
+            'data-testid': 'zoom-out',
+            onclick: () => this.zoomBy(1),
+          },
           '−',
         ),
         h(
@@ -136,6 +142,12 @@ export class LadderPanel {
     this.ladder.setZoom(half);
     this.zoomSelect.value = String(this.ladder.zoom);
     this.onZoom();
+  }
+
+  /** One zoom step in (-1) or out (1). */
+  private zoomBy(dir: 1 | -1): void {
+    const i = ZOOM_STEPS.findIndex((z) => z >= this.ladder.zoom);
+    this.setZoom(ZOOM_STEPS[Math.min(ZOOM_STEPS.length - 1, Math.max(0, i + dir))]!);
   }
 
   setDrift(k: number): void {
