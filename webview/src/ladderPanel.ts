@@ -34,7 +34,12 @@ export class LadderPanel {
     zoom: number,
     private readonly onZoom: () => void,
   ) {
-    this.ladder = new LadderView((dir) => this.zoomBy(dir));
+    // One zoom step in (-1) or out (1): the buttons and the ladder's + and - keys.
+    const zoomBy = (dir: 1 | -1): void => {
+      const i = ZOOM_STEPS.findIndex((z) => z >= this.ladder.zoom);
+      this.setZoom(ZOOM_STEPS[Math.min(ZOOM_STEPS.length - 1, Math.max(0, i + dir))]!);
+    };
+    this.ladder = new LadderView(zoomBy);
     this.ladder.setZoom(zoom);
     this.status = h(
       'div',
@@ -72,24 +77,14 @@ export class LadderPanel {
         h('h2', { id: 'ladder-title' }, 'Bin ladder'),
         h(
           'button',
-          {
-            type: 'button',
-            'aria-label': 'Zoom in',
-            'data-testid': 'zoom-in',
-            onclick: () => this.zoomBy(-1),
-          },
+          { type: 'button', 'aria-label': 'Zoom in', 'data-testid': 'zoom-in', onclick: () => zoomBy(-1) },
           '+',
         ),
         h('label', { for: 'zoom', className: 'visually-hidden' }, 'Zoom'),
         this.zoomSelect,
         h(
           'button',
-          {
-            type: 'button',
-            'aria-label': 'Zoom out',
-            'data-testid': 'zoom-out',
-            onclick: () => this.zoomBy(1),
-          },
+          { type: 'button', 'aria-label': 'Zoom out', 'data-testid': 'zoom-out', onclick: () => zoomBy(1) },
           '−',
         ),
         h(
@@ -142,12 +137,6 @@ export class LadderPanel {
     this.ladder.setZoom(half);
     this.zoomSelect.value = String(this.ladder.zoom);
     this.onZoom();
-  }
-
-  /** One zoom step in (-1) or out (1). */
-  private zoomBy(dir: 1 | -1): void {
-    const i = ZOOM_STEPS.findIndex((z) => z >= this.ladder.zoom);
-    this.setZoom(ZOOM_STEPS[Math.min(ZOOM_STEPS.length - 1, Math.max(0, i + dir))]!);
   }
 
   setDrift(k: number): void {
