@@ -6,15 +6,21 @@
  * and only counted. The verdicts and messages are zod's (the same schemas, applied to the parts); a valid
  * plan is still validated whole, so its typed value is exactly PlanSchema's.
  */
-import type * as z from 'zod';
 import { MAX_FINDINGS_PER_FILE } from './diagnostics';
-import { AddItemSchema, MoveItemSchema, OperationSchema, PlanSchema, zPlanBinId, type Plan } from './schema';
-
-type Issue = z.core.$ZodIssue;
+import {
+  AddItemSchema,
+  MoveItemSchema,
+  OperationSchema,
+  PlanSchema,
+  zPlanBinId,
+  type Plan,
+  type Schema,
+  type SchemaIssue as Issue,
+} from './schema';
 
 export interface BoundedResult {
   plan?: Plan;
-  /** zod's issues with full paths, in document order, at most about MAX_FINDINGS_PER_FILE of them. */
+  /** The schema's issues with full paths, in document order, at most about MAX_FINDINGS_PER_FILE of them. */
   issues: Issue[];
   /** List entries and operations left unvalidated once the budget was spent. */
   notChecked: number;
@@ -23,7 +29,7 @@ export interface BoundedResult {
 }
 
 /** The list of each operation kind validated item by item, and the schema of its items. */
-const LISTS: Record<string, { key: string; item: z.ZodType }> = {
+const LISTS: Record<string, { key: string; item: Schema<unknown> }> = {
   add: { key: 'bins', item: AddItemSchema },
   withdraw: { key: 'bins', item: zPlanBinId },
   move: { key: 'moves', item: MoveItemSchema },
@@ -216,7 +222,7 @@ function operationsOf(issues: readonly Issue[]): Set<number> {
   return out;
 }
 
-function issuesOf(schema: z.ZodType, value: unknown): Issue[] {
+function issuesOf(schema: Schema<unknown>, value: unknown): Issue[] {
   const r = schema.safeParse(value);
   return r.success ? [] : r.error.issues;
 }
