@@ -55,15 +55,29 @@ type Check<T> = (v: unknown, path: SchemaPath, issues: SchemaIssue[]) => T | Inv
 export interface Schema<T> {
   readonly check: Check<T>;
   readonly json: JsonSchema;
-  safeParse(value: unknown): SafeParse<T>;
+  /** The typed value or the issues; with `maxIssues`, validation stops once that many were found. */
+  safeParse(value: unknown, maxIssues?: number): SafeParse<T>;
   /** The typed value; throws on an invalid one (for values the code itself wrote). */
   parse(value: unknown): T;
 }
 
+/** The issue count at which `fail` stops the validation under way (safeParse's `maxIssues`). */
+let issueLimit = Infinity;
+const STOP = Symbol('stop');
+
 function schema<T>(check: Check<T>, json: JsonSchema): Schema<T> {
-  const safeParse = (value: unknown): SafeParse<T> => {
+  const safeParse = (value: unknown, maxIssues = Infinity): SafeParse<T> => {
     const issues: SchemaIssue[] = [];
-    const out = check(value, [], issues);
+    const outer = issueLimit;
+    issueLimit = maxIssues;
+    let out: T | Invalid = INVALID;
+    try {
+      out = check(value, [], issues);
+    } catch (e) {
+      if (e !== STOP) throw e;
+    } finally {
+      issueLimit = outer;
+    }
     return out === INVALID || issues.length > 0
       ? { success: false, error: { issues } }
       : { success: true, data: out };
@@ -88,6 +102,7 @@ function fail(
   extra?: { keys: string[] } | { params: { kind: 'address' } },
 ): Invalid {
   issues.push({ code, path: [...path], message, ...extra } as SchemaIssue);
+  if (issues.length >= issueLimit) throw STOP;
   return INVALID;
 }
 
@@ -353,12 +368,23 @@ export interface Field<T> {
 type Shape = Record<string, Field<unknown>>;
 
 const field = <T>(check: Check<T>, json: JsonSchema): Field<T> => ({ check, json });
-const optional = <T>(f: Field<T>): Field<T | undefined> => ({ ...f, absent: 'optional' });
+const optional = <T>(f: Field<T>): Field<T> & { absent: 'optional' } => ({ ...f, absent: 'optional' });
 const withDefault = <T>(f: Field<T>, value: T | (() => T)): Field<T> => ({
   ...f,
   absent: { default: typeof value === 'function' ? (value as () => T) : () => value },
 });
 const of = <T>(s: Schema<T>): Field<T> => field(s.check, s.json);
+
+/** The typed value of a schema. */
+export type Infer<S> = S extends Schema<infer T> ? T : never;
+type FieldValue<F> = F extends Field<infer T> ? T : never;
+type IsOptional<F> = F extends { absent: 'optional' } ? true : false;
+/** A mapping's typed value: each field's value, the optional ones only where written. */
+type Output<S extends Shape> = {
+  [K in keyof S as IsOptional<S[K]> extends true ? never : K]: FieldValue<S[K]>;
+} & { [K in keyof S as IsOptional<S[K]> extends true ? K : never]?: FieldValue<S[K]> } extends infer O
+  ? { [K in keyof O]: O[K] }
+  : never;
 
 export interface ObjectSchema<T> extends Schema<T> {
   /** The accepted fields, in the order they are validated and output. */
@@ -380,7 +406,8 @@ export function fieldSchema<T, K extends keyof T & string>(object: ObjectSchema<
 }
 
 /** A mapping of exactly these fields (unknown keys are issues), output in the shape's order. */
-function strictObject<T>(shape: Shape, extraJson: JsonSchema = {}): ObjectSchema<T> {
+function strictObject<S extends Shape>(shape: S, extraJson: JsonSchema = {}): ObjectSchema<Output<S>> {
+  type T = Output<S>;
   const keys = Object.keys(shape);
   const known = new Set(keys);
   const required = keys.filter((k) => shape[k]?.absent === undefined);
@@ -427,100 +454,11 @@ function strictObject<T>(shape: Shape, extraJson: JsonSchema = {}): ObjectSchema
 
 // ---- The plan -----------------------------------------------------------------------------------------
 
-export type Mode = 'strict' | 'simple';
-
-export interface AddItem {
-  bin_id?: number;
-  active_bin_offset?: number;
-  x_amount: bigint;
-  y_amount: bigint;
-}
-
-export interface MoveItem {
-  from_bin_id: number;
-  to_bin_id?: number;
-  active_bin_offset?: number;
-  amount: bigint;
-}
-
-/** A shape over a range, expanded into bins at preparation (core/prepare/distribution.ts). */
-export interface Distribution {
-  shape: 'spot' | 'curve' | 'bid-ask';
-  /** Offsets from the active bin (simple) or absolute signed bin ids (strict), from <= to, inclusive. */
-  from: number;
-  to: number;
-  x_amount: bigint;
-  y_amount: bigint;
-}
-
-export interface AddOp {
-  id?: string;
-  op: 'add';
-  mode: Mode;
-  pool: string;
-  /** Empty when a distribution gives the bins (parse.ts asks for one of the two). */
-  bins: AddItem[];
-  distribution?: Distribution;
-}
-
-export interface WithdrawOp {
-  id?: string;
-  op: 'withdraw';
-  mode: Mode;
-  pool: string;
-  withdrawal_percentage: number;
-  bins?: number[];
-}
-
-export interface MoveOp {
-  id?: string;
-  op: 'move';
-  mode: Mode;
-  pool: string;
-  moves: MoveItem[];
-}
-
-export interface SwapOp {
-  id?: string;
-  op: 'swap';
-  input_token: string;
-  output_token: string;
-  amount_in: bigint;
-  amm_strategy: string;
-  slippage_tolerance?: number;
-  provider?: string;
-  /** Ask the engine's aggregator (POST /quotes/v2/agg/swap) for the swap parameters, when it offers it. */
-  aggregator?: boolean;
-}
-
-export type PlanOperation = AddOp | WithdrawOp | MoveOp | SwapOp;
-
-export interface Policy {
-  max_tip_lag: number;
-  slippage_tolerance: number;
-  active_bin_tolerance: number;
-  deadline_seconds: number | null;
-  /** Percent (2 means 2%): a swap whose price impact is above it gets a price-impact warning. */
-  max_price_impact: number;
-  /** out-of-range warns when the sender's liquidity in a pool is farther than this from the active bin. */
-  range_alert_bins: number;
-}
-
-export interface Plan {
-  $schema?: string;
-  version: 1;
-  network: 'mainnet' | 'testnet';
-  api: 'v2' | 'v1';
-  sender?: string;
-  policy: Policy;
-  operations: PlanOperation[];
-}
-
 const amount = of(zPlanAmount);
 const smallInt = of(zSmallInt);
 const binId = of(zPlanBinId);
 const MODES = ['strict', 'simple'] as const;
-const mode = withDefault(field(oneOf(MODES), enumJson(MODES, 'strict')), 'strict' as Mode);
+const mode = withDefault(field(oneOf(MODES), enumJson(MODES, 'strict')), 'strict');
 const id = optional(
   field(opId, {
     anyOf: [
@@ -529,7 +467,7 @@ const id = optional(
     ],
   }),
 );
-const opLiteral = (op: string): Field<string> =>
+const opLiteral = <const T extends string>(op: T): Field<T> =>
   field(
     (v, path, issues) =>
       v === op ? op : fail(issues, path, 'invalid_value', `Invalid input: expected "${op}"`),
@@ -540,14 +478,14 @@ const opLiteral = (op: string): Field<string> =>
   );
 const pool = of(zPoolRef);
 
-export const AddItemSchema = strictObject<AddItem>({
+export const AddItemSchema = strictObject({
   bin_id: optional(binId),
   active_bin_offset: optional(smallInt),
   x_amount: amount,
   y_amount: amount,
 });
 
-export const MoveItemSchema = strictObject<MoveItem>({
+export const MoveItemSchema = strictObject({
   from_bin_id: binId,
   to_bin_id: optional(binId),
   active_bin_offset: optional(smallInt),
@@ -555,7 +493,7 @@ export const MoveItemSchema = strictObject<MoveItem>({
 });
 
 const SHAPES = ['spot', 'curve', 'bid-ask'] as const;
-export const DistributionSchema = strictObject<Distribution>(
+export const DistributionSchema = strictObject(
   {
     shape: field(oneOf(SHAPES), {
       ...enumJson(SHAPES),
@@ -573,7 +511,7 @@ export const DistributionSchema = strictObject<Distribution>(
   },
 );
 
-export const AddOpSchema = strictObject<AddOp>({
+export const AddOpSchema = strictObject({
   id,
   op: opLiteral('add'),
   mode,
@@ -582,7 +520,7 @@ export const AddOpSchema = strictObject<AddOp>({
   distribution: optional(of(DistributionSchema)),
 });
 
-export const WithdrawOpSchema = strictObject<WithdrawOp>({
+export const WithdrawOpSchema = strictObject({
   id,
   op: opLiteral('withdraw'),
   mode,
@@ -599,7 +537,7 @@ export const WithdrawOpSchema = strictObject<WithdrawOp>({
   bins: optional(of(list(zPlanBinId))),
 });
 
-export const MoveOpSchema = strictObject<MoveOp>({
+export const MoveOpSchema = strictObject({
   id,
   op: opLiteral('move'),
   mode,
@@ -607,7 +545,7 @@ export const MoveOpSchema = strictObject<MoveOp>({
   moves: of(list(MoveItemSchema, 1)),
 });
 
-export const SwapOpSchema = strictObject<SwapOp>({
+export const SwapOpSchema = strictObject({
   id,
   op: opLiteral('swap'),
   input_token: of(zContractPrincipal),
@@ -629,6 +567,13 @@ export const SwapOpSchema = strictObject<SwapOp>({
     }),
   ),
 });
+
+export type AddOp = Infer<typeof AddOpSchema>;
+export type Distribution = Infer<typeof DistributionSchema>;
+export type WithdrawOp = Infer<typeof WithdrawOpSchema>;
+export type MoveOp = Infer<typeof MoveOpSchema>;
+export type SwapOp = Infer<typeof SwapOpSchema>;
+export type PlanOperation = AddOp | WithdrawOp | MoveOp | SwapOp;
 
 const OPERATIONS = new Map<unknown, ObjectSchema<PlanOperation>>([
   ['add', AddOpSchema],
@@ -658,7 +603,7 @@ export const OperationSchema = schema<PlanOperation>(
 
 const nonNegative = boundedInt(0);
 const bins0to1000 = boundedInt(0, 1000);
-export const PolicySchema = strictObject<Policy>({
+export const PolicySchema = strictObject({
   max_tip_lag: withDefault(field(nonNegative, { type: 'integer' }), 0),
   slippage_tolerance: withDefault(of(zSlippage), 1),
   active_bin_tolerance: withDefault(field(bins0to1000, { type: 'integer' }), 1),
@@ -674,9 +619,9 @@ export const PolicySchema = strictObject<Policy>({
 
 const NETWORKS = ['mainnet', 'testnet'] as const;
 const APIS = ['v2', 'v1'] as const;
-export const PlanSchema = strictObject<Plan>({
+export const PlanSchema = strictObject({
   $schema: optional(field(text(), { type: 'string' })),
-  version: field((v, path, issues) => (v === 1 || v === 1n ? 1 : noForm(issues, path)), {
+  version: field((v, path, issues) => (v === 1 || v === 1n ? (1 as const) : noForm(issues, path)), {
     type: 'integer',
     const: 1,
   }),
@@ -687,6 +632,8 @@ export const PlanSchema = strictObject<Plan>({
   policy: withDefault(of(PolicySchema), () => PolicySchema.parse({})),
   operations: of(list(OperationSchema, 1)),
 });
+
+export type Plan = Infer<typeof PlanSchema>;
 
 /** from/to as absolute signed ids: offsets from `active` in simple mode, ids in strict mode. */
 export function distributionRange(

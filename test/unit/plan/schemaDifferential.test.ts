@@ -208,6 +208,10 @@ describe('plan schema: plain validators against the zod schema they replaced', (
       const want = oracle.PlanSchema.safeParse(v);
       same('PlanSchema', v, plain.PlanSchema.safeParse(v), want);
       if (want.success) valid++;
+      // Stopped at its first issue: that issue, or the valid plan (boundedSchema.ts's first pass).
+      const first = plain.PlanSchema.safeParse(v, 1);
+      if (want.success) same('PlanSchema (first issue)', v, first, want);
+      else assert.deepEqual(first.error?.issues, [plain.PlanSchema.safeParse(v).error?.issues[0]]);
     }
     // The generator reaches both sides.
     assert.ok(valid > CASES / 20 && valid < CASES - CASES / 20, `${valid} valid of ${CASES}`);
