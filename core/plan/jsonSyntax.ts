@@ -11,8 +11,7 @@ export interface JsonSyntaxError {
   message: string;
 }
 
-const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const LITERALS = ['true', 'false', 'null'] as const;
 
 /** First JSON syntax error in `text`, or undefined when it is one valid JSON value. */
@@ -20,7 +19,7 @@ export function checkJsonSyntax(text: string, maxDepth = 64): JsonSyntaxError | 
   let i = 0;
   const n = text.length;
   // Stack of open containers: '{' or '['.
-  const stack: string[] = [];
+  const stack: Array<'{' | '['> = [];
   const describe = (at: number): string => (at >= n ? 'end of input' : `'${text[at]}'`);
   const fail = (at: number, expected: string): JsonSyntaxError => ({
     offset: Math.min(at, n),
@@ -28,7 +27,11 @@ export function checkJsonSyntax(text: string, maxDepth = 64): JsonSyntaxError | 
     message: `JSON: expected ${expected}, found ${describe(at)}`,
   });
   const skipWs = (): void => {
-    while (i < n && WS.has(text.charCodeAt(i))) i++;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else return;
+    }
   };
   const readString = (): JsonSyntaxError | undefined => {
     const start = i;
@@ -74,10 +77,29 @@ export function checkJsonSyntax(text: string, maxDepth = 64): JsonSyntaxError | 
     }
     if (c === '"') return readString();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
-      NUMBER.lastIndex = i;
-      const m = NUMBER.exec(text);
-      if (!m || m[0] === '-') return fail(i, 'a number');
-      i += m[0].length;
+      // JSON's number, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, each optional part taken only whole.
+      let q = c === '-' ? i + 1 : i;
+      const d = text.charCodeAt(q);
+      if (d === 0x30) q++;
+      else if (d >= 0x31 && d <= 0x39) {
+        q++;
+        while (isDigit(text.charCodeAt(q))) q++;
+      } else return fail(i, 'a number');
+      if (text.charCodeAt(q) === 0x2e && isDigit(text.charCodeAt(q + 1))) {
+        q += 2;
+        while (isDigit(text.charCodeAt(q))) q++;
+      }
+      const e = text.charCodeAt(q);
+      if (e === 0x65 || e === 0x45) {
+        let r = q + 1;
+        const sign = text.charCodeAt(r);
+        if (sign === 0x2b || sign === 0x2d) r++;
+        if (isDigit(text.charCodeAt(r))) {
+          q = r + 1;
+          while (isDigit(text.charCodeAt(q))) q++;
+        }
+      }
+      i = q;
       return undefined;
     }
     for (const lit of LITERALS) {

@@ -10,19 +10,8 @@
  */
 import { flowMapNode, type LightNode, type LightScalar } from './lightYaml';
 
-const INT = /^-?(?:0|[1-9][0-9]*)$/;
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-/** A JSON string's value (the text from its opening to its closing quote, which the syntax check passed). */
-function stringValue(text: string, start: number, end: number): string {
-  const raw = text.slice(start + 1, end - 1);
-  return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
-}
-
-/** A JSON number's value: integers exact (bigint), others as JS numbers (parse.ts keeps their text). */
-function numberValue(written: string): bigint | number {
-  return INT.test(written) ? BigInt(written) : parseFloat(written);
-}
+/** Digits of an integer that a double holds exactly (2^53 has 16 digits). */
+const EXACT_DIGITS = 15;
 
 /** What the JSON reader gives: the tree and value of any root (yaml's LightDoc is one with a mapping root). */
 export interface JsonDoc {
@@ -30,6 +19,8 @@ export interface JsonDoc {
   value: unknown;
   /** Offsets of keys that repeat an earlier key of their mapping, each one of yaml's DUPLICATE_KEY errors. */
   duplicateKeys?: readonly number[];
+  /** A number not read as an integer in plain digits (lightYaml.ts LightDoc.writtenNumbers). */
+  writtenNumbers?: true;
 }
 
 class Bail extends Error {}
@@ -51,11 +42,13 @@ class Limit extends Error {
 export function parseLightJson(text: string, maxMapEntries: number): JsonDoc | { limit: number } | undefined {
   try {
     const r = new Reader(text, maxMapEntries);
-    const root = r.value(r.ws(0));
-    root.node.range[2] = r.lineEnd(root.end);
-    return r.duplicateKeys.length > 0
-      ? { root: root.node, value: root.value, duplicateKeys: r.duplicateKeys }
-      : { root: root.node, value: root.value };
+    const node = r.value(r.ws(0));
+    const value = r.read;
+    node.range[2] = r.lineEnd(r.end);
+    const doc: JsonDoc = { root: node, value };
+    if (r.duplicateKeys.length > 0) doc.duplicateKeys = r.duplicateKeys;
+    if (r.writtenNumbers) doc.writtenNumbers = true;
+    return doc;
   } catch (e) {
     if (e instanceof Bail) return undefined;
     if (e instanceof Limit) return { limit: e.offset };
@@ -63,15 +56,23 @@ export function parseLightJson(text: string, maxMapEntries: number): JsonDoc | {
   }
 }
 
-interface Read {
-  node: LightNode;
-  value: unknown;
-  end: number;
-}
-
+/**
+ * One pass over the text building the tree and the value together. Each reading method returns the node
+ * and leaves the value in `read` and the offset after it in `end` (no object per value read). Keys are
+ * taken from a small cache when the text repeats one (a plan repeats `bin_id` in every bin): one string per
+ * distinct key, not one per occurrence.
+ */
 class Reader {
   /** Offsets of keys that repeat an earlier key of their mapping, in text order. */
   readonly duplicateKeys: number[] = [];
+  /** JsonDoc.writtenNumbers. */
+  writtenNumbers = false;
+  /** The value of the node read last. */
+  read: unknown = undefined;
+  /** The offset just after the node read last. */
+  end = 0;
+  /** Key strings by length and first character (checked against the text before use). */
+  private readonly keys = new Map<number, string>();
   constructor(
     private readonly text: string,
     private readonly maxEntries: number,
@@ -101,27 +102,24 @@ class Reader {
     return q;
   }
 
-  value(p: number): Read {
+  value(p: number): LightNode {
     const c = this.text.charCodeAt(p);
     if (c === 123) return this.map(p);
     if (c === 91) return this.seq(p);
     return this.scalar(p);
   }
 
-  private scalar(p: number): Read & { node: LightScalar } {
+  private scalar(p: number): LightScalar {
     const t = this.text;
     const c = t.charCodeAt(p);
     let end: number;
     let value: unknown;
     if (c === 34) {
       end = this.stringEnd(p);
-      value = stringValue(t, p, end);
+      value = this.stringValue(p, end);
     } else if (c === 45 || (c >= 48 && c <= 57)) {
-      NUMBER.lastIndex = p;
-      const m = NUMBER.exec(t);
-      if (!m) return bail();
-      end = p + m[0].length;
-      value = numberValue(m[0]);
+      end = this.number(p);
+      value = this.read;
     } else if (t.startsWith('true', p)) {
       end = p + 4;
       value = true;
@@ -132,7 +130,67 @@ class Reader {
       end = p + 4;
       value = null;
     } else return bail();
-    return { node: { kind: 'scalar', range: [p, end, end], value }, value, end };
+    this.read = value;
+    this.end = end;
+    return { kind: 'scalar', range: [p, end, end], value };
+  }
+
+  /**
+   * The number at `p` (JSON's grammar, which the syntax check passed): its end, its value in `read`, an
+   * integer exact as a bigint, other numbers as JS numbers (parse.ts keeps their text).
+   */
+  private number(p: number): number {
+    const t = this.text;
+    let q = t.charCodeAt(p) === 45 ? p + 1 : p;
+    const digits = q;
+    let n = 0;
+    let c = t.charCodeAt(q);
+    if (c === 48) c = t.charCodeAt(++q);
+    else
+      while (c >= 48 && c <= 57) {
+        n = n * 10 + (c - 48);
+        c = t.charCodeAt(++q);
+      }
+    if (q === digits) return bail();
+    if (c !== 46 && c !== 101 && c !== 69) {
+      // An integer: short ones from the digits read (exact in a double), longer ones from their text.
+      this.read = q - digits <= EXACT_DIGITS ? BigInt(p === digits ? n : -n) : BigInt(t.slice(p, q));
+      return q;
+    }
+    if (c === 46) {
+      c = t.charCodeAt(++q);
+      if (!(c >= 48 && c <= 57)) return bail();
+      while (c >= 48 && c <= 57) c = t.charCodeAt(++q);
+    }
+    if (c === 101 || c === 69) {
+      c = t.charCodeAt(++q);
+      if (c === 43 || c === 45) c = t.charCodeAt(++q);
+      if (!(c >= 48 && c <= 57)) return bail();
+      while (c >= 48 && c <= 57) c = t.charCodeAt(++q);
+    }
+    this.read = parseFloat(t.slice(p, q));
+    this.writtenNumbers = true;
+    return q;
+  }
+
+  /** A JSON string's value (the text from its opening to its closing quote, which the syntax check passed). */
+  private stringValue(start: number, end: number): string {
+    const t = this.text;
+    for (let i = start + 1; i < end - 1; i++)
+      if (t.charCodeAt(i) === 92) return JSON.parse(t.slice(start, end)) as string;
+    return t.slice(start + 1, end - 1);
+  }
+
+  /** A key's value: a string read before when the text repeats it, else as stringValue. */
+  private keyValue(start: number, end: number): string {
+    const length = end - start - 2;
+    const slot = length * 0x10000 + this.text.charCodeAt(start + 1);
+    const known = this.keys.get(slot);
+    if (known !== undefined && this.text.startsWith(known, start + 1)) return known;
+    const key = this.stringValue(start, end);
+    // Only a key as written (no escape) stands for the same text next time.
+    if (key.length === length) this.keys.set(slot, key);
+    return key;
   }
 
   /** Offset just after the string opening at `p` (the syntax was checked: it is terminated). */
@@ -148,33 +206,36 @@ class Reader {
     }
   }
 
-  private map(open: number): Read {
+  private map(open: number): LightNode {
+    const t = this.text;
     const keys: LightScalar[] = [];
     const values: LightNode[] = [];
     const value: Record<string, unknown> = {};
     let p = this.ws(open + 1);
-    if (this.text.charCodeAt(p) === 125) return this.closeMap(open, p, keys, values, value);
+    if (t.charCodeAt(p) === 125) return this.closeMap(open, p, keys, values, value);
     for (;;) {
-      if (this.text.charCodeAt(p) !== 34) return bail();
+      if (t.charCodeAt(p) !== 34) return bail();
       const keyEnd = this.stringEnd(p);
-      const key = stringValue(this.text, p, keyEnd);
+      const key = this.keyValue(p, keyEnd);
       if (Object.prototype.hasOwnProperty.call(value, key)) this.duplicateKeys.push(p);
       keys.push({ kind: 'scalar', range: [p, keyEnd, keyEnd], value: key });
       const colon = this.ws(keyEnd);
-      if (this.text.charCodeAt(colon) !== 58) return bail();
-      const v = this.value(this.ws(colon + 1));
-      const after = this.ws(v.end);
-      v.node.range[2] = this.lineEnd(v.end);
-      values.push(v.node);
+      if (t.charCodeAt(colon) !== 58) return bail();
+      const node = this.value(this.ws(colon + 1));
+      const read = this.read;
+      const end = this.end;
+      const after = this.ws(end);
+      node.range[2] = this.lineEnd(end);
+      values.push(node);
       if (key === '__proto__')
         Object.defineProperty(value, key, {
-          value: v.value,
+          value: read,
           writable: true,
           enumerable: true,
           configurable: true,
         });
-      else value[key] = v.value;
-      const c = this.text.charCodeAt(after);
+      else value[key] = read;
+      const c = t.charCodeAt(after);
       if (c === 125) return this.closeMap(open, after, keys, values, value);
       if (c !== 44) return bail();
       // yaml's tree check stops at the comma that makes the limit (parse.ts flowProblem).
@@ -189,23 +250,26 @@ class Reader {
     keys: LightScalar[],
     values: LightNode[],
     value: Record<string, unknown>,
-  ): Read {
+  ): LightNode {
     const end = close + 1;
-    return { node: flowMapNode(open, end, keys, values), value, end };
+    this.read = value;
+    this.end = end;
+    return flowMapNode(open, end, keys, values);
   }
 
-  private seq(open: number): Read {
+  private seq(open: number): LightNode {
+    const t = this.text;
     const items: LightNode[] = [];
     const value: unknown[] = [];
     let p = this.ws(open + 1);
-    if (this.text.charCodeAt(p) !== 93) {
+    if (t.charCodeAt(p) !== 93) {
       for (;;) {
-        const v = this.value(p);
-        const after = this.ws(v.end);
-        v.node.range[2] = after;
-        items.push(v.node);
-        value.push(v.value);
-        const c = this.text.charCodeAt(after);
+        const node = this.value(p);
+        value.push(this.read);
+        const after = this.ws(this.end);
+        node.range[2] = after;
+        items.push(node);
+        const c = t.charCodeAt(after);
         if (c === 93) {
           p = after;
           break;
@@ -215,6 +279,8 @@ class Reader {
       }
     }
     const end = p + 1;
-    return { node: { kind: 'seq', range: [open, end, end], flow: true, items }, value, end };
+    this.read = value;
+    this.end = end;
+    return { kind: 'seq', range: [open, end, end], flow: true, items };
   }
 }

@@ -82,6 +82,25 @@ const SCALAR_TAGS: readonly ScalarTag[] = ['str', 'int', 'float', 'bool', 'null'
 export interface LightDoc {
   root: LightMap;
   value: Record<string, unknown>;
+  /**
+   * Some scalar's value is a JS number, or an integer not written as plain digits (PLAIN_INTEGER in
+   * parse.ts): parse.ts numbersAsWritten must replace it by its text. Absent: that walk would change nothing.
+   */
+  writtenNumbers?: true;
+}
+
+/** Whether text[start, end) is an integer in plain decimal digits (`-?(0|[1-9][0-9]*)`), nothing around it. */
+export function plainIntegerAt(text: string, start: number, end: number): boolean {
+  let i = text.charCodeAt(start) === 45 ? start + 1 : start;
+  if (i >= end) return false;
+  const first = text.charCodeAt(i);
+  if (first === 48) return i + 1 === end;
+  if (first < 49 || first > 57) return false;
+  for (i++; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /**
@@ -361,6 +380,8 @@ class Reader {
   refusedKey: { at: number; name: string; repeated: boolean } | undefined;
   /** The comma at which a flow mapping reached `maxMapEntries` entries (-1: none). */
   entryLimit = -1;
+  /** LightDoc.writtenNumbers: a number value, or an integer whose text is not plain digits, was read. */
+  writtenNumbers = false;
   constructor(
     private readonly text: string,
     private readonly maxAliasCount: number,
@@ -603,7 +624,7 @@ class Reader {
     if (start >= this.len || this.indentAt(start) !== 0 || !this.isKeyAt(start)) return bail();
     const { node, value, next } = this.blockMap(start, 0);
     if (next < this.len) return bail();
-    return { root: node, value };
+    return this.writtenNumbers ? { root: node, value, writtenNumbers: true } : { root: node, value };
   }
 
   /**
@@ -627,7 +648,9 @@ class Reader {
     else if (q < this.len) return bail();
     if (this.nextContentLine(q) < this.len) return bail();
     node.range[2] = q;
-    return { root: node as LightMap, value: value as Record<string, unknown> };
+    const root = node as LightMap;
+    const map = value as Record<string, unknown>;
+    return this.writtenNumbers ? { root, value: map, writtenNumbers: true } : { root, value: map };
   }
 
   /** A block map whose keys sit at column `col`; the first key at `keyPos`. `next` is the next content line. */
@@ -944,6 +967,7 @@ class Reader {
     const folded = lines ? unfoldLines(raw) : raw;
     // Unresolved (after a tag): the text; its `-x` check above stays (yaml may read it otherwise).
     const v = resolve ? resolvePlain(folded) : folded;
+    this.noteNumber(v, p, q);
     return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
   }
 
@@ -966,7 +990,14 @@ class Reader {
     const s = this.scalar(q, flow, -1, false);
     const text = s.value as string;
     const value = tagValue(tag, text);
+    this.noteNumber(value, s.node.range[0], s.node.range[1]);
     return { node: { kind: 'scalar', range: s.node.range, value }, value, end: s.end };
+  }
+
+  /** Notes a scalar's value that numbersAsWritten would replace (LightDoc.writtenNumbers). */
+  private noteNumber(value: unknown, start: number, end: number): void {
+    if (typeof value === 'number' || (typeof value === 'bigint' && !plainIntegerAt(this.text, start, end)))
+      this.writtenNumbers = true;
   }
 
   /** A scalar, a flow collection (either anchored) or an alias inside a flow collection. */

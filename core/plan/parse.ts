@@ -15,7 +15,14 @@ import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
 import { parseLightJson, type JsonDoc } from './lightJson';
 import { locateDoc, locateLight, type Located } from './locate';
-import { parseLightYaml, type LightMap, type LightMiss, type LightNode, type LightScalar } from './lightYaml';
+import {
+  parseLightYaml,
+  plainIntegerAt,
+  type LightMap,
+  type LightMiss,
+  type LightNode,
+  type LightScalar,
+} from './lightYaml';
 
 /**
  * The `yaml` library is loaded on first use: the fast reader (lightYaml.ts) reads the usual plan without it,
@@ -175,7 +182,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   let source: SourceTree;
   let value: unknown;
   if (light) {
-    source = lightTree(light.root, light.value, text, () => composeDocument(text, format));
+    source = lightTree(light, text, () => composeDocument(text, format));
     value = light.value;
     if (light.duplicateKeys) {
       // yaml's DUPLICATE_KEY errors, at the same places; a repeated key makes the value unusable, as there.
@@ -810,6 +817,7 @@ const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
  * Both YAML readers (lightYaml.ts and the `yaml` library) and JSON alike.
  */
 function numbersAsWritten(value: unknown, source: SourceTree): unknown {
+  if (source.numbersAsWritten) return source.numbersAsWritten(value);
   const path: Array<string | number> = [];
   const walk = (v: unknown): unknown => {
     if (typeof v === 'number') return source.scalarText(path) ?? String(v);
@@ -840,10 +848,60 @@ function numbersAsWritten(value: unknown, source: SourceTree): unknown {
   return walk(value);
 }
 
+/**
+ * numbersAsWritten on the fast reader's tree: the value and the tree walked together, each child node found
+ * from its parent as lightAt finds it from the root (an alias followed on the way down, a map's key by its
+ * text, a sequence's item by a numeric index), so every number gets the text lightTree's scalarText gives
+ * for its path without a walk from the root per number.
+ */
+function lightNumbersAsWritten(value: unknown, root: LightNode, text: string): unknown {
+  const writtenAt = (node: LightNode | undefined): string | undefined => {
+    const n = node?.kind === 'alias' ? node.target : node;
+    return n?.kind === 'scalar' ? text.slice(n.range[0], n.range[1]).trim() : undefined;
+  };
+  const child = (node: LightNode | undefined, seg: string | number): LightNode | undefined => {
+    if (node === undefined) return undefined;
+    const n = node.kind === 'alias' ? node.target : node;
+    if (n.kind === 'map') {
+      const i = lightKeyAt(n, String(seg));
+      return i === undefined ? undefined : n.values[i];
+    }
+    return n.kind === 'seq' && typeof seg === 'number' ? n.items[seg] : undefined;
+  };
+  const walk = (v: unknown, node: LightNode | undefined): unknown => {
+    if (typeof v === 'number') return writtenAt(node) ?? String(v);
+    if (typeof v === 'bigint') {
+      // The usual case (digits as written, nothing around them) needs no copy of the text.
+      const n = node?.kind === 'alias' ? node.target : node;
+      if (n?.kind === 'scalar' && plainIntegerAt(text, n.range[0], n.range[1])) return v;
+      const written = writtenAt(node);
+      return written === undefined || PLAIN_INTEGER.test(written) ? v : written;
+    }
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
+        v[i] = walk(item, child(node, i));
+      }
+    } else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) {
+        const item = o[k];
+        if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
+        o[k] = walk(item, child(node, k));
+      }
+    }
+    return v;
+  };
+  return walk(value, root);
+}
+
 /** Where the ranges come from: the composed yaml Document, or the light reader's tree (lightYaml.ts). */
 interface SourceTree {
   /** The source text of the scalar at `path` (an alias is followed to its anchor's scalar). */
   scalarText(path: PlanPath): string | undefined;
+  /** numbersAsWritten done in one walk of this tree (the light tree); absent: by scalarText per number. */
+  numbersAsWritten?(value: unknown): unknown;
   /** The root is empty (no content). */
   empty: boolean;
   /** Value and key ranges at `path`; undefined when the path does not exist. */
@@ -906,12 +964,8 @@ function docTree(doc: Document.Parsed, text: string): SourceTree {
   };
 }
 
-function lightTree(
-  root: LightNode,
-  value: unknown,
-  text: string,
-  compose: () => Document.Parsed,
-): SourceTree {
+function lightTree(light: JsonDoc, text: string, compose: () => Document.Parsed): SourceTree {
+  const { root, value } = light;
   let doc: Document.Parsed | undefined;
   const ops = lightAt(root, ['operations'])?.node;
   return {
@@ -921,6 +975,8 @@ function lightTree(
       if (node?.kind === 'alias') node = node.target;
       return node?.kind === 'scalar' ? text.slice(node.range[0], node.range[1]).trim() : undefined;
     },
+    // Every number already as plans take it (the reader says so): the walk would change nothing.
+    numbersAsWritten: (v) => (light.writtenNumbers ? lightNumbersAsWritten(v, root, text) : v),
     at(path) {
       const found = lightAt(root, path);
       return found && { node: found.node.range, key: found.key?.range };
