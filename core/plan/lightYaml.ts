@@ -138,6 +138,9 @@ const FLOAT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 const STRING_START = /^[A-Za-z_$./]/;
 const DOT_NUMBER = /^\.[0-9]/;
 
+/** Characters (a sign included) of an integer whose digits a double surely holds exactly. */
+const SHORT_INTEGER = 15;
+
 /** A closed flow map `{ ... }` from `open` to `end`. */
 export const flowMapNode = (
   open: number,
@@ -382,6 +385,8 @@ class Reader {
   entryLimit = -1;
   /** LightDoc.writtenNumbers: a number value, or an integer whose text is not plain digits, was read. */
   writtenNumbers = false;
+  /** Plain keys read, by length and first character (plainKey): one string per distinct key, not per use. */
+  private readonly plainKeys = new Map<number, string>();
   constructor(
     private readonly text: string,
     private readonly maxAliasCount: number,
@@ -430,6 +435,19 @@ class Reader {
 
   private code(i: number): number {
     return i < this.len ? this.text.charCodeAt(i) : -1;
+  }
+
+  /**
+   * The plain key text[p, end): the string read before for the same text when there is one (a plan repeats
+   * `bin_id` in every bin), else a new one, kept for next time.
+   */
+  private plainKey(p: number, end: number): string {
+    const slot = (end - p) * 0x10000 + this.text.charCodeAt(p);
+    const known = this.plainKeys.get(slot);
+    if (known !== undefined && this.text.startsWith(known, p)) return known;
+    const key = this.text.slice(p, end);
+    this.plainKeys.set(slot, key);
+    return key;
   }
 
   /** Start of the next line that has content (not blank, not comment-only), or the text length. */
@@ -543,7 +561,7 @@ class Reader {
       return { key: value, quoted: true, end };
     }
     const end = this.plainKeyEnd(p);
-    return end < 0 ? undefined : { key: this.text.slice(p, end), quoted: false, end };
+    return end < 0 ? undefined : { key: this.plainKey(p, end), quoted: false, end };
   }
 
   /**
@@ -559,7 +577,7 @@ class Reader {
     }
     const end = this.plainKeyEnd(p);
     const colon = end < 0 ? -1 : this.colonAfter(p, end);
-    return colon < 0 ? undefined : { key: this.text.slice(p, end), quoted: false, start: p, end, colon };
+    return colon < 0 ? undefined : { key: this.plainKey(p, end), quoted: false, start: p, end, colon };
   }
 
   /** The end of a plain key (keyText's) at `p`, or -1. */
@@ -962,6 +980,13 @@ class Reader {
       } else break;
     }
     if (q === p) return bail();
+    if (resolve && !lines && q - p <= SHORT_INTEGER && plainIntegerAt(this.text, p, q)) {
+      // A short integer in plain digits (most plan values): resolvePlain's value, from the digits in place.
+      let n = 0;
+      for (let i = this.code(p) === 45 ? p + 1 : p; i < q; i++) n = n * 10 + (this.text.charCodeAt(i) - 48);
+      const v = BigInt(this.code(p) === 45 ? -n : n);
+      return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
+    }
     const raw = this.text.slice(p, q);
     if (raw.charCodeAt(0) === 45 && !INT.test(raw) && !FLOAT.test(raw) && !NEG_INF.test(raw)) return bail(); // '-x'
     const folded = lines ? unfoldLines(raw) : raw;
@@ -1109,7 +1134,7 @@ class Reader {
         if (!isKeyStart(c0)) return bail();
         q = p + 1;
         while (isKeyChar(this.code(q))) q++;
-        key = this.text.slice(p, q);
+        key = this.plainKey(p, q);
         if (!this.takesKey(key, false, p, value)) return bail();
       }
       let colon = q;

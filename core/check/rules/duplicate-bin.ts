@@ -9,22 +9,29 @@ export const duplicateBin: Rule = {
   run(ctx) {
     const out: Finding[] = [];
     ctx.plan.operations.forEach((op, i) => {
-      // Keys first; a label and a path are built only for an entry seen before (the rare case).
-      const first = new Map<string, number>();
-      const seen = (key: string, j: number): number | undefined => {
-        const prev = first.get(key);
-        if (prev === undefined) first.set(key, j);
+      // Keys first (absolute ids and offsets apart, by number: no string per entry); a label and a path are
+      // built only for an entry seen before (the rare case).
+      const first = { b: new Map<number, number>(), o: new Map<number, number>() };
+      const seen = (kind: 'b' | 'o', key: number, j: number): number | undefined => {
+        const prev = first[kind].get(key);
+        if (prev === undefined) first[kind].set(key, j);
         return prev;
       };
       // One message string per key (the key gives the label and the first entry): a plan of 100,000 bins in
       // one add repeats each of the 1,001 bin ids about 100 times, and a message apiece was most of what its
       // findings held.
-      const messages = new Map<string, string>();
-      const report = (key: string, label: string, path: PlanPath, prevPath: PlanPath): void => {
-        let message = messages.get(key);
+      const messages = { b: new Map<number, string>(), o: new Map<number, string>() };
+      const report = (
+        kind: 'b' | 'o',
+        key: number,
+        label: string,
+        path: PlanPath,
+        prevPath: PlanPath,
+      ): void => {
+        let message = messages[kind].get(key);
         if (message === undefined) {
           message = `${label} appears twice in this operation (first at ${prevPath.slice(2, 4).join('[')}]); merge the two entries into one`;
-          messages.set(key, message);
+          messages[kind].set(key, message);
         }
         out.push(finding(ctx, 'duplicate-bin', { op: i, path }, message));
       };
@@ -49,21 +56,21 @@ export const duplicateBin: Rule = {
       if (op.op === 'add')
         op.bins.forEach((b, j) => {
           if (b.bin_id !== undefined && op.mode === 'strict') {
-            const key = `b${b.bin_id}`;
-            const prev = seen(key, j);
+            const prev = seen('b', b.bin_id, j);
             if (prev !== undefined)
               report(
-                key,
+                'b',
+                b.bin_id,
                 `bin ${b.bin_id}`,
                 ['operations', i, 'bins', j, 'bin_id'],
                 ['operations', i, 'bins', prev],
               );
           } else if (b.active_bin_offset !== undefined) {
-            const key = `o${b.active_bin_offset}`;
-            const prev = seen(key, j);
+            const prev = seen('o', b.active_bin_offset, j);
             if (prev !== undefined)
               report(
-                key,
+                'o',
+                b.active_bin_offset,
                 `active_bin_offset ${b.active_bin_offset}`,
                 ['operations', i, 'bins', j, 'active_bin_offset'],
                 ['operations', i, 'bins', prev],
@@ -73,21 +80,21 @@ export const duplicateBin: Rule = {
       else if (op.op === 'move')
         op.moves.forEach((m, j) => {
           if (m.to_bin_id !== undefined && op.mode === 'strict') {
-            const key = `b${m.to_bin_id}`;
-            const prev = seen(key, j);
+            const prev = seen('b', m.to_bin_id, j);
             if (prev !== undefined)
               report(
-                key,
+                'b',
+                m.to_bin_id,
                 `to bin ${m.to_bin_id}`,
                 ['operations', i, 'moves', j, 'to_bin_id'],
                 ['operations', i, 'moves', prev],
               );
           } else if (m.active_bin_offset !== undefined) {
-            const key = `o${m.active_bin_offset}`;
-            const prev = seen(key, j);
+            const prev = seen('o', m.active_bin_offset, j);
             if (prev !== undefined)
               report(
-                key,
+                'o',
+                m.active_bin_offset,
                 `active_bin_offset ${m.active_bin_offset}`,
                 ['operations', i, 'moves', j, 'active_bin_offset'],
                 ['operations', i, 'moves', prev],
@@ -96,10 +103,9 @@ export const duplicateBin: Rule = {
         });
       else if (op.op === 'withdraw')
         op.bins?.forEach((id, j) => {
-          const key = `b${id}`;
-          const prev = seen(key, j);
+          const prev = seen('b', id, j);
           if (prev !== undefined)
-            report(key, `bin ${id}`, ['operations', i, 'bins', j], ['operations', i, 'bins', prev]);
+            report('b', id, `bin ${id}`, ['operations', i, 'bins', j], ['operations', i, 'bins', prev]);
         });
     });
     return out;

@@ -403,6 +403,21 @@ describe('plan parsing: syntax and schema findings', () => {
     assert.deepEqual(idx.positionAt(8), { line: 2, character: 0 });
     assert.equal(idx.offsetAt({ line: 1, character: 3 }), 6);
   });
+
+  it('LineIndex finds the same lines in a text with LF line ends only as with CRLF ones', () => {
+    for (const lf of ['', 'a', '\n', 'a\n', '\n\nb\n', 'ab\ncd\n\nef', 'x😀\ny']) {
+      const crlf = lf.replace(/\n/g, '\r\n');
+      const a = new LineIndex(lf);
+      const b = new LineIndex(crlf);
+      for (let o = 0; o <= lf.length + 1; o++) {
+        const p = a.positionAt(o);
+        // The same position in the CRLF text: its offset is one more per line break before it.
+        assert.deepEqual(b.positionAt(b.offsetAt(p)), p, JSON.stringify([lf, o]));
+        assert.equal(a.offsetAt(p), Math.min(o, lf.length));
+      }
+      assert.equal(a.positionAt(lf.length).line, lf.split('\n').length - 1);
+    }
+  });
 });
 
 describe('plan parsing: small hostile inputs (issue 10)', () => {
