@@ -8,7 +8,7 @@
  * the limit stops the reading at the comma where yaml's tree check stops (`{ limit }`). A `__proto__` key is
  * an own property, as toJS makes it. test/unit/plan/lightJson.test.ts checks the equivalence with yaml.
  */
-import { flowMapNode, type LightNode, type LightScalar } from './lightYaml';
+import { exactBigInt, flowMapNode, type LightNode, type LightScalar } from './lightYaml';
 
 /** Digits of an integer that a double holds exactly (2^53 has 16 digits). */
 const EXACT_DIGITS = 15;
@@ -154,7 +154,7 @@ class Reader {
     if (q === digits) return bail();
     if (c !== 46 && c !== 101 && c !== 69) {
       // An integer: short ones from the digits read (exact in a double), longer ones from their text.
-      this.read = q - digits <= EXACT_DIGITS ? BigInt(p === digits ? n : -n) : BigInt(t.slice(p, q));
+      this.read = q - digits <= EXACT_DIGITS ? exactBigInt(p === digits ? n : -n) : BigInt(t.slice(p, q));
       return q;
     }
     if (c === 46) {

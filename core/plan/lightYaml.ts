@@ -141,6 +141,14 @@ const DOT_NUMBER = /^\.[0-9]/;
 /** Characters (a sign included) of an integer whose digits a double surely holds exactly. */
 const SHORT_INTEGER = 15;
 
+/** 0n..1023n made once: plans repeat small integers (bin ids, offsets, amounts of 0) in every bin. */
+const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
+
+/** The bigint of an integer a double holds exactly (`n` read from its digits); small ones shared. */
+export function exactBigInt(n: number): bigint {
+  return n >= 0 && n < 1024 ? SMALL_BIGINTS[n]! : BigInt(n);
+}
+
 /** A closed flow map `{ ... }` from `open` to `end`. */
 export const flowMapNode = (
   open: number,
@@ -984,7 +992,7 @@ class Reader {
       // A short integer in plain digits (most plan values): resolvePlain's value, from the digits in place.
       let n = 0;
       for (let i = this.code(p) === 45 ? p + 1 : p; i < q; i++) n = n * 10 + (this.text.charCodeAt(i) - 48);
-      const v = BigInt(this.code(p) === 45 ? -n : n);
+      const v = exactBigInt(this.code(p) === 45 ? -n : n);
       return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
     }
     const raw = this.text.slice(p, q);
