@@ -8,7 +8,14 @@
  * the limit stops the reading at the comma where yaml's tree check stops (`{ limit }`). A `__proto__` key is
  * an own property, as toJS makes it. test/unit/plan/lightJson.test.ts checks the equivalence with yaml.
  */
-import { exactBigInt, flowMapNode, type LightNode, type LightScalar } from './lightYaml';
+import {
+  exactBigInt,
+  flowMapNode,
+  scalarNode,
+  setNodeEnd,
+  type LightNode,
+  type LightScalar,
+} from './lightYaml';
 
 /** Digits of an integer that a double holds exactly (2^53 has 16 digits). */
 const EXACT_DIGITS = 15;
@@ -44,7 +51,7 @@ export function parseLightJson(text: string, maxMapEntries: number): JsonDoc | {
     const r = new Reader(text, maxMapEntries);
     const node = r.value(r.ws(0));
     const value = r.read;
-    node.range[2] = r.lineEnd(r.end);
+    setNodeEnd(node, r.lineEnd(r.end));
     const doc: JsonDoc = { root: node, value };
     if (r.duplicateKeys.length > 0) doc.duplicateKeys = r.duplicateKeys;
     if (r.writtenNumbers) doc.writtenNumbers = true;
@@ -132,7 +139,7 @@ class Reader {
     } else return bail();
     this.read = value;
     this.end = end;
-    return { kind: 'scalar', range: [p, end, end], value };
+    return scalarNode(p, end, value);
   }
 
   /**
@@ -218,14 +225,14 @@ class Reader {
       const keyEnd = this.stringEnd(p);
       const key = this.keyValue(p, keyEnd);
       if (Object.prototype.hasOwnProperty.call(value, key)) this.duplicateKeys.push(p);
-      keys.push({ kind: 'scalar', range: [p, keyEnd, keyEnd], value: key });
+      keys.push(scalarNode(p, keyEnd, key));
       const colon = this.ws(keyEnd);
       if (t.charCodeAt(colon) !== 58) return bail();
       const node = this.value(this.ws(colon + 1));
       const read = this.read;
       const end = this.end;
       const after = this.ws(end);
-      node.range[2] = this.lineEnd(end);
+      setNodeEnd(node, this.lineEnd(end));
       values.push(node);
       if (key === '__proto__')
         Object.defineProperty(value, key, {
@@ -267,7 +274,7 @@ class Reader {
         const node = this.value(p);
         value.push(this.read);
         const after = this.ws(this.end);
-        node.range[2] = after;
+        setNodeEnd(node, after);
         items.push(node);
         const c = t.charCodeAt(after);
         if (c === 93) {

@@ -44,6 +44,45 @@ export interface LightScalar {
   range: LightRange;
   value: unknown;
 }
+
+/**
+ * A scalar of the reader's tree: its range kept as three numbers, not an array (a plan at the size limit
+ * holds some 120,000 scalars, keys included; an array apiece was a third of the tree the collector copied).
+ * `range` gives a new array on each read, so a node end is changed through setNodeEnd, never by writing
+ * into that array.
+ */
+class ScalarNode implements LightScalar {
+  readonly kind = 'scalar' as const;
+  constructor(
+    public start: number,
+    public end: number,
+    public nodeEnd: number,
+    public value: unknown,
+  ) {}
+  get range(): LightRange {
+    return [this.start, this.end, this.nodeEnd];
+  }
+  set range(r: LightRange) {
+    this.start = r[0];
+    this.end = r[1];
+    this.nodeEnd = r[2];
+  }
+}
+
+/** A scalar node over text[start, end) (its node ends there too until setNodeEnd moves it). */
+export const scalarNode = (start: number, end: number, value: unknown): LightScalar =>
+  new ScalarNode(start, end, end, value);
+
+/** Sets where `node` ends (yaml's range[2]). */
+export function setNodeEnd(node: LightNode, end: number): void {
+  if (node instanceof ScalarNode) node.nodeEnd = end;
+  else node.range[2] = end;
+}
+
+/** The text[start, end) of a scalar node's value, as two numbers (no array). */
+export function scalarSpan(node: LightScalar): readonly [number, number] {
+  return node instanceof ScalarNode ? [node.start, node.end] : [node.range[0], node.range[1]];
+}
 /** The core-schema tags the reader takes on a scalar (`tagged`). */
 type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
 
@@ -723,7 +762,7 @@ class Reader {
     const k = this.isExplicitKey(p) ? this.explicitKeyAt(p, col) : (this.keyAt(p) ?? bail());
     const key = k.key;
     if (!this.takesKey(key, k.quoted, k.start, seen)) return bail();
-    const keyNode: LightScalar = { kind: 'scalar', range: [k.start, k.end, k.end], value: key };
+    const keyNode = scalarNode(k.start, k.end, key);
     let q = k.colon + 1;
     while (isWhite(this.code(q))) q++;
     let c = this.code(q);
@@ -853,7 +892,7 @@ class Reader {
     }
     const v = this.inlineValue(q, col);
     const g = this.gap(this.lineEnd(v.end), col, true);
-    v.node.range[2] = g.valueEnd;
+    setNodeEnd(v.node, g.valueEnd);
     return { node: v.node, value: v.value, next: g.next, trail: g.trail };
   }
 
@@ -908,7 +947,7 @@ class Reader {
     if (chomp === 43 && this.code(lastEnd - 1) !== NL) return bail();
     const value = chomp === 45 ? body : chomp === 43 ? body + '\n'.repeat(empty + 1) : body + '\n';
     const end = chomp === 43 ? lineStart : lastEnd;
-    return { node: { kind: 'scalar', range: [h, end, end], value }, value, regionEnd: lineStart };
+    return { node: scalarNode(h, end, value), value, regionEnd: lineStart };
   }
 
   /**
@@ -951,7 +990,7 @@ class Reader {
     const c = this.code(p);
     if (c === DQUOTE || c === SQUOTE) {
       const { value, end } = readQuoted(this.text, p, wrap);
-      return { node: { kind: 'scalar', range: [p, end, end], value }, value, end };
+      return { node: scalarNode(p, end, value), value, end };
     }
     let q = p; // just after the last character of the scalar read so far
     let i = p;
@@ -993,7 +1032,7 @@ class Reader {
       let n = 0;
       for (let i = this.code(p) === 45 ? p + 1 : p; i < q; i++) n = n * 10 + (this.text.charCodeAt(i) - 48);
       const v = exactBigInt(this.code(p) === 45 ? -n : n);
-      return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
+      return { node: scalarNode(p, q, v), value: v, end: q };
     }
     const raw = this.text.slice(p, q);
     if (raw.charCodeAt(0) === 45 && !INT.test(raw) && !FLOAT.test(raw) && !NEG_INF.test(raw)) return bail(); // '-x'
@@ -1001,7 +1040,7 @@ class Reader {
     // Unresolved (after a tag): the text; its `-x` check above stays (yaml may read it otherwise).
     const v = resolve ? resolvePlain(folded) : folded;
     this.noteNumber(v, p, q);
-    return { node: { kind: 'scalar', range: [p, q, q], value: v }, value: v, end: q };
+    return { node: scalarNode(p, q, v), value: v, end: q };
   }
 
   /**
@@ -1024,7 +1063,8 @@ class Reader {
     const text = s.value as string;
     const value = tagValue(tag, text);
     this.noteNumber(value, s.node.range[0], s.node.range[1]);
-    return { node: { kind: 'scalar', range: s.node.range, value }, value, end: s.end };
+    const [start, end] = scalarSpan(s.node);
+    return { node: scalarNode(start, end, value), value, end: s.end };
   }
 
   /** Notes a scalar's value that numbersAsWritten would replace (LightDoc.writtenNumbers). */
@@ -1150,7 +1190,7 @@ class Reader {
       if (this.code(colon) !== COLON) return bail();
       const n = this.code(colon + 1);
       if (c0 !== DQUOTE && c0 !== SQUOTE && !isWhite(n) && n !== NL) return bail();
-      keys.push({ kind: 'scalar', range: [p, q, q], value: key });
+      keys.push(scalarNode(p, q, key));
       const s = this.flowValue(this.flowSpace(colon + 1));
       const after = this.flowSpace(s.end);
       // yaml ends a flow map's value after its spaces and one line break (a flow sequence's item: at the
@@ -1158,7 +1198,7 @@ class Reader {
       let valueEnd = s.end;
       while (isWhite(this.code(valueEnd))) valueEnd++;
       if (this.code(valueEnd) === HASH) valueEnd = this.text.indexOf('\n', valueEnd); // flowSpace checked it
-      s.node.range[2] = this.code(valueEnd) === NL ? valueEnd + 1 : valueEnd;
+      setNodeEnd(s.node, this.code(valueEnd) === NL ? valueEnd + 1 : valueEnd);
       values.push(s.node);
       value[key] = s.value;
       const c = this.code(after);
@@ -1188,7 +1228,7 @@ class Reader {
       }
       const s = this.flowValue(p);
       const after = this.flowSpace(s.end);
-      s.node.range[2] = after;
+      setNodeEnd(s.node, after);
       items.push(s.node);
       value.push(s.value);
       const c = this.code(after);
