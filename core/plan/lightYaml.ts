@@ -46,18 +46,16 @@ export interface LightScalar {
 }
 
 /**
- * A scalar of the reader's tree: its range kept as three numbers, not an array (a plan at the size limit
- * holds some 120,000 scalars, keys included; an array apiece was a third of the tree the collector copied).
- * `range` gives a new array on each read, so a node end is changed through setNodeEnd, never by writing
- * into that array.
+ * A node of the reader's tree whose range is kept as three numbers, not an array (a plan at the size limit
+ * holds some 120,000 scalars, keys included, and 20,000 mappings; an array apiece was a third of the tree the
+ * collector copied). `range` gives a new array on each read, so a node's ends are changed through
+ * setNodeEnd / setEnds, never by writing into that array.
  */
-class ScalarNode implements LightScalar {
-  readonly kind = 'scalar' as const;
+abstract class Ranged {
   constructor(
     public start: number,
     public end: number,
     public nodeEnd: number,
-    public value: unknown,
   ) {}
   get range(): LightRange {
     return [this.start, this.end, this.nodeEnd];
@@ -69,14 +67,50 @@ class ScalarNode implements LightScalar {
   }
 }
 
+class ScalarNode extends Ranged implements LightScalar {
+  readonly kind = 'scalar' as const;
+  constructor(
+    start: number,
+    end: number,
+    nodeEnd: number,
+    public value: unknown,
+  ) {
+    super(start, end, nodeEnd);
+  }
+}
+
+class MapNode extends Ranged implements LightMap {
+  readonly kind = 'map' as const;
+  constructor(
+    start: number,
+    end: number,
+    public flow: boolean,
+    public keys: LightScalar[],
+    public values: LightNode[],
+  ) {
+    super(start, end, end);
+  }
+}
+
 /** A scalar node over text[start, end) (its node ends there too until setNodeEnd moves it). */
 export const scalarNode = (start: number, end: number, value: unknown): LightScalar =>
   new ScalarNode(start, end, end, value);
 
 /** Sets where `node` ends (yaml's range[2]). */
 export function setNodeEnd(node: LightNode, end: number): void {
-  if (node instanceof ScalarNode) node.nodeEnd = end;
+  if (node instanceof Ranged) node.nodeEnd = end;
   else node.range[2] = end;
+}
+
+/** Sets where `node`'s value ends and where the node ends (yaml's range[1] and range[2]). */
+function setEnds(node: LightNode, end: number, nodeEnd: number): void {
+  if (node instanceof Ranged) {
+    node.end = end;
+    node.nodeEnd = nodeEnd;
+  } else {
+    node.range[1] = end;
+    node.range[2] = nodeEnd;
+  }
 }
 
 /** The text[start, end) of a scalar node's value, as two numbers (no array). */
@@ -189,18 +223,8 @@ export function exactBigInt(n: number): bigint {
 }
 
 /** A closed flow map `{ ... }` from `open` to `end`. */
-export const flowMapNode = (
-  open: number,
-  end: number,
-  keys: LightScalar[],
-  values: LightNode[],
-): LightMap => ({
-  kind: 'map',
-  range: [open, end, end],
-  flow: true,
-  keys,
-  values,
-});
+export const flowMapNode = (open: number, end: number, keys: LightScalar[], values: LightNode[]): LightMap =>
+  new MapNode(open, end, true, keys, values);
 
 class Bail extends Error {}
 const bail = (): never => {
@@ -563,13 +587,12 @@ class Reader {
    * stay in it (its node end moves to where the next content starts, after that line's indentation) when
    * one of them is indented at least `col` and the collection is not at column 0; else they go up.
    */
-  private close(range: LightRange, end: number, col: number, next: number, trail: number): number {
-    range[1] = end;
+  private close(node: LightNode, end: number, col: number, next: number, trail: number): number {
     if (trail >= col && col !== 0) {
-      range[2] = next < this.len ? next + this.indentAt(next) : this.len;
+      setEnds(node, end, next < this.len ? next + this.indentAt(next) : this.len);
       return -1;
     }
-    range[2] = end;
+    setEnds(node, end, end);
     return trail;
   }
 
@@ -712,7 +735,7 @@ class Reader {
     if (this.code(q) === NL) q++;
     else if (q < this.len) return bail();
     if (this.nextContentLine(q) < this.len) return bail();
-    node.range[2] = q;
+    setNodeEnd(node, q);
     const root = node as LightMap;
     const map = value as Record<string, unknown>;
     return this.writtenNumbers ? { root, value: map, writtenNumbers: true } : { root, value: map };
@@ -723,7 +746,7 @@ class Reader {
     const keys: LightScalar[] = [];
     const values: LightNode[] = [];
     const value: Record<string, unknown> = {};
-    const node: LightMap = { kind: 'map', range: [keyPos, keyPos, keyPos], flow: false, keys, values };
+    const node: LightMap = new MapNode(keyPos, keyPos, false, keys, values);
     let p = keyPos;
     for (;;) {
       this.mark = p;
@@ -735,7 +758,7 @@ class Reader {
       const { next, trail } = e;
       const ind = next < this.len ? this.indentAt(next) : -1;
       if (ind < col) {
-        const closed = this.close(node.range, end, col, next, trail);
+        const closed = this.close(node, end, col, next, trail);
         return { node, value, next, trail: closed };
       }
       if (ind > col) return bail();
@@ -821,7 +844,7 @@ class Reader {
         p = next + ind;
         continue;
       }
-      const closed = this.close(node.range, end, col, next, trail);
+      const closed = this.close(node, end, col, next, trail);
       return { node, value, next, trail: closed };
     }
   }
