@@ -164,18 +164,18 @@ export class SharedRuns<T = unknown> {
           shared.controller.abort(cancelledError(signal));
         }
       };
-      signal.addEventListener('abort', onAbort, { once: true });
+      const forget = whenAborted(signal, onAbort);
       shared.promise.then(
         (v) => {
           if (done) return;
           done = true;
-          signal.removeEventListener('abort', onAbort);
+          forget();
           resolve(v);
         },
         (e: unknown) => {
           if (done) return;
           done = true;
-          signal.removeEventListener('abort', onAbort);
+          forget();
           reject(e);
         },
       );
@@ -204,6 +204,35 @@ export class SharedRuns<T = unknown> {
     this.entries.set(key, entry as unknown as SharedEntry<T>);
     return entry;
   }
+}
+
+/**
+ * The callbacks waiting for each caller's signal to abort, in the order they came: a signal gets one
+ * listener of its own however many reads its caller waits for (a live analysis waits for some fifty at
+ * once; a listener each cost more than the memoized reads themselves, and past ten Node warned of a leak
+ * on every analysis).
+ */
+const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Calls `f` once when `signal` aborts; returns what stops that (after which `f` is never called). */
+function whenAborted(signal: AbortSignal, f: () => void): () => void {
+  let waiting = abortWaiters.get(signal);
+  if (!waiting) {
+    const set = new Set<() => void>();
+    abortWaiters.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        abortWaiters.delete(signal);
+        for (const g of [...set]) g();
+      },
+      { once: true },
+    );
+    waiting = set;
+  }
+  const set = waiting;
+  set.add(f);
+  return () => set.delete(f);
 }
 
 interface SharedEntry<T> {

@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import { toUnsignedBinId } from '../dlmm/bins';
-import { freezeData, HeightCache, InFlight } from './cache';
+import { freezeData, HeightCache, InFlight, shareData } from './cache';
 import { ApiError, isCancelled } from './errors';
 import {
   faultOf,
@@ -464,9 +464,11 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
    * loads it, then keeps it as the endpoint says. A load runs under the shared read's own signal, aborted
    * only when every caller waiting for it has given up.
    */
-  const read = async <T>(e: Endpoint<T>, signal: AbortSignal | undefined): Promise<T> => {
-    const req = request(e);
-    const key = `${req.method} ${req.url}${e.id !== undefined ? ` ${e.id}` : ''}`;
+  const read = async <T>(
+    e: Endpoint<T>,
+    signal: AbortSignal | undefined,
+    { req, key }: PreparedRead = prepare(e),
+  ): Promise<T> => {
     if (e.keep === 'none') return load(e, req, signal);
     if (e.keep === 'flight') return inflight.run(key, (shared) => load(e, req, shared), joined, signal);
     const height = await heightForCache(signal);
@@ -504,6 +506,39 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       joined,
       signal,
     );
+  };
+
+  /** The endpoint's request and the key it is joined and kept under. */
+  const prepare = <T>(e: Endpoint<T>): PreparedRead => {
+    const req = request(e);
+    return { req, key: `${req.method} ${req.url}${e.id !== undefined ? ` ${e.id}` : ''}` };
+  };
+
+  /**
+   * Endpoints with their request and key, by method and arguments (methods whose arguments are strings, or
+   * lists of strings: pools, bin lists, node reads). A fresh live session asks again for every read a
+   * session before it made (some fifty for a plan on one pool, most of them node reads), and each built
+   * its endpoint again: a node read's body written as JSON, its URL parsed for its path. Endpoints are
+   * pure functions of their arguments, and neither they nor their requests are changed by a read.
+   */
+  const preparedReads = new Map<string, { e: Endpoint<unknown>; prepared: PreparedRead }>();
+  const MAX_PREPARED = 4096;
+  const preparedFor = (
+    name: string,
+    endpoint: (...a: never[]) => Endpoint<unknown>,
+    args: readonly unknown[],
+  ): { e: Endpoint<unknown>; prepared: PreparedRead } => {
+    const id = plainArgs(args) ? `${name}${JSON.stringify(args)}` : undefined;
+    let hit = id !== undefined ? preparedReads.get(id) : undefined;
+    if (!hit) {
+      const e = endpoint(...(args as never[]));
+      hit = { e, prepared: prepare(e) };
+      if (id !== undefined) {
+        if (preparedReads.size >= MAX_PREPARED) preparedReads.clear();
+        preparedReads.set(id, hit);
+      }
+    }
+    return hit;
   };
 
   /** The endpoint's HTTP request; an inventory or node read without its URL configured is refused. */
@@ -673,7 +708,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   const readStatus = (signal: AbortSignal | undefined, fresh = false): Promise<Status> => {
     if (!fresh && statusSnapshot && now() - statusSnapshot.at < opts.statusTtlMs) {
       stats.cacheHits++;
-      return Promise.resolve(structuredClone(statusSnapshot.value));
+      // Frozen once (its read was shared: InFlight), then served as is, as the height cache serves.
+      return Promise.resolve(shareData(statusSnapshot.value));
     }
     return inflight.run(
       'status',
@@ -705,7 +741,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     Object.entries(ENDPOINTS).map(([name, endpoint]) => [
       name,
       async function (this: unknown, ...args: never[]) {
-        return read((endpoint as (...a: never[]) => Endpoint<unknown>)(...args), signalOf(this));
+        const { e, prepared } = preparedFor(name, endpoint as (...a: never[]) => Endpoint<unknown>, args);
+        return read(e, signalOf(this), prepared);
       },
     ]),
   ) as EndpointMethods;
@@ -986,6 +1023,21 @@ function stripUndefined<T extends object>(o: T): T {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/** What a read is sent and kept as (createApiClient's `prepare`). */
+interface PreparedRead {
+  req: HttpRequest;
+  key: string;
+}
+
+/** Arguments that are strings, or lists of strings, only (written as JSON, they say exactly what they are). */
+function plainArgs(args: readonly unknown[]): boolean {
+  for (const a of args) {
+    if (typeof a === 'string' || a === undefined) continue;
+    if (!Array.isArray(a) || a.some((x) => typeof x !== 'string')) return false;
+  }
+  return true;
 }
 
 function enc(segment: string): string {

@@ -77,6 +77,17 @@ export function principalArg(principal: string): string {
  */
 export function decodeOkUint(hex: string | undefined): bigint | undefined {
   if (!hex) return undefined;
+  // Pure in its text, like decodeBinShares: each live session reads the same balances again.
+  if (decodedUints.has(hex)) return decodedUints.get(hex);
+  const value = decodeOkUintOnce(hex);
+  if (decodedUints.size >= MAX_DECODED) decodedUints.clear();
+  decodedUints.set(hex, value);
+  return value;
+}
+
+const decodedUints = new Map<string, bigint | undefined>();
+
+function decodeOkUintOnce(hex: string): bigint | undefined {
   try {
     const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
       type: string;

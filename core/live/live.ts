@@ -255,8 +255,36 @@ async function readLists(s: Reader, live: LiveData): Promise<void> {
   if (v1PoolsRead.ok) live.v1Pools = v1PoolsRead.value;
   else if (live.generation === 'v1') live.v1PoolsError = v1PoolsRead.error;
   else live.aliasMapError = v1PoolsRead.error;
-  if (pools.ok) live.pools = withAliases(pools.value, live.v1Pools);
+  if (pools.ok) live.pools = poolsWithAliases(pools.value, live.v1Pools);
   else live.poolsError = pools.error;
+}
+
+/**
+ * The v2 pools list with aliases (withAliases) per pair of lists read: every analysis of a height gets the
+ * client's same frozen lists, and mapping some hundred records again on each keystroke was most of what a
+ * warm analysis allocated in this module. Kept only for frozen lists (nobody can have changed them since),
+ * and handed out frozen, as the lists it comes from.
+ */
+const aliasedPools = new WeakMap<readonly Pool[], { v1: readonly V1Pool[] | undefined; pools: Pool[] }>();
+
+function poolsWithAliases(pools: readonly Pool[], v1: readonly V1Pool[] | undefined): Pool[] {
+  const kept = aliasedPools.get(pools);
+  if (kept && kept.v1 === v1) return kept.pools;
+  const out = withAliases(pools, v1);
+  if (!Object.isFrozen(pools) || (v1 !== undefined && !Object.isFrozen(v1))) return out;
+  for (const p of out) Object.freeze(p);
+  aliasedPools.set(pools, { v1, pools: Object.freeze(out) as Pool[] });
+  return out;
+}
+
+/** poolLookup per pools list kept (poolsWithAliases): one index per list, not one per analysis. */
+const lookups = new WeakMap<readonly Pool[], (id: string) => Pool | undefined>();
+
+function lookupOf(pools: Pool[]): (id: string) => Pool | undefined {
+  if (!Object.isFrozen(pools)) return poolLookup(pools);
+  let lookup = lookups.get(pools);
+  if (!lookup) lookups.set(pools, (lookup = poolLookup(pools)));
+  return lookup;
 }
 
 /** Reads everything the live rules and preparation need for `plan`. Never throws. */
@@ -440,7 +468,7 @@ export async function readBalancesOf(
 
 /** Reads each hop's bin list (memoized in the session) and recomputes the route exactly. */
 async function checkSwap(route: Route, amountIn: bigint, s: Reader, live: LiveData): Promise<QuoteCheck> {
-  const lookup = poolLookup(live.pools ?? []);
+  const lookup = lookupOf(live.pools ?? []);
   const lists = new Map<string, BinList>();
   await Promise.all(
     [...new Set(route.hops.map((h) => h.pool_id))].map(async (id) => {
