@@ -212,27 +212,31 @@ export class SharedRuns<T = unknown> {
  * once; a listener each cost more than the memoized reads themselves, and past ten Node warned of a leak
  * on every analysis).
  */
-const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
+const abortWaiters = new WeakMap<AbortSignal, { set: Set<() => void>; onAbort: () => void }>();
 
 /** Calls `f` once when `signal` aborts; returns what stops that (after which `f` is never called). */
 function whenAborted(signal: AbortSignal, f: () => void): () => void {
   let waiting = abortWaiters.get(signal);
   if (!waiting) {
     const set = new Set<() => void>();
-    abortWaiters.set(signal, set);
-    signal.addEventListener(
-      'abort',
-      () => {
-        abortWaiters.delete(signal);
-        for (const g of [...set]) g();
-      },
-      { once: true },
-    );
-    waiting = set;
+    const onAbort = (): void => {
+      abortWaiters.delete(signal);
+      for (const g of [...set]) g();
+    };
+    waiting = { set, onAbort };
+    abortWaiters.set(signal, waiting);
+    signal.addEventListener('abort', onAbort, { once: true });
   }
-  const set = waiting;
-  set.add(f);
-  return () => set.delete(f);
+  const entry = waiting;
+  entry.set.add(f);
+  return () => {
+    entry.set.delete(f);
+    // Nobody waits any more: the signal keeps no listener of ours.
+    if (entry.set.size === 0 && abortWaiters.get(signal) === entry) {
+      abortWaiters.delete(signal);
+      signal.removeEventListener('abort', entry.onAbort);
+    }
+  };
 }
 
 interface SharedEntry<T> {

@@ -4,6 +4,7 @@
  * hands results to a publisher. It never speaks LSP itself; I/O (settings, API clients, publishing,
  * clock) is passed in, so it runs the same over stdio, IPC or in a test.
  */
+import { getEventListeners } from 'node:events';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { cancelledError, isCancelled } from '../../core/api/errors';
 import type { DlmmApi } from '../../core/api/types';
@@ -400,7 +401,10 @@ export class PlanService {
     const superseded = state.stale;
     const dropSuperseded = (): void => {
       if (superseded && state.stale === superseded) {
-        superseded.abort(cancelledError());
+        // A run that has ended, with nothing listening on its signal, is let go without an abort (whose
+        // reason, an error with its stack, was made on every keystroke for nobody).
+        if (!ended.has(superseded) || getEventListeners(superseded.signal, 'abort').length > 0)
+          superseded.abort(cancelledError());
         state.stale = undefined;
       }
     };
@@ -408,6 +412,7 @@ export class PlanService {
     try {
       return await this.analyse(state, seq, controller.signal);
     } finally {
+      ended.add(controller);
       state.active--;
       if (state.seq === seq) state.inLive = false;
       dropSuperseded();
@@ -532,6 +537,9 @@ export class PlanService {
     }
   }
 }
+
+/** Controllers of runs that have ended (analyzePlan waits for every read it made). */
+const ended = new WeakSet<AbortController>();
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 

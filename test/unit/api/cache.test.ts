@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { getEventListeners } from 'node:events';
 import { cloneData, HeightCache, InFlight, SharedRuns } from '../../../core/api/cache';
 import { isCancelled } from '../../../core/api/errors';
 
@@ -174,6 +175,31 @@ describe('SharedRuns (cancellation by reference count)', () => {
     state.release(3);
     assert.equal(await plain, 3);
     assert.equal(state.aborted, 0);
+  });
+
+  it('listens once on a caller signal however many reads it waits for; an abort ends each of them', async () => {
+    const runs = new SharedRuns<number>(false);
+    const ops = Array.from({ length: 20 }, () => pending());
+    const caller = new AbortController();
+    const waits = ops.map((op, i) => runs.run(`k${i}`, op.start, caller.signal));
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 1);
+    // One read ends first: the caller stops waiting for it alone.
+    ops[0]!.state.release(1);
+    assert.equal(await waits[0], 1);
+    caller.abort();
+    for (const w of waits.slice(1)) await assert.rejects(w, (e: unknown) => isCancelled(e));
+    assert.deepEqual(
+      ops.map((op) => op.state.aborted),
+      [0, ...Array<number>(19).fill(1)],
+      'each read nobody waits for any more is aborted; the one that ended is not',
+    );
+    assert.equal(runs.size, 0);
+    const done = new AbortController();
+    const read = pending();
+    const p = runs.run('later', read.start, done.signal);
+    read.state.release(2);
+    assert.equal(await p, 2);
+    assert.equal(getEventListeners(done.signal, 'abort').length, 0, 'no listener stays once nothing waits');
   });
 
   it('keeps settled results when asked to (a session) and refuses an aborted caller at once', async () => {
