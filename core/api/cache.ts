@@ -74,6 +74,11 @@ function freezeTree(value: object): void {
   deepFrozen.add(value);
 }
 
+/** Whether `value` is a primitive or was frozen whole by freezeData (nothing in it can change). */
+export function isFrozenData(value: unknown): boolean {
+  return typeof value !== 'object' || value === null || deepFrozen.has(value);
+}
+
 /** The value to hand a caller: itself once frozen whole (freezeData), else a copy. */
 export function shareData<T>(value: T): T {
   return freezeData(value) ? value : cloneData(value);

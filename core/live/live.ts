@@ -5,7 +5,7 @@
  * a 503 or an unknown tip is never read as an empty book or as caught up. Never throws.
  */
 import { aliasesByPrincipal, withAliases } from '../api/aliases';
-import { SharedRuns } from '../api/cache';
+import { freezeData, isFrozenData, SharedRuns } from '../api/cache';
 import { isApiError, NOT_THE_SERVICE, type ApiErrorCode, type InventoryFault } from '../api/errors';
 import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
 import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
@@ -466,6 +466,24 @@ export async function readBalancesOf(
   return Promise.all(tokens.map((t) => readBalance(s, hasNode, t, principal, stxWrapper)));
 }
 
+/**
+ * The last check of each route read, with what it was computed from (checkRoute is a pure function of the
+ * route, the input, the pools list and the hops' bin lists), by the route's hops: a kept quote is served
+ * at its height as a new outer object over the same frozen parts, so a keystroke that changes no swap
+ * finds the same hops, fields, pools list and bin lists, and gets the same check (frozen) instead of
+ * walking every hop again. Kept only when every part is frozen data (nothing in it can have changed).
+ */
+const routeChecks = new WeakMap<
+  object,
+  {
+    fields: Array<[string, unknown]>;
+    amountIn: bigint;
+    pools: readonly Pool[];
+    lists: Map<string, BinList>;
+    check: QuoteCheck;
+  }
+>();
+
 /** Reads each hop's bin list (memoized in the session) and recomputes the route exactly. */
 async function checkSwap(route: Route, amountIn: bigint, s: Reader, live: LiveData): Promise<QuoteCheck> {
   const lookup = lookupOf(live.pools ?? []);
@@ -477,10 +495,39 @@ async function checkSwap(route: Route, amountIn: bigint, s: Reader, live: LiveDa
       if (r.ok) lists.set(id, r.value);
     }),
   );
+  const pools = live.pools;
+  const fields = Object.entries(route);
+  const keepable =
+    pools !== undefined &&
+    Object.isFrozen(pools) &&
+    fields.every(([, v]) => isFrozenData(v)) &&
+    [...lists.values()].every((l) => isFrozenData(l));
+  const kept = keepable ? routeChecks.get(route.hops) : undefined;
+  if (
+    kept &&
+    kept.amountIn === amountIn &&
+    kept.pools === pools &&
+    sameFields(kept.fields, fields) &&
+    sameLists(kept.lists, lists)
+  )
+    return kept.check;
   const check = checkRoute(route, amountIn, { pool: lookup, bins: (id) => lists.get(id) });
+  if (keepable && freezeData(check)) routeChecks.set(route.hops, { fields, amountIn, pools, lists, check });
   if (!check.verified && live.poolsError)
     check.unverified_reason = `${check.unverified_reason} (${live.poolsError.endpoint}: ${live.poolsError.message})`;
   return check;
+}
+
+/** The same fields, each the same value (primitives, or the same frozen objects), in the same order. */
+function sameFields(a: ReadonlyArray<[string, unknown]>, b: ReadonlyArray<[string, unknown]>): boolean {
+  return a.length === b.length && a.every(([k, v], i) => b[i]?.[0] === k && b[i]?.[1] === v);
+}
+
+/** The same bin list objects under the same ids. */
+function sameLists(a: ReadonlyMap<string, BinList>, b: ReadonlyMap<string, BinList>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, list] of a) if (b.get(id) !== list) return false;
+  return true;
 }
 
 /** Reads the pools the quoted routes go through (record and bins, no positions), once per pool. */
