@@ -12,6 +12,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import { withAliases } from '../../../core/api/aliases';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { z } from 'zod';
 import type { Bin, DlmmApi, Pool, Token } from '../../../core/api/types';
 import { binPriceHuman, isSignedBinId } from '../../../core/dlmm/bins';
 import type { LiveData } from '../../../core/live/live';
@@ -31,7 +32,7 @@ import type { AnalysisResult } from '../planService';
 
 const BIN_WINDOW = 12;
 
-type Shape = Readonly<Record<string, unknown>>;
+type Shape = z.ZodObject['shape'];
 const KEYS = {
   top: keysOf(PlanSchema.shape),
   policy: keysOf(PolicySchema.shape),
