@@ -150,44 +150,33 @@ export function presentPoolV1(pool: SimPool): Record<string, unknown> {
 }
 
 /**
- * Quote v2 bin list: signed ids, only bins with reserves, `liquidity` the bin's shares as a string (null on
- * dust bins), `pool_id` echoing the id as asked (the alias when asked by alias), `total_bins` 1001.
+ * A pool's bin list: only bins with reserves, `total_bins` 1001. Quote v2: signed ids, `liquidity` the
+ * bin's shares as a string (null on dust bins), `pool_id` echoing the id as asked (the alias when asked by
+ * alias). Legacy v1, as captured: the alias as pool id, unsigned ids, liquidity = the bin's total shares.
  */
-export function presentBinsV2(engine: SimEngine, pool: SimPool, askedId: string): Record<string, unknown> {
+export function presentBins(
+  engine: SimEngine,
+  pool: SimPool,
+  generation: 'v1' | 'v2',
+  askedId: string,
+): Record<string, unknown> {
+  const v1 = generation === 'v1';
+  const poolId = v1 ? pool.alias : askedId;
+  const offset = v1 ? BIN_ID_OFFSET : 0;
   const bins = engine.binsWithReserves(pool).map(([id, b]) => ({
-    pool_id: askedId,
-    bin_id: id,
+    pool_id: poolId,
+    bin_id: id + offset,
     reserve_x: String(b.reserve_x),
     reserve_y: String(b.reserve_y),
     price: String(b.price),
-    liquidity: listedLiquidity(b.shares),
+    liquidity: v1 ? String(b.shares) : listedLiquidity(b.shares),
   }));
   return {
     success: true,
-    pool_id: askedId,
+    pool_id: poolId,
     bins,
     total_bins: TOTAL_BINS,
-    active_bin_id: pool.activeBinId,
-    error: null,
-  };
-}
-
-/** Legacy v1 bin list, as captured: alias as pool id, unsigned ids, liquidity = the bin's total shares. */
-export function presentBinsV1(engine: SimEngine, pool: SimPool): Record<string, unknown> {
-  const bins = engine.binsWithReserves(pool).map(([id, b]) => ({
-    pool_id: pool.alias,
-    bin_id: id + BIN_ID_OFFSET,
-    reserve_x: String(b.reserve_x),
-    reserve_y: String(b.reserve_y),
-    price: String(b.price),
-    liquidity: String(b.shares),
-  }));
-  return {
-    success: true,
-    pool_id: pool.alias,
-    bins,
-    total_bins: TOTAL_BINS,
-    active_bin_id: pool.activeBinId + BIN_ID_OFFSET,
+    active_bin_id: pool.activeBinId + offset,
     error: null,
   };
 }

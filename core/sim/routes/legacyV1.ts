@@ -6,7 +6,7 @@
  */
 import type { SimEngine } from '../engine';
 import { HttpError, type Router } from '../http';
-import { poolNotFoundBody, presentBinsV1, presentPoolV1, presentToken } from '../present';
+import { poolNotFoundBody, presentBins, presentPoolV1, presentToken } from '../present';
 
 /** Registers the v1 routes under /api/quotes/v1. */
 export function registerLegacyV1(router: Router, engine: SimEngine): void {
@@ -16,7 +16,7 @@ export function registerLegacyV1(router: Router, engine: SimEngine): void {
   router.add('GET', `${P}/bins/:pool`, (c) => {
     const id = c.params.pool as string;
     const pool = engine.poolByAlias(id);
-    if (pool) return { body: presentBinsV1(engine, pool) };
+    if (pool) return { body: presentBins(engine, pool, 'v1', id) };
     if (engine.poolByPrincipal(id)) return { body: poolNotFoundBody(id) };
     throw new HttpError(404, poolNotFoundBody(id));
   });

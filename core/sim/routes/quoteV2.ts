@@ -7,7 +7,7 @@ import { minAfterSlippage, percentToPpm } from '../../dlmm/percent';
 import type { SimEngine, SimPool } from '../engine';
 import type { TokenSpec } from '../world';
 import { HttpError, badRequest, missingQuery, parseFastApiBody, type Reply, type Router } from '../http';
-import { presentBinsV2, presentPoolV2, presentSingleBin, presentToken } from '../present';
+import { presentBins, presentPoolV2, presentSingleBin, presentToken } from '../present';
 import { presentRoute, quoteAll, quotePath, type PathHop, type QuotedRoute } from '../quote';
 
 /** Mainnet swap router (v-1-2 takes a trailing optional deadline). */
@@ -355,7 +355,7 @@ export function registerQuoteV2(router: Router, engine: SimEngine): void {
     const key = `${pool.id} ${asked}`;
     const hit = binsCache.get(key);
     if (hit && hit.revision === engine.revision) return { raw: hit.raw };
-    const raw = Buffer.from(stringifyJsonExact(presentBinsV2(engine, pool, asked)));
+    const raw = Buffer.from(stringifyJsonExact(presentBins(engine, pool, 'v2', asked)));
     binsCache.set(key, { revision: engine.revision, raw });
     return { raw };
   });
