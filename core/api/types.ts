@@ -5,11 +5,9 @@
  * with an `ApiError` (core/api/errors.ts).
  */
 import type {
-  Bin,
   BinList,
   CurrentBins,
   Inventory,
-  Pair,
   PairsResponse,
   Pool,
   PositionBin,
@@ -25,23 +23,8 @@ import type {
   V1Pool,
 } from './schemas';
 
-export type {
-  Bin,
-  BinList,
-  CurrentBins,
-  Inventory,
-  Pair,
-  PairsResponse,
-  Pool,
-  PositionBin,
-  PricePoint,
-  Route,
-  SingleBin,
-  Status,
-  SwapParams,
-  Token,
-  V1Pool,
-};
+/** The service's resource types (schemas.ts), for modules that take them with the interface. */
+export type * from './schemas';
 
 /** A readiness gate answer: ready, or not with the reason the service gave. */
 export interface Readiness {
