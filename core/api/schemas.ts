@@ -181,45 +181,36 @@ const binRecord = <Id extends z.ZodType>(binId: Id) =>
     liquidity: zAmount.nullable().optional(),
   });
 
-/** One bin of the quote v2 list: signed id. */
-export const BinSchema = binRecord(zSignedBinId);
-export type Bin = z.infer<typeof BinSchema>;
+/** The fields of a bin list, its bin ids (the list's and each bin's) in the given form. */
+const binListFields = <Id extends z.ZodType>(binId: Id) => ({
+  success: z.boolean().optional(),
+  pool_id: z.string().optional().nullable(),
+  active_bin_id: binId.nullable(),
+  bins: z.array(binRecord(binId)),
+  total_bins: zInt.optional().nullable(),
+  error: z.string().nullable().optional(),
+  message: z.string().nullable().optional(),
+});
 
 /**
  * GET /quotes/v2/bins/{pool_id}. Empty bins + 'Pool not found' is an error (client maps it). `pool_id`
  * echoes the id as asked (the alias when asked by alias); `total_bins` is the pool's 1001, not the count
  * listed (only bins with reserves are listed).
  */
-export const BinListSchema = z.looseObject({
-  success: z.boolean().optional(),
-  pool_id: z.string().optional().nullable(),
-  active_bin_id: zSignedBinId.nullable(),
-  bins: z.array(BinSchema),
-  total_bins: zInt.optional().nullable(),
-  error: z.string().nullable().optional(),
-  message: z.string().nullable().optional(),
-});
+export const BinListSchema = z.looseObject(binListFields(zSignedBinId));
 export type BinList = z.infer<typeof BinListSchema>;
+/** One bin of the quote v2 list: signed id. */
+export type Bin = BinList['bins'][number];
 
 /**
  * GET /quotes/v1/bins/{pool_id}: the legacy list names bins by unsigned id (mainnet dlmm_1: bin 639 active),
  * converted to the signed domain here, at the edge, so the rest of the product sees one domain.
  */
-export const V1BinListSchema = z
-  .looseObject({
-    success: z.boolean().optional(),
-    pool_id: z.string().optional().nullable(),
-    active_bin_id: zUnsignedBinId.nullable(),
-    bins: z.array(binRecord(zUnsignedBinId)),
-    total_bins: zInt.optional().nullable(),
-    error: z.string().nullable().optional(),
-    message: z.string().nullable().optional(),
-  })
-  .transform((l): BinList => ({
-    ...l,
-    active_bin_id: l.active_bin_id === null ? null : l.active_bin_id - 500,
-    bins: l.bins.map((b) => ({ ...b, bin_id: b.bin_id - 500 })),
-  }));
+export const V1BinListSchema = z.looseObject(binListFields(zUnsignedBinId)).transform((l): BinList => ({
+  ...l,
+  active_bin_id: l.active_bin_id === null ? null : l.active_bin_id - 500,
+  bins: l.bins.map((b) => ({ ...b, bin_id: b.bin_id - 500 })),
+}));
 
 /**
  * GET /quotes/v2/bins/{pool}/{bin_id} and /bins/{pool}/active (the published BinDetailResponse): one bin
@@ -382,19 +373,12 @@ function routeHops(steps: readonly ExecutionStep[], ctx: z.RefinementCtx): Route
     const empty = s.is_empty_swap === true;
     const inText = s[inKey];
     const outText = s[outKey];
-    if (!empty && (inText === undefined || inText === null)) {
+    const missing = empty ? undefined : [inKey, outKey].find((k) => s[k] === undefined || s[k] === null);
+    if (missing) {
       ctx.addIssue({
         code: 'custom',
-        path: ['execution_path', i, inKey],
-        message: `a ${s.function_name} step needs ${inKey}`,
-      });
-      return undefined;
-    }
-    if (!empty && (outText === undefined || outText === null)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['execution_path', i, outKey],
-        message: `a ${s.function_name} step needs ${outKey}`,
+        path: ['execution_path', i, missing],
+        message: `a ${s.function_name} step needs ${missing}`,
       });
       return undefined;
     }
