@@ -22,7 +22,7 @@ import {
   notConfigured,
   poolNotFound,
 } from './failures';
-import { parseJsonExact, stringifyJsonExact } from './json';
+import { stringifyJsonExact } from './json';
 import { createRateLimiter } from './limiter';
 import { BIN_FACT_FUNCTIONS, openNodeStore } from './nodeStore';
 import {
@@ -70,6 +70,7 @@ import {
   poolNotFoundText,
   readList,
   rejectDuplicateBins,
+  tryParse,
   validate,
 } from './validate';
 
@@ -557,7 +558,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       method,
       url,
       // Method and path for messages, logs and the on-disk answers' key: a URL's credentials never show.
-      endpoint: `${method} ${server === 'service' ? e.path : pathOf(url)}`,
+      endpoint: `${method} ${server === 'service' ? e.path : urlPart(url, 'pathname')}`,
       ...(typeof e.body === 'string' ? { body: e.body } : {}),
       withKey: server === 'service',
       limiter: server === 'node' ? nodeLimiter : serviceLimiter,
@@ -657,7 +658,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     body: (amount: (v: bigint) => bigint | string) => string,
     signal: AbortSignal | undefined,
   ): Promise<T> => {
-    const host = hostOf(base);
+    const host = urlPart(base, 'origin');
     // An earlier process learned it at this height (kept with the on-disk answers): no 422 round trip.
     const height = statusSnapshot?.value.state_height ?? undefined;
     if (height !== undefined && answers?.get(height, STRING_AMOUNTS_KEY)?.okay === true)
@@ -829,9 +830,10 @@ const stringAmountHosts = new Set<string>();
 /** The on-disk answers' entry saying the host takes amounts as strings (learned at that height). */
 const STRING_AMOUNTS_KEY = 'amount_in as string';
 
-function hostOf(url: string): string {
+/** The URL's origin or path; the text as it is when it is not a URL. */
+function urlPart(url: string, part: 'origin' | 'pathname'): string {
   try {
-    return new URL(url).origin;
+    return new URL(url)[part];
   } catch {
     return url;
   }
@@ -1000,15 +1002,6 @@ function readinessOf(body: unknown, text: string, endpoint: string, status: numb
   );
 }
 
-function tryParse(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return parseJsonExact(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The options as given, with the API key present but not enumerable (so logging the object never shows it). */
 function publicOptions(options: ApiClientOptions): Readonly<ApiClientOptions> {
   const { apiKey, ...rest } = options;
@@ -1042,12 +1035,4 @@ function plainArgs(args: readonly unknown[]): boolean {
 
 function enc(segment: string): string {
   return encodeURIComponent(segment);
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
-  }
 }

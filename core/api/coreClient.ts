@@ -23,12 +23,12 @@ import type { TokenInfo } from '../chain/postConditions';
 import { minReceived } from '../dlmm/bounds';
 import { ApiError } from './errors';
 import { httpError } from './failures';
-import { parseJsonExact, stringifyJsonExact } from './json';
+import { stringifyJsonExact } from './json';
 import { createRateLimiter, type RateLimiter } from './limiter';
 import { zInt, zPrincipal } from './schemas';
 import { Transport, type HttpRequest } from './transport';
 import type { ApiStats, Route } from './types';
-import { validate } from './validate';
+import { tryParse, validate } from './validate';
 
 // ---- configuration ---------------------------------------------------------------------------------
 
@@ -272,12 +272,7 @@ export function createCoreSwapClient(
       limiter: side.l,
     };
     const res = await side.t.send(req);
-    let parsed: unknown;
-    try {
-      parsed = parseJsonExact(res.text);
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = tryParse(res.text);
     if (res.status < 200 || res.status >= 300) throw httpError(req, res, parsed);
     if (parsed === undefined)
       throw new ApiError('unexpected-response', `${req.endpoint}: the answer is not JSON`, {
@@ -287,21 +282,22 @@ export function createCoreSwapClient(
     return parsed;
   };
 
-  let tokens: Promise<CoreToken[]> | undefined;
-  const routes = new Map<string, Promise<Record<string, CoreRoute[]>>>();
-  const interfaces = new Map<string, Promise<ContractInterface>>();
-
-  const contractInterface = (contract: string): Promise<ContractInterface> => {
-    let p = interfaces.get(contract);
-    if (!p) {
-      const [addr, name] = contract.split('.') as [string, string];
-      const path = `/v2/contracts/interface/${addr}/${name}`;
-      p = getJson(node, 'GET', path).then((b) => validate(InterfaceSchema, b, `GET ${path}`));
-      p.catch(() => interfaces.delete(contract));
-      interfaces.set(contract, p);
-    }
-    return p;
-  };
+  const tokens = readOnce(() =>
+    getJson(core, 'GET', '/getAllTokensAndPools').then(
+      (b) => validate(TokensResponse, b, 'GET /getAllTokensAndPools').tokens,
+    ),
+  );
+  const routesFrom = readOnce((tokenX) => {
+    const q = new URLSearchParams({ tokenX, depth: '4' });
+    return getJson(core, 'GET', `/getAllRoutes?${q.toString()}`).then((b) =>
+      validate(RoutesResponse, b, 'GET /getAllRoutes'),
+    );
+  });
+  const contractInterface = readOnce((contract): Promise<ContractInterface> => {
+    const [addr, name] = contract.split('.') as [string, string];
+    const path = `/v2/contracts/interface/${addr}/${name}`;
+    return getJson(node, 'GET', path).then((b) => validate(InterfaceSchema, b, `GET ${path}`));
+  });
 
   const argsFor = async (
     call: { contract: string; function: string },
@@ -358,27 +354,8 @@ export function createCoreSwapClient(
       ...(cfg.providerAddress ? { providerAddress: cfg.providerAddress } : {}),
       ...(cfg.keeperHost ? { keeperHost: cfg.keeperHost } : {}),
     },
-    getAvailableTokens() {
-      if (!tokens) {
-        tokens = getJson(core, 'GET', '/getAllTokensAndPools').then(
-          (b) => validate(TokensResponse, b, 'GET /getAllTokensAndPools').tokens,
-        );
-        tokens.catch(() => (tokens = undefined));
-      }
-      return tokens;
-    },
-    getPossibleSwaps(tokenX) {
-      let p = routes.get(tokenX);
-      if (!p) {
-        const q = new URLSearchParams({ tokenX, depth: '4' });
-        p = getJson(core, 'GET', `/getAllRoutes?${q.toString()}`).then((b) =>
-          validate(RoutesResponse, b, 'GET /getAllRoutes'),
-        );
-        p.catch(() => routes.delete(tokenX));
-        routes.set(tokenX, p);
-      }
-      return p;
-    },
+    getAvailableTokens: () => tokens(''),
+    getPossibleSwaps: (tokenX) => routesFrom(tokenX),
     async getAllPossibleTokenY(tokenX) {
       return Object.keys(await client.getPossibleSwaps(tokenX));
     },
@@ -503,6 +480,20 @@ export function coreQuoteToRoute(
     input_token_decimals: q.route.tokenXDecimals,
     output_token_decimals: q.route.tokenYDecimals,
     slippage_tolerance: slippagePercent,
+  };
+}
+
+/** `read` once per key, its answer kept; a read that fails is forgotten (the next call asks again). */
+function readOnce<V>(read: (key: string) => Promise<V>): (key: string) => Promise<V> {
+  const kept = new Map<string, Promise<V>>();
+  return (key) => {
+    let p = kept.get(key);
+    if (!p) {
+      p = read(key);
+      p.catch(() => kept.delete(key));
+      kept.set(key, p);
+    }
+    return p;
   };
 }
 

@@ -21,6 +21,16 @@ export function parseBody(endpoint: string, status: number, text: string): unkno
   }
 }
 
+/** A body read exactly, or undefined when it is empty or not JSON (an error answer's body, read if it can be). */
+export function tryParse(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return parseJsonExact(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Validates `value` (found at `prefix` inside the body) and names the first failing field. */
 export function validate<S extends z.ZodType>(
   schema: S,
