@@ -146,16 +146,6 @@ export function parseJsonExactReference(text: string, maxDepth: number = MAX_JSO
   const parseString = (): string => {
     // pos is at the opening quote
     pos++;
-    // Fast path: no escapes before the closing quote (the common case) is one slice.
-    for (let i = pos; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        const s = text.slice(pos, i);
-        pos = i + 1;
-        return s;
-      }
-      if (c === 92 || c < 32) break;
-    }
     let out = '';
     for (;;) {
       PLAIN_STRING_RE.lastIndex = pos;
