@@ -233,7 +233,7 @@ function emptyLive(generation: LiveData['generation'], api: DlmmApi, positionsRe
     byPool: new Map(),
     swaps: new Map(),
     routePools: new Map(),
-    hasInventory: safeHasInventory(api),
+    hasInventory: safeHas(api, 'hasInventory'),
     positionsRead,
     balances: new Map(),
   };
@@ -367,7 +367,7 @@ export async function readPositionsLive(
     policy: PolicySchema.parse({}),
     operations: [],
   };
-  const hasNode = safeHasNode(api);
+  const hasNode = safeHas(api, 'hasNode');
   await Promise.all(
     [...new Set(refs)].map(async (ref) => {
       const lp = await readPool(ref, noOps, sender, api, s, live);
@@ -413,7 +413,7 @@ async function readBalances(
   if (sender === undefined || plan.operations.length === 0) return;
   const tokens = tokensSpent(plan, live);
   if (stxWrapper !== undefined && !tokens.includes(stxWrapper)) tokens.push(stxWrapper);
-  const hasNode = safeHasNode(api);
+  const hasNode = safeHas(api, 'hasNode');
   const read = await Promise.all(tokens.map((t) => readBalance(s, hasNode, t, sender, stxWrapper)));
   for (const b of read) live.balances.set(b.token, b);
 }
@@ -462,7 +462,7 @@ export async function readBalancesOf(
   opts: ReadLiveOptions = {},
 ): Promise<LiveBalance[]> {
   const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
-  const hasNode = safeHasNode(api);
+  const hasNode = safeHas(api, 'hasNode');
   return Promise.all(tokens.map((t) => readBalance(s, hasNode, t, principal, stxWrapper)));
 }
 
@@ -549,9 +549,10 @@ async function readRoutePools(plan: Plan, api: DlmmApi, s: Reader, live: LiveDat
   );
 }
 
-function safeHasNode(api: DlmmApi): boolean {
+/** Whether the client has the optional server (one that cannot say has none). */
+function safeHas(api: DlmmApi, server: 'hasNode' | 'hasInventory'): boolean {
   try {
-    return api.hasNode();
+    return api[server]();
   } catch {
     return false;
   }
@@ -611,7 +612,7 @@ async function readBinShares(lp: LivePool, ids: readonly number[], s: Reader): P
         `POST {node}/v2/contracts/call-read/${principal}/get-bin-balances`,
         async (a) => {
           const res = await a.callReadOnly(principal, 'get-bin-balances', [codec().binIdArg(id)]);
-          return decodeBinShares(res.okay ? res.result : undefined);
+          return codec().decodeBinShares(res.okay ? res.result : undefined);
         },
       );
       if (!r.ok) {
@@ -636,19 +637,6 @@ let codecModule: typeof import('./binShareCodec') | undefined;
 // Kept once loaded: it is asked for twice per node bin read, and a require resolves the path each time.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const codec = () => (codecModule ??= require('./binShareCodec') as typeof import('./binShareCodec'));
-
-/** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
-function decodeBinShares(hex: string | undefined): bigint | undefined {
-  return codec().decodeBinShares(hex);
-}
-
-function safeHasInventory(api: DlmmApi): boolean {
-  try {
-    return api.hasInventory();
-  } catch {
-    return false;
-  }
-}
 
 async function readPool(
   ref: string,
@@ -704,7 +692,7 @@ async function readPool(
 
   // Positions first: shares they already state are never read again from the node.
   await readPositions(lp, sender, s, live);
-  if (lp.principal !== undefined && lp.activeBinId !== undefined && safeHasNode(api)) {
+  if (lp.principal !== undefined && lp.activeBinId !== undefined && safeHas(api, 'hasNode')) {
     await readBinShares(lp, targetBins(lp, plan), s);
   }
   return lp;
