@@ -94,14 +94,9 @@ function engineFallback(route: Route, amountIn: bigint, reason: string): QuoteCh
 export function checkRoute(route: Route, amountIn: bigint, reads: QuoteReads): QuoteCheck {
   const hops = route.hops;
   if (hops.length === 0) return engineFallback(route, amountIn, 'the route has no hops');
-  const inputs: {
-    id: string;
-    getBin: (id: number) => BinBalances | undefined;
-    active: number;
-    xForY: boolean;
-    fees: PoolFees;
-    activePrice: bigint;
-  }[] = [];
+  const walks: Parameters<typeof routeWalk>[0] = [];
+  /** Each hop's active bin price (the price-impact reference). */
+  const activePrices: bigint[] = [];
   for (const h of hops) {
     const pool = reads.pool(h.pool_id);
     if (!pool) return engineFallback(route, amountIn, `pool ${h.pool_id} is not in the DLMM pools list`);
@@ -120,33 +115,20 @@ export function checkRoute(route: Route, amountIn: bigint, reads: QuoteReads): Q
     const map = new Map<number, BinBalances>();
     for (const b of list.bins)
       map.set(b.bin_id, { price: b.price, reserve_x: b.reserve_x, reserve_y: b.reserve_y, shares: 0n });
-    const activePrice = map.get(active)?.price ?? 0n;
-    inputs.push({
-      id: h.pool_id,
-      getBin: (id) => map.get(id),
-      active,
-      xForY,
-      fees: poolFees(pool),
-      activePrice,
-    });
+    walks.push({ getBin: (id) => map.get(id), activeBinId: active, xForY, fees: poolFees(pool) });
+    activePrices.push(map.get(active)?.price ?? 0n);
   }
   let walked: ReturnType<typeof routeWalk>;
   try {
-    walked = routeWalk(
-      inputs.map((i) => ({ getBin: i.getBin, activeBinId: i.active, xForY: i.xForY, fees: i.fees })),
-      amountIn,
-    );
+    walked = routeWalk(walks, amountIn);
   } catch (e) {
-    return engineFallback(
-      route,
-      amountIn,
-      `the exact walk failed on the bins read (${e instanceof Error ? e.message : String(e)})`,
-    );
+    return engineFallback(route, amountIn, `the exact walk failed on the bins read (${errText(e)})`);
   }
   const used = walked.hops[0]?.amount_in_used ?? 0n;
   const complete = walked.hops.every((w) => w.unspent === 0n);
   let reference = used;
-  for (const i of inputs) reference = spotOutput(i.activePrice, i.xForY, i.fees, reference);
+  for (const [k, w] of walks.entries())
+    reference = spotOutput(activePrices[k] as bigint, w.xForY, w.fees, reference);
   return {
     amount_in: amountIn,
     amount_in_used: used,
@@ -158,8 +140,8 @@ export function checkRoute(route: Route, amountIn: bigint, reads: QuoteReads): Q
     verified: true,
     mismatch: walked.amount_out !== route.amount_out,
     checked_hops: walked.hops.map((w, k) => ({
-      pool_id: inputs[k]!.id,
-      x_for_y: inputs[k]!.xForY,
+      pool_id: hops[k]!.pool_id,
+      x_for_y: walks[k]!.xForY,
       amount_in_used: w.amount_in_used,
       amount_out: w.amount_out,
       bins_walked: w.steps.length,
