@@ -71,6 +71,7 @@ import {
   readList,
   rejectDuplicateBins,
   tryParse,
+  unexpectedField,
   validate,
 } from './validate';
 
@@ -166,11 +167,8 @@ const ENDPOINTS = {
     answer: (body, endpoint) => {
       const pairs = validate(PairsResponseSchema, body, endpoint);
       if (pairs.input_token !== inputToken) {
-        throw new ApiError(
-          'unexpected-response',
-          `${endpoint}: unexpected response, field 'input_token' is '${pairs.input_token}', not the token asked for (${inputToken}).`,
-          { endpoint, field: 'input_token' },
-        );
+        const found = `is '${pairs.input_token}', not the token asked for (${inputToken}).`;
+        throw unexpectedField(endpoint, 'input_token', found);
       }
       return pairs;
     },
@@ -876,11 +874,8 @@ function routesOf(body: unknown, q: QuoteRequest): Route[] {
   if (best !== undefined && best !== null && routes.length > 0) {
     const at = routes.findIndex((r) => r.route_index === best);
     if (at === -1) {
-      throw new ApiError(
-        'unexpected-response',
-        `${endpoint}: unexpected response, field 'best_route_index' names route ${best}, which is not among the routes.`,
-        { endpoint, field: 'best_route_index' },
-      );
+      const found = `names route ${best}, which is not among the routes.`;
+      throw unexpectedField(endpoint, 'best_route_index', found);
     }
     // Best first (the engine sorts them so; its index is what counts).
     routes.unshift(...routes.splice(at, 1));
@@ -924,10 +919,10 @@ function currentBinsOf(res: HttpResponse, alias: string, endpoint: string): Curr
   const seen = new Set<number>();
   value.bins.forEach((b, i) => {
     if (seen.has(b.binIdSigned))
-      throw new ApiError(
-        'unexpected-response',
-        `${endpoint}: unexpected response, field 'bins.${i}.binIdSigned' lists bin ${b.binIdSigned} twice; the book is not believed.`,
-        { endpoint, field: `bins.${i}.binIdSigned` },
+      throw unexpectedField(
+        endpoint,
+        `bins.${i}.binIdSigned`,
+        `lists bin ${b.binIdSigned} twice; the book is not believed.`,
       );
     seen.add(b.binIdSigned);
   });
@@ -956,11 +951,8 @@ function inventoryOf(res: HttpResponse, pool: string, endpoint: string): Invento
       throw inventoryUnavailable({ endpoint }, 'RECONCILE_DIRTY', 'the book answered with clean: false');
     }
     if (!/unsigned/i.test(inventory.bin_id_domain)) {
-      throw new ApiError(
-        'unexpected-response',
-        `${endpoint}: unexpected response, field 'bin_id_domain' is '${inventory.bin_id_domain}', expected the unsigned domain (0..1000).`,
-        { endpoint, field: 'bin_id_domain', status: res.status },
-      );
+      const found = `is '${inventory.bin_id_domain}', expected the unsigned domain (0..1000).`;
+      throw unexpectedField(endpoint, 'bin_id_domain', found, res.status);
     }
     return inventory;
   }
@@ -995,11 +987,7 @@ function readinessOf(body: unknown, text: string, endpoint: string, status: numb
       ? { ready: true }
       : { ready: false, detail: errorDetail(body, text) };
   }
-  throw new ApiError(
-    'unexpected-response',
-    `${endpoint}: unexpected response, field 'ready' is missing (and no 'status'); readiness is unknown.`,
-    { endpoint, status, field: 'ready' },
-  );
+  throw unexpectedField(endpoint, 'ready', "is missing (and no 'status'); readiness is unknown.", status);
 }
 
 /** The options as given, with the API key present but not enumerable (so logging the object never shows it). */

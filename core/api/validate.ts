@@ -54,6 +54,15 @@ export function validate<S extends z.ZodType>(
   );
 }
 
+/** An answer not believed for one field: `<endpoint>: unexpected response, field '<field>' <what>`. */
+export function unexpectedField(endpoint: string, field: string, what: string, status?: number): ApiError {
+  return new ApiError('unexpected-response', `${endpoint}: unexpected response, field '${field}' ${what}`, {
+    endpoint,
+    field,
+    ...(status !== undefined ? { status } : {}),
+  });
+}
+
 /**
  * Reads a list resource: a bare array, or an object holding the array under one of `names`
  * (e.g. `{"tokens": [...]}`), then validates every item.
@@ -91,10 +100,10 @@ export function rejectDuplicateBins<T extends { bin_id: number }>(
   bins.forEach((b, i) => {
     const first = seen.get(b.bin_id);
     if (first !== undefined) {
-      throw new ApiError(
-        'unexpected-response',
-        `${endpoint}: unexpected response, field '${field}.${i}.bin_id' repeats bin ${b.bin_id} (also at ${field}.${first}); a list with duplicate bins is not used.`,
-        { endpoint, field: `${field}.${i}.bin_id` },
+      throw unexpectedField(
+        endpoint,
+        `${field}.${i}.bin_id`,
+        `repeats bin ${b.bin_id} (also at ${field}.${first}); a list with duplicate bins is not used.`,
       );
     }
     seen.set(b.bin_id, i);
