@@ -25,7 +25,7 @@ import { ApiError } from './errors';
 import { httpError } from './failures';
 import { stringifyJsonExact } from './json';
 import { createRateLimiter, type RateLimiter } from './limiter';
-import { zInt, zPrincipal } from './schemas';
+import { zDecimals, zInt, zPrincipal } from './schemas';
 import { Transport, type HttpRequest } from './transport';
 import type { ApiStats, Route } from './types';
 import { tryParse, validate } from './validate';
@@ -98,7 +98,7 @@ const CoreTokenSchema = z
     symbol: z.string(),
     name: z.string().nullable().optional(),
     tokenContract: zPrincipal.nullable(),
-    tokenDecimals: zInt.pipe(z.number().int().min(0).max(36)),
+    tokenDecimals: zDecimals,
     tokenName: z.string().nullable().optional(),
   })
   .transform((t, ctx) => {
@@ -366,17 +366,10 @@ export function createCoreSwapClient(
       const list = await client.getAllPossibleTokenYRoutes(tokenX, tokenY);
       const all = await Promise.all(list.map((r) => quoteRoute(r, amount)));
       // Best: quoted, then the larger exact output.
-      all.sort((a, b) =>
-        !!a.error !== !!b.error
-          ? a.error
-            ? 1
-            : -1
-          : b.amountOut > a.amountOut
-            ? 1
-            : b.amountOut < a.amountOut
-              ? -1
-              : 0,
-      );
+      all.sort((a, b) => {
+        if (!!a.error !== !!b.error) return a.error ? 1 : -1;
+        return b.amountOut > a.amountOut ? 1 : b.amountOut < a.amountOut ? -1 : 0;
+      });
       const best = all[0] && !all[0].error && all[0].amountOut > 0n ? all[0] : null;
       return {
         bestRoute: best,

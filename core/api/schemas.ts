@@ -36,6 +36,8 @@ export const zInt = z.union([
 
 const zSignedBinId = zInt.pipe(z.number().int().min(MIN_BIN_ID).max(MAX_BIN_ID));
 const zUnsignedBinId = zInt.pipe(z.number().int().min(0).max(1000));
+/** A token's decimals. */
+export const zDecimals = zInt.pipe(z.number().int().min(0).max(36));
 
 /** A Stacks principal: standard (SP..., ST..., SM..., SN...) or contract (ADDR.name). */
 export const zPrincipal = z
@@ -66,7 +68,7 @@ export const TokenSchema = z.looseObject({
   contract_address: zPrincipal,
   symbol: z.string(),
   name: z.string().optional().nullable(),
-  decimals: zInt.pipe(z.number().int().min(0).max(36)),
+  decimals: zDecimals,
   /** The define-fungible-token name used in post-conditions; null for native STX wrapper. */
   asset_name: z.string().nullable().optional(),
   /** Display only: a JSON number on the wire (possibly beyond 2^53, read exactly), a string, or null. */
@@ -279,7 +281,7 @@ const ExecutionStepSchema = z.looseObject({
   pool_id: z.string().nullable().optional(),
   x_token_trait: zContractPrincipal,
   y_token_trait: zContractPrincipal,
-  expected_bin_id: zInt.pipe(z.number().int().min(MIN_BIN_ID).max(MAX_BIN_ID)),
+  expected_bin_id: zSignedBinId,
   function_name: z.enum(['swap-x-for-y', 'swap-y-for-x']),
   x_in: zAmountText.nullable().optional(),
   y_in: zAmountText.nullable().optional(),
@@ -325,8 +327,8 @@ const routeFields = {
   fee: zDecimalText,
   price_impact_bps: numberish.nullable(),
   price_impact_tokens: zDecimalText,
-  input_token_decimals: zInt.pipe(z.number().int().min(0).max(36)).nullable().optional(),
-  output_token_decimals: zInt.pipe(z.number().int().min(0).max(36)).nullable().optional(),
+  input_token_decimals: zDecimals.nullable().optional(),
+  output_token_decimals: zDecimals.nullable().optional(),
   execution_details: z
     .looseObject({
       amm_type: z.string().optional().nullable(),
