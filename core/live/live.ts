@@ -747,11 +747,8 @@ function aliasOf(lp: LivePool, live: LiveData): string | undefined {
 async function readCurrentBins(lp: LivePool, sender: string, s: Reader, live: LiveData): Promise<boolean> {
   const alias = aliasOf(lp, live);
   if (alias === undefined) return false;
-  const r = await s.read(
-    `currentBins:${alias}:${sender}`,
-    `GET /app/v2/users/${sender}/positions/${alias}/current-bins`,
-    (a) => a.currentBins(sender, alias),
-  );
+  const endpoint = `GET /app/v2/users/${sender}/positions/${alias}/current-bins`;
+  const r = await s.read(`currentBins:${alias}:${sender}`, endpoint, (a) => a.currentBins(sender, alias));
   if (!r.ok) {
     if (r.error.code !== 'pool-not-found') lp.inventoryError = r.error;
     return false;
@@ -760,8 +757,8 @@ async function readCurrentBins(lp: LivePool, sender: string, s: Reader, live: Li
   if (book.poolContract !== lp.principal) {
     lp.inventoryError = {
       code: 'unexpected-response',
-      endpoint: `GET /app/v2/users/${sender}/positions/${alias}/current-bins`,
-      message: `GET /app/v2/users/${sender}/positions/${alias}/current-bins: unexpected response, field 'poolContract' is '${book.poolContract}', not the pool read (${lp.principal}); the book is not believed.`,
+      endpoint,
+      message: `${endpoint}: unexpected response, field 'poolContract' is '${book.poolContract}', not the pool read (${lp.principal}); the book is not believed.`,
       field: 'poolContract',
     };
     return false;
