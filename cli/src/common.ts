@@ -6,6 +6,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { nodeCacheDir } from '../../core/api/nodeStore';
+import { stringifyJsonExact } from '../../core/api/json';
 import { isApiError, type ApiError } from '../../core/api/errors';
 import type { ApiClientOptions, DlmmApi } from '../../core/api/types';
 import type { RunningSimulator } from '../../core/sim/server';
@@ -170,6 +171,14 @@ export function parseFormat<F extends string>(common: CommonOptions, allowed: re
     throw new UsageError(`--format '${f}' is not supported here; expected ${allowed.join(', ')}`);
   }
   return f as F;
+}
+
+/**
+ * A command's --format json document: integers exact (a bigint is written as its digits, never through a
+ * float), indented by two spaces, ending in a newline.
+ */
+export function jsonOutput(doc: unknown): string {
+  return stringifyJsonExact(doc, 2) + '\n';
 }
 
 /** A non-negative integer option (e.g. --max-tip-lag, --nonce); exact digits only. */

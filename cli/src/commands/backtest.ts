@@ -7,7 +7,6 @@
  * or is empty is refused with the reason (exit 2): never an empty backtest.
  */
 import { resolve } from 'node:path';
-import { stringifyJsonExact } from '../../../core/api/json';
 import { isApiError } from '../../../core/api/errors';
 import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan } from '../../../core/check/analyze';
@@ -24,7 +23,14 @@ import {
   type RangeReplay,
 } from '../../../core/check/backtest';
 import type { LivePool } from '../../../core/live/live';
-import { describeApiError, hasApiConfigured, parseCommand, parseFormat, withApi } from '../common';
+import {
+  describeApiError,
+  hasApiConfigured,
+  jsonOutput,
+  parseCommand,
+  parseFormat,
+  withApi,
+} from '../common';
 import { readTextFile, UsageError, type CliIO } from '../io';
 import { notAPlanFile, PLAN_FILE } from './check';
 
@@ -250,45 +256,40 @@ function renderText(pools: PoolReport[], window: HistoryWindow, n: number): stri
 }
 
 function renderJson(pools: PoolReport[], window: HistoryWindow, n: number): string {
-  return (
-    stringifyJsonExact(
-      {
-        history_window: window,
-        recentre_after: n,
-        pools: pools.map((r) => ({
-          pool: r.pool,
-          active_bin_now: r.active_bin_now,
-          history:
-            'refused' in r.history
-              ? { refused: r.history.refused }
-              : { ...r.history, first: iso(r.history.first), last: iso(r.history.last) },
-          ranges: r.subjects.map((s) => ({
-            source: s.source,
-            ...(s.operation !== undefined ? { operation: s.operation } : {}),
-            from_bin: s.lo,
-            to_bin: s.hi,
-            bins: s.bins,
-            ...(s.replay
-              ? {
-                  points: s.replay.points,
-                  in_range: s.replay.inRange,
-                  share_percent: sharePercent(s.replay.inRange, s.replay.points),
-                  longest_out_of_range: s.replay.longestOut
-                    ? {
-                        points: s.replay.longestOut.points,
-                        from: iso(s.replay.longestOut.from),
-                        to: iso(s.replay.longestOut.to),
-                      }
-                    : null,
-                  recentres: s.replay.recentres.length,
-                  recentre_times: s.replay.recentres.map(iso),
-                }
-              : {}),
-          })),
-          ...(r.positions_note ? { positions_note: r.positions_note } : {}),
-        })),
-      },
-      2,
-    ) + '\n'
-  );
+  return jsonOutput({
+    history_window: window,
+    recentre_after: n,
+    pools: pools.map((r) => ({
+      pool: r.pool,
+      active_bin_now: r.active_bin_now,
+      history:
+        'refused' in r.history
+          ? { refused: r.history.refused }
+          : { ...r.history, first: iso(r.history.first), last: iso(r.history.last) },
+      ranges: r.subjects.map((s) => ({
+        source: s.source,
+        ...(s.operation !== undefined ? { operation: s.operation } : {}),
+        from_bin: s.lo,
+        to_bin: s.hi,
+        bins: s.bins,
+        ...(s.replay
+          ? {
+              points: s.replay.points,
+              in_range: s.replay.inRange,
+              share_percent: sharePercent(s.replay.inRange, s.replay.points),
+              longest_out_of_range: s.replay.longestOut
+                ? {
+                    points: s.replay.longestOut.points,
+                    from: iso(s.replay.longestOut.from),
+                    to: iso(s.replay.longestOut.to),
+                  }
+                : null,
+              recentres: s.replay.recentres.length,
+              recentre_times: s.replay.recentres.map(iso),
+            }
+          : {}),
+      })),
+      ...(r.positions_note ? { positions_note: r.positions_note } : {}),
+    })),
+  });
 }

@@ -5,11 +5,10 @@
  * as 0. Exit 0 when every balance was read, 1 when some could not be, 2 on a usage error or when the token
  * list cannot be read.
  */
-import { stringifyJsonExact } from '../../../core/api/json';
 import { formatUnits } from '../../../core/dlmm/bins';
 import { readBalancesOf, type LiveBalance } from '../../../core/live/live';
 import { routerConfigFor, type Network } from '../../../core/chain/deployments';
-import { parseCommand, parseFormat, withApi } from '../common';
+import { jsonOutput, parseCommand, parseFormat, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
 import { loadRouterOverrides } from '../routers';
 
@@ -64,24 +63,19 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 }
 
 function renderJson(sender: string, rows: Row[]): string {
-  return (
-    stringifyJsonExact(
-      {
-        sender,
-        balances: rows.map((r) => ({
-          token: r.token,
-          symbol: r.symbol,
-          decimals: r.decimals,
-          stx: r.balance.stx,
-          // Base units as a decimal string (exact), or null with the reason when it was not read.
-          amount: r.balance.amount !== undefined ? r.balance.amount.toString() : null,
-          human: r.balance.amount !== undefined ? formatUnits(r.balance.amount, r.decimals) : null,
-          unread: r.balance.unread ?? null,
-        })),
-      },
-      2,
-    ) + '\n'
-  );
+  return jsonOutput({
+    sender,
+    balances: rows.map((r) => ({
+      token: r.token,
+      symbol: r.symbol,
+      decimals: r.decimals,
+      stx: r.balance.stx,
+      // Base units as a decimal string (exact), or null with the reason when it was not read.
+      amount: r.balance.amount !== undefined ? r.balance.amount.toString() : null,
+      human: r.balance.amount !== undefined ? formatUnits(r.balance.amount, r.decimals) : null,
+      unread: r.balance.unread ?? null,
+    })),
+  });
 }
 
 function renderText(sender: string, rows: Row[]): string {

@@ -5,9 +5,8 @@
  * name. No service is read. Exit 0 explained; 2 a code (or name) we do not know (the plain answer is still
  * printed), or a usage error.
  */
-import { stringifyJsonExact } from '../../../core/api/json';
 import { explainCode, explainText } from '../../../core/dlmm/explain';
-import { parseCommand, parseFormat } from '../common';
+import { jsonOutput, parseCommand, parseFormat } from '../common';
 import { UsageError, type CliIO } from '../io';
 
 /** `dlmm explain` takes --format only (it reads no service: --api, --sim and --api-key-env are refused). */
@@ -41,7 +40,7 @@ export function run(args: string[], io: CliIO): Promise<number> {
             })),
           }
         : { query: r.query, known: false, answer: r.answer };
-    io.out(stringifyJsonExact(doc, 2) + '\n');
+    io.out(jsonOutput(doc));
   } else io.out(explainText(r) + '\n');
   return Promise.resolve(r.kind === 'known' ? 0 : 2);
 }

@@ -16,7 +16,7 @@ import { analyzePlan, type Analysis } from '../../../core/check/analyze';
 import { toTextReport } from '../report';
 import { planRecentre, type RecentreMove } from '../../../core/prepare/recentre';
 import { POOL_ALIAS, zPoolRef, zPrincipalStandard } from '../../../core/plan/schema';
-import { parseCommand, parseFormat, requireOption, withApi } from '../common';
+import { jsonOutput, parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
 import { refuseOutputOverInput, writeNamedOutput } from '../exportWrite';
 
@@ -287,12 +287,7 @@ function render(format: Format, sender: string | undefined, ops: Array<Record<st
     const doc: Record<string, Value> = { version: 1 };
     if (sender) doc.sender = sender;
     doc.operations = ops;
-    return (
-      JSON.stringify(doc, (_k, v: unknown) => (typeof v === 'bigint' ? `__BIG__${v}` : v), 2).replace(
-        /"__BIG__(\d+)"/g,
-        '$1',
-      ) + '\n'
-    );
+    return jsonOutput(doc);
   }
   const lines = ['version: 1'];
   if (sender) lines.push(`sender: ${sender}`);

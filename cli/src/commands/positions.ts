@@ -4,7 +4,6 @@
  * docs/positions.md). Exit 0 when every position was valued, 1 when some is unknown (each says why), 2 on a
  * usage error or when the pools list cannot be read.
  */
-import { stringifyJsonExact } from '../../../core/api/json';
 import { formatUnits } from '../../../core/dlmm/bins';
 import { readPositionsLive } from '../../../core/live/live';
 import {
@@ -15,7 +14,7 @@ import {
   type PositionsReport,
   type PositionView,
 } from '../../../core/check/positions';
-import { parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
+import { jsonOutput, parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
 
 export const OPTIONS = {
@@ -85,45 +84,40 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 /** The issue's JSON: amounts as decimal strings of base units; unknown positions carry `unknown`. */
 export function renderJson(report: PositionsReport): string {
   const s = (v: bigint | undefined): string | null => (v === undefined ? null : v.toString());
-  return (
-    stringifyJsonExact(
-      {
-        sender: report.sender,
-        positions: report.positions.map((p) => ({
-          pool: p.pool,
-          ...(p.alias !== undefined ? { alias: p.alias } : {}),
-          source: p.source ?? null,
-          ...(p.mayLag !== undefined ? { may_lag: p.mayLag } : {}),
-          ...(p.unknown !== undefined ? { unknown: p.unknown } : {}),
-          active_bin_id: p.active_bin_id ?? null,
-          in_range: p.in_range ?? null,
-          distance: p.distance ?? null,
-          bins: p.bins.map((b) => ({
-            bin_id: b.bin_id,
-            shares: b.shares.toString(),
-            x_amount: b.x_amount.toString(),
-            y_amount: b.y_amount.toString(),
-          })),
-          x_total: s(p.x_total),
-          y_total: s(p.y_total),
-          value_in_y: s(p.value_in_y),
-          ...(p.what_if
-            ? {
-                what_if: p.what_if.map((w) => ({
-                  shift: w.shift,
-                  value_in_y: s(w.value_in_y),
-                  hold_value_in_y: s(w.hold_value_in_y),
-                  active_bin_id: w.active_bin_id,
-                  ...(w.reached ? {} : { unknown: w.detail }),
-                })),
-              }
-            : {}),
-        })),
-        pools_without_shares: report.withoutShares,
-      },
-      2,
-    ) + '\n'
-  );
+  return jsonOutput({
+    sender: report.sender,
+    positions: report.positions.map((p) => ({
+      pool: p.pool,
+      ...(p.alias !== undefined ? { alias: p.alias } : {}),
+      source: p.source ?? null,
+      ...(p.mayLag !== undefined ? { may_lag: p.mayLag } : {}),
+      ...(p.unknown !== undefined ? { unknown: p.unknown } : {}),
+      active_bin_id: p.active_bin_id ?? null,
+      in_range: p.in_range ?? null,
+      distance: p.distance ?? null,
+      bins: p.bins.map((b) => ({
+        bin_id: b.bin_id,
+        shares: b.shares.toString(),
+        x_amount: b.x_amount.toString(),
+        y_amount: b.y_amount.toString(),
+      })),
+      x_total: s(p.x_total),
+      y_total: s(p.y_total),
+      value_in_y: s(p.value_in_y),
+      ...(p.what_if
+        ? {
+            what_if: p.what_if.map((w) => ({
+              shift: w.shift,
+              value_in_y: s(w.value_in_y),
+              hold_value_in_y: s(w.hold_value_in_y),
+              active_bin_id: w.active_bin_id,
+              ...(w.reached ? {} : { unknown: w.detail }),
+            })),
+          }
+        : {}),
+    })),
+    pools_without_shares: report.withoutShares,
+  });
 }
 
 function amount(v: bigint, decimals: number | undefined, symbol: string | undefined): string {

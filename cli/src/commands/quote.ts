@@ -8,7 +8,6 @@
  * errors (an unknown token included, like a bad amount) or read errors.
  */
 import { isApiError, isCancelled } from '../../../core/api/errors';
-import { stringifyJsonExact } from '../../../core/api/json';
 import { aliasesByPrincipal } from '../../../core/api/aliases';
 import type { DlmmApi, Pool, Route, Token, V1Pool } from '../../../core/api/types';
 import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
@@ -24,7 +23,7 @@ import { refuseOutputOverInput, signingParams, writeExport } from '../exportWrit
 import { loadRouterOverrides } from '../routers';
 import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
 import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
-import { parseCommand, parseFormat, requireOption, withApi } from '../common';
+import { jsonOutput, parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
 
 export const OPTIONS = {
@@ -528,5 +527,5 @@ function renderJson(
       bins_crossed: v.bins?.crossed ?? null,
     })),
   };
-  return stringifyJsonExact(doc, 2) + '\n';
+  return jsonOutput(doc);
 }

@@ -3,9 +3,8 @@
  * swap TOKEN into (getAllPossibleTokenY), or the routes to one token (getAllPossibleTokenYRoutes). Tokens
  * by library id, symbol or contract. The request count goes to stderr.
  */
-import { stringifyJsonExact } from '../../../core/api/json';
 import type { CoreRoute } from '../../../core/api/coreClient';
-import { parseCommand, parseFormat, requireOption } from '../common';
+import { jsonOutput, parseCommand, parseFormat, requireOption } from '../common';
 import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
 import type { CliIO } from '../io';
 
@@ -36,19 +35,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       entries = entries.filter(([id]) => id === to.tokenId);
       if (entries.length === 0 || (entries[0]?.[1].length ?? 0) === 0) {
         io.err(`dlmm routes: no route from ${from.symbol} to ${to.symbol}\n`);
-        if (format === 'json') io.out(stringifyJsonExact({ token_x: from.tokenId, routes: {} }, 2) + '\n');
+        if (format === 'json') io.out(jsonOutput({ token_x: from.tokenId, routes: {} }));
         return 1;
       }
     }
     if (format === 'json') {
       io.out(
-        stringifyJsonExact(
-          {
-            token_x: from.tokenId,
-            routes: Object.fromEntries(entries.map(([id, rs]) => [id, rs.map(routeJson)])),
-          },
-          2,
-        ) + '\n',
+        jsonOutput({
+          token_x: from.tokenId,
+          routes: Object.fromEntries(entries.map(([id, rs]) => [id, rs.map(routeJson)])),
+        }),
       );
       return 0;
     }

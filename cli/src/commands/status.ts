@@ -4,7 +4,7 @@
  * never caught up); 2 when the service cannot be read (or a usage error).
  */
 import type { Readiness, Status } from '../../../core/api/types';
-import { parseCommand, parseFormat, withApi } from '../common';
+import { jsonOutput, parseCommand, parseFormat, withApi } from '../common';
 import type { CliIO } from '../io';
 
 export interface StatusReport {
@@ -76,5 +76,5 @@ function renderJson(r: StatusReport): string {
     pool_count: s.pool_count,
     problems: r.problems,
   };
-  return JSON.stringify(doc, null, 2) + '\n';
+  return jsonOutput(doc);
 }

@@ -2,8 +2,7 @@
  * `dlmm tokens [--format text|json] [--core-api URL]`: the core swap API's tokens (getAvailableTokens):
  * library id, symbol, decimals, contract. The request count goes to stderr.
  */
-import { stringifyJsonExact } from '../../../core/api/json';
-import { parseCommand, parseFormat } from '../common';
+import { jsonOutput, parseCommand, parseFormat } from '../common';
 import { CORE_OPTIONS, withCoreApi } from '../coreApi';
 import type { CliIO } from '../io';
 
@@ -16,19 +15,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const tokens = await core.getAvailableTokens();
     if (format === 'json') {
       io.out(
-        stringifyJsonExact(
-          {
-            tokens: tokens.map((t) => ({
-              token_id: t.tokenId,
-              symbol: t.symbol,
-              name: t.name,
-              decimals: t.decimals,
-              contract: t.contract,
-              asset_name: t.assetName,
-            })),
-          },
-          2,
-        ) + '\n',
+        jsonOutput({
+          tokens: tokens.map((t) => ({
+            token_id: t.tokenId,
+            symbol: t.symbol,
+            name: t.name,
+            decimals: t.decimals,
+            contract: t.contract,
+            asset_name: t.assetName,
+          })),
+        }),
       );
       return 0;
     }
