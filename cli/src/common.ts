@@ -64,18 +64,7 @@ export function parseCommand<O extends OptionSpecs>(
         'lists). Put the key in an environment variable and pass --api-key-env NAME, or set DLMM_API_KEY.',
     );
   }
-  let parsed;
-  const options = { ...COMMON_OPTIONS, ...own };
-  try {
-    parsed = parseArgs({
-      args: joinNegativeValues(args, options),
-      options,
-      allowPositionals: opts.positionals ?? false,
-      strict: true,
-    });
-  } catch (e) {
-    throw argvError(e, options);
-  }
+  const parsed = parseArgv(args, { ...COMMON_OPTIONS, ...own }, opts.positionals ?? false);
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const common: CommonOptions = {
     api: v.api as string | undefined,
@@ -93,11 +82,20 @@ export function parseCommand<O extends OptionSpecs>(
   };
 }
 
+/** argv by node:util's parseArgs (strict), a negative option value kept as a value, its errors in our words. */
+export function parseArgv(args: string[], options: OptionSpecs, allowPositionals: boolean) {
+  try {
+    return parseArgs({ args: joinNegativeValues(args, options), options, allowPositionals, strict: true });
+  } catch (e) {
+    throw argvError(e, options);
+  }
+}
+
 /**
  * node's parseArgs errors in our words: an unknown option names the nearest known one, a missing value
  * and a stray argument say what the command expected (never node's text, whose quoting is unbalanced).
  */
-export function argvError(e: unknown, options: OptionSpecs): UsageError {
+function argvError(e: unknown, options: OptionSpecs): UsageError {
   const code = (e as { code?: unknown } | null)?.code;
   const message = e instanceof Error ? e.message : String(e);
   const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
@@ -145,7 +143,7 @@ function editDistance(a: string, b: string): number {
  * `--amount -5` as `--amount=-5`: node's parser reads a value that starts with '-' as an option ("argument is
  * ambiguous"), so a negative number would never reach the option's own check and its clear message.
  */
-export function joinNegativeValues(args: readonly string[], options: OptionSpecs): string[] {
+function joinNegativeValues(args: readonly string[], options: OptionSpecs): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;

@@ -4,31 +4,17 @@
  * `dlmm sim apply TX_HEX|--file F [--api URL]`: dry-runs a serialized transaction on a running simulator
  * (POST {api}/admin/apply) and prints the result as JSON; exit 0 when it applied, 1 when it reverted.
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { deserializeTransaction } from '@stacks/transactions';
 import { startSimulator } from '../../../core/sim/server';
 import { WorldError, loadWorld, type World } from '../../../core/sim/world';
 import { defaultWorld } from '../../../core/sim/defaultWorld';
-import { argvError, joinNegativeValues, parseApiBase } from '../common';
+import { parseApiBase, parseArgv } from '../common';
 import { readTextFile, UsageError, type CliIO } from '../io';
 import { loadRouterSettings } from '../routers';
 
 /** Port `dlmm sim` listens on without --port (0 = any free port). */
 export const DEFAULT_SIM_PORT = 8787;
 const DEFAULT_API = `http://127.0.0.1:${DEFAULT_SIM_PORT}/api`;
-
-function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>, positionals: boolean) {
-  try {
-    return parseArgs({
-      args: joinNegativeValues(args, options),
-      options,
-      allowPositionals: positionals,
-      strict: true,
-    });
-  } catch (e) {
-    throw argvError(e, options);
-  }
-}
 
 /** Resolves when the process gets SIGINT or SIGTERM. */
 function untilSignal(): Promise<string> {
@@ -70,7 +56,7 @@ export async function serve(
   io: CliIO,
   stop: () => Promise<unknown> = untilSignal,
 ): Promise<number> {
-  const { values } = parse(args, SERVE_OPTIONS, false);
+  const { values } = parseArgv(args, SERVE_OPTIONS, false);
   if (values.api !== undefined)
     throw new UsageError(
       '--api names an engine to use; `dlmm sim` serves one (use it with `dlmm sim apply`)',
@@ -170,7 +156,7 @@ export function simEnvText(sim: {
 
 /** `dlmm sim apply`: posts the transaction to a running simulator's admin endpoint. */
 export async function apply(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(args, APPLY_OPTIONS, true);
+  const { values, positionals } = parseArgv(args, APPLY_OPTIONS, true);
   if (positionals.length > 1) throw new UsageError('give one transaction (hex) or --file F');
   let hex = positionals[0];
   if (values.file !== undefined) {
