@@ -37,23 +37,14 @@ export async function withCoreApi(
     }
   };
   const nodeFallback = io.env.READONLY_CALL_API_HOST ? undefined : io.env.DLMM_NODE_URL || undefined;
-  if (common.sim || hasApiConfigured(common, io)) {
-    return withApi(common, io, (api, ctx) =>
-      run(
-        ctx.sim
-          ? { apiHost: ctx.sim.coreUrl, readOnlyHost: ctx.sim.nodeUrl }
-          : {
-              ...(coreFlag ? { apiHost: coreFlag } : {}),
-              ...(nodeFallback ? { readOnlyHost: nodeFallback } : {}),
-            },
-        api,
-      ),
-    );
-  }
-  return run({
+  const hosts = {
     ...(coreFlag ? { apiHost: coreFlag } : {}),
     ...(nodeFallback ? { readOnlyHost: nodeFallback } : {}),
-  });
+  };
+  if (!hasApiConfigured(common, io)) return run(hosts);
+  return withApi(common, io, (api, ctx) =>
+    run(ctx.sim ? { apiHost: ctx.sim.coreUrl, readOnlyHost: ctx.sim.nodeUrl } : hosts, api),
+  );
 }
 
 /** A core token by library id, symbol (case-insensitive) or contract. */

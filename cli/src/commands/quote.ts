@@ -144,15 +144,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         slippage_tolerance: Number(slippageText),
       };
       // The pools list (aliases, fees for the exact check) is read beside the quote, not after its answer.
-      const poolsRead = api.pools().then(
-        (p) => p,
-        () => undefined,
-      );
+      const poolsRead = api.pools().catch(() => undefined);
       // The v2 pool record names no alias: the v1 pools list pairs each alias with its principal (display only).
-      const aliasesRead = api.v1Pools().then(
-        (p) => p,
-        () => undefined,
-      );
+      const aliasesRead = api.v1Pools().catch(() => undefined);
       let routes: Route[];
       try {
         routes = values.multi === true ? await api.quoteMulti(request) : [await api.quote(request)];
@@ -341,16 +335,10 @@ async function exportCoreSwap(
 
 /** Complete routes first, then the larger exact output (a partial fill never outranks a full one). */
 function sortViews(views: RouteView[]): void {
-  views.sort((a, b) =>
-    a.check.complete !== b.check.complete
-      ? a.check.complete
-        ? -1
-        : 1
-      : b.amount_out > a.amount_out
-        ? 1
-        : b.amount_out < a.amount_out
-          ? -1
-          : 0,
+  views.sort(
+    (a, b) =>
+      Number(b.check.complete) - Number(a.check.complete) ||
+      (b.amount_out > a.amount_out ? 1 : b.amount_out < a.amount_out ? -1 : 0),
   );
 }
 

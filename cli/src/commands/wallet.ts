@@ -135,13 +135,13 @@ function openBrowser(url: string, io: CliIO): void {
       : process.platform === 'win32'
         ? ['cmd', ['/c', 'start', '""', url]]
         : ['xdg-open', [url]];
+  const failed = () =>
+    io.err(`dlmm wallet: could not open a browser (${cmd}); open the URL above yourself\n`);
   try {
     const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
-    child.on('error', () =>
-      io.err(`dlmm wallet: could not open a browser (${cmd}); open the URL above yourself\n`),
-    );
+    child.on('error', failed);
     child.unref();
   } catch {
-    io.err(`dlmm wallet: could not open a browser (${cmd}); open the URL above yourself\n`);
+    failed();
   }
 }
