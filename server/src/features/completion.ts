@@ -44,6 +44,13 @@ const KEYS = {
   moveItem: keysOf(MoveItemSchema.shape),
   distribution: keysOf(DistributionSchema.shape),
 };
+/** An operation's keys by its `op` (a Map: an op named `constructor` is just unknown). */
+const OP_KEYS = new Map<unknown, string[]>([
+  ['add', KEYS.add],
+  ['withdraw', KEYS.withdraw],
+  ['move', KEYS.move],
+  ['swap', KEYS.swap],
+]);
 const OP_KEYS_COMMON = ['id', 'op', 'mode', 'pool'];
 
 function keysOf(shape: Shape): string[] {
@@ -68,8 +75,6 @@ interface Context {
   prefix: string;
   quoted: boolean;
   replace: Range;
-  /** Keys already present in the object being completed. */
-  present: Set<string>;
   opIndex?: number;
   inFlowMap: boolean;
 }
@@ -132,85 +137,50 @@ function operationAt(
 function contextAt(doc: TextDocument, offset: number, opIndex: number | undefined): Context | undefined {
   const pos = doc.positionAt(offset);
   const lineStart = doc.offsetAt({ line: pos.line, character: 0 });
-  const before = doc.getText().slice(lineStart, offset);
   const text = doc.getText();
-  const replaceOf = (prefix: string): Range => ({ start: doc.positionAt(offset - prefix.length), end: pos });
+  const before = text.slice(lineStart, offset);
   const inFlowMap = /\{[^}]*$/.test(before);
+  const context = (
+    kind: Context['kind'],
+    key: string | undefined,
+    prefix: string,
+    quoted: boolean,
+    inFlow: boolean,
+  ): Context => {
+    const replace = { start: doc.positionAt(offset - prefix.length), end: pos };
+    return { kind, key, prefix, quoted, replace, opIndex, inFlowMap: inFlow };
+  };
 
   // value after `key:` (YAML or JSON, possibly quoted, possibly in a flow map)
   const kv = /"?([A-Za-z_$][\w$]*)"?\s*:\s*("?)([^",{}[\]\s]*)$/.exec(before);
-  if (kv) {
-    const prefix = kv[3] ?? '';
-    return {
-      kind: 'value',
-      key: kv[1],
-      prefix,
-      quoted: kv[2] === '"',
-      replace: replaceOf(prefix),
-      present: new Set(),
-      opIndex,
-      inFlowMap,
-    };
-  }
+  if (kv) return context('value', kv[1], kv[3] ?? '', kv[2] === '"', inFlowMap);
   // an element of a flow list: `bins: [164, 1|`
   const flowList = /"?([A-Za-z_][\w]*)"?\s*:\s*\[[^\]]*?("?)([-\d]*)$/.exec(before);
-  if (flowList) {
-    const prefix = flowList[3] ?? '';
-    return {
-      kind: 'value',
-      key: flowList[1],
-      prefix,
-      quoted: false,
-      replace: replaceOf(prefix),
-      present: new Set(),
-      opIndex,
-      inFlowMap: false,
-    };
-  }
+  if (flowList) return context('value', flowList[1], flowList[3] ?? '', false, false);
   // a key: start of a line (`  mo|`, `  - po|`) or after `{` / `,` in a flow map
   const keyMatch = /(?:^\s*(?:-\s+)?|[{,]\s*)"?([\w]*)$/.exec(before);
-  if (keyMatch) {
-    const prefix = keyMatch[1] ?? '';
-    // a block list of scalars under a key (`bins:` then `- 16|`): a list item, not a key
-    const dash = /^(\s*)-\s+(-?\d*)$/.exec(before);
-    if (dash) {
-      const parentKey = parentKeyOf(text, lineStart, dash[1]?.length ?? 0);
-      if (parentKey === 'bins') {
-        const p = dash[2] ?? '';
-        return {
-          kind: 'list-item',
-          key: 'bins',
-          prefix: p,
-          quoted: false,
-          replace: replaceOf(p),
-          present: new Set(),
-          opIndex,
-          inFlowMap: false,
-        };
-      }
-    }
-    return {
-      kind: 'key',
-      prefix,
-      quoted: before.endsWith('"' + prefix),
-      replace: replaceOf(prefix),
-      present: new Set(),
-      opIndex,
-      inFlowMap,
-    };
-  }
-  return undefined;
+  if (!keyMatch) return undefined;
+  const prefix = keyMatch[1] ?? '';
+  // a block list of scalars under a key (`bins:` then `- 16|`): a list item, not a key
+  const dash = /^(\s*)-\s+(-?\d*)$/.exec(before);
+  if (dash && keyAbove(text, lineStart, dash[1]?.length ?? 0, true) === 'bins')
+    return context('list-item', 'bins', dash[2] ?? '', false, false);
+  return context('key', undefined, prefix, before.endsWith('"' + prefix), inFlowMap);
 }
 
-/** The nearest key above with a smaller indentation (the parent of a block list item). */
-function parentKeyOf(text: string, lineStart: number, indent: number): string | undefined {
+/**
+ * The nearest key above the line at `lineStart` with a strictly smaller indentation (the map the line's keys
+ * belong to); with `orSame`, also a key of the same indentation that is not a list item (the parent of a
+ * block list item: `bins:` then `- 16`).
+ */
+function keyAbove(text: string, lineStart: number, indent: number, orSame = false): string | undefined {
   let end = lineStart - 1;
   for (let i = 0; i < 200 && end > 0; i++) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
     const line = text.slice(start, end);
     const m = /^(\s*)(?:-\s+)?"?([\w]+)"?\s*:/.exec(line);
-    if (m && (m[1]?.length ?? 0) < indent) return m[2];
-    if (m && (m[1]?.length ?? 0) <= indent && !/^\s*-/.test(line)) return m[2];
+    const at = m?.[1]?.length ?? 0;
+    if (m && (at < indent || (orSame && at <= indent && !/^\s*-/.test(line)))) return m[2];
     end = start - 1;
   }
   return undefined;
@@ -230,7 +200,7 @@ function keyItems(
   let keys: string[];
   let present: Record<string, unknown> | undefined;
   if (ctx.opIndex === undefined) {
-    const parent = indent > 0 ? parentKeyOf(text, lineStart, indent) : undefined;
+    const parent = indent > 0 ? keyAbove(text, lineStart, indent, true) : undefined;
     keys = parent === 'policy' ? KEYS.policy : KEYS.top;
   } else {
     const kind = typeof op?.op === 'string' ? op.op : undefined;
@@ -239,23 +209,14 @@ function keyItems(
       kind === 'add' &&
       (ctx.inFlowMap
         ? /"?distribution"?\s*:\s*\{[^}]*$/.test(line)
-        : enclosingKeyOf(text, lineStart, indent) === 'distribution');
+        : keyAbove(text, lineStart, indent) === 'distribution');
     if (inDistribution) {
       keys = KEYS.distribution;
       present = distributionOf(op);
     } else if (itemLevel && kind === 'add') keys = KEYS.addItem;
     else if (itemLevel && kind === 'move') keys = KEYS.moveItem;
     else {
-      keys =
-        kind === 'add'
-          ? KEYS.add
-          : kind === 'withdraw'
-            ? KEYS.withdraw
-            : kind === 'move'
-              ? KEYS.move
-              : kind === 'swap'
-                ? KEYS.swap
-                : OP_KEYS_COMMON;
+      keys = OP_KEYS.get(kind) ?? OP_KEYS_COMMON;
       present = op;
     }
   }
@@ -274,18 +235,6 @@ function keyItems(
     });
 }
 
-/** The nearest key above with a strictly smaller indentation (the map the line's keys belong to). */
-function enclosingKeyOf(text: string, lineStart: number, indent: number): string | undefined {
-  let end = lineStart - 1;
-  for (let i = 0; i < 200 && end > 0; i++) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const m = /^(\s*)(?:-\s+)?"?([\w]+)"?\s*:/.exec(text.slice(start, end));
-    if (m && (m[1]?.length ?? 0) < indent) return m[2];
-    end = start - 1;
-  }
-  return undefined;
-}
-
 function distributionOf(op: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   const d = op?.distribution;
   return typeof d === 'object' && d !== null && !Array.isArray(d)
@@ -301,7 +250,7 @@ function isDeeperThanOp(
   op: Record<string, unknown> | undefined,
 ): boolean {
   if (!op || (op.op !== 'add' && op.op !== 'move')) return false;
-  const parent = parentKeyOf(text, lineStart, indent);
+  const parent = keyAbove(text, lineStart, indent, true);
   return parent === 'bins' || parent === 'moves';
 }
 
