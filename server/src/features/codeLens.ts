@@ -9,6 +9,13 @@ import { ClientCommands, type OperationLensArgs, type QuoteLensArgs } from '../p
 import type { AnalysisResult } from '../planService';
 import { rangeOf } from './diagnostics';
 
+/** The lenses on every operation, in order: the command, its title, and whether an error finding is named. */
+const OPERATION_LENSES: ReadonlyArray<[command: string, title: string, namesErrors: boolean]> = [
+  [ClientCommands.exportTransaction, 'Export unsigned transaction', true],
+  [ClientCommands.sendToWallet, 'Send to wallet', true],
+  [ClientCommands.showDashboard, 'Show in dashboard', false],
+];
+
 /** Lenses for every operation of the plan. */
 export function codeLenses(
   doc: TextDocument,
@@ -23,12 +30,10 @@ export function codeLenses(
   plan.operations.forEach((op, index) => {
     const r = a.parsed.rangeOf(['operations', index]);
     if (!r) return;
-    const start = doc.positionAt(r.offset);
     const range = rangeOf(doc, r.offset, 0);
-    range.end = start;
     const operation = a.parsed.operationId(index);
     if (op.op === 'swap' && commands.has(ClientCommands.getQuote)) {
-      const args: QuoteLensArgs = {
+      const quote: QuoteLensArgs = {
         uri: doc.uri,
         operation,
         input_token: op.input_token,
@@ -38,33 +43,14 @@ export function codeLenses(
       };
       lenses.push({
         range,
-        command: { title: 'Quote', command: ClientCommands.getQuote, arguments: [args] },
+        command: { title: 'Quote', command: ClientCommands.getQuote, arguments: [quote] },
       });
     }
-    if (commands.has(ClientCommands.exportTransaction)) {
-      const args: OperationLensArgs = { uri: doc.uri, operation };
-      const title = hasErrors
-        ? 'Export unsigned transaction (fix errors first)'
-        : 'Export unsigned transaction';
-      lenses.push({
-        range,
-        command: { title, command: ClientCommands.exportTransaction, arguments: [args] },
-      });
-    }
-    if (commands.has(ClientCommands.sendToWallet)) {
-      const args: OperationLensArgs = { uri: doc.uri, operation };
-      const title = hasErrors ? 'Send to wallet (fix errors first)' : 'Send to wallet';
-      lenses.push({
-        range,
-        command: { title, command: ClientCommands.sendToWallet, arguments: [args] },
-      });
-    }
-    if (commands.has(ClientCommands.showDashboard)) {
-      const args: OperationLensArgs = { uri: doc.uri, operation };
-      lenses.push({
-        range,
-        command: { title: 'Show in dashboard', command: ClientCommands.showDashboard, arguments: [args] },
-      });
+    const args: OperationLensArgs = { uri: doc.uri, operation };
+    for (const [command, title, namesErrors] of OPERATION_LENSES) {
+      if (!commands.has(command)) continue;
+      const shown = namesErrors && hasErrors ? `${title} (fix errors first)` : title;
+      lenses.push({ range, command: { title: shown, command, arguments: [args] } });
     }
   });
   return lenses;
