@@ -15,7 +15,7 @@ import {
 } from '../../../core/dlmm/bins';
 import { percentToPpm } from '../../../core/dlmm/percent';
 import { knownShares, type LiveData, type LivePool } from '../../../core/live/live';
-import type { PreparedOperation } from '../../../core/prepare/prepared';
+import type { PreparedAddItem, PreparedOperation } from '../../../core/prepare/prepared';
 import { revertWords } from '../../../core/chain/router';
 import { addBounds, minReceivedFor } from '../../../core/tx/callBounds';
 import { poolFees } from '../../../core/quote/exact';
@@ -197,21 +197,7 @@ function addItemSection(
   const { ppm, percent } = slippagePpmOf(planSlippage, result.settings.slippageTolerance);
   // One source of truth for what is known about the bin: the same knownShares the bin section above shows.
   const shares = pool ? knownShares(pool, item.bin_id) : item.bin_shares_known;
-  const b = addBounds({
-    bin: {
-      price: item.bin_price,
-      reserve_x: item.reserve_x,
-      reserve_y: item.reserve_y,
-      shares,
-    },
-    x: item.x_amount,
-    y: item.y_amount,
-    binId: item.bin_id,
-    activeBinId: prepared.pool.active_bin_id,
-    fees: poolFees(prepared.pool.pool),
-    slippagePpm: ppm,
-    mode: prepared.mode,
-  });
+  const b = itemBounds(prepared, item, shares, ppm);
   const lines = [`**Add** ${formatAmount(item.x_amount, tx)} + ${formatAmount(item.y_amount, ty)}`];
   if (item.active_bin_offset !== undefined)
     lines.push(`active bin offset ${item.active_bin_offset} (${prepared.mode})`);
@@ -229,6 +215,25 @@ function addItemSection(
     lines.push(`liquidity fee: ${formatAmount(b.expectedFeeX, tx)} · ${formatAmount(b.expectedFeeY, ty)}`);
   lines.push(`min-dlp at ${percent}% slippage: ${b.minDlp} — ${b.basisDlp}`);
   return [head, lines.join('\n\n')].filter(Boolean).join('\n\n---\n\n');
+}
+
+/** An add item's bounds at the state read with `shares` for its bin: core/tx's, the numbers the export writes. */
+function itemBounds(
+  op: Extract<PreparedOperation, { op: 'add' }>,
+  item: PreparedAddItem,
+  shares: bigint | undefined,
+  slippagePpm: bigint,
+): ReturnType<typeof addBounds> {
+  return addBounds({
+    bin: { price: item.bin_price, reserve_x: item.reserve_x, reserve_y: item.reserve_y, shares },
+    x: item.x_amount,
+    y: item.y_amount,
+    binId: item.bin_id,
+    activeBinId: op.pool.active_bin_id,
+    fees: poolFees(op.pool.pool),
+    slippagePpm,
+    mode: op.mode,
+  });
 }
 
 function moveItemSection(
@@ -371,7 +376,6 @@ function distributionSection(
   const ty = pool?.tokenY ?? prepared.pool.token_y;
   const items = prepared.items.filter((i) => i.from_distribution);
   const { ppm } = slippagePpmOf(planSlippage, result.settings.slippageTolerance);
-  const fees = poolFees(prepared.pool.pool);
   const active = prepared.pool.active_bin_id;
   const price = (p: bigint): string => (tx && ty ? binPriceHuman(p, tx.decimals, ty.decimals) : p.toString());
   const amount = (v: bigint, t: Token | undefined): string =>
@@ -386,21 +390,7 @@ function distributionSection(
       .sort((a, b) => a.bin_id - b.bin_id);
   }
   for (const it of shown) {
-    const b = addBounds({
-      bin: {
-        price: it.bin_price,
-        reserve_x: it.reserve_x,
-        reserve_y: it.reserve_y,
-        shares: it.bin_shares_known,
-      },
-      x: it.x_amount,
-      y: it.y_amount,
-      binId: it.bin_id,
-      activeBinId: active,
-      fees,
-      slippagePpm: ppm,
-      mode: prepared.mode,
-    });
+    const b = itemBounds(prepared, it, it.bin_shares_known, ppm);
     const shares = b.revert ? `⚠ ${b.revert.split(':')[0]}` : (b.expectedDlp?.toString() ?? 'unknown');
     const mark = it.bin_id === active ? ' (active)' : '';
     rows.push(
