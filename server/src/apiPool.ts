@@ -59,20 +59,16 @@ export class ApiPool {
     const next = apiKey || undefined;
     if (next === this.apiKey) return;
     this.apiKey = next;
-    this.drop();
-  }
-
-  /** Settings changed: rebuild on next use. */
-  reset(): void {
-    this.drop();
+    this.reset();
   }
 
   /**
-   * Forgets every client and closes it: requests it has on the wire finish (the transport's graceful close), its
-   * sockets and on-disk pacing are released. The analyses still using it are cancelled by the service's
-   * revalidation that follows every reset, so their queued reads leave its limiters.
+   * Settings changed (or the key): forgets every client, rebuilt on next use, and closes it: requests it has
+   * on the wire finish (the transport's graceful close), its sockets and on-disk pacing are released. The
+   * analyses still using it are cancelled by the service's revalidation that follows every reset, so their
+   * queued reads leave its limiters.
    */
-  private drop(): void {
+  reset(): void {
     const old = [...this.clients.values()];
     this.clients.clear();
     for (const api of old) void api.close?.().catch(() => undefined);
