@@ -4,6 +4,7 @@
  * docs/positions.md). Exit 0 when every position was valued, 1 when some is unknown (each says why), 2 on a
  * usage error or when the pools list cannot be read.
  */
+import type { Token } from '../../../core/api/types';
 import { formatUnits } from '../../../core/dlmm/bins';
 import { readPositionsLive } from '../../../core/live/live';
 import {
@@ -120,8 +121,10 @@ export function renderJson(report: PositionsReport): string {
   });
 }
 
-function amount(v: bigint, decimals: number | undefined, symbol: string | undefined): string {
-  return decimals === undefined ? `${v} base units` : `${formatUnits(v, decimals)} ${symbol ?? ''}`.trimEnd();
+function amount(v: bigint, token: Token | undefined): string {
+  return token === undefined
+    ? `${v} base units`
+    : `${formatUnits(v, token.decimals)} ${token.symbol}`.trimEnd();
 }
 
 function renderPosition(p: PositionView): string[] {
@@ -131,10 +134,6 @@ function renderPosition(p: PositionView): string[] {
     lines.push(`  unknown: ${p.unknown}`);
     return lines;
   }
-  const dx = p.tokenX?.decimals;
-  const dy = p.tokenY?.decimals;
-  const sx = p.tokenX?.symbol;
-  const sy = p.tokenY?.symbol;
   if (p.mayLag !== undefined) lines.push(`  may lag: ${p.mayLag}`);
   const range =
     p.in_range === true
@@ -144,10 +143,10 @@ function renderPosition(p: PositionView): string[] {
   for (const b of p.bins)
     lines.push(`  bin ${String(b.bin_id).padStart(4)}  ${b.shares} shares  x ${b.x_amount}  y ${b.y_amount}`);
   lines.push(
-    `  total: ${amount(p.x_total ?? 0n, dx, sx)} + ${amount(p.y_total ?? 0n, dy, sy)} (x ${p.x_total}, y ${p.y_total})`,
+    `  total: ${amount(p.x_total ?? 0n, p.tokenX)} + ${amount(p.y_total ?? 0n, p.tokenY)} (x ${p.x_total}, y ${p.y_total})`,
   );
   lines.push(
-    `  value: ${amount(p.value_in_y ?? 0n, dy, sy)} (${p.value_in_y} in y at the active bin's price)`,
+    `  value: ${amount(p.value_in_y ?? 0n, p.tokenY)} (${p.value_in_y} in y at the active bin's price)`,
   );
   if (p.what_if) {
     lines.push('  what-if (shift: value / hold in y, IL):');
