@@ -61,6 +61,14 @@ interface RouteView {
   route_index: number | null;
 }
 
+/** What was asked, as every output states it: the two tokens, the exact input, the slippage as written. */
+interface Ask {
+  tokenIn: Token;
+  tokenOut: Token;
+  amountIn: bigint;
+  slippage: string;
+}
+
 /** `--export FILE`: getSwapParams for the best route, written with the plan exports' writer. */
 interface ExportRequest {
   file: string;
@@ -137,6 +145,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         throw new UsageError('--in and --out name the same token');
       }
       const amountIn = parseAmount(amountText, tokenIn);
+      const ask: Ask = { tokenIn, tokenOut, amountIn, slippage: slippageText };
       const request = {
         input_token: tokenIn.contract_address,
         output_token: tokenOut.contract_address,
@@ -158,7 +167,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         io.err(
           `dlmm quote: no route from ${tokenIn.symbol} to ${tokenOut.symbol} for ${amountText} ${tokenIn.symbol}\n`,
         );
-        if (format === 'json') io.out(renderJson(tokenIn, tokenOut, amountIn, slippageText, []));
+        if (format === 'json') io.out(renderJson(ask, []));
         return 1;
       }
       const pools = await poolsRead;
@@ -168,11 +177,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       );
       const views = routes.map((r, i) => viewOf(r, checks[i] as QuoteCheck, slippagePpm, aliases));
       sortViews(views);
-      io.out(
-        format === 'json'
-          ? renderJson(tokenIn, tokenOut, amountIn, slippageText, views)
-          : renderText(tokens, tokenIn, tokenOut, amountIn, slippageText, views),
-      );
+      io.out(format === 'json' ? renderJson(ask, views) : renderText(tokens, ask, views));
       return views[0]?.check.complete ? 0 : 1;
     },
     // One status read for the whole command: its reads belong to the height it read first, however long the
@@ -215,6 +220,7 @@ async function quoteFromCore(
   const tokenIn = asToken(from);
   const tokenOut = asToken(to);
   const amountIn = parseAmount(c.amountText, tokenIn);
+  const ask: Ask = { tokenIn, tokenOut, amountIn, slippage: c.slippageText };
   const q = await core.getQuoteForRoute(from.tokenId, to.tokenId, amountIn);
   const quoted = q.allRoutes.filter((r) => !r.error && r.amountOut > 0n);
   for (const r of q.allRoutes.filter((x) => x.error))
@@ -223,7 +229,7 @@ async function quoteFromCore(
   if (quoted.length === 0) {
     io.err(`dlmm quote: the core swap API has no quoted route from ${from.symbol} to ${to.symbol}
 `);
-    if (c.format === 'json') io.out(renderJson(tokenIn, tokenOut, amountIn, c.slippageText, []));
+    if (c.format === 'json') io.out(renderJson(ask, []));
     return 1;
   }
   // The same Route shape as the engine's, so the exact check and the views are one code path.
@@ -244,16 +250,8 @@ async function quoteFromCore(
   sortViews(views);
   io.out(
     c.format === 'json'
-      ? renderJson(tokenIn, tokenOut, amountIn, c.slippageText, views)
-      : renderText(
-          coreTokens.map(asToken),
-          tokenIn,
-          tokenOut,
-          amountIn,
-          c.slippageText,
-          views,
-          'core swap API',
-        ),
+      ? renderJson(ask, views)
+      : renderText(coreTokens.map(asToken), ask, views, 'core swap API'),
   );
   if (c.exportRequest)
     return exportCoreSwap(core, api, io, views[0]!, c.slippagePpm, c.exportRequest, c.argv);
@@ -429,15 +427,8 @@ function impactText(bps: number | null): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}%`;
 }
 
-function renderText(
-  tokens: Token[],
-  tokenIn: Token,
-  tokenOut: Token,
-  amountIn: bigint,
-  slippage: string,
-  views: RouteView[],
-  quoter = 'engine',
-): string {
+function renderText(tokens: Token[], ask: Ask, views: RouteView[], quoter = 'engine'): string {
+  const { tokenIn, tokenOut, amountIn, slippage } = ask;
   const out = (v: bigint) => `${formatUnits(v, tokenOut.decimals)} ${tokenOut.symbol}`;
   // The engine's figure by its digits, fraction kept: "76.06123456 USDCx (76061234.56 base units)".
   const engineOut = (v: RouteView) =>
@@ -480,13 +471,7 @@ function renderText(
   return lines.join('\n') + '\n';
 }
 
-function renderJson(
-  tokenIn: Token,
-  tokenOut: Token,
-  amountIn: bigint,
-  slippage: string,
-  views: RouteView[],
-): string {
+function renderJson({ tokenIn, tokenOut, amountIn, slippage }: Ask, views: RouteView[]): string {
   const token = (t: Token) => ({ contract: t.contract_address, symbol: t.symbol, decimals: t.decimals });
   // Amounts as exact integer strings (scripts must not read them through a float), human forms beside.
   const doc = {
