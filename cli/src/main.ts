@@ -40,10 +40,10 @@ export const COMMANDS: Record<string, Command> = {
  * Called by bin/dlmm.js before `main`: the bundles next to this one (dist/cli-<name>.js, dist/lazy-*.js) load
  * through the V8 code cache in the user's cache folder (core/codeCache.ts; `DLMM_CACHE_DIR=off`: none).
  */
-export function useCodeCache(env: Record<string, string | undefined> = process.env): void {
+export function useCodeCache(): void {
   enableCodeCache(__dirname, () =>
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:os only once a bundle loads
-    (require('../../core/cacheDir') as typeof import('../../core/cacheDir')).userCacheDir(env),
+    (require('../../core/cacheDir') as typeof import('../../core/cacheDir')).userCacheDir(process.env),
   );
 }
 

@@ -16,7 +16,7 @@ export class ApiPool {
     apiKey: string | undefined,
     private readonly log: (line: string) => void,
     /** The machine-wide node cache directory for a node URL (core/api/nodeStore.ts), if any. */
-    private readonly cacheDirFor: (nodeUrl: string | undefined) => string | undefined = () => undefined,
+    private readonly cacheDirFor: (nodeUrl: string | undefined) => string | undefined,
     /** How long a status answer is reused (the engine watch refreshes it); absent: the client's default. */
     private readonly statusTtlMs?: number,
   ) {

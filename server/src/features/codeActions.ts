@@ -63,11 +63,10 @@ export function codeActions(
   doc: TextDocument,
   diagnostics: readonly Diagnostic[],
   findings: readonly Finding[],
-  only?: string[],
-  at?: { analysis: EditorAnalysis; range: Range },
+  only: string[] | undefined,
+  at: { analysis: EditorAnalysis; range: Range },
 ): CodeAction[] {
-  const extra =
-    at && wants(only, CodeActionKind.RefactorRewrite) ? refactors(doc, at.analysis, at.range) : [];
+  const extra = wants(only, CodeActionKind.RefactorRewrite) ? refactors(doc, at.analysis, at.range) : [];
   if (!wants(only, CodeActionKind.QuickFix)) return extra;
   const actions: CodeAction[] = [...extra];
   for (const d of diagnostics) {
