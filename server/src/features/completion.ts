@@ -29,6 +29,8 @@ import {
   WithdrawOpSchema,
 } from '../../../core/plan/schema';
 import type { AnalysisResult } from '../planService';
+import { contractName } from './format';
+import { asRecord } from './planValues';
 
 const BIN_WINDOW = 12;
 
@@ -212,7 +214,7 @@ function keyItems(
         : keyAbove(text, lineStart, indent) === 'distribution');
     if (inDistribution) {
       keys = KEYS.distribution;
-      present = distributionOf(op);
+      present = asRecord(op?.distribution);
     } else if (itemLevel && kind === 'add') keys = KEYS.addItem;
     else if (itemLevel && kind === 'move') keys = KEYS.moveItem;
     else {
@@ -233,13 +235,6 @@ function keyItems(
         insertTextFormat: InsertTextFormat.PlainText,
       };
     });
-}
-
-function distributionOf(op: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  const d = op?.distribution;
-  return typeof d === 'object' && d !== null && !Array.isArray(d)
-    ? (d as Record<string, unknown>)
-    : undefined;
 }
 
 /** True when the line sits deeper than the operation's own keys (an item of bins/moves). */
@@ -267,9 +262,10 @@ function poolItem(p: Pool, ctx: Context, value: unknown): CompletionItem {
   const generation = (value as { api?: unknown } | undefined)?.api === 'v1' ? 'v1' : 'v2';
   const label = generation === 'v1' && p.pool_alias ? p.pool_alias : p.pool_id;
   return item(label, CompletionItemKind.Value, ctx, {
-    detail: `${p.pool_alias ?? ''} ${short(p.token_x)}/${short(p.token_y)} · bin step ${p.bin_step}`.trim(),
+    detail:
+      `${p.pool_alias ?? ''} ${contractName(p.token_x)}/${contractName(p.token_y)} · bin step ${p.bin_step}`.trim(),
     documentation: `active bin ${p.active_bin}; active ${p.active}, quotable ${p.quotable}`,
-    filterText: `${label} ${p.pool_alias ?? ''} ${short(p.token_x)} ${short(p.token_y)}`,
+    filterText: `${label} ${p.pool_alias ?? ''} ${contractName(p.token_x)} ${contractName(p.token_y)}`,
   });
 }
 
@@ -278,10 +274,6 @@ function tokenItem(t: Token, ctx: Context): CompletionItem {
     detail: `${t.symbol} · ${t.decimals} decimals`,
     filterText: `${t.contract_address} ${t.symbol}`,
   });
-}
-
-function short(contract: string): string {
-  return contract.slice(contract.indexOf('.') + 1);
 }
 
 async function binItems(

@@ -17,11 +17,14 @@ export function formatAmount(
   return withRaw ? `${human} (${amount})` : human;
 }
 
+/** A contract principal as people tell contracts apart: its name (`ADDR.name` -> `name`). */
+export function contractName(contract: string): string {
+  return contract.slice(contract.indexOf('.') + 1);
+}
+
 /** The symbol of a token contract, or its contract name when unknown. */
 function symbolOf(contract: string, tokens: readonly Token[]): string {
-  return (
-    tokens.find((t) => t.contract_address === contract)?.symbol ?? contract.slice(contract.indexOf('.') + 1)
-  );
+  return tokens.find((t) => t.contract_address === contract)?.symbol ?? contractName(contract);
 }
 
 /** A route end's symbol and decimals (the route's when it gives them, else the tokens list's; else raw). */

@@ -24,6 +24,7 @@ import type { Amount, TxEffects } from '../../../core/tx/types';
 import type { AnalysisResult, ExecutedTransaction } from '../planService';
 import { rangeOf } from './diagnostics';
 import { describeRoute, formatAmount } from './format';
+import { asRecord, toBig, toNumber } from './planValues';
 
 type Op = Record<string, unknown>;
 
@@ -46,14 +47,14 @@ export function hover(doc: TextDocument, result: AnalysisResult, offset: number)
   else if (kind === 'add' && rest[0] === 'distribution')
     sections.push(distributionSection(prepared, pool, a.plan?.policy.slippage_tolerance, result));
   else if (kind === 'add' && rest[0] === 'bins' && typeof rest[1] === 'number') {
-    const item = asOp((rawOp.bins as unknown[] | undefined)?.[rest[1]]);
+    const item = asRecord((rawOp.bins as unknown[] | undefined)?.[rest[1]]);
     sections.push(addItemSection(prepared, rest[1], item, pool, a.plan?.policy.slippage_tolerance, result));
   } else if (kind === 'withdraw' && rest[0] === 'bins' && typeof rest[1] === 'number') {
     const id = (rawOp.bins as unknown[] | undefined)?.[rest[1]];
     sections.push(binSection(pool, toNumber(id), 'Bin', result.live));
     sections.push(withdrawItemLine(prepared, toNumber(id), pool));
   } else if (kind === 'move' && rest[0] === 'moves' && typeof rest[1] === 'number') {
-    const item = asOp((rawOp.moves as unknown[] | undefined)?.[rest[1]]);
+    const item = asRecord((rawOp.moves as unknown[] | undefined)?.[rest[1]]);
     sections.push(moveItemSection(prepared, rest[1], item, pool, rest[2], result.live));
   } else if (kind === 'swap')
     sections.push(swapSection(live, index, rawOp, a.plan?.policy.slippage_tolerance, result.live));
@@ -82,24 +83,7 @@ export function hover(doc: TextDocument, result: AnalysisResult, offset: number)
 
 function opAt(value: unknown, index: number): Op | undefined {
   const ops = (value as { operations?: unknown } | undefined)?.operations;
-  return Array.isArray(ops) ? asOp(ops[index]) : undefined;
-}
-
-function asOp(v: unknown): Op | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Op) : undefined;
-}
-
-function toNumber(v: unknown): number | undefined {
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
-  return undefined;
-}
-
-function toBig(v: unknown): bigint | undefined {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
-  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  return undefined;
+  return Array.isArray(ops) ? asRecord(ops[index]) : undefined;
 }
 
 function noLive(isLive: boolean, what: string): string {

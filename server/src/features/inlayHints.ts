@@ -14,8 +14,7 @@ import {
 } from '../../../core/dlmm/bins';
 import type { PlanPath } from '../../../core/plan/parse';
 import type { AnalysisResult } from '../planService';
-
-type Raw = Record<string, unknown>;
+import { asRecord, toBig, toNumber } from './planValues';
 
 /** Hints within `range`. */
 export function inlayHints(doc: TextDocument, result: AnalysisResult, range: Range): InlayHint[] {
@@ -37,8 +36,8 @@ export function inlayHints(doc: TextDocument, result: AnalysisResult, range: Ran
     });
   };
   const binHint = (path: PlanPath, v: unknown): void => {
-    const id = typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : undefined;
-    if (id === undefined || !Number.isInteger(id)) return;
+    const id = toNumber(v);
+    if (id === undefined) return;
     if (isSignedBinId(id))
       at(path, `u${id + BIN_ID_OFFSET}`, `unsigned bin id ${id + BIN_ID_OFFSET} (signed ${id} + 500)`);
     else if (isUnsignedBinId(id))
@@ -49,27 +48,20 @@ export function inlayHints(doc: TextDocument, result: AnalysisResult, range: Ran
       );
   };
   const amountHint = (path: PlanPath, v: unknown, token: Token | undefined): void => {
-    const n =
-      typeof v === 'bigint'
-        ? v
-        : typeof v === 'number' && Number.isSafeInteger(v)
-          ? BigInt(v)
-          : typeof v === 'string' && /^\d+$/.test(v)
-            ? BigInt(v)
-            : undefined;
+    const n = toBig(v);
     if (n === undefined || !token || n === 0n) return;
     at(path, `≈ ${formatUnits(n, token.decimals)} ${token.symbol}`);
   };
   const tokens = a.live?.tokens ?? [];
   ops.forEach((raw, i) => {
-    if (typeof raw !== 'object' || raw === null) return;
-    const op = raw as Raw;
+    const op = asRecord(raw);
+    if (!op) return;
     const lp = typeof op.pool === 'string' ? a.live?.byPool.get(op.pool) : undefined;
     const base: PlanPath = ['operations', i];
     if (op.op === 'add' && Array.isArray(op.bins)) {
       op.bins.forEach((it, j) => {
-        if (typeof it !== 'object' || it === null) return;
-        const item = it as Raw;
+        const item = asRecord(it);
+        if (!item) return;
         binHint([...base, 'bins', j, 'bin_id'], item.bin_id);
         amountHint([...base, 'bins', j, 'x_amount'], item.x_amount, lp?.tokenX);
         amountHint([...base, 'bins', j, 'y_amount'], item.y_amount, lp?.tokenY);
@@ -78,8 +70,8 @@ export function inlayHints(doc: TextDocument, result: AnalysisResult, range: Ran
       op.bins.forEach((id, j) => binHint([...base, 'bins', j], id));
     } else if (op.op === 'move' && Array.isArray(op.moves)) {
       op.moves.forEach((it, j) => {
-        if (typeof it !== 'object' || it === null) return;
-        const item = it as Raw;
+        const item = asRecord(it);
+        if (!item) return;
         binHint([...base, 'moves', j, 'from_bin_id'], item.from_bin_id);
         binHint([...base, 'moves', j, 'to_bin_id'], item.to_bin_id);
       });

@@ -3,6 +3,7 @@ import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-protocol'
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { EditorAnalysis } from '../planService';
 import { rangeOf } from './diagnostics';
+import { contractName } from './format';
 
 type Raw = Record<string, unknown>;
 
@@ -47,7 +48,7 @@ export function documentSymbols(doc: TextDocument, a: EditorAnalysis): DocumentS
 }
 
 function tail(v: unknown): string {
-  return typeof v === 'string' ? v.slice(v.indexOf('.') + 1) : '';
+  return typeof v === 'string' ? contractName(v) : '';
 }
 
 function itemName(kind: string, it: unknown): string {
