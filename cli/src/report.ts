@@ -33,36 +33,33 @@ export function locate(text: string, findings: readonly Finding[]): Array<Findin
   return findings.map((f) => ({ ...f, range: index.rangeOf(f.offset, f.length) }));
 }
 
+/** Every finding of the files, for the summary counts. */
+const allFindings = (files: readonly CheckedFile[]): Finding[] => files.flatMap((f) => f.analysis.findings);
+
 /** The JSON document of `dlmm check --format json`. */
 export function toJsonReport(files: readonly CheckedFile[]): JsonReport {
-  const all: Finding[] = [];
-  const out = files.map((file) => {
-    all.push(...file.analysis.findings);
-    return {
-      path: file.path,
-      diagnostics: locate(file.analysis.text, file.analysis.findings).map((f) => {
-        const d: JsonDiagnostic = { code: f.code, severity: f.severity, message: f.message, range: f.range };
-        if (f.operation !== undefined) d.operation = f.operation;
-        return d;
-      }),
-    };
-  });
-  return { version: 1, files: out, summary: countBySeverity(all) };
+  const out = files.map((file) => ({
+    path: file.path,
+    diagnostics: locate(file.analysis.text, file.analysis.findings).map((f) => {
+      const d: JsonDiagnostic = { code: f.code, severity: f.severity, message: f.message, range: f.range };
+      if (f.operation !== undefined) d.operation = f.operation;
+      return d;
+    }),
+  }));
+  return { version: 1, files: out, summary: countBySeverity(allFindings(files)) };
 }
 
 /** Compiler-style lines `path:line:col severity code message` (1-based for people) and a summary line. */
 export function toTextReport(files: readonly CheckedFile[]): string {
   const lines: string[] = [];
-  const all: Finding[] = [];
   for (const file of files) {
-    all.push(...file.analysis.findings);
     for (const f of locate(file.analysis.text, file.analysis.findings)) {
       lines.push(
         `${file.path}:${f.range.start.line + 1}:${f.range.start.character + 1} ${f.severity} ${f.code} ${f.message}`,
       );
     }
   }
-  const s = countBySeverity(all);
+  const s = countBySeverity(allFindings(files));
   const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
   lines.push(
     `${plural(files.length, 'file')} checked: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')}`,
