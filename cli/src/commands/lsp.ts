@@ -26,10 +26,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   // stdout carries JSON-RPC: anything else written there would corrupt the stream.
   const toStderr = (...parts: unknown[]) => io.err(parts.map(String).join(' ') + '\n');
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
-  console.warn = toStderr;
+  console.log = console.info = console.debug = console.warn = toStderr;
 
   const connection = createConnection(
     ProposedFeatures.all,
