@@ -127,6 +127,8 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
   const secrets = () => deps.secrets?.() ?? [];
   const post = (msg: HostMessage): unknown => deps.post(redactDeep(msg, secrets()));
   const log = (line: string): void => deps.log?.(safeText(line, secrets()));
+  /** A command of the page that could not be carried out. */
+  const notice = (message: string): unknown => post({ type: 'notice', level: 'error', message });
   const api = (): DlmmApi => {
     const a = deps.getApi();
     if (!a) throw new NoEngine();
@@ -272,7 +274,7 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
             // and the Chromium tests check it against the protocol's schemas.
             post({ type: 'reply', id: msg.id, result: await answer(msg.method, msg.params) });
           } catch (e) {
-            log(`dashboard: ${msg.method} failed: ${e instanceof Error ? e.message : String(e)}`);
+            log(`dashboard: ${msg.method} failed: ${messageOf(e)}`);
             post({ type: 'replyError', id: msg.id, error: errorOf(e, msg.method) });
           }
           return;
@@ -282,38 +284,23 @@ export function createDashboardHost(deps: DashboardHostDeps): DashboardHost {
         case 'revealRange':
           if (!isWorkspacePlanUri(msg.uri, deps.workspaceFolders())) {
             log(`dashboard: refused to open ${msg.uri.slice(0, 200)}: not a plan file of this workspace`);
-            post({
-              type: 'notice',
-              level: 'error',
-              message:
-                'The dashboard only opens plan files (*.dlmm.yaml, *.dlmm.yml, *.dlmm.json) of this workspace; that file was not opened.',
-            });
+            notice(
+              'The dashboard only opens plan files (*.dlmm.yaml, *.dlmm.yml, *.dlmm.json) of this workspace; that file was not opened.',
+            );
             return;
           }
-          await deps.revealRange(msg.uri, msg.offset, msg.length).catch((e: unknown) =>
-            post({
-              type: 'notice',
-              level: 'error',
-              message: `Could not open the plan at that line: ${e instanceof Error ? e.message : String(e)}`,
-            }),
-          );
+          await deps
+            .revealRange(msg.uri, msg.offset, msg.length)
+            .catch((e: unknown) => notice(`Could not open the plan at that line: ${messageOf(e)}`));
           return;
         case 'exportSwap':
           if (!(await deps.exportSwap.available().catch(() => false))) {
-            post({
-              type: 'notice',
-              level: 'error',
-              message: 'The swap export command is not available in this window.',
-            });
+            notice('The swap export command is not available in this window.');
             return;
           }
-          await deps.exportSwap.run(msg.params, msg.then ?? 'export').catch((e: unknown) =>
-            post({
-              type: 'notice',
-              level: 'error',
-              message: `Export failed: ${e instanceof Error ? e.message : String(e)}`,
-            }),
-          );
+          await deps.exportSwap
+            .run(msg.params, msg.then ?? 'export')
+            .catch((e: unknown) => notice(`Export failed: ${messageOf(e)}`));
           return;
       }
     },
@@ -336,4 +323,8 @@ class NoEngine extends Error {
   constructor() {
     super('no engine configured');
   }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
