@@ -9,7 +9,7 @@ import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
 import { revertWords } from '../../../core/chain/router';
 import { binsReadOf, chainStateFromLive } from '../../../core/live/chainState';
 import type { Finding } from '../../../core/plan/diagnostics';
-import { executeAfterShift, type DriftInput } from '../../../core/check/drift';
+import { executeAfterShift, type DriftInput, type DriftRun } from '../../../core/check/drift';
 import type { PlanExecution } from '../../../core/check/execute';
 import { readBalancesOf, readPositionsLive, type LiveData } from '../../../core/live/live';
 import { positionsOf } from '../../../core/check/positions';
@@ -325,10 +325,6 @@ function findingInfo(f: Finding): FindingInfo {
   return { code: f.code, severity: f.severity, message: f.message, offset: f.offset, length: f.length };
 }
 
-function neg(v: bigint): string {
-  return (-v).toString();
-}
-
 function safeRange(
   a: DashboardAnalysis,
   path: (string | number)[],
@@ -361,12 +357,12 @@ function previewItems(
     x_amount: it.x_amount.toString(),
     y_amount: it.y_amount.toString(),
   });
-  const into = (bin_id: number, x: bigint, y: bigint): BinEffect => ({
+  // What an item's amounts do to one bin: `sign` 1n puts them in, -1n takes them out.
+  const effect = (bin_id: number, sign: 1n | -1n, it: { x_amount: bigint; y_amount: bigint }): BinEffect => ({
     bin_id,
-    dx: x.toString(),
-    dy: y.toString(),
+    dx: (sign * it.x_amount).toString(),
+    dy: (sign * it.y_amount).toString(),
   });
-  const outOf = (bin_id: number, x: bigint, y: bigint): BinEffect => ({ bin_id, dx: neg(x), dy: neg(y) });
   switch (op.op) {
     case 'add':
       return op.items.map((it) => {
@@ -379,7 +375,7 @@ function previewItems(
           bin_id: it.bin_id,
           from_bin_id: null,
           ...amounts(it),
-          effects: [into(it.bin_id, it.x_amount, it.y_amount)],
+          effects: [effect(it.bin_id, 1n, it)],
           range,
           findings: attach(range),
         };
@@ -391,7 +387,7 @@ function previewItems(
         bin_id: it.bin_id,
         from_bin_id: null,
         ...amounts(it),
-        effects: [outOf(it.bin_id, it.x_amount, it.y_amount)],
+        effects: [effect(it.bin_id, -1n, it)],
         range: null,
         findings: [],
       }));
@@ -404,10 +400,7 @@ function previewItems(
           bin_id: it.to_bin_id,
           from_bin_id: it.from_bin_id,
           ...amounts(it),
-          effects: [
-            outOf(it.from_bin_id, it.x_amount, it.y_amount),
-            into(it.to_bin_id, it.x_amount, it.y_amount),
-          ],
+          effects: [effect(it.from_bin_id, -1n, it), effect(it.to_bin_id, 1n, it)],
           range,
           findings: attach(range),
         };
@@ -506,59 +499,14 @@ function driftTable(a: DashboardAnalysis, ops: LiquidityOp[], previews: PreviewO
         const item = preview.items[j]!;
         const key = 'index' in it ? it.index : j;
         const el = op.op === 'withdraw' ? at.byOrder[j] : at.byItem.get(key);
-        const base = {
+        outcomes.push({
           op_id: op.id,
           mode: op.mode,
           kind: item.kind,
           label: item.label,
           range: item.range ?? preview.range,
-        };
-        if (!el) {
-          outcomes.push({
-            ...base,
-            landing_bin: null,
-            status: 'unknown',
-            reason: 'no transaction carries this item',
-          });
-          return;
-        }
-        const r = run.results[el.tx];
-        const tx = ex.transactions[el.tx]!;
-        if (!r || r.status === 'unknown') {
-          outcomes.push({
-            ...base,
-            landing_bin: run.shift.reached ? landingOf(item, op.mode, run.shift.to) : null,
-            status: 'unknown',
-            reason: r?.detail ?? 'not executed',
-          });
-        } else if (r.status === 'reverted') {
-          const mine = r.item === el.element;
-          outcomes.push({
-            ...base,
-            landing_bin: landingOf(item, op.mode, run.shift.to),
-            status: 'reverts',
-            reason: mine
-              ? `${tx.functionName} reverts here: ${revertWords(r)}`
-              : `${tx.functionName} reverts as a whole${r.item !== undefined ? ` at list element ${r.item + 1}` : ''}: ${revertWords(r)}`,
-          });
-        } else {
-          const e = r.effects[el.element];
-          const landing = e ? (e.kind === 'move' ? e.to : e.kind === 'swap' ? null : e.bin) : null;
-          const what =
-            e?.kind === 'add'
-              ? `mints ${e.minted} shares`
-              : e?.kind === 'withdraw'
-                ? `burns ${e.shares} shares for ${e.x} x and ${e.y} y`
-                : e?.kind === 'move'
-                  ? `burns ${e.shares} shares, mints ${e.minted}`
-                  : 'executes';
-          outcomes.push({
-            ...base,
-            landing_bin: landing,
-            status: 'ok',
-            reason: `executes${landing !== null ? ` in bin ${landing}` : ''}: ${what}`,
-          });
-        }
+          ...outcomeOf(run, ex.transactions, el, (active) => landingOf(item, op.mode, active)),
+        });
       });
     });
     steps.push({
@@ -573,6 +521,48 @@ function driftTable(a: DashboardAnalysis, ops: LiquidityOp[], previews: PreviewO
   return { available: true, reason: '', steps };
 }
 
+/** What one item's list element `el` did in a run after a shift; `landing`: where the item acts at an active bin. */
+function outcomeOf(
+  run: DriftRun,
+  txs: readonly BuiltTransaction[],
+  el: ListElement | undefined,
+  landing: (active: number) => number | null,
+): Pick<DriftOutcome, 'landing_bin' | 'status' | 'reason'> {
+  if (!el) return { landing_bin: null, status: 'unknown', reason: 'no transaction carries this item' };
+  const r = run.results[el.tx];
+  if (!r || r.status === 'unknown')
+    return {
+      landing_bin: run.shift.reached ? landing(run.shift.to) : null,
+      status: 'unknown',
+      reason: r?.detail ?? 'not executed',
+    };
+  const fn = txs[el.tx]!.functionName;
+  if (r.status === 'reverted')
+    return {
+      landing_bin: landing(run.shift.to),
+      status: 'reverts',
+      reason:
+        r.item === el.element
+          ? `${fn} reverts here: ${revertWords(r)}`
+          : `${fn} reverts as a whole${r.item !== undefined ? ` at list element ${r.item + 1}` : ''}: ${revertWords(r)}`,
+    };
+  const e = r.effects[el.element];
+  const bin = e ? (e.kind === 'move' ? e.to : e.kind === 'swap' ? null : e.bin) : null;
+  const what =
+    e?.kind === 'add'
+      ? `mints ${e.minted} shares`
+      : e?.kind === 'withdraw'
+        ? `burns ${e.shares} shares for ${e.x} x and ${e.y} y`
+        : e?.kind === 'move'
+          ? `burns ${e.shares} shares, mints ${e.minted}`
+          : 'executes';
+  return {
+    landing_bin: bin,
+    status: 'ok',
+    reason: `executes${bin !== null ? ` in bin ${bin}` : ''}: ${what}`,
+  };
+}
+
 /** Where a previewed item acts when the active bin is `active` (strict: its bin; simple: active + offset). */
 function landingOf(item: PreviewItem, mode: 'strict' | 'simple', active: number): number | null {
   if (mode === 'strict' || item.active_bin_offset === null) return item.bin_id;
@@ -580,13 +570,16 @@ function landingOf(item: PreviewItem, mode: 'strict' | 'simple', active: number)
   return b >= -500 && b <= 500 ? b : null;
 }
 
+/** One element of a transaction's list argument: transaction `tx`, element `element`. */
+type ListElement = { tx: number; element: number };
+
 /** The list elements of an operation's transactions: by plan item (add, move) and in order (withdraw). */
 function elementsOf(
   txs: readonly BuiltTransaction[],
   op: LiquidityOp,
-): { byItem: Map<number, { tx: number; element: number }>; byOrder: { tx: number; element: number }[] } {
-  const byItem = new Map<number, { tx: number; element: number }>();
-  const byOrder: { tx: number; element: number }[] = [];
+): { byItem: Map<number, ListElement>; byOrder: ListElement[] } {
+  const byItem = new Map<number, ListElement>();
+  const byOrder: ListElement[] = [];
   txs.forEach((tx, t) => {
     if (tx.opIndex !== op.index) return;
     const first = tx.functionArgs[0];
