@@ -19,46 +19,40 @@ export const ENVIRONMENT_URLS: Record<'production', { apiUrl: string }> = {
   production: { apiUrl: 'https://bff.bitflowapis.finance/api' },
 };
 
+/** A trimmed string: empty (none set, the default) or one that passes `ok`; `message` says what is expected. */
+function optionalText(ok: (s: string) => boolean, message: string) {
+  return z
+    .string()
+    .trim()
+    .refine((s) => s === '' || ok(s), message)
+    .default('');
+}
+
 /** A standard principal (SP…/ST…) or an empty string (none set). */
-const zOptionalSender = z
-  .string()
-  .trim()
-  .refine(
-    (s) => s === '' || zPrincipalStandard.safeParse(s).success,
-    'expected a standard principal (SP…) or an empty string',
-  )
-  .default('');
+const zOptionalSender = optionalText(
+  (s) => zPrincipalStandard.safeParse(s).success,
+  'expected a standard principal (SP…) or an empty string',
+);
 
 /** A principal (standard or contract) or an empty string (none set): the swap attribution address. */
-const zOptionalProvider = z
-  .string()
-  .trim()
-  .refine(
-    (s) => s === '' || /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/.test(s),
-    'expected a principal (SP…, or ADDR.contract-name) or an empty string',
-  )
-  .default('');
+const zOptionalProvider = optionalText(
+  (s) => /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/.test(s),
+  'expected a principal (SP…, or ADDR.contract-name) or an empty string',
+);
 
-const zOptionalUrl = z
-  .string()
-  .trim()
-  .refine((s) => s === '' || /^https?:\/\/[^\s]+$/.test(s), 'expected an http(s) URL or an empty string')
-  .default('');
+const zOptionalUrl = optionalText(
+  (s) => /^https?:\/\/[^\s]+$/.test(s),
+  'expected an http(s) URL or an empty string',
+);
 
 /**
  * A folder relative to the workspace folder ("exports", "out/dlmm"), or an empty string (beside the plan):
  * never absolute, never above the workspace folder.
  */
-const zExportFolder = z
-  .string()
-  .trim()
-  .refine(
-    (s) =>
-      s === '' ||
-      (!/^([/\\]|[A-Za-z]:)/.test(s) && !s.split(/[/\\]/).some((seg) => seg === '..') && !s.includes('\0')),
-    'expected a folder relative to the workspace folder (e.g. exports), without ".." segments, or an empty string',
-  )
-  .default('');
+const zExportFolder = optionalText(
+  (s) => !/^([/\\]|[A-Za-z]:)/.test(s) && !s.split(/[/\\]/).some((seg) => seg === '..') && !s.includes('\0'),
+  'expected a folder relative to the workspace folder (e.g. exports), without ".." segments, or an empty string',
+);
 
 export const DlmmConfigSchema = z.object({
   environment: z.enum(ENVIRONMENTS).default('production'),
@@ -135,30 +129,21 @@ export function resolveServerSettings(
     maxTipLag: config.policy.maxTipLag,
     slippageTolerance: config.slippageTolerance,
   } satisfies ServerSettings;
+  /** The URLs that are set (an empty one is left out). */
+  const urls = (apiUrl?: string, inventoryUrl?: string, nodeUrl?: string) => ({
+    ...(apiUrl ? { apiUrl } : {}),
+    ...(inventoryUrl ? { inventoryUrl } : {}),
+    ...(nodeUrl ? { nodeUrl } : {}),
+  });
   switch (config.environment) {
     case 'production':
-      return {
-        ...common,
-        apiUrl: ENVIRONMENT_URLS.production.apiUrl,
-        ...(config.inventoryUrl ? { inventoryUrl: config.inventoryUrl } : {}),
-        ...(config.nodeUrl ? { nodeUrl: config.nodeUrl } : {}),
-      };
+      return { ...common, ...urls(ENVIRONMENT_URLS.production.apiUrl, config.inventoryUrl, config.nodeUrl) };
     case 'development':
     case 'custom':
-      return {
-        ...common,
-        ...(config.apiUrl ? { apiUrl: config.apiUrl } : {}),
-        ...(config.inventoryUrl ? { inventoryUrl: config.inventoryUrl } : {}),
-        ...(config.nodeUrl ? { nodeUrl: config.nodeUrl } : {}),
-      };
+      return { ...common, ...urls(config.apiUrl, config.inventoryUrl, config.nodeUrl) };
     case 'simulator':
       return simulator
-        ? {
-            ...common,
-            apiUrl: simulator.url,
-            ...(simulator.inventoryUrl ? { inventoryUrl: simulator.inventoryUrl } : {}),
-            ...(simulator.nodeUrl ? { nodeUrl: simulator.nodeUrl } : {}),
-          }
+        ? { ...common, ...urls(simulator.url, simulator.inventoryUrl, simulator.nodeUrl) }
         : common;
   }
 }
