@@ -5,7 +5,7 @@
 import { amount, h, setChildren, table } from './dom';
 import { human } from './format';
 import type { BalanceRow, Balances } from './protocol';
-import { PoolPanel } from './poolPanel';
+import { ofSender, PoolPanel } from './poolPanel';
 import type { HostClient } from './transport';
 
 export class BalancesPanel extends PoolPanel<'balances'> {
@@ -26,11 +26,7 @@ export class BalancesPanel extends PoolPanel<'balances'> {
     }
     setChildren(
       this.body,
-      h(
-        'p',
-        { className: 'muted' },
-        `Of ${b.sender} (from the ${b.source === 'plan' ? 'open plan' : '"dlmm.dashboard.sender" setting'}), read from the node:`,
-      ),
+      h('p', { className: 'muted' }, `${ofSender(b)}, read from the node:`),
       table(
         { className: 'routes balances-table' },
         null,

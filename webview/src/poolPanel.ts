@@ -19,6 +19,11 @@ export interface PoolPanelSpec<M extends PoolMethod> {
   reading: string;
 }
 
+/** Whose figures a panel shows: the open plan's sender, else the `dlmm.dashboard.sender` setting's. */
+export function ofSender(p: { sender: string; source: 'plan' | 'setting' }): string {
+  return `Of ${p.sender} (from the ${p.source === 'plan' ? 'open plan' : '"dlmm.dashboard.sender" setting'})`;
+}
+
 export abstract class PoolPanel<M extends PoolMethod> {
   readonly element: HTMLElement;
   protected readonly body: HTMLElement;

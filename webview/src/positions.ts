@@ -8,7 +8,7 @@
 import { amount, h, setChildren, table } from './dom';
 import { human } from './format';
 import type { PositionReport, WhatIfRow } from './protocol';
-import { PoolPanel } from './poolPanel';
+import { ofSender, PoolPanel } from './poolPanel';
 import type { HostClient } from './transport';
 
 type Ok = Extract<PositionReport, { state: 'ok' }>;
@@ -45,7 +45,7 @@ export class PositionsPanel extends PoolPanel<'positions'> {
       setChildren(this.body, h('p', { className: 'muted', 'data-testid': 'position-none' }, p.reason));
       return;
     }
-    const of = `Of ${p.sender} (from the ${p.source === 'plan' ? 'open plan' : '"dlmm.dashboard.sender" setting'})`;
+    const of = ofSender(p);
     if (p.state === 'empty') {
       setChildren(
         this.body,
@@ -61,17 +61,25 @@ export class PositionsPanel extends PoolPanel<'positions'> {
       );
       return;
     }
-    const badge = p.in_range
-      ? h(
-          'span',
-          { className: 'badge in-range', 'data-testid': 'position-range', 'data-in-range': 'true' },
-          'in range',
-        )
-      : h(
-          'span',
-          { className: 'badge out-of-range', 'data-testid': 'position-range', 'data-in-range': 'false' },
-          `out of range: the active bin is ${p.distance} bin${p.distance === 1 ? '' : 's'} ${p.side ?? 'outside'} the position`,
-        );
+    const badge = h(
+      'span',
+      {
+        className: `badge ${p.in_range ? 'in-range' : 'out-of-range'}`,
+        'data-testid': 'position-range',
+        'data-in-range': String(p.in_range),
+      },
+      p.in_range
+        ? 'in range'
+        : `out of range: the active bin is ${p.distance} bin${p.distance === 1 ? '' : 's'} ${p.side ?? 'outside'} the position`,
+    );
+    // A total: its label cell, then the amount (`data-amount`: the exact base units).
+    const total = (testid: string, label: HTMLElement, v: string, unit: Unit): HTMLElement =>
+      h(
+        'tr',
+        { 'data-testid': testid, 'data-amount': v },
+        label,
+        h('td', { className: 'num' }, fmt(v, unit)),
+      );
     setChildren(
       this.body,
       h('p', { className: 'muted' }, `${of}, read from ${p.read_from}:`),
@@ -80,23 +88,13 @@ export class PositionsPanel extends PoolPanel<'positions'> {
         : null,
       h('p', {}, badge, ` active bin ${p.active_bin_id}`),
       table({ className: 'routes position-totals' }, null, [
-        h(
-          'tr',
-          { 'data-testid': 'position-x', 'data-amount': p.x_total },
-          h('td', {}, p.token_x.symbol),
-          h('td', { className: 'num' }, fmt(p.x_total, p.token_x)),
-        ),
-        h(
-          'tr',
-          { 'data-testid': 'position-y', 'data-amount': p.y_total },
-          h('td', {}, p.token_y.symbol),
-          h('td', { className: 'num' }, fmt(p.y_total, p.token_y)),
-        ),
-        h(
-          'tr',
-          { 'data-testid': 'position-value', 'data-amount': p.value_in_y },
+        total('position-x', h('td', {}, p.token_x.symbol), p.x_total, p.token_x),
+        total('position-y', h('td', {}, p.token_y.symbol), p.y_total, p.token_y),
+        total(
+          'position-value',
           h('td', { title: "x at the active bin's price, plus y" }, 'Value'),
-          h('td', { className: 'num' }, fmt(p.value_in_y, p.token_y)),
+          p.value_in_y,
+          p.token_y,
         ),
       ]),
       this.binsTable(p),
