@@ -14,8 +14,8 @@ import type {
 
 export interface Transport {
   post(msg: WebviewMessage): void;
-  /** Registers a listener for messages from the host; returns the unsubscribe function. */
-  listen(handler: (data: unknown) => void): () => void;
+  /** Registers the listener for messages from the host. */
+  listen(handler: (data: unknown) => void): void;
   getState(): unknown;
   setState(state: unknown): void;
 }
@@ -32,11 +32,7 @@ export function vscodeTransport(): Transport {
   const api = acquireVsCodeApi();
   return {
     post: (msg) => api.postMessage(msg),
-    listen(handler) {
-      const l = (e: MessageEvent): void => handler(e.data);
-      window.addEventListener('message', l);
-      return () => window.removeEventListener('message', l);
-    },
+    listen: (handler) => window.addEventListener('message', (e: MessageEvent) => handler(e.data)),
     getState: () => api.getState(),
     setState: (s) => api.setState(s),
   };
@@ -70,11 +66,7 @@ export class HostClient {
   }
 
   /** Sends a request and resolves with the validated result; rejects (never hangs) after the timeout. */
-  request<M extends RequestMethod>(
-    method: M,
-    params: RequestParams<M>,
-    timeoutMs = REQUEST_TIMEOUT_MS,
-  ): Promise<RequestResult<M>> {
+  request<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
     const id = this.nextId++;
     return new Promise<RequestResult<M>>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -82,11 +74,11 @@ export class HostClient {
         reject(
           new RequestFailed({
             code: 'timeout',
-            message: `The extension did not answer "${method}" within ${Math.round(timeoutMs / 1000)} s.`,
+            message: `The extension did not answer "${method}" within ${Math.round(REQUEST_TIMEOUT_MS / 1000)} s.`,
             action: 'Press Retry; if it keeps happening, reload the window (Developer: Reload Window).',
           }),
         );
-      }, timeoutMs);
+      }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
       this.transport.post({ type: 'request', id, method, params });
     });

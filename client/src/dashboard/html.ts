@@ -12,12 +12,6 @@ interface DashboardHtmlInput {
   scriptUri: string;
   /** webview.asWebviewUri(dist/webview.css). */
   styleUri: string;
-  nonce?: string;
-}
-
-/** A fresh nonce for one document (base64 of 16 random bytes). */
-function makeNonce(): string {
-  return randomBytes(16).toString('base64');
 }
 
 function attr(v: string): string {
@@ -26,7 +20,8 @@ function attr(v: string): string {
 
 /** The complete HTML of the dashboard panel. */
 export function buildDashboardHtml(input: DashboardHtmlInput): string {
-  const nonce = input.nonce ?? makeNonce();
+  // A fresh nonce for each document (base64 of 16 random bytes).
+  const nonce = randomBytes(16).toString('base64');
   const csp = [
     "default-src 'none'",
     `img-src ${input.cspSource} data:`,

@@ -10,10 +10,7 @@ export const PREFETCH_TTL_MS = 5_000;
 export class Prefetch {
   private readonly entries = new Map<string, { at: number; answer: Promise<unknown> }>();
 
-  constructor(
-    private readonly now: () => number = Date.now,
-    private readonly ttlMs = PREFETCH_TTL_MS,
-  ) {}
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** Starts `run` under `key` unless a fresh answer is already there; returns the (shared) answer. */
   start<T>(key: string, run: () => Promise<T>): Promise<T> {
@@ -41,7 +38,7 @@ export class Prefetch {
   private fresh(key: string): Promise<unknown> | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
-    if (this.now() - e.at > this.ttlMs) {
+    if (this.now() - e.at > PREFETCH_TTL_MS) {
       this.entries.delete(key);
       return undefined;
     }
