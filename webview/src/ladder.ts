@@ -8,7 +8,7 @@
 import { BIN_ID_OFFSET, MAX_BIN_ID, MIN_BIN_ID } from '../../core/dlmm/bins';
 import { cssVar, h, setChildren } from './dom';
 import { human, humanSigned, priceHuman, shortDecimal } from './format';
-import type { LadderModel } from './model';
+import { SEVERITIES, type LadderModel } from './model';
 import type { PoolHeader } from './protocol';
 
 /** Half-widths of the zoom steps; 500 shows all 1001 bins. */
@@ -49,6 +49,14 @@ const PAD_LEFT = 8;
 const PAD_RIGHT = 8;
 const PLOT_TOP = 16;
 const AXIS_HEIGHT = 46;
+
+/** Fills the closed polygon through `points` (each [x, y]) in the current fill style. */
+function fillPolygon(ctx: CanvasRenderingContext2D, ...points: [number, number][]): void {
+  ctx.beginPath();
+  for (const [x, y] of points) ctx.lineTo(x, y);
+  ctx.closePath();
+  ctx.fill();
+}
 
 export class LadderView {
   readonly element: HTMLElement;
@@ -232,14 +240,9 @@ export class LadderView {
     ctx.stroke(outline);
     ctx.setLineDash([]);
     for (const [i, rank] of markers) {
-      ctx.fillStyle = rank === 3 ? c.error : rank === 2 ? c.warning : c.info;
+      ctx.fillStyle = c[SEVERITIES[rank - 1]!];
       const cx = xAt(i) + bw / 2;
-      ctx.beginPath();
-      ctx.moveTo(cx - 5, 2);
-      ctx.lineTo(cx + 5, 2);
-      ctx.lineTo(cx, PLOT_TOP - 3);
-      ctx.closePath();
-      ctx.fill();
+      fillPolygon(ctx, [cx - 5, 2], [cx + 5, 2], [cx, PLOT_TOP - 3]);
     }
 
     // The user's positions: a strip under the axis, height by the user's share of the bin value.
@@ -260,12 +263,7 @@ export class LadderView {
     if (activeI >= base && activeI < base + count) {
       const cx = xAt(activeI) + bw / 2;
       ctx.fillStyle = c.active;
-      ctx.beginPath();
-      ctx.moveTo(cx, plotBottom + 10);
-      ctx.lineTo(cx - 5, plotBottom + 18);
-      ctx.lineTo(cx + 5, plotBottom + 18);
-      ctx.closePath();
-      ctx.fill();
+      fillPolygon(ctx, [cx, plotBottom + 10], [cx - 5, plotBottom + 18], [cx + 5, plotBottom + 18]);
     }
     if (this.driftK !== 0) {
       const di = activeI + this.driftK;
@@ -284,13 +282,13 @@ export class LadderView {
         const i = b + BIN_ID_OFFSET;
         if (i < base || i >= base + count) continue;
         const cx = xAt(i) + bw / 2;
-        ctx.beginPath();
-        ctx.moveTo(cx, plotBottom - 8);
-        ctx.lineTo(cx + 4, plotBottom - 4);
-        ctx.lineTo(cx, plotBottom);
-        ctx.lineTo(cx - 4, plotBottom - 4);
-        ctx.closePath();
-        ctx.fill();
+        fillPolygon(
+          ctx,
+          [cx, plotBottom - 8],
+          [cx + 4, plotBottom - 4],
+          [cx, plotBottom],
+          [cx - 4, plotBottom - 4],
+        );
       }
     }
 
@@ -477,8 +475,7 @@ export class LadderView {
         `Plan: X ${humanSigned(m.deltaX[i]!, dx)} ${sx}, Y ${humanSigned(m.deltaY[i]!, dy)} ${sy} (raw ${m.deltaX[i]} / ${m.deltaY[i]})`,
       );
       const rank = m.findingRank[i]!;
-      if (rank)
-        lines.push(`Findings: ${rank === 3 ? 'error' : rank === 2 ? 'warning' : 'info'} on an item here`);
+      if (rank) lines.push(`Findings: ${SEVERITIES[rank - 1]} on an item here`);
     }
     return lines;
   }

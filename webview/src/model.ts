@@ -5,9 +5,15 @@
  * into typed arrays indexed by unsigned id, so a render only reads numbers.
  */
 import { BIN_ID_OFFSET, NUM_BINS, PRICE_SCALE } from '../../core/dlmm/bins';
-import type { PlanPreview, PoolView, PreviewItem } from './protocol';
+import type { FindingInfo, PlanPreview, PoolView, PreviewItem } from './protocol';
 
-const SEVERITY_RANK = { info: 1, warning: 2, error: 3 } as const;
+/** Finding severities, least first: a rank is 1 + the index of the worst severity here (0: no finding). */
+export const SEVERITIES = ['info', 'warning', 'error'] as const;
+
+/** The rank of the worst of `findings` (0 for none, 1 info, 2 warning, 3 error). */
+export function worstRank(findings: readonly FindingInfo[]): number {
+  return findings.reduce((r, f) => Math.max(r, SEVERITIES.indexOf(f.severity) + 1), 0);
+}
 
 export interface LadderModel {
   active: number;
@@ -107,7 +113,7 @@ export function buildLadderModel(view: PoolView, preview?: PlanPreview): LadderM
 }
 
 function applyItem(m: LadderModel, item: PreviewItem): void {
-  const rank = item.findings.reduce((r, f) => Math.max(r, SEVERITY_RANK[f.severity]), 0);
+  const rank = worstRank(item.findings);
   for (const e of item.effects) {
     const i = idx(e.bin_id);
     m.hasEffect[i] = 1;

@@ -4,6 +4,7 @@
  */
 import { h, setChildren } from './dom';
 import { human } from './format';
+import { SEVERITIES, worstRank } from './model';
 import type { FindingInfo, PlanPreview, PoolHeader } from './protocol';
 import type { HostClient } from './transport';
 
@@ -83,13 +84,7 @@ export class PlanPanel {
             'ul',
             { className: 'items' },
             ...op.items.map((it) => {
-              const worst = it.findings.some((f) => f.severity === 'error')
-                ? 'error'
-                : it.findings.some((f) => f.severity === 'warning')
-                  ? 'warning'
-                  : it.findings.length
-                    ? 'info'
-                    : '';
+              const worst = SEVERITIES[worstRank(it.findings) - 1] ?? '';
               const range = it.range ?? op.range;
               return h(
                 'li',
