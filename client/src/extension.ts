@@ -205,15 +205,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     });
   }
 
-  const serverModule = context.asAbsolutePath('dist/server.js');
-  const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV] } },
-    debug: {
-      module: serverModule,
-      transport: TransportKind.ipc,
-      options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6011'] },
-    },
-  };
+  const server = (...flags: string[]) => ({
+    module: context.asAbsolutePath('dist/server.js'),
+    transport: TransportKind.ipc,
+    options: { execArgv: [...SERVER_EXEC_ARGV, ...flags] },
+  });
+  const serverOptions: ServerOptions = { run: server(), debug: server('--nolazy', '--inspect=6011') };
   const initializationOptions: InitializationOptions = { commands: registered };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
