@@ -17,6 +17,8 @@ const zRange = z.object({ offset: z.number().int().min(0), length: z.number().in
 const zNone = z.object({ state: z.literal('none'), reason: z.string() });
 /** Whose figures: the open plan's sender, else the `dlmm.dashboard.sender` setting. */
 const zSender = { sender: z.string(), source: z.enum(['plan', 'setting']) };
+/** Whose figures, in which pool. */
+const zSenderPool = { ...zSender, pool: z.string() };
 const zOpKind = z.enum(['add', 'withdraw', 'move']);
 const zMode = z.enum(['strict', 'simple']);
 
@@ -38,7 +40,6 @@ const PoolSummarySchema = z.object({
   active: z.boolean(),
   quotable: z.boolean(),
 });
-export type PoolSummary = z.infer<typeof PoolSummarySchema>;
 
 /** Engine status as /quotes/v2/status said it; tip_lag null means unknown (never caught up). */
 export const EngineStatusSchema = z.object({
@@ -160,21 +161,11 @@ const zTokenUnit = TokenInfoSchema.extend({
  */
 export const PositionReportSchema = z.discriminatedUnion('state', [
   zNone,
-  z.object({
-    state: z.literal('empty'),
-    ...zSender,
-    pool: z.string(),
-  }),
-  z.object({
-    state: z.literal('unknown'),
-    ...zSender,
-    pool: z.string(),
-    reason: z.string(),
-  }),
+  z.object({ state: z.literal('empty'), ...zSenderPool }),
+  z.object({ state: z.literal('unknown'), ...zSenderPool, reason: z.string() }),
   z.object({
     state: z.literal('ok'),
-    ...zSender,
-    pool: z.string(),
+    ...zSenderPool,
     /** Where the shares were read: the inventory, app v2 current-bins or app v2 position bins. */
     read_from: z.string(),
     /** Set when the source is display data that may lag the chain. */
@@ -269,7 +260,6 @@ const DriftStepSchema = z.object({
   detail: z.string(),
   outcomes: z.array(DriftOutcomeSchema),
 });
-export type DriftStep = z.infer<typeof DriftStepSchema>;
 
 export const DriftTableSchema = z.object({
   /** False when the plan could not be executed (no sender, no routers, state not read): `reason` says why. */
