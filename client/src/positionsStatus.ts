@@ -5,17 +5,10 @@
  */
 import type { PositionsReport, PositionView } from '../../core/check/positions';
 import { positionsSummary } from '../../core/check/positions';
+import type { StatusView } from './statusText';
 
-interface PositionsStatusView {
-  /** "2 positions · 1 out of range". */
-  text: string;
-  tooltip: string;
-  /** Some position is out of range or unknown. */
-  warning: boolean;
-}
-
-/** The item for a report (undefined: no sender configured). */
-export function describePositions(report: PositionsReport | undefined, error?: string): PositionsStatusView {
+/** The item for a report (undefined: no sender configured); its text: "2 positions · 1 out of range". */
+export function describePositions(report: PositionsReport | undefined, error?: string): StatusView {
   if (error !== undefined)
     return {
       text: 'positions: not read',

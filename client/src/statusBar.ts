@@ -1,13 +1,10 @@
 /** The engine status bar item: readiness and tip lag, warning colour when lagging or unknown. */
 import * as vscode from 'vscode';
 import { ClientCommands, type EngineStatusParams } from '../../server/src/protocol';
-import { describeEngineStatus } from './statusText';
+import { describeEngineStatus, type StatusView } from './statusText';
 
 /** Puts a status view on an item: its text, tooltip, and the warning background when it warns. */
-export function showView(
-  item: vscode.StatusBarItem,
-  view: { text: string; tooltip: string; warning: boolean },
-): void {
+export function showView(item: vscode.StatusBarItem, view: StatusView): void {
   item.text = view.text;
   item.tooltip = view.tooltip;
   item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -2,10 +2,11 @@
 import type { EngineStatusParams } from '../../server/src/protocol';
 import { displayUrl } from '../../core/text/safe';
 
-interface StatusView {
+/** What a status bar item shows. */
+export interface StatusView {
   text: string;
   tooltip: string;
-  /** Warning colour: not ready, lagging, lag unknown, or unreachable. */
+  /** Warning colour: not ready, lagging, lag unknown, unreachable; a position out of range or unknown. */
   warning: boolean;
 }
 
