@@ -27,9 +27,20 @@ export const notify = {
   info: wrap(() => vscode.window.showInformationMessage),
 };
 
-/** A command's failure, in its log and a notification: "DLMM: <what> failed: <why>". */
-export function reportFailure(ctx: { log?(line: string): void }, what: string, e: unknown): void {
-  const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
-  ctx.log?.(`${what} failed: ${why}`);
-  void notify.error(`DLMM: ${what} failed: ${why}`);
+/**
+ * Runs a command's body so that every failure ends in a message, never a thrown error: in its log and a
+ * notification, "DLMM: <what> failed: <why>".
+ */
+export async function reportingFailure(
+  ctx: { log?(line: string): void },
+  what: string,
+  body: () => Promise<void>,
+): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    const why = isApiError(e) ? `${e.message} [${e.code}]` : e instanceof Error ? e.message : String(e);
+    ctx.log?.(`${what} failed: ${why}`);
+    void notify.error(`DLMM: ${what} failed: ${why}`);
+  }
 }

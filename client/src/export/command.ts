@@ -29,7 +29,7 @@ import { readConfig } from '../settings';
 import { operationAtOffset } from './target';
 import { exportFolderFor } from './folder';
 import { withReadProgress } from '../commands/common';
-import { notify, reportFailure } from '../notify';
+import { notify, reportingFailure } from '../notify';
 import { ClientCommands } from '../../../server/src/protocol';
 
 interface ExportCommandContext extends ExportDeps {
@@ -65,12 +65,8 @@ export const FORMAT_ITEMS: FormatItem[] = [
 const baseName = (uri: vscode.Uri) => posix.basename(uri.path) || 'plan.dlmm.yaml';
 
 /** Runs the export; every failure ends in a message, never a thrown error. */
-export async function exportUnsigned(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
-  try {
-    await run(ctx, args);
-  } catch (e) {
-    reportFailure(ctx, 'export', e);
-  }
+export function exportUnsigned(ctx: ExportCommandContext, args: readonly unknown[]): Promise<void> {
+  return reportingFailure(ctx, 'export', () => run(ctx, args));
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   tokenLabel,
   type ExportSwapArgs,
 } from './swapPlan';
-import { notify, reportFailure } from '../notify';
+import { notify, reportingFailure } from '../notify';
 import { exportFolderFor } from './folder';
 import { firstFreeUri } from '../commands/common';
 
@@ -31,12 +31,8 @@ interface ExportSwapContext extends ExportDeps {
 }
 
 /** Runs the command; every failure ends in a message, never a thrown error. */
-export async function exportSwap(ctx: ExportSwapContext, args: readonly unknown[]): Promise<void> {
-  try {
-    await run(ctx, args);
-  } catch (e) {
-    reportFailure(ctx, 'export swap', e);
-  }
+export function exportSwap(ctx: ExportSwapContext, args: readonly unknown[]): Promise<void> {
+  return reportingFailure(ctx, 'export swap', () => run(ctx, args));
 }
 
 async function run(ctx: ExportSwapContext, args: readonly unknown[]): Promise<void> {

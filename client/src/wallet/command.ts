@@ -16,7 +16,7 @@ import { startWalletSession, type WalletSession } from '../../../core/wallet/ses
 import { parseExportArgs, type ExportTarget } from '../export/args';
 import { checkAndBuild, planAndScope } from '../export/command';
 import type { ExportDeps } from '../export/deps';
-import { notify, reportFailure } from '../notify';
+import { notify, reportingFailure } from '../notify';
 import { userText } from '../userText';
 
 export interface WalletDeps extends ExportDeps {
@@ -30,12 +30,8 @@ interface WalletCommandContext extends WalletDeps {
 }
 
 /** Runs the command; every failure ends in a message, never a thrown error. */
-export async function sendToWallet(ctx: WalletCommandContext, args: readonly unknown[]): Promise<void> {
-  try {
-    await run(ctx, args);
-  } catch (e) {
-    reportFailure(ctx, 'send to wallet', e);
-  }
+export function sendToWallet(ctx: WalletCommandContext, args: readonly unknown[]): Promise<void> {
+  return reportingFailure(ctx, 'send to wallet', () => run(ctx, args));
 }
 
 /** The target: a lens/command argument, an export preview's source, or the active plan. */
