@@ -184,30 +184,18 @@ export class LadderPanel {
     const v = this.shown.view;
     const p = this.shown.preview;
     // Nothing executed to show: no landings, one line saying why.
-    const none = (line: HTMLElement): void => {
+    const none = (why: string, testid?: string): void => {
       this.ladder.setDrift(this.drift, []);
-      setChildren(this.driftResults, line);
+      setChildren(this.driftResults, h('p', { className: 'muted', 'data-testid': testid }, why));
     };
     if (!v || p?.state !== 'ok' || p.ops.length === 0)
       return none(
-        h(
-          'p',
-          { className: 'muted' },
-          'Open a plan with add, withdraw or move operations on this pool to see what a shift does to them.',
-        ),
+        'Open a plan with add, withdraw or move operations on this pool to see what a shift does to them.',
       );
-    if (!p.drift.available)
-      return none(h('p', { className: 'muted', 'data-testid': 'drift-summary' }, p.drift.reason));
+    if (!p.drift.available) return none(p.drift.reason, 'drift-summary');
     // Executed on the host: the plan's transactions run after a trade moved the active bin (core/check/drift.ts).
     const step = p.drift.steps.find((s) => s.k === this.drift);
-    if (!step)
-      return none(
-        h(
-          'p',
-          { className: 'muted', 'data-testid': 'drift-summary' },
-          `No what-if for a shift of ${this.drift}.`,
-        ),
-      );
+    if (!step) return none(`No what-if for a shift of ${this.drift}.`, 'drift-summary');
     const outcomes = step.outcomes;
     const landings = outcomes
       .filter((o) => o.mode === 'simple' && o.landing_bin !== null)
