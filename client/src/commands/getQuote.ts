@@ -20,7 +20,7 @@ import type { QuoteCheck } from '../../../core/quote/exact';
 import { coreSwapExport, networkOfPrincipal } from '../../../core/tx/coreSwapExport';
 import type { SigningParams } from '../../../core/tx/formats';
 import type { BuiltTransaction } from '../../../core/tx/types';
-import { askSigningFor, FORMAT_ITEMS, showUnsaved } from '../export/command';
+import { askSigningFor, pickExportFormat, showUnsaved } from '../export/command';
 import type { KeyValueStore } from '../export/keyMemory';
 import { renderExport } from '../export/pipeline';
 import { routersForExport } from '../export/routers';
@@ -416,11 +416,7 @@ async function exportCore(
     });
     return;
   }
-  const pick = await vscode.window.showQuickPick(FORMAT_ITEMS, {
-    title: 'DLMM: export the core swap (unsigned; nothing is sent)',
-    placeHolder: 'Export format',
-    ignoreFocusOut: true,
-  });
+  const pick = await pickExportFormat('the core swap');
   if (!pick) return;
   let signing: SigningParams | undefined;
   if (pick.format === 'tx-hex') {

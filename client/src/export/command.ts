@@ -42,7 +42,7 @@ interface FormatItem extends vscode.QuickPickItem {
   format: ExportFormat;
 }
 
-export const FORMAT_ITEMS: FormatItem[] = [
+const FORMAT_ITEMS: FormatItem[] = [
   {
     label: 'tx-hex',
     format: 'tx-hex',
@@ -61,6 +61,15 @@ export const FORMAT_ITEMS: FormatItem[] = [
   },
   { label: 'json', format: 'json', description: 'everything, with the Clarity arguments in readable form' },
 ];
+
+/** The export format the user picks for `what` (undefined: dismissed). */
+export function pickExportFormat(what: string): Thenable<FormatItem | undefined> {
+  return vscode.window.showQuickPick(FORMAT_ITEMS, {
+    title: `DLMM: export ${what} (unsigned; nothing is sent)`,
+    placeHolder: 'Export format',
+    ignoreFocusOut: true,
+  });
+}
 
 const baseName = (uri: vscode.Uri) => posix.basename(uri.path) || 'plan.dlmm.yaml';
 
@@ -144,11 +153,7 @@ async function run(ctx: ExportCommandContext, args: readonly unknown[]): Promise
   const found = await planAndScope(parseExportArgs(args), 'export its unsigned transactions');
   if (!found) return;
   const { plan, name, opId } = found;
-  const pick = await vscode.window.showQuickPick(FORMAT_ITEMS, {
-    title: `DLMM: export ${opId === undefined ? name : `operation ${opId}`} (unsigned; nothing is sent)`,
-    placeHolder: 'Export format',
-    ignoreFocusOut: true,
-  });
+  const pick = await pickExportFormat(opId === undefined ? name : `operation ${opId}`);
   if (!pick) return;
   const first = await checkAndBuild(ctx, plan, name, opId);
   if (!first) return;
