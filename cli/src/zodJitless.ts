@@ -1,8 +1,8 @@
 /**
- * Imported first by the commands that parse with zod once per process (`dlmm check`): zod's JIT compiles each
- * object schema (`new Function`, which the code cache cannot keep) before its first parse, ~3 ms of a small
- * plan's `dlmm check --offline`, and whether to compile is decided as each schema is built, so this runs
- * before any schema module loads. The results are the same either way; the language server keeps the JIT.
+ * Required by the commands that parse with zod once per process (a live `dlmm check`) before any schema is
+ * built: zod's JIT compiles each object schema (`new Function`, which the code cache cannot keep) before its
+ * first parse, and whether to compile is decided as each schema is built. The results are the same either
+ * way; the language server keeps the JIT. (Plans are validated without zod: core/plan/schema.ts.)
  */
 import { config } from 'zod';
 

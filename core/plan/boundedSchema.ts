@@ -1,20 +1,25 @@
 /**
- * The plan schema applied with bounded work. zod builds every issue of a document before the finding cap
- * applies (60,000 bad bins cost seconds, hundreds of MB, and 240,000 issues overflowed zod's own stack), so
- * operations are validated one by one, and the long lists inside them (an add's bins, a withdraw's bins, a
- * move's moves) item by item, until MAX_FINDINGS_PER_FILE issues were found; what follows is not validated
- * and only counted. The verdicts and messages are zod's (the same schemas, applied to the parts); a valid
- * plan is still validated whole, so its typed value is exactly PlanSchema's.
+ * The plan schema applied with bounded work: a broken plan's issues stop at the finding cap (60,000 bad bins
+ * must not build 240,000 issues), so operations are validated one by one, and the long lists inside them (an
+ * add's bins, a withdraw's bins, a move's moves) item by item, until MAX_FINDINGS_PER_FILE issues were found;
+ * what follows is not validated and only counted. The verdicts and messages are the schema's (applied to the
+ * parts); a valid plan is validated whole, so its typed value is exactly PlanSchema's.
  */
-import type * as z from 'zod';
 import { MAX_FINDINGS_PER_FILE } from './diagnostics';
-import { AddItemSchema, MoveItemSchema, OperationSchema, PlanSchema, zPlanBinId, type Plan } from './schema';
-
-type Issue = z.core.$ZodIssue;
+import {
+  AddItemSchema,
+  MoveItemSchema,
+  OperationSchema,
+  PlanSchema,
+  zPlanBinId,
+  type Plan,
+  type Schema,
+  type SchemaIssue as Issue,
+} from './schema';
 
 export interface BoundedResult {
   plan?: Plan;
-  /** zod's issues with full paths, in document order, at most about MAX_FINDINGS_PER_FILE of them. */
+  /** The schema's issues with full paths, in document order, at most about MAX_FINDINGS_PER_FILE of them. */
   issues: Issue[];
   /** List entries and operations left unvalidated once the budget was spent. */
   notChecked: number;
@@ -23,34 +28,25 @@ export interface BoundedResult {
 }
 
 /** The list of each operation kind validated item by item, and the schema of its items. */
-const LISTS: Record<string, { key: string; item: z.ZodType }> = {
+const LISTS: Record<string, { key: string; item: Schema<unknown> }> = {
   add: { key: 'bins', item: AddItemSchema },
   withdraw: { key: 'bins', item: zPlanBinId },
   move: { key: 'moves', item: MoveItemSchema },
 };
 
-/**
- * Up to this many operations and list entries in all, the plan is first validated whole, in one pass: a
- * few issues per entry at most, so even a failed pass is cheap, and a valid plan (the usual case) is done
- * (the bounded path below validates each list three times: item by item, per operation, then whole).
- * When that pass fails, the bounded path gives the issues, exactly as without it.
- */
-const WHOLE_FIRST_MAX_ENTRIES = 2000;
-
 /** PlanSchema.safeParse with the work bounded by the finding cap (see the file comment). */
 export function validatePlan(
   value: unknown,
   budget = MAX_FINDINGS_PER_FILE,
-  wholeFirstMax = WHOLE_FIRST_MAX_ENTRIES,
+  wholeFirst = true,
 ): BoundedResult {
   const ops = isRecord(value) ? value.operations : undefined;
   if (!isRecord(value) || !Array.isArray(ops)) return whole(value);
-  if (entryCount(ops, wholeFirstMax) <= wholeFirstMax) {
-    const r = PlanSchema.safeParse(value);
+  // A valid plan (the usual case) in one pass, which stops at the first issue: then the bounded path below
+  // gives the issues, exactly as without this pass.
+  if (wholeFirst) {
+    const r = PlanSchema.safeParse(value, 1);
     if (r.success) return { plan: r.data, issues: [], notChecked: 0, invalidOperations: new Set() };
-  } else if (ops.length <= wholeFirstMax) {
-    const plan = validLongLists(value, ops);
-    if (plan) return { plan, issues: [], notChecked: 0, invalidOperations: new Set() };
   }
 
   const opIssues: Issue[] = [];
@@ -106,41 +102,6 @@ export function validatePlan(
 }
 
 /**
- * A valid plan whose lists are long (a 1 MiB plan holds some 20,000 bins), validated in one pass over the
- * items: each list item by item, stopping at the first invalid one, then the plan with each list cut to its
- * first item (the lists' schemas check nothing across items but their length, at least 1), and the typed
- * items put back. The typed plan is PlanSchema's own (item outputs are the item schema's, in the same
- * places), without zod holding a result per item of a whole-plan pass (about 90 MB at 100,000 bins).
- * Undefined when anything is invalid: the bounded path then gives the issues, exactly as without this.
- */
-function validLongLists(value: Record<string, unknown>, ops: readonly unknown[]): Plan | undefined {
-  // The header first (each list cut to its first item): a plan whose header fails is not valid, whatever
-  // its items, so they are not validated here (the bounded path gives the issues).
-  const r = PlanSchema.safeParse({ ...value, operations: ops.map(cutList) });
-  if (!r.success) return undefined;
-  const typedLists: Array<unknown[] | undefined> = new Array(ops.length);
-  for (let i = 0; i < ops.length; i++) {
-    const op = ops[i];
-    const list = listOf(op);
-    const items = list && isRecord(op) ? op[list.key] : undefined;
-    if (!list || !Array.isArray(items) || items.length < 2) continue;
-    const typed: unknown[] = new Array(items.length);
-    for (let j = 0; j < items.length; j++) {
-      const item = list.item.safeParse(items[j]);
-      if (!item.success) return undefined;
-      typed[j] = item.data;
-    }
-    typedLists[i] = typed;
-  }
-  r.data.operations.forEach((op, i) => {
-    const typed = typedLists[i];
-    const list = listOf(op);
-    if (typed && list) (op as unknown as Record<string, unknown>)[list.key] = typed;
-  });
-  return r.data;
-}
-
-/**
  * The operation with its validated list cut to its first item (as it is when the list is shorter than 2
  * or not a list). With every item valid on its own, its schema gives the same issues as the whole
  * operation: the lists check nothing across items but their length (at least 1).
@@ -190,18 +151,6 @@ function validateOperation(op: unknown, budget: number): { issues: Issue[]; notC
   return { issues: [...others, ...itemIssues], notChecked };
 }
 
-/** Operations plus the entries of their validated lists (stops counting past the whole-first bound). */
-function entryCount(ops: readonly unknown[], max: number): number {
-  let n = ops.length;
-  for (let i = 0; i < ops.length && n <= max; i++) {
-    const op = ops[i];
-    const list = listOf(op);
-    const items = list && isRecord(op) ? op[list.key] : undefined;
-    if (Array.isArray(items)) n += items.length;
-  }
-  return n;
-}
-
 function whole(value: unknown): BoundedResult {
   const r = PlanSchema.safeParse(value);
   return r.success
@@ -216,7 +165,7 @@ function operationsOf(issues: readonly Issue[]): Set<number> {
   return out;
 }
 
-function issuesOf(schema: z.ZodType, value: unknown): Issue[] {
+function issuesOf(schema: Schema<unknown>, value: unknown): Issue[] {
   const r = schema.safeParse(value);
   return r.success ? [] : r.error.issues;
 }

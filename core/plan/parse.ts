@@ -7,10 +7,9 @@
 import type { Alias, CST, Document, Node, Pair, YAMLMap } from 'yaml';
 
 type CstToken = CST.Token;
-import type { z } from 'zod';
 import { validatePlan } from './boundedSchema';
 import { addressNetwork, principalAddress } from './address';
-import { POOL_ALIAS, type Plan } from './schema';
+import { POOL_ALIAS, type Plan, type SchemaIssue } from './schema';
 import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
@@ -308,7 +307,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   return parsed;
 }
 
-function schemaFindings(parsed: ParsedPlan, issue: z.core.$ZodIssue): Finding[] {
+function schemaFindings(parsed: ParsedPlan, issue: SchemaIssue): Finding[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   const operation =
     path[0] === 'operations' && typeof path[1] === 'number' ? parsed.operationId(path[1]) : undefined;

@@ -8,10 +8,16 @@
  * (paths under `operations` map to the source index), so the rules' ranges, operation ids and quick fixes land
  * on the right text without the rules knowing.
  */
-import * as z from 'zod';
 import type { Finding } from './diagnostics';
 import { planFindings, type ParsedPlan, type PlanPath } from './parse';
-import { OperationSchema, PlanSchema, type Plan, type PlanOperation } from './schema';
+import {
+  fieldSchema,
+  OperationSchema,
+  PlanSchema,
+  PolicySchema,
+  type Plan,
+  type PlanOperation,
+} from './schema';
 
 export interface PartialPlan {
   plan: Plan;
@@ -25,14 +31,6 @@ export interface PartialPlan {
   findings: Finding[];
 }
 
-/** The top level without policy and operations, which are validated on their own. Unknown keys are ignored. */
-const HeaderSchema = z.object({
-  version: PlanSchema.shape.version,
-  network: PlanSchema.shape.network,
-  api: PlanSchema.shape.api,
-  operations: z.array(z.unknown()).min(1),
-});
-
 /**
  * The checkable part of a plan whose whole-document schema failed; undefined when nothing can be checked
  * (syntax errors, no operations list, an unusable version / network / api, no valid operation).
@@ -42,15 +40,20 @@ export function partialPlan(parsed: ParsedPlan): PartialPlan | undefined {
   const value = parsed.value;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const raw = value as Record<string, unknown>;
-  const header = HeaderSchema.safeParse(raw);
-  if (!header.success) return undefined;
-  const sender = PlanSchema.shape.sender.safeParse(raw.sender);
-  const policy = PlanSchema.shape.policy.safeParse(raw.policy);
-  const defaults = PlanSchema.shape.policy.parse(undefined);
+  // The top level but policy and operations (validated on their own), and a non-empty operations list.
+  const version = fieldSchema(PlanSchema, 'version').safeParse(raw.version);
+  const network = fieldSchema(PlanSchema, 'network').safeParse(raw.network);
+  const api = fieldSchema(PlanSchema, 'api').safeParse(raw.api);
+  const ops = raw.operations;
+  if (!version.success || !network.success || !api.success || !Array.isArray(ops) || ops.length === 0)
+    return undefined;
+  const sender = fieldSchema(PlanSchema, 'sender').safeParse(raw.sender);
+  const policy = fieldSchema(PlanSchema, 'policy').safeParse(raw.policy);
+  const defaults = PolicySchema.parse({});
 
   const operations: PlanOperation[] = [];
   const sourceIndex: number[] = [];
-  header.data.operations.forEach((op, i) => {
+  ops.forEach((op: unknown, i) => {
     // Already found invalid (or left unvalidated past the finding cap) by the parse: not validated again.
     if (parsed.invalidOperations?.has(i)) return;
     const r = OperationSchema.safeParse(op);
@@ -63,9 +66,9 @@ export function partialPlan(parsed: ParsedPlan): PartialPlan | undefined {
   if (operations.length === 0) return undefined;
 
   const plan: Plan = {
-    version: header.data.version,
-    network: header.data.network,
-    api: header.data.api,
+    version: version.data,
+    network: network.data,
+    api: api.data,
     ...(sender.success && sender.data !== undefined ? { sender: sender.data } : {}),
     policy: policy.success ? policy.data : defaults,
     operations,

@@ -2,7 +2,6 @@
  * zod issues -> user-facing `schema` messages: what was found (the value, named by its path) and what
  * would be accepted. Kept apart from parse.ts so the wording lives in one place.
  */
-import type { z } from 'zod';
 import { MAX_UINT128 } from '../dlmm/bins';
 import {
   AddItemSchema,
@@ -14,6 +13,7 @@ import {
   PolicySchema,
   SwapOpSchema,
   WithdrawOpSchema,
+  type SchemaIssue,
 } from './schema';
 
 type Path = readonly (string | number)[];
@@ -152,18 +152,13 @@ function pathText(path: Path): string {
 }
 
 /** True when the issue is about a field that is missing (report it on the parent's key). */
-export function issueTargetsKey(issue: z.core.$ZodIssue, path: Path, root: unknown): boolean {
+export function issueTargetsKey(issue: SchemaIssue, path: Path, root: unknown): boolean {
   if (issue.code === 'unrecognized_keys') return false;
   return path.length > 0 && valueAt(root, path) === undefined;
 }
 
 /** The message of one zod issue. */
-export function describeIssue(
-  issue: z.core.$ZodIssue,
-  path: Path,
-  root: unknown,
-  unknownKey?: string,
-): string {
+export function describeIssue(issue: SchemaIssue, path: Path, root: unknown, unknownKey?: string): string {
   if (issue.code === 'unrecognized_keys' && unknownKey !== undefined) {
     const accepted = acceptedKeys(path, root).filter((k) => k !== '$schema');
     const where = path.length ? ` in ${pathText(path)}` : '';

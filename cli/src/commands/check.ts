@@ -4,8 +4,6 @@
  * so 120 plans on one pool take a handful of requests. Results on stdout, progress on stderr.
  * Exit: 0 no error finding; 1 an error finding; 2 usage error, or live data unavailable without --offline.
  */
-// First: before any schema is built (see zodJitless.ts).
-import '../zodJitless';
 // Synchronous: local reads of small folders, and an asynchronous call would start libuv's thread pool.
 import { readdirSync, statSync } from 'node:fs';
 import { LIVE_UNAVAILABLE, type Finding } from '../../../core/plan/diagnostics';
@@ -47,11 +45,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     `dlmm check: ${files.length} plan file${files.length === 1 ? '' : 's'}${offline ? ' (offline)' : ''}${unchecked.length ? `, ${unchecked.length} not checked` : ''}\n`,
   );
 
-  // DLMM_ROUTERS (and its schema) matters only to the live check's execution: not loaded offline.
+  // zod (the service's answers, DLMM_ROUTERS) is loaded only by a live check, set up before any of its
+  // schemas is built (zodJitless.ts); DLMM_ROUTERS matters only to the live check's execution.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  if (!offline) require('../zodJitless');
   const routers = offline
     ? undefined
-    : // eslint-disable-next-line @typescript-eslint/no-require-imports
-      await (require('../routers') as typeof import('../routers')).loadRouterOverrides(io);
+    : await (require('../routers') as typeof import('../routers')).loadRouterOverrides(io);
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const checkAll = async (api: DlmmApi | undefined): Promise<CheckedFile[]> => {
     const session = createLiveSession();
     const out: CheckedFile[] = new Array(files.length);

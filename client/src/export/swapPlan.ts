@@ -30,11 +30,19 @@ const zAmountIn = z
   .refine((s) => s !== '0', 'amount_in must be positive')
   .refine((s) => BigInt(s) <= MAX_UINT128, `amount_in must be at most ${MAX_UINT128} (uint128)`);
 
+/** A token contract principal by the plan schema's own rule (core/plan/schema.ts), with its messages. */
+const zToken = z.unknown().transform((v, ctx): string => {
+  const r = zContractPrincipal.safeParse(v);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+  return z.NEVER;
+});
+
 /** What the dashboard passes: `{input_token, output_token, amount_in, slippage_tolerance}`. */
 export const ExportSwapArgsSchema = z
   .object({
-    input_token: zContractPrincipal,
-    output_token: zContractPrincipal,
+    input_token: zToken,
+    output_token: zToken,
     amount_in: zAmountIn,
     slippage_tolerance: zSlippagePpm.optional(),
   })

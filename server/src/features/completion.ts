@@ -12,7 +12,6 @@ import {
 } from 'vscode-languageserver-protocol';
 import { withAliases } from '../../../core/api/aliases';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { z } from 'zod';
 import type { Bin, DlmmApi, Pool, Token } from '../../../core/api/types';
 import { binPriceHuman, isSignedBinId } from '../../../core/dlmm/bins';
 import type { LiveData } from '../../../core/live/live';
@@ -34,7 +33,7 @@ import { asRecord } from './planValues';
 
 const BIN_WINDOW = 12;
 
-type Shape = z.ZodObject['shape'];
+type Shape = Readonly<Record<string, unknown>>;
 const KEYS = {
   top: keysOf(PlanSchema.shape),
   policy: keysOf(PolicySchema.shape),
