@@ -21,9 +21,9 @@ const common = {
 // (dist/lazy-*.js). In the sources these are plain `require()` calls (cli/src/main.ts, cli/src/common.ts,
 // core/check/analyze.ts, core/plan/parse.ts, server/src/server.ts); this plugin points such requires at the
 // separate bundles, so `dlmm --version` loads almost nothing and `dlmm check --offline` neither the HTTP
-// stack, the execution (core/tx, core/chain, @stacks/transactions), the yaml library nor node:crypto (see
-// lazyNodeCrypto). Static imports are
-// bundled as usual. `node esbuild.mjs --metafile && node scripts/bundle-report.mjs` shows what each holds.
+// stack, the execution (core/tx, core/chain, @stacks/transactions), the yaml library, zod nor node:crypto
+// (see lazyNodeCrypto). Static imports are bundled as usual. `node esbuild.mjs --metafile && node
+// scripts/bundle-report.mjs` shows what each holds.
 const CLI_COMMANDS = readdirSync('cli/src/commands')
   .filter((f) => f.endsWith('.ts'))
   .map((f) => f.slice(0, -3));
@@ -49,6 +49,16 @@ const LAZY_MODULES = [
   },
   { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp'] },
   { module: 'yaml', out: 'lazy-yaml', in: ['cli-check'], entry: require.resolve('yaml') },
+  // zod, with the schemas of a live check's reads and DLMM_ROUTERS (cli/src/liveSchemas.ts): an offline check
+  // validates plans without it.
+  {
+    module: 'core/api/schemas.ts',
+    also: ['core/chain/routerSettings.ts'],
+    out: 'lazy-live-schemas',
+    in: ['cli-check'],
+    imports: true,
+    entry: 'cli/src/liveSchemas.ts',
+  },
   // The language server's process: the LSP library's protocol (server.js, for the handshake) and the engine
   // (its features) share one copy.
   {
@@ -182,10 +192,7 @@ const builds = built.map((e) =>
     format: e.format,
     target: e.platform === 'node' ? 'node20' : 'chrome114',
     external: e.external ?? [],
-    plugins: [
-      ...(e.lazy ? [lazyRequires(e.lazy)] : []),
-      ...(e.platform === 'node' ? [lazyNodeCrypto] : []),
-    ],
+    plugins: [...(e.lazy ? [lazyRequires(e.lazy)] : []), ...(e.platform === 'node' ? [lazyNodeCrypto] : [])],
     ...(e.sourcemap === false ? { sourcemap: false } : {}),
     metafile,
   }),

@@ -45,14 +45,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     `dlmm check: ${files.length} plan file${files.length === 1 ? '' : 's'}${offline ? ' (offline)' : ''}${unchecked.length ? `, ${unchecked.length} not checked` : ''}\n`,
   );
 
-  // zod (the service's answers, DLMM_ROUTERS) is loaded only by a live check, set up before any of its
-  // schemas is built (zodJitless.ts); DLMM_ROUTERS matters only to the live check's execution.
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  if (!offline) require('../zodJitless');
+  // DLMM_ROUTERS (and its schema) matters only to the live check's execution: not loaded offline.
   const routers = offline
     ? undefined
-    : await (require('../routers') as typeof import('../routers')).loadRouterOverrides(io);
-  /* eslint-enable @typescript-eslint/no-require-imports */
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports
+      await (require('../routers') as typeof import('../routers')).loadRouterOverrides(io);
   const checkAll = async (api: DlmmApi | undefined): Promise<CheckedFile[]> => {
     const session = createLiveSession();
     const out: CheckedFile[] = new Array(files.length);
