@@ -133,6 +133,7 @@ export function startEngine(
       service.revalidateAll();
       refreshViews();
     },
+    analysedOnOtherState: (api, status) => service.analysedOnOtherState(api, status),
   });
 
   function publish(uri: string, result: AnalysisResult): void {

@@ -1,6 +1,7 @@
 /**
  * Polls the engine status while plan files are open and reports when the applied state moved (height,
- * readiness or tip lag changed), so diagnostics follow the engine without the user touching the file.
+ * readiness or tip lag changed), or when an open document's live analysis was made on another state than
+ * the one read, so diagnostics follow the engine without the user touching the file.
  */
 import type { DlmmApi } from '../../core/api/types';
 import type { EngineStatusParams, ServerSettings } from './protocol';
@@ -13,6 +14,13 @@ export interface EngineWatchDeps {
   onStatus(status: EngineStatusParams): void;
   /** The engine behind `api` is in a new state: caches are stale. */
   onStateChange(api: DlmmApi): void;
+  /**
+   * Whether a live analysis shown for an open document was made through `api` on another state than
+   * `status` (this poll's read, which succeeded): its diagnostics are stale even when this watch saw no
+   * change. A watch's first read is its baseline, and an analysis may have read the state before that read
+   * (or read it before and ended after it) while the engine moved in between.
+   */
+  analysedOnOtherState?(api: DlmmApi, status: EngineStatusParams): boolean;
   now?: () => number;
 }
 
@@ -91,9 +99,15 @@ export class EngineWatch {
       const sig = signature(status);
       const before = this.seen.get(api);
       this.seen.set(api, sig);
-      if (before === sig) continue;
-      this.deps.onStatus(status);
-      if (before !== undefined) this.deps.onStateChange(api);
+      const changed = before !== sig;
+      if (changed) this.deps.onStatus(status);
+      // A change from what this watch saw before; or, whatever it saw, documents whose live findings were
+      // made on another state than this read (the first read, a baseline, may already be past theirs).
+      if (
+        (changed && before !== undefined) ||
+        (status.state === 'ok' && this.deps.analysedOnOtherState?.(api, status) === true)
+      )
+        this.deps.onStateChange(api);
     }
   }
 

@@ -303,6 +303,32 @@ export class PlanService {
     return [...this.docs.keys()];
   }
 
+  /**
+   * Whether the live analysis shown for an open document was made through `api` on another engine state
+   * than `status` (a status read): another applied state height, readiness or tip lag, or a status it
+   * could not read. A document whose live analysis is still to come is not counted: it reads the state then.
+   */
+  analysedOnOtherState(
+    api: DlmmApi,
+    status: { ready?: boolean; stateHeight?: number | null; tipLag?: number | null },
+  ): boolean {
+    for (const state of this.docs.values()) {
+      const shown = state.latest;
+      const live = shown?.live && shown.api === api ? shown.analysis.live : undefined;
+      if (!live) continue;
+      if (live.statusError) return true;
+      const read = live.status;
+      if (
+        read &&
+        (read.state_height !== status.stateHeight ||
+          read.tip_lag !== status.tipLag ||
+          read.ready !== status.ready)
+      )
+        return true;
+    }
+    return false;
+  }
+
   /** Re-analyse every open document now (engine state or settings changed). */
   revalidateAll(): void {
     // Reads shared so far belong to the old state or settings: nobody waits for them any more.
