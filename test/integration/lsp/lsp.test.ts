@@ -222,13 +222,20 @@ describe('language server over stdio (simulated engine)', function () {
 
   it('revalidates when the engine state moves (active bin shift)', async () => {
     await lsp.diagnostics(uri, (d) => codes(d).includes('wrong-token-side'));
+    const version = lsp.latest(uri)?.version ?? 1;
+    const lastRun = Math.max(0, ...lsp.runs(uri, version));
     // 139 -> 136: bin 137 is now above the active bin, where x-only is right.
     await admin(sim, `/pools/${POOL_SBTC_USDCX}/shift`, { bins: -3 });
-    const after = await lsp.diagnostics(
+    await lsp.diagnostics(
       uri,
       (d) => !codes(d).includes('wrong-token-side') && codes(d).includes('unsigned-bin-id'),
     );
-    assert.ok(!codes(after).includes('wrong-token-side'));
+    // The revalidation's offline publish has no live rule at all: wait for its live analysis, made on the
+    // new state, and read what that one published.
+    await liveRunAfter(lsp, uri, version, lastRun);
+    const after = codes(lsp.latest(uri)?.diagnostics ?? []);
+    assert.ok(!after.includes('wrong-token-side'), `live after the shift: ${after.join(', ')}`);
+    assert.ok(after.includes('unsigned-bin-id'));
   });
 
   it('reports tip lag from the engine without any edit', async () => {
@@ -265,3 +272,16 @@ describe('language server settings from the client', function () {
     }
   });
 });
+
+/** Resolves once a live analysis of `version` from a run after `lastRun` was published (10 s at most). */
+async function liveRunAfter(lsp: LspSession, uri: string, version: number, lastRun: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const lives = lsp.analyses(uri, version);
+    const runs = lsp.runs(uri, version);
+    if (runs.some((run, i) => run > lastRun && lives[i] === true)) return;
+    if (Date.now() > deadline)
+      throw new Error(`no live analysis after run ${lastRun}: runs ${runs.join(',')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
