@@ -119,43 +119,29 @@ export function checkJsonSyntax(text: string, maxDepth = 64): JsonSyntaxError | 
     skipWs();
     const top = stack[stack.length - 1];
     if (top === undefined) break;
-    if (justOpened) {
-      justOpened = false;
-      const close = top === '{' ? '}' : ']';
-      if (text[i] === close) {
-        stack.pop();
-        i++;
-        continue;
-      }
-      if (top === '{') {
-        if (text[i] !== '"') return fail(i, "a property name in double quotes or '}'");
-        if ((err = readString())) return err;
-        skipWs();
-        if (text[i] !== ':') return fail(i, "':' after the property name");
-        i++;
-      }
-      const depth = stack.length;
-      if ((err = readValue())) return err;
-      justOpened = stack.length > depth;
-      continue;
-    }
     const close = top === '{' ? '}' : ']';
     if (text[i] === close) {
       stack.pop();
       i++;
+      justOpened = false;
       continue;
     }
-    if (text[i] !== ',') return fail(i, `',' or '${close}'`);
-    i++;
-    skipWs();
+    if (!justOpened) {
+      if (text[i] !== ',') return fail(i, `',' or '${close}'`);
+      i++;
+      skipWs();
+      if (top === '[' && text[i] === ']') return fail(i, 'a value after the comma');
+    }
     if (top === '{') {
-      if (text[i] !== '"') return fail(i, 'a property name in double quotes');
+      if (text[i] !== '"')
+        return fail(
+          i,
+          justOpened ? "a property name in double quotes or '}'" : 'a property name in double quotes',
+        );
       if ((err = readString())) return err;
       skipWs();
       if (text[i] !== ':') return fail(i, "':' after the property name");
       i++;
-    } else if (text[i] === ']') {
-      return fail(i, 'a value after the comma');
     }
     const depth = stack.length;
     if ((err = readValue())) return err;
