@@ -139,18 +139,18 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
       length: Math.max(0, Math.min(length, text.length - start)),
     });
   };
+  // The plan as far as it was read when a syntax finding stops the reading: no value, the tree if there is one.
+  const unread = (source?: SourceTree): ParsedPlan => makeParsed(text, format, source, undefined, findings);
+  const stop = (offset: number, length: number, message: string, source?: SourceTree): ParsedPlan => {
+    syntax(offset, length, message);
+    return unread(source);
+  };
 
   const limit = checkLimits(text, format);
-  if (limit) {
-    syntax(limit.offset, limit.length, limit.message);
-    return makeParsed(text, format, undefined, undefined, undefined, findings);
-  }
+  if (limit) return stop(limit.offset, limit.length, limit.message);
   if (format === 'json') {
     const err = checkJsonSyntax(text, PARSE_LIMITS.maxFlowDepth);
-    if (err) {
-      syntax(err.offset, err.length, err.message);
-      return makeParsed(text, format, undefined, undefined, undefined, findings);
-    }
+    if (err) return stop(err.offset, err.length, err.message);
   }
 
   // Fast path: the common plan shape (any JSON plan) read without composing a yaml Document (same value
@@ -161,10 +161,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
       ? (parseLightYaml(text, PARSE_LIMITS.maxAliasCount, miss, PARSE_LIMITS.maxMapEntries) ??
         (miss.limit === undefined ? undefined : { limit: miss.limit }))
       : parseLightJson(text, PARSE_LIMITS.maxMapEntries);
-  if (read && 'limit' in read) {
-    syntax(read.limit, 1, tooManyEntries(format));
-    return makeParsed(text, format, undefined, undefined, undefined, findings);
-  }
+  if (read && 'limit' in read) return stop(read.limit, 1, tooManyEntries(format));
   const light = read;
   if (!light && text.length > PARSE_LIMITS.maxFullParserChars) {
     // The JSON reader reads every text checkJsonSyntax passes: a JSON miss is a bug, never a 10 s stall.
@@ -176,8 +173,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
             length: 0,
             message: `JSON: this plan was not checked: our JSON reader could not read a text the syntax check passed, and the full parser is not run on plans over ${PARSE_LIMITS.maxFullParserChars / 1024} KB; this is our bug: please report the file, and meanwhile split the plan into files under 512 KB`,
           };
-    syntax(f.offset, f.length, f.message);
-    return makeParsed(text, format, undefined, undefined, undefined, findings);
+    return stop(f.offset, f.length, f.message);
   }
   let source: SourceTree;
   let value: unknown;
@@ -195,7 +191,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
           1,
           `and ${dups.length - MAX_FINDINGS_PER_FILE} more repeated keys not listed; fix the ones above and check again`,
         );
-      return makeParsed(text, format, source, undefined, undefined, findings);
+      return unread(source);
     }
   } else {
     let doc: Document.Parsed;
@@ -205,16 +201,12 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
     try {
       doc = composeDocument(text, format, true);
     } catch (e) {
-      if (e instanceof FlowLimit) {
-        syntax(e.offset, 1, e.message);
-        return makeParsed(text, format, undefined, undefined, undefined, findings);
-      }
-      syntax(
+      if (e instanceof FlowLimit) return stop(e.offset, 1, e.message);
+      return stop(
         0,
         0,
         `the file could not be read as ${format.toUpperCase()}: ${e instanceof Error ? e.message : String(e)}`,
       );
-      return makeParsed(text, format, undefined, undefined, undefined, findings);
     }
     for (const e of doc.errors) {
       const [start, end] = e.pos;
@@ -222,37 +214,35 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
       const length = end > start ? end - start : start < text.length ? 1 : 0;
       syntax(start, length, cleanYamlMessage(e.message, format));
     }
-    if (doc.errors.length > 0)
-      return makeParsed(text, format, docTree(doc, text), undefined, undefined, findings);
+    if (doc.errors.length > 0) return unread(docTree(doc, text));
 
     const beyond =
       format === 'yaml' && text.includes('*')
         ? aliasBeyond(doc, PARSE_LIMITS.maxFullParserAliases)
         : undefined;
-    if (beyond) {
-      syntax(
+    if (beyond)
+      return stop(
         beyond[0],
         beyond[1] - beyond[0],
         `YAML: more than ${PARSE_LIMITS.maxFullParserAliases} aliases in a file that needs the full YAML parser, which resolves them in time growing with their square (minutes at this size); write the values out, or remove what needs the full parser (tags outside the core schema such as !custom, explicit ? keys whose key is not one line or whose : is not at the key's column, comments between the lines of a value)`,
+        docTree(doc, text),
       );
-      return makeParsed(text, format, docTree(doc, text), undefined, undefined, findings);
-    }
     try {
       value = doc.toJS({ maxAliasCount: PARSE_LIMITS.maxAliasCount });
     } catch (e) {
-      const alias = firstAlias(doc);
-      syntax(
+      const alias = aliasBeyond(doc, 0);
+      return stop(
         alias?.[0] ?? 0,
         alias ? alias[1] - alias[0] : 0,
         `alias expansion exceeds ${PARSE_LIMITS.maxAliasCount} nodes (${e instanceof Error ? e.message : String(e)}); write the values out instead of nesting aliases`,
+        docTree(doc, text),
       );
-      return makeParsed(text, format, docTree(doc, text), undefined, undefined, findings);
     }
     source = docTree(doc, text);
   }
 
   value = numbersAsWritten(value, source);
-  const parsed = makeParsed(text, format, source, value, undefined, findings);
+  const parsed = makeParsed(text, format, source, value, findings);
   if (source.empty || value === null || value === undefined) {
     findings.push({
       code: 'schema',
@@ -581,7 +571,7 @@ function cleanYamlMessage(message: string, format: PlanFormat): string {
   return format === 'json' ? `JSON: ${first}` : `YAML: ${first}`;
 }
 
-/** The range of the alias after the first `max` ones, if there are more. */
+/** The range of the alias after the first `max` ones, if there are more ([0, 0] when it has none). */
 function aliasBeyond(doc: Document.Parsed, max: number): [number, number] | undefined {
   let found: [number, number] | undefined;
   let count = 0;
@@ -590,18 +580,6 @@ function aliasBeyond(doc: Document.Parsed, max: number): [number, number] | unde
     Alias(_k, node: Alias) {
       if (++count <= max) return undefined;
       found = node.range ? [node.range[0], node.range[1]] : [0, 0];
-      return visit.BREAK;
-    },
-  });
-  return found;
-}
-
-function firstAlias(doc: Document.Parsed): [number, number] | undefined {
-  let found: [number, number] | undefined;
-  const { visit } = Y();
-  visit(doc, {
-    Alias(_k, node: Alias) {
-      if (node.range) found = [node.range[0], node.range[1]];
       return visit.BREAK;
     },
   });
@@ -818,34 +796,49 @@ const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
  */
 function numbersAsWritten(value: unknown, source: SourceTree): unknown {
   if (source.numbersAsWritten) return source.numbersAsWritten(value);
-  const path: Array<string | number> = [];
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'number') return source.scalarText(path) ?? String(v);
-    if (typeof v === 'bigint') {
-      const written = source.scalarText(path);
-      return written === undefined || PLAIN_INTEGER.test(written) ? v : written;
-    }
+  return mapNumbers<PlanPath>(
+    value,
+    [],
+    (path, seg) => [...path, seg],
+    (v, path) => asWritten(v, source.scalarText(path)),
+  );
+}
+
+/** A number as its text `written`; an integer kept unless `written` is other than plain digits. */
+function asWritten(v: number | bigint, written: string | undefined): unknown {
+  if (typeof v === 'number') return written ?? String(v);
+  return written === undefined || PLAIN_INTEGER.test(written) ? v : written;
+}
+
+/**
+ * `value` with each number and integer replaced by `replace(it, where it is)`, in place; `where` goes down
+ * with the value from `root` through `child` (a path, or a node of the tree).
+ */
+function mapNumbers<W>(
+  value: unknown,
+  root: W,
+  child: (at: W, seg: string | number) => W,
+  replace: (v: number | bigint, at: W) => unknown,
+): unknown {
+  const walk = (v: unknown, at: W): unknown => {
+    if (typeof v === 'number' || typeof v === 'bigint') return replace(v, at);
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const item: unknown = v[i];
         if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
-        path.push(i);
-        v[i] = walk(item);
-        path.pop();
+        v[i] = walk(item, child(at, i));
       }
     } else if (v !== null && typeof v === 'object') {
       const o = v as Record<string, unknown>;
       for (const k of Object.keys(o)) {
         const item = o[k];
         if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
-        path.push(k);
-        o[k] = walk(item);
-        path.pop();
+        o[k] = walk(item, child(at, k));
       }
     }
     return v;
   };
-  return walk(value);
+  return walk(value, root);
 }
 
 /**
@@ -855,10 +848,6 @@ function numbersAsWritten(value: unknown, source: SourceTree): unknown {
  * for its path without a walk from the root per number.
  */
 function lightNumbersAsWritten(value: unknown, root: LightNode, text: string): unknown {
-  const writtenAt = (node: LightNode | undefined): string | undefined => {
-    const n = node?.kind === 'alias' ? node.target : node;
-    return n?.kind === 'scalar' ? text.slice(n.range[0], n.range[1]).trim() : undefined;
-  };
   const child = (node: LightNode | undefined, seg: string | number): LightNode | undefined => {
     if (node === undefined) return undefined;
     const n = node.kind === 'alias' ? node.target : node;
@@ -868,32 +857,13 @@ function lightNumbersAsWritten(value: unknown, root: LightNode, text: string): u
     }
     return n.kind === 'seq' && typeof seg === 'number' ? n.items[seg] : undefined;
   };
-  const walk = (v: unknown, node: LightNode | undefined): unknown => {
-    if (typeof v === 'number') return writtenAt(node) ?? String(v);
-    if (typeof v === 'bigint') {
-      // The usual case (digits as written, nothing around them) needs no copy of the text.
-      const n = node?.kind === 'alias' ? node.target : node;
-      if (n?.kind === 'scalar' && plainIntegerAt(text, n.range[0], n.range[1])) return v;
-      const written = writtenAt(node);
-      return written === undefined || PLAIN_INTEGER.test(written) ? v : written;
-    }
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const item: unknown = v[i];
-        if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
-        v[i] = walk(item, child(node, i));
-      }
-    } else if (v !== null && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      for (const k of Object.keys(o)) {
-        const item = o[k];
-        if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
-        o[k] = walk(item, child(node, k));
-      }
-    }
-    return v;
-  };
-  return walk(value, root);
+  return mapNumbers<LightNode | undefined>(value, root, child, (v, node) => {
+    const n = node?.kind === 'alias' ? node.target : node;
+    if (n?.kind !== 'scalar') return asWritten(v, undefined);
+    // The usual case (digits as written, nothing around them) needs no copy of the text.
+    if (typeof v === 'bigint' && plainIntegerAt(text, n.range[0], n.range[1])) return v;
+    return asWritten(v, text.slice(n.range[0], n.range[1]).trim());
+  });
 }
 
 /** Where the ranges come from: the composed yaml Document, or the light reader's tree (lightYaml.ts). */
@@ -1088,7 +1058,6 @@ function makeParsed(
   format: PlanFormat,
   source: SourceTree | undefined,
   value: unknown,
-  plan: Plan | undefined,
   findings: Finding[],
 ): ParsedPlan {
   const opStarts = source?.operations ?? [];
@@ -1097,7 +1066,7 @@ function makeParsed(
     text,
     format,
     value,
-    plan,
+    plan: undefined,
     findings,
     get doc() {
       return source?.doc();
