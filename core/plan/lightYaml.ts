@@ -112,11 +112,6 @@ function setEnds(node: LightNode, end: number, nodeEnd: number): void {
     node.range[2] = nodeEnd;
   }
 }
-
-/** The text[start, end) of a scalar node's value, as two numbers (no array). */
-export function scalarSpan(node: LightScalar): readonly [number, number] {
-  return node instanceof ScalarNode ? [node.start, node.end] : [node.range[0], node.range[1]];
-}
 /** The core-schema tags the reader takes on a scalar (`tagged`). */
 type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
 
@@ -523,25 +518,7 @@ class Reader {
 
   /** Start of the next line that has content (not blank, not comment-only), or the text length. */
   private nextContentLine(lineStart: number): number {
-    let p = lineStart;
-    while (p < this.len) {
-      let q = p;
-      while (this.code(q) === SP) q++;
-      const c = this.code(q);
-      if (c === NL) {
-        p = q + 1;
-        continue;
-      }
-      if (c === HASH) {
-        const nl = this.text.indexOf('\n', q);
-        if (nl < 0) return this.len;
-        p = nl + 1;
-        continue;
-      }
-      if (c === -1) return this.len;
-      return p;
-    }
-    return this.len;
+    return this.gap(lineStart, 0, false).next;
   }
 
   /**
@@ -712,7 +689,11 @@ class Reader {
     if (start >= this.len || this.indentAt(start) !== 0 || !this.isKeyAt(start)) return bail();
     const { node, value, next } = this.blockMap(start, 0);
     if (next < this.len) return bail();
-    return this.writtenNumbers ? { root: node, value, writtenNumbers: true } : { root: node, value };
+    return this.doc(node, value);
+  }
+
+  private doc(root: LightMap, value: Record<string, unknown>): LightDoc {
+    return this.writtenNumbers ? { root, value, writtenNumbers: true } : { root, value };
   }
 
   /**
@@ -736,9 +717,7 @@ class Reader {
     else if (q < this.len) return bail();
     if (this.nextContentLine(q) < this.len) return bail();
     setNodeEnd(node, q);
-    const root = node as LightMap;
-    const map = value as Record<string, unknown>;
-    return this.writtenNumbers ? { root, value: map, writtenNumbers: true } : { root, value: map };
+    return this.doc(node as LightMap, value as Record<string, unknown>);
   }
 
   /** A block map whose keys sit at column `col`; the first key at `keyPos`. `next` is the next content line. */
@@ -804,16 +783,9 @@ class Reader {
         c = this.code(q);
       }
     }
-    if (c === NL || c === -1 || (c === HASH && isWhite(this.code(q - 1)))) {
-      // Nested block collection on the following lines.
-      const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
-      if (line >= this.len) return bail();
-      const ind = this.indentAt(line);
-      const at = line + ind;
-      let child: Closed<LightNode> & { value: unknown };
-      if (this.isSeqDash(at) && ind >= col && kind !== 'map') child = this.blockSeq(at, ind);
-      else if (ind > col && this.isKeyAt(at) && kind !== 'seq') child = this.blockMap(at, ind);
-      else return bail();
+    if (this.endsLine(q)) {
+      // Nested block collection on the following lines (a sequence's dashes may sit at the key's column).
+      const child = this.blockBelow(q, col, col, kind);
       if (anchor !== undefined) this.define(anchor, child.node, child.value, aliasesBefore);
       return { key: keyNode, node: child.node, value: child.value, next: child.next, trail: child.trail };
     } else {
@@ -822,6 +794,34 @@ class Reader {
       if (anchor !== undefined) this.define(anchor, v.node, v.value, aliasesBefore);
       return { key: keyNode, node: v.node, value: v.value, next: v.next, trail: v.trail };
     }
+  }
+
+  /** Whether the line ends at `q`: at a line break, the text's end, or a comment after a space. */
+  private endsLine(q: number): boolean {
+    const c = this.code(q);
+    return c === NL || c === -1 || (c === HASH && isWhite(this.code(q - 1)));
+  }
+
+  /**
+   * The block collection on the lines after the one ending at `q` (endsLine), held by a collection at
+   * column `col`: a map deeper than `col`, or a sequence whose dashes sit at `seqCol` or deeper; `kind`, when
+   * a tag names one, the only one taken.
+   */
+  private blockBelow(
+    q: number,
+    col: number,
+    seqCol: number,
+    kind: 'map' | 'seq' | undefined,
+  ): Closed<LightNode> & { value: unknown } {
+    const line = this.nextContentLine(
+      this.code(q) === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len,
+    );
+    if (line >= this.len) return bail();
+    const ind = this.indentAt(line);
+    const at = line + ind;
+    if (this.isSeqDash(at) && ind >= seqCol && kind !== 'map') return this.blockSeq(at, ind);
+    if (ind > col && this.isKeyAt(at) && kind !== 'seq') return this.blockMap(at, ind);
+    return bail();
   }
 
   /** A block sequence whose dashes sit at column `col`; the first dash at `dashPos`. */
@@ -874,18 +874,10 @@ class Reader {
       }
     }
     const c = this.code(q);
-    if (kind !== undefined && (c === NL || c === -1 || (c === HASH && isWhite(this.code(q - 1))))) {
+    if (kind !== undefined && this.endsLine(q)) {
       // `- !!map` / `- !!seq` over a block collection on the following lines, deeper than the dash.
       if (anchor !== undefined) return bail();
-      const line = this.nextContentLine(c === -1 ? this.len : this.text.indexOf('\n', q) + 1 || this.len);
-      if (line >= this.len) return bail();
-      const ind = this.indentAt(line);
-      const at = line + ind;
-      let child: Closed<LightNode> & { value: unknown };
-      if (ind <= col) return bail();
-      if (kind === 'seq' && this.isSeqDash(at)) child = this.blockSeq(at, ind);
-      else if (kind === 'map' && this.isKeyAt(at)) child = this.blockMap(at, ind);
-      else return bail();
+      const child = this.blockBelow(q, col, col + 1, kind);
       return { node: child.node, value: child.value, next: child.next, trail: child.trail };
     } else if (anchor === undefined && kind === undefined && this.isKeyAt(q)) {
       if (tabbed) return bail();
@@ -983,14 +975,8 @@ class Reader {
       this.flowCol = col;
       return this.flowCollection(p);
     }
-    if (c === BANG) {
-      const s = this.tagged(p, false);
-      const n = this.code(s.end);
-      if (!isWhite(n) && n !== NL && n !== -1) return bail();
-      return s;
-    }
     if (c === STAR) return this.alias(p, false);
-    const s = this.scalar(p, false, col);
+    const s = c === BANG ? this.tagged(p, false) : this.scalar(p, false, col);
     const n = this.code(s.end);
     if (!isWhite(n) && n !== NL && n !== -1) return bail();
     return s;
@@ -1085,8 +1071,8 @@ class Reader {
     const s = this.scalar(q, flow, -1, false);
     const text = s.value as string;
     const value = tagValue(tag, text);
-    this.noteNumber(value, s.node.range[0], s.node.range[1]);
-    const [start, end] = scalarSpan(s.node);
+    const [start, end] = s.node.range;
+    this.noteNumber(value, start, end);
     return { node: scalarNode(start, end, value), value, end: s.end };
   }
 
