@@ -53,55 +53,28 @@ export const duplicateBin: Rule = {
           }
         }
       }
-      if (op.op === 'add')
-        op.bins.forEach((b, j) => {
-          if (b.bin_id !== undefined && op.mode === 'strict') {
-            const prev = seen('b', b.bin_id, j);
-            if (prev !== undefined)
-              report(
-                'b',
-                b.bin_id,
-                `bin ${b.bin_id}`,
-                ['operations', i, 'bins', j, 'bin_id'],
-                ['operations', i, 'bins', prev],
-              );
-          } else if (b.active_bin_offset !== undefined) {
-            const prev = seen('o', b.active_bin_offset, j);
-            if (prev !== undefined)
-              report(
-                'o',
-                b.active_bin_offset,
-                `active_bin_offset ${b.active_bin_offset}`,
-                ['operations', i, 'bins', j, 'active_bin_offset'],
-                ['operations', i, 'bins', prev],
-              );
-          }
+      if (op.op === 'add' || op.op === 'move') {
+        const list = op.op === 'add' ? 'bins' : 'moves';
+        const absolute = op.op === 'add' ? 'bin_id' : 'to_bin_id';
+        const items: ReadonlyArray<{ active_bin_offset?: number; bin_id?: number; to_bin_id?: number }> =
+          op.op === 'add' ? op.bins : op.moves;
+        items.forEach((item, j) => {
+          const abs = item[absolute];
+          const byId = abs !== undefined && op.mode === 'strict';
+          const kind = byId ? 'b' : 'o';
+          const key = byId ? abs : item.active_bin_offset;
+          if (key === undefined) return;
+          const prev = seen(kind, key, j);
+          if (prev !== undefined)
+            report(
+              kind,
+              key,
+              byId ? `${op.op === 'add' ? 'bin' : 'to bin'} ${key}` : `active_bin_offset ${key}`,
+              ['operations', i, list, j, byId ? absolute : 'active_bin_offset'],
+              ['operations', i, list, prev],
+            );
         });
-      else if (op.op === 'move')
-        op.moves.forEach((m, j) => {
-          if (m.to_bin_id !== undefined && op.mode === 'strict') {
-            const prev = seen('b', m.to_bin_id, j);
-            if (prev !== undefined)
-              report(
-                'b',
-                m.to_bin_id,
-                `to bin ${m.to_bin_id}`,
-                ['operations', i, 'moves', j, 'to_bin_id'],
-                ['operations', i, 'moves', prev],
-              );
-          } else if (m.active_bin_offset !== undefined) {
-            const prev = seen('o', m.active_bin_offset, j);
-            if (prev !== undefined)
-              report(
-                'o',
-                m.active_bin_offset,
-                `active_bin_offset ${m.active_bin_offset}`,
-                ['operations', i, 'moves', j, 'active_bin_offset'],
-                ['operations', i, 'moves', prev],
-              );
-          }
-        });
-      else if (op.op === 'withdraw')
+      } else if (op.op === 'withdraw')
         op.bins?.forEach((id, j) => {
           const prev = seen('b', id, j);
           if (prev !== undefined)
