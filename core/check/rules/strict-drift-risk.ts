@@ -119,17 +119,12 @@ function where(
 
 /** Edits converting one strict op to simple: mode, and every absolute target to an offset from `active`. */
 function toSimpleFix(ctx: RuleContext, op: AddOp | MoveOp, i: number, active: number): QuickFix | undefined {
-  const edits: TextEdit[] = [];
   const modePath = ['operations', i, 'mode'];
-  if (ctx.parsed.rangeOf(modePath)) {
-    const e = replaceScalar(ctx.parsed, modePath, 'simple');
-    if (!e) return undefined;
-    edits.push(e);
-  } else {
-    const e = insertSibling(ctx.parsed, ['operations', i, 'op'], 'mode', 'simple');
-    if (!e) return undefined;
-    edits.push(e);
-  }
+  const mode = ctx.parsed.rangeOf(modePath)
+    ? replaceScalar(ctx.parsed, modePath, 'simple')
+    : insertSibling(ctx.parsed, ['operations', i, 'op'], 'mode', 'simple');
+  if (!mode) return undefined;
+  const edits: TextEdit[] = [mode];
   const list = op.op === 'add' ? 'bins' : 'moves';
   const field = op.op === 'add' ? 'bin_id' : 'to_bin_id';
   const items: Array<{ bin_id?: number; to_bin_id?: number }> = op.op === 'add' ? op.bins : op.moves;
