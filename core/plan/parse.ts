@@ -848,15 +848,7 @@ function mapNumbers<W>(
  * for its path without a walk from the root per number.
  */
 function lightNumbersAsWritten(value: unknown, root: LightNode, text: string): unknown {
-  const child = (node: LightNode | undefined, seg: string | number): LightNode | undefined => {
-    if (node === undefined) return undefined;
-    const n = node.kind === 'alias' ? node.target : node;
-    if (n.kind === 'map') {
-      const i = lightKeyAt(n, String(seg));
-      return i === undefined ? undefined : n.values[i];
-    }
-    return n.kind === 'seq' && typeof seg === 'number' ? n.items[seg] : undefined;
-  };
+  const child = (node: LightNode | undefined, seg: string | number) => node && lightChild(node, seg)?.node;
   return mapNumbers<LightNode | undefined>(value, root, child, (v, node) => {
     const n = node?.kind === 'alias' ? node.target : node;
     if (n?.kind !== 'scalar') return asWritten(v, undefined);
@@ -967,24 +959,26 @@ function lightAt(
   root: LightNode,
   path: PlanPath,
 ): { node: LightNode; key: LightScalar | undefined } | undefined {
-  let node: LightNode = root;
-  let key: LightScalar | undefined;
-  for (const seg of path) {
-    // As nodeAt: an alias is followed on the way down; the last node is returned as it is.
-    if (node.kind === 'alias') node = node.target;
-    if (node.kind === 'map') {
-      const i = lightKeyAt(node, String(seg));
-      if (i === undefined) return undefined;
-      key = node.keys[i];
-      node = node.values[i]!;
-    } else if (node.kind === 'seq' && typeof seg === 'number') {
-      const item: LightNode | undefined = node.items[seg];
-      if (item === undefined) return undefined;
-      node = item;
-      key = undefined;
-    } else return undefined;
+  let at: ReturnType<typeof lightAt> = { node: root, key: undefined };
+  for (const seg of path) if (!(at = lightChild(at.node, seg))) return undefined;
+  return at;
+}
+
+/**
+ * The node under `node` at `seg`, and its key in a map (undefined for a sequence's item). As nodeAt: an
+ * alias is followed on the way down; the node found is returned as it is.
+ */
+function lightChild(
+  node: LightNode,
+  seg: string | number,
+): { node: LightNode; key: LightScalar | undefined } | undefined {
+  const n = node.kind === 'alias' ? node.target : node;
+  if (n.kind === 'map') {
+    const i = lightKeyAt(n, String(seg));
+    return i === undefined ? undefined : { node: n.values[i]!, key: n.keys[i] };
   }
-  return { node, key };
+  const item = n.kind === 'seq' && typeof seg === 'number' ? n.items[seg] : undefined;
+  return item && { node: item, key: undefined };
 }
 
 /** Index of `key` in a light map (the last one when repeated): a scan of a small map, else its index. */
