@@ -180,6 +180,15 @@ function int(t: Tuple, k: string): number {
   if (!v || v.type !== 'int') return fail('INVALID_ARGUMENT', `${k} is not an int`);
   return Number(v.value);
 }
+/** An add's (or a move's add half's) bounds as its list element gives them. */
+function addBoundsOf(t: Tuple): { minDlp: bigint; maxFeeX: bigint; maxFeeY: bigint } {
+  return {
+    minDlp: uint(t, 'min-dlp'),
+    maxFeeX: uint(t, 'max-x-liquidity-fee'),
+    maxFeeY: uint(t, 'max-y-liquidity-fee'),
+  };
+}
+
 function uintArg(v: ClarityValue | undefined, what: string): bigint {
   if (!v || v.type !== 'uint') return fail('INVALID_ARGUMENT', `${what} is not a uint`);
   return BigInt(v.value);
@@ -418,21 +427,7 @@ class Runner {
     const x = uint(t, 'x-amount');
     const y = uint(t, 'y-amount');
     const existed = hasPositionNft(pool, this.sender, binId);
-    const r = raise(
-      addToPool(
-        pool,
-        this.sender,
-        binId,
-        x,
-        y,
-        {
-          minDlp: uint(t, 'min-dlp'),
-          maxFeeX: uint(t, 'max-x-liquidity-fee'),
-          maxFeeY: uint(t, 'max-y-liquidity-fee'),
-        },
-        traits,
-      ),
-    );
+    const r = raise(addToPool(pool, this.sender, binId, x, y, addBoundsOf(t), traits));
     this.send(this.sender, pool.tokenX, x);
     this.send(this.sender, pool.tokenY, y);
     this.retag(pool, binId, existed);
@@ -465,21 +460,7 @@ class Runner {
     this.checkRange(toBinId);
     const amount = uint(t, 'amount');
     const toExisted = hasPositionNft(pool, this.sender, toBinId);
-    const r = raise(
-      moveInPool(
-        pool,
-        this.sender,
-        fromBinId,
-        toBinId,
-        amount,
-        {
-          minDlp: uint(t, 'min-dlp'),
-          maxFeeX: uint(t, 'max-x-liquidity-fee'),
-          maxFeeY: uint(t, 'max-y-liquidity-fee'),
-        },
-        traits,
-      ),
-    );
+    const r = raise(moveInPool(pool, this.sender, fromBinId, toBinId, amount, addBoundsOf(t), traits));
     this.movements.push({ from: this.sender, asset: `${pool.id}::pool-token`, amount });
     this.retag(pool, fromBinId, true);
     this.retag(pool, toBinId, toExisted);
