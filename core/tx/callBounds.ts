@@ -169,11 +169,6 @@ export function withdrawMinimums(x: bigint, y: bigint, slippagePpm: bigint): { m
   return { minX, minY };
 }
 
-/** Minimum received for a quoted output at a slippage tolerance. */
-export function minReceivedFor(amountOut: bigint, slippagePpm: bigint): bigint {
-  return minReceived(amountOut, slippagePpm);
-}
-
 /** Basis text for a slippage-derived minimum. */
 export function slippageBasis(what: string, expected: bigint, slippagePpm: bigint): string {
   return `${what} ${expected} less ${pct(slippagePpm)} slippage`;

@@ -18,7 +18,7 @@ import { fillWords } from '../quote/exact';
 import { isApiError } from '../api/errors';
 import type { PreparedOperation } from '../prepare/prepared';
 import type { RouteHop, SwapParams } from '../api/schemas';
-import { minReceivedFor, slippageBasis } from './callBounds';
+import { slippageBasis } from './callBounds';
 import {
   contractCV,
   exportError,
@@ -32,7 +32,7 @@ import {
 } from './context';
 import { fungibleCondition } from '../chain/postConditions';
 import { quotePool } from '../chain/index';
-import type { SwapStep } from '../dlmm/math';
+import { minReceived, type SwapStep } from '../dlmm/math';
 import type { Bound, ExportError, PositionRow, TokenInfo } from './types';
 
 type SwapOp = Extract<PreparedOperation, { op: 'swap' }>;
@@ -144,7 +144,7 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
   if (walked && !(check?.verified && check.amount_out === walked.amountOut))
     notes.push("bounds from the walk on the state the plan's earlier operations leave");
   const quotedOut = walked ? walked.amountOut : check?.verified ? check.amount_out : route.amount_out;
-  const minOut = minReceivedFor(quotedOut, ppm);
+  const minOut = minReceived(quotedOut, ppm);
   const tokens = uniqueTokens(hops.flatMap((h) => [h.tin, h.tout]));
   const base = {
     opId: op.id,
@@ -299,7 +299,7 @@ function buildSwapMulti(
       // A crossed bin that trades nothing still takes its step (see the file comment).
       const pass = b.amount_in === 0n;
       const amount = pass ? 1n : b.amount_in;
-      const min = pass ? 0n : minReceivedFor(b.amount_out, ppm);
+      const min = pass ? 0n : minReceived(b.amount_out, ppm);
       steps.push(
         Cl.tuple({
           'pool-trait': contractCV(h.pool),

@@ -17,7 +17,8 @@ import { percentToPpm } from '../../../core/dlmm/percent';
 import { knownShares, type LiveData, type LivePool } from '../../../core/live/live';
 import type { PreparedAddItem, PreparedOperation } from '../../../core/prepare/prepared';
 import { revertWords } from '../../../core/chain/router';
-import { addBounds, minReceivedFor } from '../../../core/tx/callBounds';
+import { minReceived } from '../../../core/dlmm/bounds';
+import { addBounds } from '../../../core/tx/callBounds';
 import { poolFees } from '../../../core/quote/exact';
 import { amountText } from '../../../core/tx/summary';
 import type { Amount, TxEffects } from '../../../core/tx/types';
@@ -330,8 +331,8 @@ function swapSection(
   const outTok =
     outDecimals === undefined ? undefined : { symbol: outKnown?.symbol ?? '', decimals: outDecimals };
   const min = sw.check?.verified
-    ? minReceivedFor(sw.check.amount_out, ppm)
-    : (route.min_amount_out ?? minReceivedFor(route.amount_out, ppm));
+    ? minReceived(sw.check.amount_out, ppm)
+    : (route.min_amount_out ?? minReceived(route.amount_out, ppm));
   return [
     head,
     `quote: ${d.label}`,
