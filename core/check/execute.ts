@@ -9,7 +9,6 @@
 import { revertWords, STX_KEY, type Shortfall, type Unverified } from '../chain/index';
 import { formatUnits } from '../dlmm/bins';
 
-export { revertWords };
 /**
  * The Clarity codec of node bin reads travels with the execution: both need @stacks/transactions, so the
  * language server and `dlmm check` load one copy of it, once (live.ts loads this module for it).
@@ -143,8 +142,8 @@ export async function executePlan(
   const byIndex = new Map(plan.operations.map((op, i) => [i, op]));
   for (const tx of built.transactions) {
     const r = tx.execution;
+    const part = tx.parts > 1 ? ` (transaction ${tx.part} of ${tx.parts})` : '';
     if (r?.status === 'ok' && r.unverified && !redOps.has(parsed.operationId(tx.opIndex))) {
-      const part = tx.parts > 1 ? ` (transaction ${tx.part} of ${tx.parts})` : '';
       out.push(
         finding(
           ctx,
@@ -164,7 +163,6 @@ export async function executePlan(
       list !== undefined && planItem !== undefined
         ? ['operations', tx.opIndex, list, planItem]
         : ['operations', tx.opIndex, 'op'];
-    const part = tx.parts > 1 ? ` (transaction ${tx.part} of ${tx.parts})` : '';
     if (r.status === 'reverted' && r.shortfall) {
       const wrapped =
         r.cause !== r.error
