@@ -24,8 +24,7 @@ import type { CoreSwapClient, CoreSwapParams, RouteQuote } from '../api/coreClie
 import type { BinList, DlmmApi, Pool } from '../api/types';
 import { formatUnits } from '../dlmm/bins';
 import type { BinBalances } from '../dlmm/math';
-import { poolFees } from '../quote/exact';
-import { fillWords, type QuoteCheck } from '../quote/exact';
+import { fillWords, poolFees, type QuoteCheck } from '../quote/exact';
 import { exportError, words } from './context';
 import {
   networkOfPrincipal,
@@ -51,8 +50,6 @@ interface CoreSwapExportInput {
   routers: RouterConfig;
   now?: () => number;
 }
-
-export { networkOfPrincipal } from '../chain/deployments';
 
 /**
  * A chain pool from a pool record and its bin list, for a swap: reserves and prices as listed; the bins'

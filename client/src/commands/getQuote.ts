@@ -17,7 +17,8 @@ import {
 import { zPrincipal } from '../../../core/api/schemas';
 import { percentToPpm } from '../../../core/dlmm/percent';
 import type { QuoteCheck } from '../../../core/quote/exact';
-import { coreSwapExport, networkOfPrincipal } from '../../../core/tx/coreSwapExport';
+import { networkOfPrincipal } from '../../../core/chain/deployments';
+import { coreSwapExport } from '../../../core/tx/coreSwapExport';
 import type { SigningParams } from '../../../core/tx/formats';
 import type { BuiltTransaction } from '../../../core/tx/types';
 import { askSigningFor, pickExportFormat, showUnsaved } from '../export/command';
