@@ -31,7 +31,8 @@ function hex8(n: number): string {
   return BYTE_HEX[n & 0xff] as string;
 }
 
-function u32(n: number): string {
+/** A u32 as 8 hex digits (big-endian), as SIP-005 counts lists. */
+export function u32(n: number): string {
   return n.toString(16).padStart(8, '0');
 }
 

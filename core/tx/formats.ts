@@ -11,7 +11,7 @@ import {
   type StacksTransactionWire,
 } from '@stacks/transactions';
 import { formatUnits } from '../dlmm/bins';
-import { clarityHex, postConditionHex } from './clarityHex';
+import { clarityHex, postConditionHex, u32 } from './clarityHex';
 import { splitContractId } from '../chain/deployments';
 import { summaryText } from './summary';
 import type { Amount, BuiltTransaction } from './types';
@@ -91,12 +91,8 @@ async function unsignedTransactionHex(
   const head = empty.slice(0, empty.length - payload.length - 8);
   const pcs = postConditionsHex(tx);
   const args = argsHex(tx);
-  return (
-    head + u32Hex(pcs.length) + pcs.join('') + payload.slice(0, -8) + u32Hex(args.length) + args.join('')
-  );
+  return head + u32(pcs.length) + pcs.join('') + payload.slice(0, -8) + u32(args.length) + args.join('');
 }
-
-const u32Hex = (n: number): string => n.toString(16).padStart(8, '0');
 
 /** Serialized unsigned transactions in hex (no 0x), in order, with consecutive nonces. */
 export async function txHexes(txs: BuiltTransaction[], signing: SigningParams): Promise<string[]> {
