@@ -108,21 +108,9 @@ export function sharesCondition(
   amount: bigint,
   pool: string,
 ): PostCondition {
-  checkAmount(amount);
-  const key = `${sender}|${pool}::${POOL_SHARES_ASSET}`;
-  if (checkedFungible.has(key))
-    return {
-      type: 'ft-postcondition',
-      address: sender,
-      condition: comparator,
-      amount: amount.toString(),
-      asset: `${pool as `${string}.${string}`}::${POOL_SHARES_ASSET}`,
-    };
-  const p = Pc.principal(sender);
-  const partial = comparator === 'eq' ? p.willSendEq(amount) : p.willSendLte(amount);
-  const pc = partial.ft(pool as `${string}.${string}`, POOL_SHARES_ASSET);
-  rememberChecked(key);
-  return pc;
+  // The pool's shares are its fungible token `pool-token`: the same condition as any token's outflow.
+  const shares = { contract: pool, symbol: POOL_SHARES_ASSET, decimals: 0, assetName: POOL_SHARES_ASSET };
+  return fungibleCondition(sender, comparator, amount, shares);
 }
 
 /**
