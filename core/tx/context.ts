@@ -1,8 +1,7 @@
 /** What every operation builder receives: the sender, routers, slippage and shared helpers. */
 import { Cl, type ClarityValue, type PostCondition } from '@stacks/transactions';
 import type { Finding } from '../plan/diagnostics';
-import type { Token } from '../api/types';
-import type { DlmmApi } from '../api/types';
+import type { DlmmApi, Token } from '../api/types';
 import { describePostCondition, STX_INFO } from '../chain/postConditions';
 import type { RouterConfig, Network } from '../chain/deployments';
 import type { BinShareReader } from './shares';
