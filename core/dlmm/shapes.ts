@@ -26,7 +26,7 @@ export type ShapeName = 'spot' | 'curve' | 'bid-ask';
 export const SHAPES: readonly ShapeName[] = ['spot', 'curve', 'bid-ask'];
 
 /** Scale of X-side amount weights: w * 2^160 / price keeps ~9 significant digits even at u128 prices. */
-const X_WEIGHT_SCALE = 1n << 160n;
+export const X_WEIGHT_SCALE = 1n << 160n;
 
 export interface ShapeRequest {
   shape: ShapeName;

@@ -12,7 +12,7 @@
  * weights (X side by value, as distributions do). So the whole position moves (nothing left behind), every
  * item moves something, and the shape holds within each group.
  */
-import { shapeWeight, splitExact, type ShapeName } from '../dlmm/shapes';
+import { shapeWeight, splitExact, X_WEIGHT_SCALE, type ShapeName } from '../dlmm/shapes';
 import type { PositionRecord } from '../live/live';
 
 interface RecentreInput {
@@ -41,8 +41,6 @@ type RecentreResult =
       kept: Array<{ bin_id: number; why: string }>;
     }
   | { ok: false; error: string };
-
-const X_SCALE = 1n << 160n;
 
 function yieldOf(p: PositionRecord, shares: bigint): { x: bigint; y: bigint } {
   if (p.liquidity === null || p.liquidity <= 0n) return { x: 0n, y: 0n };
@@ -106,7 +104,7 @@ export function planRecentre(input: RecentreInput): RecentreResult {
       next += size;
       const weights = group.map((b) => {
         const w = shapeWeight(shape, Math.abs(b - active), edge);
-        return side === 'x' ? (w * X_SCALE) / (input.priceOf(b) as bigint) || 1n : w;
+        return side === 'x' ? (w * X_WEIGHT_SCALE) / (input.priceOf(b) as bigint) || 1n : w;
       });
       // Drop the farthest bins until every item moves something (no dust items).
       for (let n = group.length; n >= 1; n--) {
