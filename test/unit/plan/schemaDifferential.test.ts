@@ -7,23 +7,12 @@
 import assert from 'node:assert/strict';
 import * as plain from '../../../core/plan/schema';
 import * as oracle from './zodPlanSchema';
+import { prng } from '../../../core/sim/history';
 
 const STD = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
 const BAD_SUM = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBX';
 const TOKEN = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token';
 const POOL = 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-10';
-
-/** mulberry32: the same cases on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ODD: unknown[] = [
   undefined,
@@ -80,7 +69,7 @@ const ODD: unknown[] = [
 
 /** Values for a plan's parts; with `noise` 0 only valid ones. */
 function gen(seed: number, noise = 1) {
-  const r = rng(seed);
+  const r = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
   const chance = (p: number): boolean => r() < p;
   /** A field's value: a good one, or with noise often an edge one, sometimes anything. */
