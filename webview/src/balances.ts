@@ -19,11 +19,7 @@ export class BalancesPanel extends PoolPanel<'balances'> {
     });
   }
 
-  protected show(b: Balances): void {
-    if (b.state === 'none') {
-      setChildren(this.body, h('p', { className: 'muted', 'data-testid': 'balances-none' }, b.reason));
-      return;
-    }
+  protected show(b: Extract<Balances, { state: 'ok' }>): void {
     setChildren(
       this.body,
       h('p', { className: 'muted' }, `${ofSender(b)}, read from the node:`),

@@ -26,6 +26,17 @@ export function table(attrs: Attrs, columns: HTMLElement[] | null, rows: HTMLEle
   return h('table', attrs, columns && h('thead', {}, h('tr', {}, ...columns)), h('tbody', {}, ...rows));
 }
 
+/** A dashboard panel: a section labelled by its heading (`NAME-title`), class `panel NAME`. */
+export function panel(name: string, title: string, ...children: Child[]): HTMLElement {
+  const id = `${name}-title`;
+  return h(
+    'section',
+    { className: `panel ${name}`, 'aria-labelledby': id },
+    h('h2', { id }, title),
+    ...children,
+  );
+}
+
 /** Replaces an element's children. */
 export function setChildren(el: Element, ...children: Child[]): void {
   el.replaceChildren(

@@ -1,5 +1,5 @@
 /** The price history panel: /app/v2/pools/{id}/bin-price-history as a line chart on a canvas. */
-import { cssVar, h, setChildren } from './dom';
+import { cssVar, h, panel, setChildren } from './dom';
 import { priceHuman, shortDecimal } from './format';
 import type { LadderBin, PlanPreview, PoolHeader, PriceHistory } from './protocol';
 
@@ -155,13 +155,7 @@ function timeLabel(t: number): string {
 export class HistoryPanel {
   readonly chart = new PriceChart();
   readonly status = h('div', { className: 'section-status' });
-  readonly element = h(
-    'section',
-    { className: 'panel history', 'aria-labelledby': 'history-title' },
-    h('h2', { id: 'history-title' }, 'Price history'),
-    this.status,
-    this.chart.element,
-  );
+  readonly element = panel('history', 'Price history', this.status, this.chart.element);
 
   show(hist: PriceHistory, band: PriceBand | undefined, hd: PoolHeader): void {
     setChildren(this.status, hist.points.length ? `${hist.points.length} points` : '');

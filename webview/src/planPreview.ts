@@ -2,7 +2,7 @@
  * The plan preview panel: the open plan's operations and items on the selected pool with their findings;
  * each links to its place in the plan file.
  */
-import { h, setChildren } from './dom';
+import { h, panel, setChildren } from './dom';
 import { human } from './format';
 import { SEVERITIES, worstRank } from './model';
 import type { FindingInfo, PlanPreview, PoolHeader } from './protocol';
@@ -17,12 +17,7 @@ export class PlanPanel {
 
   constructor(private readonly client: HostClient) {
     this.list = h('div', { className: 'plan-list', 'data-testid': 'plan-list' });
-    this.element = h(
-      'section',
-      { className: 'panel plan', 'aria-labelledby': 'plan-title' },
-      h('h2', { id: 'plan-title' }, 'Plan preview'),
-      this.list,
-    );
+    this.element = panel('plan', 'Plan preview', this.list);
   }
 
   /** Shows the preview, its amounts in the pool's tokens when the pool's header is known. */

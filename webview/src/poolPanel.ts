@@ -1,9 +1,9 @@
 /**
  * A dashboard panel that shows one host answer about the selected pool (the sender's balances, the sender's
  * position): a reading line while the host reads, then the answer of the latest load only (an earlier pool's
- * late answer is dropped), or the error box with Retry.
+ * late answer is dropped), or the error box with Retry. No sender: the host's reason (`TESTID-none`).
  */
-import { showError, h, setChildren } from './dom';
+import { showError, h, panel, setChildren } from './dom';
 import type { RequestParams, RequestResult } from './protocol';
 import type { HostClient } from './transport';
 
@@ -34,12 +34,7 @@ export abstract class PoolPanel<M extends PoolMethod> {
     private readonly spec: PoolPanelSpec<M>,
   ) {
     this.body = h('div', { 'data-testid': spec.testId, 'aria-live': 'polite' });
-    this.element = h(
-      'section',
-      { className: `panel ${spec.name}`, 'aria-labelledby': `${spec.name}-title` },
-      h('h2', { id: `${spec.name}-title` }, spec.title),
-      this.body,
-    );
+    this.element = panel(spec.name, spec.title, this.body);
   }
 
   /** Reads and shows the answer for `poolId`. */
@@ -48,11 +43,17 @@ export abstract class PoolPanel<M extends PoolMethod> {
     setChildren(this.body, h('p', { className: 'muted' }, this.spec.reading));
     try {
       const answer = await this.client.request(this.spec.method, { pool_id: poolId } as RequestParams<M>);
-      if (seq === this.seq) this.show(answer);
+      if (seq !== this.seq) return;
+      if (answer.state === 'none')
+        setChildren(
+          this.body,
+          h('p', { className: 'muted', 'data-testid': `${this.spec.testId}-none` }, answer.reason),
+        );
+      else this.show(answer as Exclude<RequestResult<M>, { state: 'none' }>);
     } catch (e) {
       if (seq === this.seq) showError(this.body, e, () => void this.load(poolId));
     }
   }
 
-  protected abstract show(answer: RequestResult<M>): void;
+  protected abstract show(answer: Exclude<RequestResult<M>, { state: 'none' }>): void;
 }

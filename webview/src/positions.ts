@@ -40,11 +40,7 @@ export class PositionsPanel extends PoolPanel<'positions'> {
     });
   }
 
-  protected show(p: PositionReport): void {
-    if (p.state === 'none') {
-      setChildren(this.body, h('p', { className: 'muted', 'data-testid': 'position-none' }, p.reason));
-      return;
-    }
+  protected show(p: Exclude<PositionReport, { state: 'none' }>): void {
     const of = ofSender(p);
     if (p.state === 'empty') {
       setChildren(

@@ -1,6 +1,6 @@
 /** The quote panel: tokens, a human amount, slippage; best route and all routes from the engine. */
 import { parseUnits } from '../../core/dlmm/bins';
-import { amount, showError, h, setChildren, table } from './dom';
+import { amount, showError, h, panel, setChildren, table } from './dom';
 import { human } from './format';
 import { routeBinsText } from '../../core/quote/routeBins';
 import type { QuoteParams, QuoteResult, RouteInfo, TokenInfo } from './protocol';
@@ -85,13 +85,7 @@ export class QuotePanel {
       e.preventDefault();
       void this.run();
     });
-    this.element = h(
-      'section',
-      { className: 'panel quote', 'aria-labelledby': 'quote-title' },
-      h('h2', { id: 'quote-title' }, 'Quote'),
-      form,
-      this.result,
-    );
+    this.element = panel('quote', 'Quote', form, this.result);
   }
 
   setExportAvailable(on: boolean): void {
