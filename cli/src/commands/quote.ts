@@ -48,9 +48,7 @@ const DEFAULT_SLIPPAGE = '1';
 interface RouteView {
   path: Array<{ pool_id: string; pool_alias: string | null; input_token: string; output_token: string }>;
   check: QuoteCheck;
-  amount_out: bigint;
   min_received: bigint;
-  price_impact_bps: number | null;
   /** Bins used and crossed (core/quote/routeBins.ts); undefined without per-bin steps. */
   bins: RouteBins | undefined;
   /** The core swap API's quote the view was made from (--source core). */
@@ -336,7 +334,7 @@ function sortViews(views: RouteView[]): void {
   views.sort(
     (a, b) =>
       Number(b.check.complete) - Number(a.check.complete) ||
-      (b.amount_out > a.amount_out ? 1 : b.amount_out < a.amount_out ? -1 : 0),
+      (b.check.amount_out > a.check.amount_out ? 1 : b.check.amount_out < a.check.amount_out ? -1 : 0),
   );
 }
 
@@ -410,9 +408,7 @@ function viewOf(
       output_token: h.output_token,
     })),
     check,
-    amount_out: check.amount_out,
     min_received: minReceived(check.amount_out, slippagePpm),
-    price_impact_bps: check.price_impact_bps,
   };
 }
 
@@ -447,14 +443,14 @@ function renderText(tokens: Token[], ask: Ask, views: RouteView[], quoter = 'eng
     lines.push(`route ${i + 1}${i === 0 ? ' (best)' : ''}${index}: ${path}`);
     if (c.complete) {
       lines.push(`  fill              complete: the whole ${inp(c.amount_in)} is used`);
-      lines.push(`  amount out        ${out(v.amount_out)}`);
+      lines.push(`  amount out        ${out(c.amount_out)}`);
     } else {
       lines.push(
         `  fill              PARTIAL: only ${inp(c.amount_in_used)} of ${inp(c.amount_in)} finds liquidity`,
       );
       lines.push(`  input used        ${inp(c.amount_in_used)}`);
       lines.push(
-        `  amount out        ${out(v.amount_out)} for the ${inp(c.amount_in_used)} used (not for the whole amount)`,
+        `  amount out        ${out(c.amount_out)} for the ${inp(c.amount_in_used)} used (not for the whole amount)`,
       );
     }
     if (!c.verified)
@@ -464,7 +460,7 @@ function renderText(tokens: Token[], ask: Ask, views: RouteView[], quoter = 'eng
         `  exact check       DIFFERS: ${quoter} says ${engineOut(v)}, the bins read give ${out(c.amount_out)} (shown above)`,
       );
     else lines.push(`  exact check       agrees with the ${quoter} (recomputed from the bins read)`);
-    lines.push(`  price impact      ${impactText(v.price_impact_bps)}`);
+    lines.push(`  price impact      ${impactText(c.price_impact_bps)}`);
     lines.push(`  bins crossed      ${routeBinsText(v.bins)}`);
     lines.push(`  minimum received  ${out(v.min_received)} at ${slippage}% slippage`);
   });
@@ -489,13 +485,15 @@ function renderJson({ tokenIn, tokenOut, amountIn, slippage }: Ask, views: Route
       verified: v.check.verified,
       ...(v.check.verified ? {} : { unverified_reason: v.check.unverified_reason }),
       // The engine's figure as it answered: a decimal string read by its digits (it keeps its fraction).
-      ...(v.check.engine_amount_out !== v.amount_out ? { engine_amount_out: v.engine_amount_out_text } : {}),
+      ...(v.check.engine_amount_out !== v.check.amount_out
+        ? { engine_amount_out: v.engine_amount_out_text }
+        : {}),
       route_index: v.route_index,
-      amount_out: v.amount_out.toString(),
-      amount_out_human: formatUnits(v.amount_out, tokenOut.decimals),
+      amount_out: v.check.amount_out.toString(),
+      amount_out_human: formatUnits(v.check.amount_out, tokenOut.decimals),
       min_received: v.min_received.toString(),
       min_received_human: formatUnits(v.min_received, tokenOut.decimals),
-      price_impact_bps: v.price_impact_bps,
+      price_impact_bps: v.check.price_impact_bps,
       bins_used: v.bins?.used ?? null,
       bins_crossed: v.bins?.crossed ?? null,
     })),
