@@ -58,16 +58,17 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       while (next < files.length) {
         const i = next++;
         const file = files[i] as string;
+        const path = displayPath(file, io.cwd);
         let text;
         try {
-          text = await readPlanFile(file, io.cwd);
+          text = await readTextFile(path, io.cwd, 'plan file');
         } catch (e) {
           // A file named on the command line that cannot be read is a usage error; one found by the walk
           // (a file that vanished, or that this user may not read) is an error finding beside the others.
           if (!walked.has(file) || !(e instanceof UsageError)) throw e;
-          const prefix = `plan file ${displayPath(file, io.cwd)}: `;
+          const prefix = `plan file ${path}: `;
           const why = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
-          out[i] = uncheckedFile(displayPath(file, io.cwd), why);
+          out[i] = uncheckedFile(path, why);
           continue;
         }
         const fileName = file;
@@ -75,7 +76,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         const analysis: Analysis = api
           ? await analyzePlan(text, { ...opts, api, session, ...(routers ? { routers } : {}) })
           : analyzeOffline(text, opts);
-        out[i] = { path: displayPath(file, io.cwd), analysis };
+        out[i] = { path, analysis };
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
@@ -99,11 +100,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   if (offline) return report(await checkAll(undefined));
   return withApi(common, io, async (api) => report(await checkAll(api)));
-}
-
-/** A plan file's text; a file that cannot be read (permissions, I/O) is a usage error, never a stack trace. */
-function readPlanFile(file: string, cwd: string): Promise<string> {
-  return readTextFile(displayPath(file, cwd), cwd, 'plan file');
 }
 
 /** The message for an explicit path that is not named like a plan file (e.g. `dlmm check README.md`). */

@@ -4,7 +4,7 @@
  * exact code against the simulated engine.
  */
 import { aliasesByPrincipal } from '../../../core/api/aliases';
-import type { DlmmApi, Pool, Route, Status, Token } from '../../../core/api/types';
+import type { DlmmApi, Route, Status, Token } from '../../../core/api/types';
 import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
 import { revertWords } from '../../../core/chain/router';
 import { binsReadOf, chainStateFromLive } from '../../../core/live/chainState';
@@ -107,11 +107,6 @@ export async function readOverview(api: DlmmApi): Promise<Overview> {
   };
 }
 
-function poolStatusText(p: Pool): string | null {
-  if (p.pool_status === undefined || p.pool_status === null) return null;
-  return String(p.pool_status);
-}
-
 /** What a sender's panel says when neither the open plan nor the settings name one. */
 const NO_SENDER = {
   state: 'none',
@@ -203,7 +198,7 @@ export async function readPoolView(
       },
       active: pool.active,
       quotable: pool.quotable,
-      pool_status: poolStatusText(pool),
+      pool_status: pool.pool_status == null ? null : String(pool.pool_status),
       active_bin: activeBin,
       active_price: bins.find((b) => b.bin_id === activeBin)?.price ?? null,
     },
