@@ -9,14 +9,7 @@ import type { Token } from '../../../core/api/types';
 import { readConfig } from '../settings';
 import { ClientCommands } from '../../../server/src/protocol';
 import type { ExportDeps } from './deps';
-import {
-  parseExportSwapArgs,
-  senderProblem,
-  swapPlanFileName,
-  swapPlanText,
-  tokenLabel,
-  type ExportSwapArgs,
-} from './swapPlan';
+import { parseExportSwapArgs, senderProblem, swapPlanFileName, swapPlanText, tokenLabel } from './swapPlan';
 import { notify, reportingFailure } from '../notify';
 import { exportFolderFor } from './folder';
 import { firstFreeUri } from '../commands/common';
@@ -69,7 +62,9 @@ async function run(ctx: ExportSwapContext, args: readonly unknown[]): Promise<vo
   const uri = folder ? await writeNewFile(folder, name, text) : await openUntitled(name(1), text);
   const doc = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(doc, { preview: false });
-  ctx.log?.(`export swap: plan ${uri.toString()} (${describe(swap)})`);
+  ctx.log?.(
+    `export swap: plan ${uri.toString()} (${swap.amount_in} of ${swap.input_token} -> ${swap.output_token})`,
+  );
   if (!folder)
     void notify.info(
       `DLMM: no folder is open, so the swap plan is an untitled document: save it as *.dlmm.yaml to keep it.`,
@@ -122,22 +117,11 @@ async function openUntitled(name: string, text: string): Promise<vscode.Uri> {
   return uri;
 }
 
-function describe(swap: ExportSwapArgs): string {
-  return `${swap.amount_in} of ${swap.input_token} -> ${swap.output_token}`;
-}
-
+/** `p`, or a rejection after `ms` (the timer is cleared either way). */
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
   });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
