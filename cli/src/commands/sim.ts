@@ -19,15 +19,14 @@ const DEFAULT_API = `http://127.0.0.1:${DEFAULT_SIM_PORT}/api`;
 /** Resolves when the process gets SIGINT or SIGTERM. */
 function untilSignal(): Promise<string> {
   return new Promise((done) => {
+    // A signal's listener is called with the signal's name.
     const stop = (sig: string) => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
       done(sig);
     };
-    const onInt = () => stop('SIGINT');
-    const onTerm = () => stop('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
 }
 
