@@ -37,7 +37,7 @@
  */
 
 /** The reader's tree: [start, value end, node end] as in `yaml` node ranges. */
-type LightRange = [number, number, number];
+export type LightRange = [number, number, number];
 
 export interface LightScalar {
   kind: 'scalar';
@@ -115,24 +115,31 @@ function setEnds(node: LightNode, end: number, nodeEnd: number): void {
 /** The core-schema tags the reader takes on a scalar (`tagged`). */
 type ScalarTag = 'str' | 'int' | 'float' | 'bool' | 'null';
 
+/**
+ * The readers fill every slot; in yaml's Document seen as this tree (parse.ts lightFromDoc) a key without a
+ * value, or a pair in a sequence, is a slot without a node.
+ */
 export interface LightMap {
   kind: 'map';
   range: LightRange;
   flow: boolean;
   keys: LightScalar[];
-  values: LightNode[];
+  values: (LightNode | undefined)[];
 }
-interface LightSeq {
+export interface LightSeq {
   kind: 'seq';
   range: LightRange;
   flow: boolean;
-  items: LightNode[];
+  items: (LightNode | undefined)[];
 }
-/** `*name`: the anchored node it stands for (never itself an alias); yaml's toJS gives the same JS value. */
+/**
+ * `*name`: the anchored node it stands for (never itself an alias; undefined in yaml's Document when no
+ * anchor of that name comes before it); yaml's toJS gives the same JS value.
+ */
 interface LightAlias {
   kind: 'alias';
   range: LightRange;
-  target: LightScalar | LightMap | LightSeq;
+  target: LightScalar | LightMap | LightSeq | undefined;
 }
 export type LightNode = LightScalar | LightMap | LightSeq | LightAlias;
 
@@ -357,9 +364,10 @@ function remapOffsets(root: LightNode, at: (o: number) => number): void {
     // One push per child: a spread of a 100,000-item list would overflow the call stack.
     if (n.kind === 'map') {
       for (const k of n.keys) stack.push(k);
-      for (const v of n.values) stack.push(v);
-    } else if (n.kind === 'seq') for (const it of n.items) stack.push(it);
-    else if (n.kind === 'alias') stack.push(n.target);
+      for (const v of n.values) if (v) stack.push(v);
+    } else if (n.kind === 'seq') {
+      for (const it of n.items) if (it) stack.push(it);
+    } else if (n.kind === 'alias' && n.target) stack.push(n.target);
   }
 }
 

@@ -4,7 +4,7 @@
  * convert to line/character only at the edge). Bounded: size, nesting and alias expansion are limited so
  * hostile input is reported, never hangs. Never throws.
  */
-import type { Alias, CST, Document, Node, Pair, YAMLMap } from 'yaml';
+import type { Alias, CST, Document, Node, YAMLMap, YAMLSeq } from 'yaml';
 
 type CstToken = CST.Token;
 import { validatePlan } from './boundedSchema';
@@ -14,14 +14,16 @@ import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
 import { describeIssue, issueTargetsKey } from './schemaMessages';
 import { parseLightJson, type JsonDoc } from './lightJson';
-import { locateDoc, locateLight, type Located } from './locate';
+import { locate, type Located } from './locate';
 import {
   parseLightYaml,
   plainIntegerAt,
   type LightMap,
   type LightMiss,
   type LightNode,
+  type LightRange,
   type LightScalar,
+  type LightSeq,
 } from './lightYaml';
 
 /**
@@ -102,11 +104,6 @@ export interface ParsedPlan {
   operationCount: number;
   /** Whether the map holding `path`'s last key is a flow map (`{ ... }`) or JSON. */
   isFlowMap(path: PlanPath): boolean;
-  /**
-   * The parsed document (for faces that need more; undefined on syntax failure before composition).
-   * Composed on first access when the fast reader (lightYaml.ts) read the plan.
-   */
-  doc: Document.Parsed | undefined;
   /** Range of the document's first key (file-level findings), without composing the Document. */
   firstKeyRange(): SourceRange | undefined;
   /**
@@ -178,7 +175,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   let source: SourceTree;
   let value: unknown;
   if (light) {
-    source = lightTree(light, text, () => composeDocument(text, format));
+    source = lightTree(light);
     value = light.value;
     if (light.duplicateKeys) {
       // yaml's DUPLICATE_KEY errors, at the same places; a repeated key makes the value unusable, as there.
@@ -199,7 +196,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
     // tree before the composer sees it, which knows quoting exactly (the cheap pre-scan can be misled by a
     // quote in a plain scalar).
     try {
-      doc = composeDocument(text, format, true);
+      doc = composeDocument(text, format);
     } catch (e) {
       if (e instanceof FlowLimit) return stop(e.offset, 1, e.message);
       return stop(
@@ -214,7 +211,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
       const length = end > start ? end - start : start < text.length ? 1 : 0;
       syntax(start, length, cleanYamlMessage(e.message, format));
     }
-    if (doc.errors.length > 0) return unread(docTree(doc, text));
+    if (doc.errors.length > 0) return unread(docTree(doc));
 
     const beyond =
       format === 'yaml' && text.includes('*')
@@ -225,7 +222,7 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
         beyond[0],
         beyond[1] - beyond[0],
         `YAML: more than ${PARSE_LIMITS.maxFullParserAliases} aliases in a file that needs the full YAML parser, which resolves them in time growing with their square (minutes at this size); write the values out, or remove what needs the full parser (tags outside the core schema such as !custom, explicit ? keys whose key is not one line or whose : is not at the key's column, comments between the lines of a value)`,
-        docTree(doc, text),
+        docTree(doc),
       );
     try {
       value = doc.toJS({ maxAliasCount: PARSE_LIMITS.maxAliasCount });
@@ -235,15 +232,15 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
         alias?.[0] ?? 0,
         alias ? alias[1] - alias[0] : 0,
         `alias expansion exceeds ${PARSE_LIMITS.maxAliasCount} nodes (${e instanceof Error ? e.message : String(e)}); write the values out instead of nesting aliases`,
-        docTree(doc, text),
+        docTree(doc),
       );
     }
-    source = docTree(doc, text);
+    source = docTree(doc);
   }
 
-  value = numbersAsWritten(value, source);
+  value = numbersAsWritten(value, source, text);
   const parsed = makeParsed(text, format, source, value, findings);
-  if (source.empty || value === null || value === undefined) {
+  if (!source.root || value === null || value === undefined) {
     findings.push({
       code: 'schema',
       severity: 'error',
@@ -730,10 +727,10 @@ function flowProblem(token: CstToken, format: PlanFormat): { offset: number; mes
 
 /**
  * yaml's parseDocument (same options, same result), with the parser's tree checked by flowProblem before
- * the composer sees it (`check`): one lex and one parse of the text, not a second lex to measure nesting
- * (that pass alone took seconds on a 3 MB plan).
+ * the composer sees it: one lex and one parse of the text, not a second lex to measure nesting (that pass
+ * alone took seconds on a 3 MB plan).
  */
-function composeDocument(text: string, format: PlanFormat, check = false): Document.Parsed {
+function composeDocument(text: string, format: PlanFormat): Document.Parsed {
   const { Composer, Parser, YAMLParseError } = Y();
   const options = {
     intAsBigInt: true,
@@ -745,7 +742,6 @@ function composeDocument(text: string, format: PlanFormat, check = false): Docum
     keepSourceTokens: false,
     ...(format === 'json' ? { schema: 'json' as const } : {}),
   };
-  if (!check) return Y().parseDocument(text, options);
   const tokens = new Parser().parse(text);
   const checked = (function* () {
     for (const token of tokens) {
@@ -775,8 +771,6 @@ function composeDocument(text: string, format: PlanFormat, check = false): Docum
   return doc!;
 }
 
-type NodeRange = readonly [number, number, number];
-
 /**
  * An integer as plans take it: decimal digits, an optional minus, no leading zero (`!!int` tags and quotes
  * are not part of a scalar's text). Tests may import it; the schema's messages name the forms refused.
@@ -794,14 +788,29 @@ const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
  * number and no message shows them as a decimal (`sender: 0x1234abcd` is "0x1234abcd", never 305441741).
  * Both YAML readers (lightYaml.ts and the `yaml` library) and JSON alike.
  */
-function numbersAsWritten(value: unknown, source: SourceTree): unknown {
-  if (source.numbersAsWritten) return source.numbersAsWritten(value);
-  return mapNumbers<PlanPath>(
-    value,
-    [],
-    (path, seg) => [...path, seg],
-    (v, path) => asWritten(v, source.scalarText(path)),
-  );
+function numbersAsWritten(value: unknown, source: SourceTree, text: string): unknown {
+  // Every number already as plans take it (the reader says so): the walk would change nothing.
+  if (!source.writtenNumbers) return value;
+  // The value and the tree walked together, each child node found from its parent as lightAt finds it from
+  // the root, so every number gets the text of its node without a walk from the root per number.
+  const walk = (v: unknown, node: LightNode | undefined): unknown => {
+    if (typeof v === 'number' || typeof v === 'bigint') {
+      const n = node?.kind === 'alias' ? node.target : node;
+      if (n?.kind !== 'scalar') return asWritten(v, undefined);
+      // The usual case (digits as written, nothing around them) needs no copy of the text.
+      if (typeof v === 'bigint' && plainIntegerAt(text, n.range[0], n.range[1])) return v;
+      return asWritten(v, text.slice(n.range[0], n.range[1]).trim());
+    }
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string | number, unknown>;
+    for (const k of Array.isArray(v) ? v.keys() : Object.keys(o)) {
+      const item = o[k];
+      if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
+      o[k] = walk(item, node && lightChild(node, k)?.node);
+    }
+    return v;
+  };
+  return walk(value, source.root);
 }
 
 /** A number as its text `written`; an integer kept unless `written` is other than plain digits. */
@@ -811,106 +820,39 @@ function asWritten(v: number | bigint, written: string | undefined): unknown {
 }
 
 /**
- * `value` with each number and integer replaced by `replace(it, where it is)`, in place; `where` goes down
- * with the value from `root` through `child` (a path, or a node of the tree).
+ * Where the ranges come from: the fast readers' tree (lightYaml.ts, lightJson.ts), or yaml's composed
+ * Document seen as one (lightFromDoc): every path, range and location is read the same way from either.
  */
-function mapNumbers<W>(
-  value: unknown,
-  root: W,
-  child: (at: W, seg: string | number) => W,
-  replace: (v: number | bigint, at: W) => unknown,
-): unknown {
-  const walk = (v: unknown, at: W): unknown => {
-    if (typeof v === 'number' || typeof v === 'bigint') return replace(v, at);
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const item: unknown = v[i];
-        if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
-        v[i] = walk(item, child(at, i));
-      }
-    } else if (v !== null && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      for (const k of Object.keys(o)) {
-        const item = o[k];
-        if (typeof item !== 'object' && typeof item !== 'number' && typeof item !== 'bigint') continue;
-        o[k] = walk(item, child(at, k));
-      }
-    }
-    return v;
-  };
-  return walk(value, root);
-}
-
-/**
- * numbersAsWritten on the fast reader's tree: the value and the tree walked together, each child node found
- * from its parent as lightAt finds it from the root (an alias followed on the way down, a map's key by its
- * text, a sequence's item by a numeric index), so every number gets the text lightTree's scalarText gives
- * for its path without a walk from the root per number.
- */
-function lightNumbersAsWritten(value: unknown, root: LightNode, text: string): unknown {
-  const child = (node: LightNode | undefined, seg: string | number) => node && lightChild(node, seg)?.node;
-  return mapNumbers<LightNode | undefined>(value, root, child, (v, node) => {
-    const n = node?.kind === 'alias' ? node.target : node;
-    if (n?.kind !== 'scalar') return asWritten(v, undefined);
-    // The usual case (digits as written, nothing around them) needs no copy of the text.
-    if (typeof v === 'bigint' && plainIntegerAt(text, n.range[0], n.range[1])) return v;
-    return asWritten(v, text.slice(n.range[0], n.range[1]).trim());
-  });
-}
-
-/** Where the ranges come from: the composed yaml Document, or the light reader's tree (lightYaml.ts). */
 interface SourceTree {
-  /** The source text of the scalar at `path` (an alias is followed to its anchor's scalar). */
-  scalarText(path: PlanPath): string | undefined;
-  /** numbersAsWritten done in one walk of this tree (the light tree); absent: by scalarText per number. */
-  numbersAsWritten?(value: unknown): unknown;
-  /** The root is empty (no content). */
-  empty: boolean;
-  /** Value and key ranges at `path`; undefined when the path does not exist. */
-  at(path: PlanPath): { node: NodeRange | undefined; key: NodeRange | undefined } | undefined;
-  /** Whether the map holding `path`'s last key is a flow map. */
-  flowParent(path: PlanPath): boolean;
-  /** Ranges of the `operations` items. */
-  operations: NodeRange[];
-  /** The yaml Document (composed on first use for the light tree). */
-  doc(): Document.Parsed;
-  /** The innermost node at `offset`, in this tree (never composes the Document). */
-  locate(offset: number): Located | undefined;
-  /** The root mapping's first key. */
-  firstKey(): NodeRange | undefined;
+  /** Undefined for an empty document. */
+  root: LightNode | undefined;
+  /** The root mapping's first key (file-level findings). */
+  firstKey: LightRange | undefined;
+  /** Some number may be written other than as plans take it (numbersAsWritten has work to do). */
+  writtenNumbers: boolean;
   /** The value this tree holds, syntax errors or not (undefined when it cannot be had). */
   value(): unknown;
 }
 
-function docTree(doc: Document.Parsed, text: string): SourceTree {
+function lightTree(light: JsonDoc): SourceTree {
+  const { root, value } = light;
+  return {
+    root,
+    firstKey: root.kind === 'map' ? root.keys[0]?.range : undefined,
+    writtenNumbers: light.writtenNumbers === true,
+    value: () => value,
+  };
+}
+
+function docTree(doc: Document.Parsed): SourceTree {
+  const c = doc.contents;
   let read = false;
   let js: unknown;
-  const opsNode = nodeAt(doc, ['operations'])?.node;
-  const opItems = Y().isSeq(opsNode) ? opsNode.items : [];
   return {
-    empty: doc.contents === null,
-    scalarText(path) {
-      let node: unknown = nodeAt(doc, path)?.node;
-      if (Y().isAlias(node)) node = node.resolve(doc);
-      const r = Y().isScalar(node) ? node.range : undefined;
-      return r ? text.slice(r[0], r[1]).trim() : undefined;
-    },
-    at(path) {
-      const found = nodeAt(doc, path);
-      return found && { node: found.node?.range ?? undefined, key: found.key?.range ?? undefined };
-    },
-    flowParent(path) {
-      const parent = nodeAt(doc, path.slice(0, -1))?.node;
-      return Y().isMap(parent) ? parent.flow === true : false;
-    },
-    operations: opItems.map((n) => (n as Node | null)?.range ?? [0, 0, 0]),
-    doc: () => doc,
-    locate: (offset) => locateDoc(doc, offset),
-    firstKey() {
-      const c = doc.contents;
-      const key = Y().isMap(c) ? c.items[0]?.key : undefined;
-      return (key as Node | null | undefined)?.range ?? undefined;
-    },
+    root: lightFromDoc(doc),
+    // A key of any kind (lightFromDoc leaves out those no path names).
+    firstKey: (Y().isMap(c) ? (c.items[0]?.key as Node | null | undefined)?.range : undefined) ?? undefined,
+    writtenNumbers: true,
     value() {
       // Once per document: completion asks at every request while the file is broken.
       if (!read) {
@@ -926,59 +868,65 @@ function docTree(doc: Document.Parsed, text: string): SourceTree {
   };
 }
 
-function lightTree(light: JsonDoc, text: string, compose: () => Document.Parsed): SourceTree {
-  const { root, value } = light;
-  let doc: Document.Parsed | undefined;
-  const ops = lightAt(root, ['operations'])?.node;
-  return {
-    empty: false,
-    scalarText(path) {
-      let node = lightAt(root, path)?.node;
-      if (node?.kind === 'alias') node = node.target;
-      return node?.kind === 'scalar' ? text.slice(node.range[0], node.range[1]).trim() : undefined;
-    },
-    // Every number already as plans take it (the reader says so): the walk would change nothing.
-    numbersAsWritten: (v) => (light.writtenNumbers ? lightNumbersAsWritten(v, root, text) : v),
-    at(path) {
-      const found = lightAt(root, path);
-      return found && { node: found.node.range, key: found.key?.range };
-    },
-    flowParent(path) {
-      const parent = path.length <= 1 ? root : lightAt(root, path.slice(0, -1))?.node;
-      return parent?.kind === 'map' ? parent.flow : false;
-    },
-    operations: ops?.kind === 'seq' ? ops.items.map((n) => n.range) : [],
-    doc: () => (doc ??= compose()),
-    locate: (offset) => locateLight(root, offset),
-    firstKey: () => (root.kind === 'map' ? root.keys[0]?.range : undefined),
-    value: () => value,
+/**
+ * yaml's composed Document as the fast readers' tree. A mapping keeps the pairs a path can name: those with a
+ * scalar key (by its text), the first of a repeated key (as yaml's own lookups find it); the nodes of the
+ * others are still read for their anchors. A key without a value, and a pair as a sequence's item, leave an
+ * empty slot. An alias stands for the last node anchored with its name before it, as Alias.resolve finds it.
+ */
+export function lightFromDoc(doc: Document.Parsed): LightNode | undefined {
+  const y = Y();
+  const anchors = new Map<string, LightScalar | LightMap | LightSeq>();
+  const convert = (n: unknown): LightNode | undefined => {
+    if (y.isAlias(n)) return { kind: 'alias', range: n.range as LightRange, target: anchors.get(n.source) };
+    if (y.isPair(n)) {
+      convert(n.key);
+      convert(n.value);
+      return undefined;
+    }
+    const range = (n as Node | null)?.range as LightRange;
+    let node: LightScalar | LightMap | LightSeq;
+    if (y.isScalar(n)) node = { kind: 'scalar', range, value: n.value };
+    else if (y.isMap(n)) node = { kind: 'map', range, flow: n.flow === true, keys: [], values: [] };
+    else if (y.isSeq(n)) node = { kind: 'seq', range, flow: n.flow === true, items: [] };
+    else return undefined;
+    if (n.anchor) anchors.set(n.anchor, node);
+    if (node.kind === 'map') {
+      const named = new Set<string>();
+      for (const pair of (n as YAMLMap<unknown, unknown>).items) {
+        const key = convert(pair.key);
+        const value = convert(pair.value);
+        if (key?.kind !== 'scalar' || named.has(String(key.value))) continue;
+        named.add(String(key.value));
+        node.keys.push({ kind: 'scalar', range: key.range, value: String(key.value) });
+        node.values.push(value);
+      }
+    } else if (node.kind === 'seq') for (const item of (n as YAMLSeq).items) node.items.push(convert(item));
+    return node;
   };
+  return convert(doc.contents);
 }
 
-function lightAt(
-  root: LightNode,
-  path: PlanPath,
-): { node: LightNode; key: LightScalar | undefined } | undefined {
-  let at: ReturnType<typeof lightAt> = { node: root, key: undefined };
-  for (const seg of path) if (!(at = lightChild(at.node, seg))) return undefined;
+type Found = { node: LightNode | undefined; key: LightScalar | undefined };
+
+function lightAt(root: LightNode | undefined, path: PlanPath): Found | undefined {
+  let at: Found | undefined = { node: root, key: undefined };
+  for (const seg of path) if (!(at = at.node && lightChild(at.node, seg))) return undefined;
   return at;
 }
 
 /**
- * The node under `node` at `seg`, and its key in a map (undefined for a sequence's item). As nodeAt: an
- * alias is followed on the way down; the node found is returned as it is.
+ * The node under `node` at `seg`, and its key in a map (undefined for a sequence's item). An alias is
+ * followed on the way down; the node found is returned as it is.
  */
-function lightChild(
-  node: LightNode,
-  seg: string | number,
-): { node: LightNode; key: LightScalar | undefined } | undefined {
+function lightChild(node: LightNode, seg: string | number): Found | undefined {
   const n = node.kind === 'alias' ? node.target : node;
-  if (n.kind === 'map') {
+  if (n?.kind === 'map') {
     const i = lightKeyAt(n, String(seg));
-    return i === undefined ? undefined : { node: n.values[i]!, key: n.keys[i] };
+    return i === undefined ? undefined : { node: n.values[i], key: n.keys[i] };
   }
-  const item = n.kind === 'seq' && typeof seg === 'number' ? n.items[seg] : undefined;
-  return item && { node: item, key: undefined };
+  if (n?.kind !== 'seq' || typeof seg !== 'number' || seg < 0 || seg >= n.items.length) return undefined;
+  return { node: n.items[seg], key: undefined };
 }
 
 /** Index of `key` in a light map (the last one when repeated): a scan of a small map, else its index. */
@@ -1005,45 +953,7 @@ function lightKeyIndex(map: LightMap): Map<unknown, number> {
   return index;
 }
 
-/** Key text -> pair of a composed map, built once per map (first key wins, as `find` did). */
-const docKeyIndexes = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
-function docPair(node: YAMLMap<unknown, unknown>, seg: string | number): Pair<unknown, unknown> | undefined {
-  let index = docKeyIndexes.get(node);
-  if (!index) {
-    index = new Map();
-    for (const p of node.items) {
-      const k = Y().isScalar(p.key) ? String(p.key.value) : typeof p.key === 'string' ? p.key : undefined;
-      if (k !== undefined && !index.has(k)) index.set(k, p);
-    }
-    docKeyIndexes.set(node, index);
-  }
-  return index.get(String(seg));
-}
-
-function nodeAt(
-  doc: Document.Parsed | undefined,
-  path: PlanPath,
-): { node: Node | null; key: Node | null } | undefined {
-  if (!doc) return undefined;
-  let node: unknown = doc.contents;
-  let key: Node | null = null;
-  for (const seg of path) {
-    if (Y().isAlias(node)) node = node.resolve(doc);
-    if (Y().isMap(node)) {
-      const pair = docPair(node, seg);
-      if (!pair) return undefined;
-      key = Y().isScalar(pair.key) ? pair.key : null;
-      node = pair.value;
-    } else if (Y().isSeq(node) && typeof seg === 'number') {
-      if (seg < 0 || seg >= node.items.length) return undefined;
-      node = node.items[seg];
-      key = null;
-    } else return undefined;
-  }
-  return { node: (node as Node | null) ?? null, key };
-}
-
-function toRange(r: NodeRange | undefined): SourceRange | undefined {
+function toRange(r: LightRange | undefined): SourceRange | undefined {
   return r ? { offset: r[0], length: Math.max(0, r[1] - r[0]) } : undefined;
 }
 
@@ -1054,7 +964,9 @@ function makeParsed(
   value: unknown,
   findings: Finding[],
 ): ParsedPlan {
-  const opStarts = source?.operations ?? [];
+  const root = source?.root;
+  const ops = lightAt(root, ['operations'])?.node;
+  const opStarts = ops?.kind === 'seq' ? ops.items.map((n): LightRange => n?.range ?? [0, 0, 0]) : [];
   const rawOps = (value as { operations?: unknown } | undefined)?.operations;
   return {
     text,
@@ -1062,35 +974,32 @@ function makeParsed(
     value,
     plan: undefined,
     findings,
-    get doc() {
-      return source?.doc();
-    },
     locate(offset) {
-      return source?.locate(offset);
+      return locate(root, offset);
     },
     firstKeyRange() {
-      return toRange(source?.firstKey());
+      return toRange(source?.firstKey);
     },
     readValue() {
       return value ?? source?.value();
     },
     operationCount: opStarts.length,
     rangeOf(path) {
-      const at = source?.at(path);
+      const at = lightAt(root, path);
       if (!at) return undefined;
-      return toRange(at.node) ?? toRange(at.key);
+      return toRange(at.node?.range) ?? toRange(at.key?.range);
     },
     keyRangeOf(path) {
-      const at = source?.at(path);
+      const at = lightAt(root, path);
       if (!at) return undefined;
-      return toRange(at.key) ?? toRange(at.node);
+      return toRange(at.key?.range) ?? toRange(at.node?.range);
     },
     operationIndexAt(offset) {
       let lo = 0;
       let hi = opStarts.length - 1;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
-        const r = opStarts[mid] as NodeRange;
+        const r = opStarts[mid]!;
         if (offset < r[0]) hi = mid - 1;
         else if (offset > r[2]) lo = mid + 1;
         else return mid;
@@ -1105,7 +1014,8 @@ function makeParsed(
     },
     isFlowMap(path) {
       if (format === 'json') return true;
-      return source?.flowParent(path) ?? false;
+      const parent = lightAt(root, path.slice(0, -1))?.node;
+      return parent?.kind === 'map' ? parent.flow : false;
     },
   };
 }

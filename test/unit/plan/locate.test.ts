@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { isSeq, parseDocument, type Node } from 'yaml';
 import { parseLightYaml, type LightDoc } from '../../../core/plan/lightYaml';
 import { parseLightJson, type JsonDoc } from '../../../core/plan/lightJson';
-import { locateLight, type Located, type LocatedPath } from '../../../core/plan/locate';
+import { locate, type Located, type LocatedPath } from '../../../core/plan/locate';
 import { prng } from '../../../core/sim/history';
 import { POOL1, SENDER } from './helpers';
 
@@ -60,7 +60,7 @@ describe('locate: binary search over a list', () => {
       let hits = 0;
       for (const offset of offsets(linear.start, linear.end)) {
         const expected = linear.at(offset);
-        const result: Located | undefined = locateLight(light.root, offset);
+        const result: Located | undefined = locate(light.root, offset);
         if (expected < 0) assert.deepEqual(result?.path, path, `at ${offset}`);
         else {
           hits++;
@@ -83,7 +83,7 @@ describe('locate: binary search over a list', () => {
     const linear = linearScan(text, ['operations', 0, 'bins']);
     for (const offset of offsets(linear.start, linear.end)) {
       const expected = linear.at(offset);
-      const got: LocatedPath | undefined = locateLight(light.root, offset)?.path;
+      const got: LocatedPath | undefined = locate(light.root, offset)?.path;
       if (expected < 0) assert.deepEqual(got?.slice(0, 4), ['operations', 0, 'bins'].slice(0, got?.length));
       else assert.deepEqual(got?.slice(0, 4), ['operations', 0, 'bins', expected], `at ${offset}`);
     }
