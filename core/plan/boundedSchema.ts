@@ -8,6 +8,7 @@
 import { MAX_FINDINGS_PER_FILE } from './diagnostics';
 import {
   AddItemSchema,
+  isRecord,
   MoveItemSchema,
   OperationSchema,
   PlanSchema,
@@ -172,8 +173,4 @@ function issuesOf(schema: Schema<unknown>, value: unknown): Issue[] {
 
 function prefixed(issue: Issue, prefix: PropertyKey[]): Issue {
   return { ...issue, path: [...prefix, ...issue.path] } as Issue;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

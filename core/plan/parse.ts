@@ -241,14 +241,9 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   value = numbersAsWritten(value, source, text);
   const parsed = makeParsed(text, format, source, value, findings);
   if (!source.root || value === null || value === undefined) {
-    findings.push({
-      code: 'schema',
-      severity: 'error',
-      message:
-        'the file is empty: expected a plan mapping with `version: 1` and a non-empty `operations` list',
-      offset: 0,
-      length: 0,
-    });
+    const empty =
+      'the file is empty: expected a plan mapping with `version: 1` and a non-empty `operations` list';
+    findings.push(schemaFinding(parsed, empty, undefined));
     return parsed;
   }
   const result = validatePlan(value);
@@ -282,13 +277,8 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
         result.notChecked > 0
           ? `${result.notChecked} more entr${result.notChecked === 1 ? 'y' : 'ies'} not checked`
           : '';
-      findings.push({
-        code: 'schema',
-        severity: 'error',
-        message: `and ${[listed, unchecked].filter(Boolean).join(', and ')}; fix the ones above and check again`,
-        offset: last?.offset ?? 0,
-        length: last?.length ?? 0,
-      });
+      const message = `and ${[listed, unchecked].filter(Boolean).join(', and ')}; fix the ones above and check again`;
+      findings.push(schemaFinding(parsed, message, last && { offset: last.offset, length: last.length }));
     }
   }
   return parsed;
@@ -344,6 +334,22 @@ export function planFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
   ];
 }
 
+/** A `schema` finding on `range` (the file's start when there is none), of operation `opIndex` if given. */
+function schemaFinding(
+  parsed: ParsedPlan,
+  message: string,
+  range: SourceRange | undefined,
+  opIndex?: number,
+): Finding {
+  return {
+    code: 'schema',
+    severity: 'error',
+    message,
+    ...(opIndex !== undefined ? { operation: parsed.operationId(opIndex) } : {}),
+    ...(range ?? { offset: 0, length: 0 }),
+  };
+}
+
 /** Every principal of the plan belongs to its `network:` (mainnet SP/SM, testnet ST/SN). */
 function networkFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
   const out: Finding[] = [];
@@ -352,14 +358,8 @@ function networkFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
     const address = principalAddress(value);
     const network = addressNetwork(address);
     if (network === undefined || network === plan.network) return;
-    const r = parsed.rangeOf(path) ?? { offset: 0, length: 0 };
-    out.push({
-      code: 'schema',
-      severity: 'error',
-      message: `${path.join('.')}: ${address} is a ${network} address, and this plan's network is ${plan.network}; use the ${plan.network} address, or set network: ${network}`,
-      ...(opIndex !== undefined ? { operation: parsed.operationId(opIndex) } : {}),
-      ...r,
-    });
+    const message = `${path.join('.')}: ${address} is a ${network} address, and this plan's network is ${plan.network}; use the ${plan.network} address, or set network: ${network}`;
+    out.push(schemaFinding(parsed, message, parsed.rangeOf(path), opIndex));
   };
   check(['sender'], plan.sender);
   plan.operations.forEach((op, i) => {
@@ -379,14 +379,8 @@ function senderFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
   const out: Finding[] = [];
   plan.operations.forEach((op, i) => {
     if (op.op !== 'withdraw' && op.op !== 'move') return;
-    const r = parsed.rangeOf(['operations', i, 'op']) ?? { offset: 0, length: 0 };
-    out.push({
-      code: 'schema',
-      severity: 'error',
-      message: `a '${op.op}' operation needs the top-level field 'sender' (the signer principal, e.g. SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR) to read its positions; add 'sender'`,
-      operation: parsed.operationId(i),
-      ...r,
-    });
+    const message = `a '${op.op}' operation needs the top-level field 'sender' (the signer principal, e.g. SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR) to read its positions; add 'sender'`;
+    out.push(schemaFinding(parsed, message, parsed.rangeOf(['operations', i, 'op']), i));
   });
   return out;
 }
@@ -395,8 +389,7 @@ function senderFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
 function modeFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
   const out: Finding[] = [];
   const schema = (opIndex: number, path: PlanPath, message: string, key = false): void => {
-    const r = (key ? parsed.keyRangeOf(path) : parsed.rangeOf(path)) ?? { offset: 0, length: 0 };
-    out.push({ code: 'schema', severity: 'error', message, operation: parsed.operationId(opIndex), ...r });
+    out.push(schemaFinding(parsed, message, key ? parsed.keyRangeOf(path) : parsed.rangeOf(path), opIndex));
   };
   plan.operations.forEach((op, i) => {
     if (op.op !== 'add' && op.op !== 'move') return;
@@ -463,14 +456,13 @@ function idFindings(parsed: ParsedPlan, plan: Plan): Finding[] {
     }
     // Point at an explicit id: this op's, else the earlier op's (this one goes by its index).
     const at = op.id !== undefined ? i : first;
-    const r = parsed.rangeOf(['operations', at, 'id']) ?? { offset: 0, length: 0 };
     const message =
       op.id !== undefined && plan.operations[first]?.id !== undefined
         ? `operation id '${id}' is already used by operations[${first}]; ids must be unique`
         : op.id !== undefined
           ? `operation id '${id}' equals the index of operations[${first}], which has no id and is known by its index; ids must be unique: choose another id or give operations[${first}] an id`
           : `operation id '${id}' of operations[${first}] equals the index of operations[${i}], which has no id and is known by its index; ids must be unique: choose another id or give operations[${i}] an id`;
-    out.push({ code: 'schema', severity: 'error', message, operation: parsed.operationId(at), ...r });
+    out.push(schemaFinding(parsed, message, parsed.rangeOf(['operations', at, 'id']), at));
   });
   return out;
 }

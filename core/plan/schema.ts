@@ -132,7 +132,7 @@ function unsafeInteger(v: number, path: SchemaPath, issues: SchemaIssue[]): bool
   return true;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -575,7 +575,8 @@ export type MoveOp = Infer<typeof MoveOpSchema>;
 export type SwapOp = Infer<typeof SwapOpSchema>;
 export type PlanOperation = AddOp | WithdrawOp | MoveOp | SwapOp;
 
-const OPERATIONS = new Map<unknown, ObjectSchema<PlanOperation>>([
+/** Each operation's schema by its `op`. */
+export const OPERATION_SCHEMAS: ReadonlyMap<unknown, ObjectSchema<PlanOperation>> = new Map([
   ['add', AddOpSchema],
   ['withdraw', WithdrawOpSchema],
   ['move', MoveOpSchema],
@@ -586,7 +587,7 @@ const OPERATIONS = new Map<unknown, ObjectSchema<PlanOperation>>([
 export const OperationSchema = schema<PlanOperation>(
   (v, path, issues) => {
     if (!isRecord(v)) return expectedType(issues, path, 'object', v);
-    const s = OPERATIONS.get(v.op);
+    const s = OPERATION_SCHEMAS.get(v.op);
     if (s) return s.check(v, path, issues);
     path.push('op');
     fail(
@@ -598,7 +599,7 @@ export const OperationSchema = schema<PlanOperation>(
     path.pop();
     return INVALID;
   },
-  { oneOf: [...OPERATIONS.values()].map((s) => s.json) },
+  { oneOf: [...OPERATION_SCHEMAS.values()].map((s) => s.json) },
 );
 
 const nonNegative = boundedInt(0);

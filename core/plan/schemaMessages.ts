@@ -5,14 +5,11 @@
 import { MAX_UINT128 } from '../dlmm/bins';
 import {
   AddItemSchema,
-  AddOpSchema,
   DistributionSchema,
   MoveItemSchema,
-  MoveOpSchema,
+  OPERATION_SCHEMAS,
   PlanSchema,
   PolicySchema,
-  SwapOpSchema,
-  WithdrawOpSchema,
   type SchemaIssue,
 } from './schema';
 
@@ -20,7 +17,6 @@ type Path = readonly (string | number)[];
 
 const AMOUNT_FIELDS = new Set(['x_amount', 'y_amount', 'amount', 'amount_in']);
 const BIN_FIELDS = new Set(['bin_id', 'from_bin_id', 'to_bin_id']);
-const PERCENT_FIELDS = new Set(['withdrawal_percentage', 'slippage_tolerance']);
 /** Fields that take text (principals, words): a number form there is only a wrong value, not a form. */
 const TEXT_FIELDS = new Set([
   'sender',
@@ -36,12 +32,6 @@ const TEXT_FIELDS = new Set([
   'amm_strategy',
   '$schema',
 ]);
-const OP_SCHEMAS: Record<string, { shape: Record<string, unknown> }> = {
-  add: AddOpSchema,
-  withdraw: WithdrawOpSchema,
-  move: MoveOpSchema,
-  swap: SwapOpSchema,
-};
 
 /** What a field accepts, in words. */
 function expectationFor(path: Path): string | undefined {
@@ -60,8 +50,6 @@ function expectationFor(path: Path): string | undefined {
     return 'a percent 0 < p <= 100, a plain decimal with at most 4 decimals, no exponent (50 means 50%)';
   if (last === 'slippage_tolerance')
     return 'a percent 0 <= p < 100, a plain decimal with at most 4 decimals, no exponent (1 means 1%); 100 or more would accept receiving nothing';
-  if (typeof last === 'string' && PERCENT_FIELDS.has(last))
-    return 'a percent, a plain decimal with at most 4 decimals, no exponent (1 means 1%)';
   if (last === 'version') return 'the integer 1';
   if (last === 'network') return 'mainnet or testnet';
   if (last === 'api') return 'v2 or v1';
@@ -91,8 +79,7 @@ function acceptedKeys(path: Path, root: unknown): string[] {
   if (path.length === 1 && path[0] === 'policy') return Object.keys(PolicySchema.shape);
   if (path[0] === 'operations' && typeof path[1] === 'number') {
     if (path.length === 2) {
-      const op = valueAt(root, path) as { op?: unknown } | undefined;
-      const s = typeof op?.op === 'string' ? OP_SCHEMAS[op.op] : undefined;
+      const s = OPERATION_SCHEMAS.get((valueAt(root, path) as { op?: unknown } | undefined)?.op);
       return s ? Object.keys(s.shape) : ['id', 'op', '...'];
     }
     if (path.length === 4 && path[2] === 'bins') return Object.keys(AddItemSchema.shape);
