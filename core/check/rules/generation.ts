@@ -1,9 +1,8 @@
 /** Pool id generations (interface document, "Pool identifiers" and "Versioning" 2). Shared by rules. */
-import type { TextEdit } from '../../plan/diagnostics';
 import type { ParsedPlan } from '../../plan/parse';
 import { POOL_ALIAS, type Plan } from '../../plan/schema';
 import type { LiveData } from '../../live/live';
-import { replaceScalar } from './rule';
+import { replaceScalar, type FindingAt } from './rule';
 
 export const isAlias = (ref: string): boolean => POOL_ALIAS.test(ref);
 
@@ -28,9 +27,15 @@ export function offlineMixedOps(plan: Plan): number[] {
   return out;
 }
 
-/** Quick fix edit: the pool value replaced with its contract principal. */
-export function principalEdit(parsed: ParsedPlan, opIndex: number, principal: string): TextEdit | undefined {
-  return replaceScalar(parsed, ['operations', opIndex, 'pool'], principal);
+/** Where a pool written as an alias is reported, with the quick fix writing its contract principal (when known). */
+export function principalFix(parsed: ParsedPlan, op: number, principal: string | undefined): FindingAt {
+  const path = ['operations', op, 'pool'];
+  const edit = principal ? replaceScalar(parsed, path, principal) : undefined;
+  return {
+    op,
+    path,
+    fixes: edit ? [{ title: `Use the contract principal ${principal}`, edits: [edit], preferred: true }] : [],
+  };
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Finding } from '../../plan/diagnostics';
-import { isAlias, mixingExplainsNotFound, offlineMixedOps, principalEdit, principalFor } from './generation';
-import { finding, type FindingAt, type Rule } from './rule';
-import type { TextEdit } from '../../plan/diagnostics';
+import { isAlias, mixingExplainsNotFound, offlineMixedOps, principalFix, principalFor } from './generation';
+import { finding, type Rule } from './rule';
 
 /**
  * Ids of the two generations must not be mixed: an alias where app v2 needs the principal (withdraw/move),
@@ -29,12 +28,11 @@ export const mixedGeneration: Rule = {
         continue;
       }
       const principal = principalFor(ctx.live, op.pool);
-      const edit = principal ? principalEdit(ctx.parsed, i, principal) : undefined;
       out.push(
         finding(
           ctx,
           'mixed-generation',
-          principalFix(i, principal, edit),
+          principalFix(ctx.parsed, i, principal),
           `pool '${op.pool}' is a short alias, but ${op.op} reads app v2 positions, which need the contract principal${principal ? ` (${principal})` : ' from /quotes/v2/pools'}`,
         ),
       );
@@ -70,12 +68,11 @@ export const mixedGeneration: Rule = {
       if (op.op === 'swap' || reported.has(i) || !isAlias(op.pool)) return;
       const principal = principalFor(ctx.live, op.pool);
       if (!principal || (forms.get(principal)?.size ?? 0) < 2) return;
-      const edit = principalEdit(ctx.parsed, i, principal);
       out.push(
         finding(
           ctx,
           'mixed-generation',
-          principalFix(i, principal, edit),
+          principalFix(ctx.parsed, i, principal),
           `pool '${op.pool}' is written elsewhere in this file as its contract principal ${principal}; write one pool one way`,
         ),
       );
@@ -83,15 +80,3 @@ export const mixedGeneration: Rule = {
     return out;
   },
 };
-
-/** Where a pool written as an alias is reported, with the quick fix writing its contract principal. */
-function principalFix(op: number, principal: string | undefined, edit: TextEdit | undefined): FindingAt {
-  return {
-    op,
-    path: ['operations', op, 'pool'],
-    fixes:
-      edit && principal
-        ? [{ title: `Use the contract principal ${principal}`, edits: [edit], preferred: true }]
-        : [],
-  };
-}

@@ -1,5 +1,5 @@
 import type { Finding } from '../../plan/diagnostics';
-import { isAlias, principalEdit, principalFor } from './generation';
+import { isAlias, principalFix, principalFor } from './generation';
 import { finding, type Rule } from './rule';
 
 /** v2 prefers the contract principal from the pools list; aliases still work for quote reads (adds). */
@@ -14,19 +14,12 @@ export const preferContractId: Rule = {
       const lp = ctx.live?.byPool.get(op.pool);
       if (lp && (lp.poolError?.code === 'pool-not-found' || lp.binsError?.code === 'pool-not-found')) return;
       const principal = principalFor(ctx.live, op.pool);
-      const edit = principal ? principalEdit(ctx.parsed, i, principal) : undefined;
       const known = principal ? ` (${principal})` : '';
       out.push(
         finding(
           ctx,
           'prefer-contract-id',
-          {
-            op: i,
-            path: ['operations', i, 'pool'],
-            fixes: edit
-              ? [{ title: `Use the contract principal ${principal}`, edits: [edit], preferred: true }]
-              : [],
-          },
+          principalFix(ctx.parsed, i, principal),
           `pool '${op.pool}' is a short alias; engine v2 prefers the contract principal from the pools list${known}`,
         ),
       );
