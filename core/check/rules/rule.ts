@@ -133,21 +133,17 @@ export function livePoolOf(ctx: RuleContext, opIndex: number): LivePool | undefi
 }
 
 /** Prepared operations by plan index, built once per prepared list (rules look one up per operation). */
-const preparedIndex = new WeakMap<
-  readonly PreparedOperation[],
-  { length: number; byIndex: Map<number, PreparedOperation> }
->();
+const preparedIndex = new WeakMap<readonly PreparedOperation[], Map<number, PreparedOperation>>();
 
 /** The prepared operation of the plan's operation `i` (the first with that index), in constant time. */
 export function preparedAt(ctx: Pick<RuleContext, 'prepared'>, i: number): PreparedOperation | undefined {
-  let index = preparedIndex.get(ctx.prepared);
-  // Indexed again if the list changed length since (it does not today: a guard, not a path).
-  if (!index || index.length !== ctx.prepared.length) {
-    const byIndex = new Map<number, PreparedOperation>();
+  let byIndex = preparedIndex.get(ctx.prepared);
+  if (!byIndex) {
+    byIndex = new Map();
     for (const p of ctx.prepared) if (!byIndex.has(p.index)) byIndex.set(p.index, p);
-    preparedIndex.set(ctx.prepared, (index = { length: ctx.prepared.length, byIndex }));
+    preparedIndex.set(ctx.prepared, byIndex);
   }
-  return index.byIndex.get(i);
+  return byIndex.get(i);
 }
 
 /** The span of a bin list (count, lowest and highest id), computed once per list and only when asked. */

@@ -6,42 +6,24 @@ export interface WrittenBinId {
   op: number;
   path: PlanPath;
   id: number;
-  /** target: an add/move destination; from: a move source; filter: a withdraw selection. */
-  role: 'target' | 'from' | 'filter';
 }
 
-/** Every absolute bin id written in the plan (those `keep` accepts), with its path. */
-export function writtenBinIds(plan: Plan, keep: (id: number) => boolean = () => true): WrittenBinId[] {
+/** Every absolute bin id written in the plan that `keep` accepts (targets, move sources, withdraw filters). */
+export function writtenBinIds(plan: Plan, keep: (id: number) => boolean): WrittenBinId[] {
   const out: WrittenBinId[] = [];
-  // Paths are built only for kept ids: the rules keep few of 350 (allocation dominated otherwise).
   plan.operations.forEach((op, i) => {
-    if (op.op === 'add') {
-      op.bins.forEach((b, j) => {
-        if (b.bin_id !== undefined && keep(b.bin_id))
-          out.push({ op: i, path: ['operations', i, 'bins', j, 'bin_id'], id: b.bin_id, role: 'target' });
-      });
-    } else if (op.op === 'move') {
+    // Paths are built only for kept ids: the rules keep few of 350 (allocation dominated otherwise).
+    const at = (id: number | undefined, list: string, j: number, field?: string): void => {
+      if (id === undefined || !keep(id)) return;
+      out.push({ op: i, path: field ? ['operations', i, list, j, field] : ['operations', i, list, j], id });
+    };
+    if (op.op === 'add') op.bins.forEach((b, j) => at(b.bin_id, 'bins', j, 'bin_id'));
+    else if (op.op === 'move')
       op.moves.forEach((m, j) => {
-        if (keep(m.from_bin_id))
-          out.push({
-            op: i,
-            path: ['operations', i, 'moves', j, 'from_bin_id'],
-            id: m.from_bin_id,
-            role: 'from',
-          });
-        if (m.to_bin_id !== undefined && keep(m.to_bin_id))
-          out.push({
-            op: i,
-            path: ['operations', i, 'moves', j, 'to_bin_id'],
-            id: m.to_bin_id,
-            role: 'target',
-          });
+        at(m.from_bin_id, 'moves', j, 'from_bin_id');
+        at(m.to_bin_id, 'moves', j, 'to_bin_id');
       });
-    } else if (op.op === 'withdraw') {
-      op.bins?.forEach((id, j) => {
-        if (keep(id)) out.push({ op: i, path: ['operations', i, 'bins', j], id, role: 'filter' });
-      });
-    }
+    else if (op.op === 'withdraw') op.bins?.forEach((id, j) => at(id, 'bins', j));
   });
   return out;
 }
