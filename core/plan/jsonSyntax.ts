@@ -1,6 +1,6 @@
 /**
  * A strict JSON (RFC 8259) syntax checker: finds the first error the way a JSON parser would, with its
- * offset. `*.dlmm.json` files are then read by the `yaml` library (for node ranges and bigints), but their
+ * offset. `*.dlmm.json` files are then read as `yaml` reads them (lightJson.ts), but their
  * syntax errors must be JSON's, not YAML's (a JSON file with a trailing comma is not valid YAML-as-JSON).
  * Iterative, so absurd nesting is reported instead of overflowing the stack.
  */

@@ -9,6 +9,8 @@
  * an own property, as toJS makes it. test/unit/plan/lightJson.test.ts checks the equivalence with yaml.
  */
 import {
+  bail,
+  Bail,
   exactBigInt,
   flowMapNode,
   scalarNode,
@@ -30,10 +32,6 @@ export interface JsonDoc {
   writtenNumbers?: true;
 }
 
-class Bail extends Error {}
-const bail = (): never => {
-  throw new Bail();
-};
 /** A mapping with more entries than the limit: `offset` is that of the comma that reached it. */
 class Limit extends Error {
   constructor(readonly offset: number) {

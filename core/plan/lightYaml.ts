@@ -228,8 +228,9 @@ export function exactBigInt(n: number): bigint {
 export const flowMapNode = (open: number, end: number, keys: LightScalar[], values: LightNode[]): LightMap =>
   new MapNode(open, end, true, keys, values);
 
-class Bail extends Error {}
-const bail = (): never => {
+/** The reader leaves the text to the full parser (thrown by `bail`; lightJson.ts reads by the same rule). */
+export class Bail extends Error {}
+export const bail = (): never => {
   throw new Bail();
 };
 
