@@ -13,13 +13,11 @@ export const quoteMismatch: Rule = {
     const out: Finding[] = [];
     for (const { index, op, q } of checkedSwaps(ctx)) {
       const c = q.check;
+      if (!c.verified || !c.mismatch) continue;
       const outW = (v: bigint) => amountWords(ctx.live, op.output_token, v);
-      let message: string | undefined;
-      if (c.verified && c.mismatch)
-        message =
-          `the engine quotes ${outW(c.engine_amount_out)} but the exact walk on the bins read gives ${outW(c.amount_out)} ` +
-          `for ${amountWords(ctx.live, op.input_token, c.amount_in_used)} in; the export bounds with the exact figure`;
-      if (!message) continue;
+      const message =
+        `the engine quotes ${outW(c.engine_amount_out)} but the exact walk on the bins read gives ${outW(c.amount_out)} ` +
+        `for ${amountWords(ctx.live, op.input_token, c.amount_in_used)} in; the export bounds with the exact figure`;
       out.push(
         finding(ctx, 'quote-mismatch', { op: index, path: ['operations', index, 'amount_in'] }, message),
       );
