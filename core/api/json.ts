@@ -37,87 +37,11 @@ const ESCAPES: Record<string, string> = {
   t: '\t',
 };
 
-/** Parses JSON text; integers outside the safe range become bigint, all other numbers stay numbers. */
-export function parseJsonExact(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
-  // Fast path: one scan finds the unsafe integer literals, which are handed to the native JSON.parse as
-  // marked strings and revived as bigint. Anything unusual (malformed text, depth, a NUL escape that could
-  // pass for a marker, a float overflow) goes to the careful reader, which also words every error.
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const unsafe = findUnsafeIntegers(body, maxDepth);
-  if (unsafe !== undefined) {
-    try {
-      return unsafe.length === 0 ? JSON.parse(body) : JSON.parse(markIntegers(body, unsafe), reviveMarked);
-    } catch {
-      // fall through: the careful reader reports where and why
-    }
-  }
-  return parseJsonExactReference(text, maxDepth);
-}
-
-/** Start/end offsets of integer literals outside the safe range, or undefined when the fast path must not be used. */
-function findUnsafeIntegers(body: string, maxDepth: number): Array<[number, number]> | undefined {
-  const found: Array<[number, number]> = [];
-  const n = body.length;
-  let depth = 0;
-  for (let i = 0; i < n; i++) {
-    const c = body.charCodeAt(i);
-    if (c === 34) {
-      for (i++; i < n; i++) {
-        const d = body.charCodeAt(i);
-        if (d === 34) break;
-        if (d === 92) {
-          if (body.charCodeAt(i + 1) === 117 && body.startsWith('0000', i + 2)) return undefined;
-          i++;
-        }
-      }
-      if (i >= n) return undefined;
-    } else if (c === 123 || c === 91) {
-      if (++depth > maxDepth) return undefined;
-    } else if (c === 125 || c === 93) {
-      depth--;
-    } else if (c === 45 || (c >= 48 && c <= 57)) {
-      const start = i;
-      let integer = true;
-      for (; i + 1 < n; i++) {
-        const d = body.charCodeAt(i + 1);
-        if ((d >= 48 && d <= 57) || d === 45) continue;
-        if (d === 46 || d === 43 || d === 101 || d === 69) integer = false;
-        else break;
-      }
-      if (integer ? i + 1 - start < 16 : !/[eE]/.test(body.slice(start, i + 1))) continue;
-      const literal = body.slice(start, i + 1);
-      if (!integer) {
-        if (!Number.isFinite(Number(literal))) return undefined;
-      } else if (!Number.isSafeInteger(Number(literal))) {
-        if (!/^-?(0|[1-9]\d*)$/.test(literal)) return undefined;
-        const big = BigInt(literal);
-        if (big > MAX_SAFE || big < MIN_SAFE) found.push([start, i + 1]);
-      }
-    }
-  }
-  return found;
-}
-
-/** Replaces each unsafe integer literal by a string holding NUL + its digits (no string can, see the scan). */
-function markIntegers(body: string, spans: Array<[number, number]>): string {
-  let out = '';
-  let prev = 0;
-  for (const [start, end] of spans) {
-    out += body.slice(prev, start) + '"\\u0000' + body.slice(start, end) + '"';
-    prev = end;
-  }
-  return out + body.slice(prev);
-}
-
-function reviveMarked(_key: string, value: unknown): unknown {
-  return typeof value === 'string' && value.charCodeAt(0) === 0 ? BigInt(value.slice(1)) : value;
-}
-
 /**
- * The careful reader: a recursive-descent parser with the same results as parseJsonExact, used for the
- * unusual cases and for error positions. Exported so tests can check both paths agree.
+ * Parses JSON text (a recursive-descent reader): integers outside the safe range become bigint, all other
+ * numbers stay numbers; an error names what was found and where.
  */
-export function parseJsonExactReference(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
+export function parseJsonExact(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
   let pos = 0;
 
   const fail = (reason: string, at: number = pos): never => {
