@@ -1,6 +1,8 @@
 /** Typed API errors: values with a code and context, never bare strings (STYLE.md 7). */
 
-export type InventoryFault = 'TIP_LAG' | 'RECONCILE_DIRTY' | 'INCOMPLETE';
+/** The market-maker inventory's fault codes (its 503 bodies; the simulator's world names the same). */
+export const INVENTORY_FAULTS = ['TIP_LAG', 'RECONCILE_DIRTY', 'INCOMPLETE'] as const;
+export type InventoryFault = (typeof INVENTORY_FAULTS)[number];
 
 /** The `detail` of failures.ts notTheService's error (core/live/live.ts reads it without loading the schemas). */
 export const NOT_THE_SERVICE = 'not the service';

@@ -1,5 +1,5 @@
 /** Typed failures the API client raises: each names the endpoint, what was found and what to do. */
-import { ApiError, NOT_THE_SERVICE, type InventoryFault } from './errors';
+import { ApiError, INVENTORY_FAULTS, NOT_THE_SERVICE, type InventoryFault } from './errors';
 import { InventoryFaultSchema, type QuoteRequest } from './schemas';
 import type { HttpRequest, HttpResponse } from './transport';
 import { errorDetail, isRecord, refusedFields, validationDetail } from './validate';
@@ -46,8 +46,7 @@ export function currentBinsUnavailable(
   code: string | undefined,
   detail: string,
 ): ApiError {
-  const known = ['TIP_LAG', 'RECONCILE_DIRTY', 'INCOMPLETE'] as const;
-  const fault = known.find((k) => k === code);
+  const fault = INVENTORY_FAULTS.find((k) => k === code);
   const shown = code !== undefined ? `errorCode ${code.slice(0, 40)}` : detail;
   return new ApiError(
     'inventory-unavailable',

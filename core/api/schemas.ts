@@ -8,6 +8,7 @@
  */
 import * as z from 'zod';
 import { MAX_BIN_ID, MIN_BIN_ID } from '../dlmm/bins';
+import { INVENTORY_FAULTS } from './errors';
 
 /** A uint128-ish amount on the wire -> bigint. */
 const zAmount = z
@@ -645,7 +646,7 @@ export type Inventory = z.infer<typeof InventorySchema>;
 
 /** Inventory 503 body. */
 export const InventoryFaultSchema = z.looseObject({
-  code: z.enum(['TIP_LAG', 'RECONCILE_DIRTY', 'INCOMPLETE']),
+  code: z.enum(INVENTORY_FAULTS),
   message: z.string().optional(),
   tip_lag: zInt.nullable().optional(),
 });

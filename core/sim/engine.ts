@@ -20,7 +20,8 @@ import {
   type PoolSnapshot,
 } from '../chain/index';
 import { layoutPool } from './layout';
-import type { FaultSpec, InventoryFaultCode, PoolSpec, TokenSpec, World } from './world';
+import type { FaultSpec, PoolSpec, TokenSpec, World } from './world';
+import type { InventoryFault } from '../api/errors';
 
 /** One pool's live state: the chain model's pool plus what the service adds (alias, quotable, spec). */
 export interface SimPool extends ChainPool {
@@ -209,7 +210,7 @@ export class SimEngine {
   }
 
   /** The inventory fault that applies to (pool, principal), if any; tip lag is checked by the caller. */
-  faultFor(pool: SimPool, principal: string): InventoryFaultCode | undefined {
+  faultFor(pool: SimPool, principal: string): InventoryFault | undefined {
     const hit = this.faultList.find(
       (f) =>
         (f.pool === pool.id || f.pool === pool.alias) &&

@@ -5,6 +5,7 @@
  */
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import * as z from 'zod';
+import { INVENTORY_FAULTS } from '../api/errors';
 import { MAX_BIN_ID, MIN_BIN_ID } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
 
@@ -46,8 +47,7 @@ const zPercent = z.union([z.bigint(), z.number(), z.string()]).transform((v, ctx
   return ppm;
 });
 
-export const InventoryFaultCodeSchema = z.enum(['TIP_LAG', 'RECONCILE_DIRTY', 'INCOMPLETE']);
-export type InventoryFaultCode = z.infer<typeof InventoryFaultCodeSchema>;
+export const InventoryFaultCodeSchema = z.enum(INVENTORY_FAULTS);
 
 const TokenSpecSchema = z.strictObject({
   contract: zContractPrincipal,

@@ -12,6 +12,7 @@ import type { SimEngine, SimPool } from '../engine';
 import { HttpError, badRequest, type Reply, type Router } from '../http';
 import { priceHistory } from '../history';
 import { poolNotFoundBody, poolReserves, presentPositionBins } from '../present';
+import { FAULT_MESSAGES } from './inventory';
 
 /** Resolves an app v2 pool id: principal only; alias -> 200 'Pool not found'; unknown -> 404. */
 function appPool(engine: SimEngine, id: string): SimPool | Reply {
@@ -30,11 +31,6 @@ function requireUser(user: string): void {
     throw badRequest(`user '${user}' is not a Stacks principal (SP…/SM…/ST…)`);
 }
 
-const CURRENT_BINS_FAULTS = {
-  RECONCILE_DIRTY: 'book not reconciled',
-  INCOMPLETE: 'inventory data incomplete',
-} as const;
-
 /** A block hash for a height: 32 bytes of hex, stable per height (the simulator has no real blocks). */
 function blockHashOf(height: number): string {
   return '0x' + height.toString(16).padStart(64, '0');
@@ -51,11 +47,7 @@ function currentBins(engine: SimEngine, alias: string, user: string): Reply {
     throw new HttpError(404, { errorCode: 'POOL_NOT_FOUND', message: `pool ${alias} not found` });
   const fault = engine.faultFor(pool, user);
   if (fault === 'RECONCILE_DIRTY' || fault === 'INCOMPLETE')
-    throw new HttpError(
-      503,
-      { errorCode: fault, message: CURRENT_BINS_FAULTS[fault] },
-      { 'Retry-After': '1' },
-    );
+    throw new HttpError(503, { errorCode: fault, message: FAULT_MESSAGES[fault] }, { 'Retry-After': '1' });
   const s = engine.status;
   let overall = 0n;
   const bins = engine

@@ -8,7 +8,8 @@ import { BIN_ID_OFFSET } from '../../dlmm/bins';
 import type { SimEngine } from '../engine';
 import { HttpError, badRequest, type Router } from '../http';
 
-const FAULT_MESSAGES = {
+/** What the simulated inventory (and app v2 current-bins) says with each fault code. */
+export const FAULT_MESSAGES = {
   TIP_LAG: 'applied state lags the chain tip',
   RECONCILE_DIRTY: 'book not reconciled',
   INCOMPLETE: 'inventory data incomplete',
