@@ -204,7 +204,7 @@ const ENDPOINTS = {
     binsRead: true,
     answer: (body, endpoint) => {
       const list = readList(body, ['bins'], PositionBinSchema, endpoint);
-      rejectDuplicateBins(list, endpoint, 'bins');
+      rejectDuplicateBins(list, endpoint);
       return list;
     },
   }),
@@ -310,7 +310,7 @@ function binList(
     keep: 'disk',
     answer: (body, endpoint) => {
       const list: BinList = validate(schema, body, endpoint);
-      rejectDuplicateBins(list.bins, endpoint, 'bins');
+      rejectDuplicateBins(list.bins, endpoint);
       return list;
     },
   };
@@ -945,7 +945,7 @@ function inventoryOf(res: HttpResponse, pool: string, endpoint: string): Invento
       throw poolNotFound({ endpoint }, pool, res, poolNotFoundText(parsed, res.text) ?? 'Pool not found');
     }
     const inventory = validate(InventorySchema, parsed, endpoint);
-    rejectDuplicateBins(inventory.bins, endpoint, 'bins');
+    rejectDuplicateBins(inventory.bins, endpoint);
     if (!inventory.clean) {
       // Only clean books are trusted: an unreconciled 200 is treated like RECONCILE_DIRTY, never as data.
       throw inventoryUnavailable({ endpoint }, 'RECONCILE_DIRTY', 'the book answered with clean: false');

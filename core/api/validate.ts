@@ -88,13 +88,12 @@ export function readList<S extends z.ZodType>(
 }
 
 /**
- * Rejects a bin list in which one bin id appears twice: which entry is true cannot be known, so the list
- * is not believed (never "the last one wins"). `field` names the list in the message ("bins").
+ * Rejects a bin list (a body's `bins`) in which one bin id appears twice: which entry is true cannot be
+ * known, so the list is not believed (never "the last one wins").
  */
 export function rejectDuplicateBins<T extends { bin_id: number }>(
   bins: readonly T[],
   endpoint: string,
-  field: string,
 ): void {
   const seen = new Map<number, number>();
   bins.forEach((b, i) => {
@@ -102,8 +101,8 @@ export function rejectDuplicateBins<T extends { bin_id: number }>(
     if (first !== undefined) {
       throw unexpectedField(
         endpoint,
-        `${field}.${i}.bin_id`,
-        `repeats bin ${b.bin_id} (also at ${field}.${first}); a list with duplicate bins is not used.`,
+        `bins.${i}.bin_id`,
+        `repeats bin ${b.bin_id} (also at bins.${first}); a list with duplicate bins is not used.`,
       );
     }
     seen.set(b.bin_id, i);

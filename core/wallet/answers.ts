@@ -6,7 +6,6 @@
 import * as z from 'zod';
 import { explainAbortsIn } from '../dlmm/explain';
 
-export { WALLET_ERROR_MEANINGS, walletErrorText } from './errors';
 import { WALLET_ERROR_MEANINGS, walletErrorText } from './errors';
 
 const hex = z
