@@ -11,17 +11,15 @@
  * - `GET /node/v2/contracts/interface/{addr}/{name}` for the simulator's quote contract and the swap router.
  * - `POST /node/v2/contracts/call-read/{quote contract}/get-dy|get-dx`: the router's simple-multi walk over
  *   the current bins → `(ok {amount-in-used: uint, amount-out: uint})` (amount-out skewed by the admin's
- *   `quote_skew_bps`, as the quote engine's answers are).
+ *   `quote_skew_bps`, as the quote engine's answers are), answered by the node proxy (routes/node.ts).
  *
  * The quote contract is the simulator's own (`SIM_QUOTE_CONTRACT`): the real service names its own quote
  * contract per route, and clients read whatever contract and function a route names. Keeper orders (the
  * library's keeper API) are not served.
  */
-import { Cl, type ClarityValue } from '@stacks/transactions';
 import type { SimEngine, SimPool } from '../engine';
-import { badRequest, type Reply, type Router } from '../http';
+import { badRequest, type Router } from '../http';
 import { tokenId } from '../present';
-import { quotePath } from '../quote';
 import { SWAP_ROUTER } from './quoteV2';
 import type { TokenSpec } from '../world';
 
@@ -140,39 +138,6 @@ function coreRoute(
     },
     state_height: engine.status.state_height,
   };
-}
-
-/** The read-only quote call: (pool, x, y, amount) → (ok {amount-in-used, amount-out}) or a node refusal. */
-export function quoteCall(engine: SimEngine, fn: string, args: ClarityValue[]): Reply {
-  const refused = (cause: string): Reply => ({ body: { okay: false, cause } });
-  if (fn !== 'get-dy' && fn !== 'get-dx')
-    return refused(
-      `Unchecked(NoSuchPublicFunction("${SIM_QUOTE_CONTRACT}", "${fn}")): serves get-dy and get-dx`,
-    );
-  if (args.length !== 4) return refused(`Unchecked(IncorrectArgumentCount(4, ${args.length}))`);
-  const names = args.slice(0, 3).map((a) => (a.type === 'contract' || a.type === 'address' ? a.value : ''));
-  const amountCv = args[3] as ClarityValue;
-  if (amountCv.type !== 'uint')
-    return refused('Unchecked(TypeValueError(UIntType, …)): argument 3 must be a uint');
-  const pool = engine.poolByPrincipal(names[0] as string);
-  if (!pool) return refused(`pool-trait ${names[0]} is not a pool of this world`);
-  if (names[1] !== pool.tokenX || names[2] !== pool.tokenY)
-    return { body: { okay: true, result: `0x${Cl.serialize(Cl.error(Cl.uint(1001)))}` } };
-  const xForY = fn === 'get-dy';
-  const amount = BigInt(amountCv.value);
-  let used = 0n;
-  let out = 0n;
-  if (amount > 0n) {
-    const q = quotePath(
-      [{ pool, xForY, input: xForY ? pool.tokenX : pool.tokenY, output: xForY ? pool.tokenY : pool.tokenX }],
-      amount,
-    );
-    used = q.amountInUsed;
-    // The admin's quote skew applies to this quote call as to the quote engine.
-    out = engine.skewed(q.amountOut);
-  }
-  const cv = Cl.ok(Cl.tuple({ 'amount-in-used': Cl.uint(used), 'amount-out': Cl.uint(out) }));
-  return { body: { okay: true, result: `0x${Cl.serialize(cv)}` } };
 }
 
 /** Registers the core swap API under /core and the contract interfaces under /node. */

@@ -5,14 +5,16 @@
  * get-total-supply (unsigned id) -> (ok uint), get-active-bin-id -> (ok int), get-balance (id, user) -> (ok uint),
  * get-user-bins (user) -> (ok (list uint)), get-overall-supply -> (ok uint).
  * A world token's SIP-010 `get-balance (who principal)` answers `(ok uint)` from the world's balances (the
- * STX wrapper `token-stx-v-1-2`: `stx-get-balance`, micro-STX).
+ * STX wrapper `token-stx-v-1-2`: `stx-get-balance`, micro-STX); the simulator's quote contract
+ * (SIM_QUOTE_CONTRACT, routes/coreApi.ts) answers get-dy / get-dx.
  */
 import { Cl, deserializeCV, serializeCV, type ClarityValue } from '@stacks/transactions';
 import * as z from 'zod';
 import { BIN_ID_OFFSET, isUnsignedBinId } from '../../dlmm/bins';
 import type { SimEngine, SimPool } from '../engine';
 import { parseBody, type Reply, type Router } from '../http';
-import { quoteCall, SIM_QUOTE_CONTRACT } from './coreApi';
+import { quotePath } from '../quote';
+import { SIM_QUOTE_CONTRACT } from './coreApi';
 
 const CallReadBody = z.looseObject({
   sender: z.string().min(1),
@@ -135,6 +137,36 @@ function tokenCall(engine: SimEngine, token: string, fn: string, args: ClarityVa
   if (!who)
     return refused(`Unchecked(TypeValueError(PrincipalType, …)): ${fn} argument 0 must be a principal`);
   return okay(Cl.ok(Cl.uint(engine.balanceOf(who, token))));
+}
+
+/** The read-only quote call: (pool, x, y, amount) → (ok {amount-in-used, amount-out}) or a node refusal. */
+function quoteCall(engine: SimEngine, fn: string, args: ClarityValue[]): Reply {
+  if (fn !== 'get-dy' && fn !== 'get-dx')
+    return refused(
+      `Unchecked(NoSuchPublicFunction("${SIM_QUOTE_CONTRACT}", "${fn}")): serves get-dy and get-dx`,
+    );
+  if (args.length !== 4) return refused(`Unchecked(IncorrectArgumentCount(4, ${args.length}))`);
+  const names = args.slice(0, 3).map((a) => (a.type === 'contract' || a.type === 'address' ? a.value : ''));
+  const amountCv = args[3] as ClarityValue;
+  if (amountCv.type !== 'uint')
+    return refused('Unchecked(TypeValueError(UIntType, …)): argument 3 must be a uint');
+  const pool = engine.poolByPrincipal(names[0] as string);
+  if (!pool) return refused(`pool-trait ${names[0]} is not a pool of this world`);
+  if (names[1] !== pool.tokenX || names[2] !== pool.tokenY) return okay(Cl.error(Cl.uint(1001)));
+  const xForY = fn === 'get-dy';
+  const amount = BigInt(amountCv.value);
+  let used = 0n;
+  let out = 0n;
+  if (amount > 0n) {
+    const q = quotePath(
+      [{ pool, xForY, input: xForY ? pool.tokenX : pool.tokenY, output: xForY ? pool.tokenY : pool.tokenX }],
+      amount,
+    );
+    used = q.amountInUsed;
+    // The admin's quote skew applies to this quote call as to the quote engine.
+    out = engine.skewed(q.amountOut);
+  }
+  return okay(Cl.ok(Cl.tuple({ 'amount-in-used': Cl.uint(used), 'amount-out': Cl.uint(out) })));
 }
 
 /** Registers the node proxy under /node (nodeUrl). */
