@@ -59,8 +59,9 @@ type EngineFailure = Extract<LiquidityResult<never>, { ok: false }>['error'];
 export class SimEngine {
   private poolsById = new Map<string, SimPool>();
   private poolsByAlias = new Map<string, SimPool>();
-  private statusValue: SimStatus;
-  private faultList: FaultSpec[];
+  // Set by reset(), which the constructor calls.
+  private statusValue!: SimStatus;
+  private faultList!: FaultSpec[];
   private depth = 0;
   private changedInTx = false;
   /** Increments on any change (state or status): a cache key for serialized answers. */
@@ -82,10 +83,7 @@ export class SimEngine {
   readonly balances = new ChainBalances('zero');
 
   constructor(readonly world: World) {
-    this.statusValue = { ...world.status };
-    this.faultList = [...world.inventory_faults];
-    this.loadPools();
-    this.loadBalances();
+    this.reset();
   }
 
   /** The balances' key of a world token: the native STX wrapper (no asset name) is STX. */
