@@ -9,7 +9,6 @@ import type {
   PreparedMoveItem,
   PreparedOperation,
   PreparedWithdrawItem,
-  PoolSnapshot,
 } from '../prepare/prepared';
 import {
   addToPool,
@@ -48,9 +47,12 @@ interface PoolParts {
   tx: TokenInfo;
   ty: TokenInfo;
   traits: { 'pool-trait': ClarityValue; 'x-token-trait': ClarityValue; 'y-token-trait': ClarityValue };
+  /** The active bin the bounds start from: the chain state's when the build has one, else the one read. */
+  active: number;
 }
 
-function poolParts(ctx: BuildContext, snap: PoolSnapshot): PoolParts | ExportError {
+function poolParts(ctx: BuildContext, op: LiquidityOp): PoolParts | ExportError {
+  const snap = op.pool;
   if (!snap.pool_id.includes('.')) {
     return exportError(
       'plan-unreadable',
@@ -70,6 +72,7 @@ function poolParts(ctx: BuildContext, snap: PoolSnapshot): PoolParts | ExportErr
       'x-token-trait': contractCV(tx.contract),
       'y-token-trait': contractCV(ty.contract),
     },
+    active: chainPool(ctx, op)?.activeBinId ?? snap.active_bin_id,
   };
 }
 
@@ -80,7 +83,7 @@ export async function buildLiquidityOp(
   ctx: BuildContext,
   op: LiquidityOp,
 ): Promise<PartialTx[] | ExportError> {
-  const parts = poolParts(ctx, op.pool);
+  const parts = poolParts(ctx, op);
   if (isExportError(parts)) return parts;
   switch (op.op) {
     case 'add':
@@ -187,14 +190,7 @@ function stateBin(pool: ChainPool, binId: number) {
 const NO_CAP = { minDlp: 1n, maxFeeX: MAX_UINT128, maxFeeY: MAX_UINT128 };
 
 function sameFees(a: PoolFees, b: PoolFees): boolean {
-  return (
-    a.x_protocol === b.x_protocol &&
-    a.x_provider === b.x_provider &&
-    a.x_variable === b.x_variable &&
-    a.y_protocol === b.y_protocol &&
-    a.y_provider === b.y_provider &&
-    a.y_variable === b.y_variable
-  );
+  return (Object.keys(a) as (keyof PoolFees)[]).every((k) => a[k] === b[k]);
 }
 
 /** Ignores a scratch call that needs state that was not read (the bound falls back; execution says so). */
@@ -315,10 +311,29 @@ function offsetLabel(offset: number, active: number): string {
   return `offset ${offset} (bin ${active + offset} at active ${active})`;
 }
 
-/** Target of an add or move item on a state whose active bin is `active`: absolute (strict) or offset (simple). */
-function targetOf(op: LiquidityOp, absolute: number, offset: number | undefined, active: number): number {
-  if (op.mode === 'strict') return absolute;
-  return active + (offset ?? absolute - op.pool.active_bin_id);
+/** A simple-mode item's offset from the active bin: as written, else its bin's distance from the one read. */
+function offsetOf(op: LiquidityOp, item: { active_bin_offset?: number }, bin: number): number {
+  return item.active_bin_offset ?? bin - op.pool.active_bin_id;
+}
+
+/** Target of an item on a state whose active bin is `active`: its bin (strict) or its offset (simple). */
+function targetOf(
+  op: LiquidityOp,
+  item: { active_bin_offset?: number },
+  bin: number,
+  active: number,
+): number {
+  return op.mode === 'strict' ? bin : active + offsetOf(op, item, bin);
+}
+
+/** An add or withdraw item's row label: its bin (strict), or its offset and where it lands (simple). */
+function binLabel(
+  op: LiquidityOp,
+  item: { active_bin_offset?: number },
+  bin: number,
+  active: number,
+): string {
+  return op.mode === 'strict' ? `bin ${bin}` : offsetLabel(offsetOf(op, item, bin), active);
 }
 
 async function buildAdd(
@@ -327,16 +342,7 @@ async function buildAdd(
   t: PoolParts,
   items: PreparedAddItem[],
 ): Promise<PartialTx[]> {
-  const readActive = op.pool.active_bin_id;
-  const active = chainPool(ctx, op)?.activeBinId ?? readActive;
-  const rows = await boundAddingItems(
-    ctx,
-    op,
-    t,
-    items,
-    (i, a) => targetOf(op, i.bin_id, i.active_bin_offset, a),
-    'bins',
-  );
+  const rows = await boundAddingItems(ctx, op, t, items, (i, a) => targetOf(op, i, i.bin_id, a), 'bins');
   const strict = op.mode === 'strict';
   // Every bin the transaction mints into: the first mint creates the position NFT, every later mint in the
   // same transaction (or a bin the sender once emptied) burns and re-mints it, a send in deny mode.
@@ -376,7 +382,7 @@ async function buildAdd(
       fn = 'add-relative-liquidity-same-multi';
       const list = chunk.map(({ item, b }) =>
         Cl.tuple({
-          'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.bin_id - readActive),
+          'active-bin-id-offset': Cl.int(offsetOf(op, item, item.bin_id)),
           'x-amount': Cl.uint(item.x_amount),
           'y-amount': Cl.uint(item.y_amount),
           'min-dlp': Cl.uint(b.minDlp),
@@ -385,7 +391,7 @@ async function buildAdd(
         }),
       );
       const tolerance = Cl.some(
-        Cl.tuple({ 'max-deviation': Cl.uint(ctx.activeBinTolerance), 'expected-bin-id': Cl.int(active) }),
+        Cl.tuple({ 'max-deviation': Cl.uint(ctx.activeBinTolerance), 'expected-bin-id': Cl.int(t.active) }),
       );
       call = withDeadline(
         ctx,
@@ -401,9 +407,7 @@ async function buildAdd(
     }
     const positionRows = (): PositionRow[] =>
       chunk.map(({ item, b }) => ({
-        label: strict
-          ? `bin ${item.bin_id}`
-          : offsetLabel(item.active_bin_offset ?? item.bin_id - readActive, active),
+        label: binLabel(op, item, item.bin_id, t.active),
         amounts: [
           { label: 'x', amount: item.x_amount, token: t.tx },
           { label: 'y', amount: item.y_amount, token: t.ty },
@@ -414,7 +418,7 @@ async function buildAdd(
     const notes = strict
       ? []
       : [
-          `active-bin tolerance: the active bin must be within ${ctx.activeBinTolerance} of ${active} at execution`,
+          `active-bin tolerance: the active bin must be within ${ctx.activeBinTolerance} of ${t.active} at execution`,
         ];
     return withExportFields(
       {
@@ -444,14 +448,11 @@ function buildWithdraw(
   items: PreparedWithdrawItem[],
 ): PartialTx[] {
   const strict = op.mode === 'strict';
-  const readActive = op.pool.active_bin_id;
   const cp = chainPool(ctx, op);
-  const active = cp?.activeBinId ?? readActive;
   // With a chain state: what each withdrawal gives on the state the operations and items before it leave.
   const expected = (item: PreparedWithdrawItem): { x: bigint; y: bigint } => {
     if (!cp) return { x: item.x_amount, y: item.y_amount };
-    const bin = cp.activeBinId + (item.active_bin_offset ?? item.bin_id - readActive);
-    const id = strict ? item.bin_id : bin;
+    const id = targetOf(op, item, item.bin_id, cp.activeBinId);
     const b = stateBin(cp, id);
     if (b?.shares === undefined) return { x: item.x_amount, y: item.y_amount };
     const got = sharesToAmounts({ ...b, shares: b.shares }, item.amount);
@@ -506,15 +507,13 @@ function buildWithdraw(
             'pool-trait': t.traits['pool-trait'],
             'x-token-trait': t.traits['x-token-trait'],
             'y-token-trait': t.traits['y-token-trait'],
-            'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.bin_id - readActive),
+            'active-bin-id-offset': Cl.int(offsetOf(op, item, item.bin_id)),
             amount: Cl.uint(item.amount),
             'min-x-amount': Cl.uint(m.minX),
             'min-y-amount': Cl.uint(m.minY),
           }),
     row: ({ item, m }) => ({
-      label: strict
-        ? `bin ${item.bin_id}`
-        : offsetLabel(item.active_bin_offset ?? item.bin_id - readActive, active),
+      label: binLabel(op, item, item.bin_id, t.active),
       amounts: [
         {
           label: `shares (${item.withdrawal_percentage}% of ${item.user_liquidity} shares)`,
@@ -545,16 +544,7 @@ async function buildMove(
   items: PreparedMoveItem[],
 ): Promise<PartialTx[]> {
   const strict = op.mode === 'strict';
-  const readActive = op.pool.active_bin_id;
-  const active = chainPool(ctx, op)?.activeBinId ?? readActive;
-  const rows = await boundAddingItems(
-    ctx,
-    op,
-    t,
-    items,
-    (i, a) => targetOf(op, i.to_bin_id, i.active_bin_offset, a),
-    'moves',
-  );
+  const rows = await boundAddingItems(ctx, op, t, items, (i, a) => targetOf(op, i, i.to_bin_id, a), 'moves');
   return sharesCalls(ctx, op, t, rows, {
     name: 'move',
     // Both NFTs of every move: the from bin's is re-tagged by the burn, the to bin's by the mint (the first
@@ -580,7 +570,7 @@ async function buildMove(
             'x-token-trait': t.traits['x-token-trait'],
             'y-token-trait': t.traits['y-token-trait'],
             'from-bin-id': Cl.int(item.from_bin_id),
-            'active-bin-id-offset': Cl.int(item.active_bin_offset ?? item.to_bin_id - readActive),
+            'active-bin-id-offset': Cl.int(offsetOf(op, item, item.to_bin_id)),
             amount: Cl.uint(item.amount),
             'min-dlp': Cl.uint(b.minDlp),
             'max-x-liquidity-fee': Cl.uint(b.maxFeeX),
@@ -589,7 +579,7 @@ async function buildMove(
     row: ({ item, b }) => ({
       label: strict
         ? `${item.from_bin_id} -> ${item.to_bin_id}`
-        : `${item.from_bin_id} -> ${offsetLabel(item.active_bin_offset ?? item.to_bin_id - readActive, active)}`,
+        : `${item.from_bin_id} -> ${offsetLabel(offsetOf(op, item, item.to_bin_id), t.active)}`,
       amounts: [
         { label: 'shares', amount: item.amount },
         { label: 'x moved', amount: item.x_amount, token: t.tx },
