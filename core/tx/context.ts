@@ -4,6 +4,7 @@ import type { Finding } from '../plan/diagnostics';
 import type { DlmmApi, Token } from '../api/types';
 import { describePostCondition, STX_INFO } from '../chain/postConditions';
 import type { RouterConfig, Network } from '../chain/deployments';
+import type { PreparedOperation } from '../prepare/prepared';
 import type { BinShareReader } from './shares';
 import type { MemoryChainState } from '../chain/index';
 import type { EffectTokens } from './effects';
@@ -104,6 +105,26 @@ export function contractCV(id: string): ClarityValue {
   if (contractCVs.size >= MAX_CONTRACT_CVS) contractCVs.clear();
   contractCVs.set(id, cv);
   return cv;
+}
+
+/**
+ * What every transaction of an operation starts with. A swap calls the swap router in deny mode; an add,
+ * withdraw or move the liquidity router, deny in strict mode and allow in simple mode (DOMAIN.md "Router
+ * contracts").
+ */
+export function txHead(ctx: BuildContext, op: PreparedOperation, functionName: string) {
+  const mode = op.op === 'swap' ? ('swap' as const) : op.mode;
+  return {
+    opId: op.id,
+    opIndex: op.index,
+    op: op.op,
+    mode,
+    network: ctx.network,
+    contract: mode === 'swap' ? ctx.routers.swapRouter : ctx.routers.liquidityRouter,
+    functionName,
+    postConditionMode: mode === 'simple' ? ('allow' as const) : ('deny' as const),
+    deadline: ctx.deadline,
+  };
 }
 
 /** Appends the v-1-2 deadline when the router takes one. */

@@ -23,7 +23,13 @@ import {
 } from '../chain/index';
 import { MAX_UINT128 } from '../dlmm/bins';
 import { sharesToAmounts, type PoolFees } from '../dlmm/math';
-import { addBounds, addBoundsAndOutcome, withdrawMinimums, type AddBounds } from './callBounds';
+import {
+  addBounds,
+  addBoundsAndOutcome,
+  slippageBasis,
+  withdrawMinimums,
+  type AddBounds,
+} from './callBounds';
 import { poolFees } from '../quote/exact';
 import {
   chunkItems,
@@ -31,6 +37,7 @@ import {
   exportError,
   isExportError,
   tokenInfo,
+  txHead,
   withDeadline,
   withExportFields,
   words,
@@ -93,20 +100,6 @@ export async function buildLiquidityOp(
     case 'move':
       return buildMove(ctx, op, parts, op.items);
   }
-}
-
-function base(ctx: BuildContext, op: LiquidityOp, fn: string) {
-  return {
-    opId: op.id,
-    opIndex: op.index,
-    op: op.op,
-    mode: op.mode,
-    network: ctx.network,
-    contract: ctx.routers.liquidityRouter,
-    functionName: fn,
-    postConditionMode: op.mode === 'strict' ? ('deny' as const) : ('allow' as const),
-    deadline: ctx.deadline,
-  };
 }
 
 /** Shares of the target bin: prepared trusted value, else the node proxy, else unknown. */
@@ -422,7 +415,7 @@ async function buildAdd(
         ];
     return withExportFields(
       {
-        ...base(ctx, op, fn),
+        ...txHead(ctx, op, fn),
         functionArgs: call.args,
         argNames: call.names,
         postConditions: pcs,
@@ -480,7 +473,7 @@ function buildWithdraw(
     label: `min-${xy}-amount`,
     amount,
     token,
-    basis: `expected ${xy} ${exp} less ${Number(ctx.slippagePpm) / 10_000}% slippage`,
+    basis: slippageBasis(`expected ${xy}`, exp, ctx.slippagePpm),
   });
   return sharesCalls(ctx, op, t, rows, {
     name: 'withdraw',
@@ -638,7 +631,7 @@ function sharesCalls<R extends { item: { amount: bigint } }>(
     const call = withDeadline(ctx, [Cl.list(chunk.map((r) => kind.tuple(r)))], ['positions']);
     return withExportFields(
       {
-        ...base(ctx, op, `${kind.name}-${strict ? '' : 'relative-'}liquidity-multi`),
+        ...txHead(ctx, op, `${kind.name}-${strict ? '' : 'relative-'}liquidity-multi`),
         functionArgs: call.args,
         argNames: call.names,
         postConditions: pcs,

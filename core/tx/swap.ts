@@ -24,6 +24,7 @@ import {
   exportError,
   isExportError,
   tokenInfo,
+  txHead,
   withDeadline,
   withExportFields,
   words,
@@ -141,21 +142,11 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
   // operations) when there is one; else the exact recomputation from the bins read (the engine's figure is
   // shown beside it when they differ); else the engine's quote.
   const walked = walkOnState(ctx, hops, s.amount_in);
-  if (walked && !(check?.verified && check.amount_out === walked.amountOut))
-    notes.push("bounds from the walk on the state the plan's earlier operations leave");
+  const walkDiffers = walked !== undefined && !(check?.verified && check.amount_out === walked.amountOut);
+  if (walkDiffers) notes.push("bounds from the walk on the state the plan's earlier operations leave");
   const quotedOut = walked ? walked.amountOut : check?.verified ? check.amount_out : route.amount_out;
   const minOut = minReceived(quotedOut, ppm);
   const tokens = uniqueTokens(hops.flatMap((h) => [h.tin, h.tout]));
-  const base = {
-    opId: op.id,
-    opIndex: op.index,
-    op: 'swap' as const,
-    mode: 'swap' as const,
-    network: ctx.network,
-    contract: ctx.routers.swapRouter,
-    postConditionMode: 'deny' as const,
-    deadline: ctx.deadline,
-  };
   if (hops.length === 1) {
     const pcs: PostCondition[] = [fungibleCondition(ctx.sender, 'lte', s.amount_in, first.tin)];
     pcs.push(fungibleCondition(first.pool, 'gte', minOut, first.tout));
@@ -182,7 +173,7 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
       amount: minOut,
       token: first.tout,
       basis: slippageBasis(
-        walked && !(check?.verified && check.amount_out === walked.amountOut)
+        walkDiffers
           ? "output of the walk on the state the plan's earlier operations leave"
           : check?.verified
             ? 'exact output on the bins read'
@@ -194,8 +185,7 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
     return [
       withExportFields(
         {
-          ...base,
-          functionName: fn,
+          ...txHead(ctx, op, fn),
           functionArgs: call.args,
           argNames: call.names,
           postConditions: pcs,
@@ -226,7 +216,7 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
       ),
     ];
   }
-  return buildSwapMulti(ctx, op, hops, ppm, base, notes, tokens, walked?.steps);
+  return buildSwapMulti(ctx, op, hops, ppm, notes, tokens, walked?.steps);
 }
 
 /** The route walked on the chain state hop after hop (none when a hop's pool is not in the state). */
@@ -268,17 +258,6 @@ function buildSwapMulti(
   op: SwapOp,
   hops: Hop[],
   ppm: bigint,
-  base: Omit<
-    PartialTx,
-    | 'functionName'
-    | 'functionArgs'
-    | 'argNames'
-    | 'postConditions'
-    | 'postConditionWords'
-    | 'rows'
-    | 'totals'
-    | 'notes'
-  >,
   notes: string[],
   tokens: TokenInfo[],
   walked: SwapStep[][] | undefined,
@@ -358,8 +337,7 @@ function buildSwapMulti(
   return [
     withExportFields(
       {
-        ...base,
-        functionName: 'swap-multi',
+        ...txHead(ctx, op, 'swap-multi'),
         functionArgs: call.args,
         argNames: call.names,
         postConditions: pcs,
