@@ -54,6 +54,8 @@ interface PoolParts {
   tx: TokenInfo;
   ty: TokenInfo;
   traits: { 'pool-trait': ClarityValue; 'x-token-trait': ClarityValue; 'y-token-trait': ClarityValue };
+  /** The pool in the chain model, when the build has a state. */
+  chain: ChainPool | undefined;
   /** The active bin the bounds start from: the chain state's when the build has one, else the one read. */
   active: number;
 }
@@ -70,6 +72,7 @@ function poolParts(ctx: BuildContext, op: LiquidityOp): PoolParts | ExportError 
   if (isExportError(tx)) return tx;
   const ty = tokenInfo(ctx, snap.pool.token_y, snap.token_y);
   if (isExportError(ty)) return ty;
+  const chain = ctx.state?.pool(snap.pool_id);
   return {
     pool: snap.pool_id,
     tx,
@@ -79,7 +82,8 @@ function poolParts(ctx: BuildContext, op: LiquidityOp): PoolParts | ExportError 
       'x-token-trait': contractCV(tx.contract),
       'y-token-trait': contractCV(ty.contract),
     },
-    active: chainPool(ctx, op)?.activeBinId ?? snap.active_bin_id,
+    chain,
+    active: chain?.activeBinId ?? snap.active_bin_id,
   };
 }
 
@@ -126,11 +130,6 @@ function addBoundRows(b: AddBounds, t: PoolParts): Bound[] {
     { label: 'max-x-liquidity-fee', amount: b.maxFeeX, token: t.tx, basis: b.basisFee },
     { label: 'max-y-liquidity-fee', amount: b.maxFeeY, token: t.ty, basis: b.basisFee },
   ];
-}
-
-/** The pool's state in the chain model, when the build has one. */
-function chainPool(ctx: BuildContext, op: LiquidityOp): ChainPool | undefined {
-  return ctx.state?.pool(op.pool.pool_id);
 }
 
 /**
@@ -219,7 +218,7 @@ async function boundAddingItems<
   listKey: 'bins' | 'moves',
 ): Promise<{ item: I; b: AddBounds }[]> {
   const fees = poolFees(op.pool.pool);
-  const cp = chainPool(ctx, op);
+  const cp = t.chain;
   const rows: { item: I; b: AddBounds }[] = [];
   if (cp) {
     await fillShares(
@@ -441,7 +440,7 @@ function buildWithdraw(
   items: PreparedWithdrawItem[],
 ): PartialTx[] {
   const strict = op.mode === 'strict';
-  const cp = chainPool(ctx, op);
+  const cp = t.chain;
   // With a chain state: what each withdrawal gives on the state the operations and items before it leave.
   const expected = (item: PreparedWithdrawItem): { x: bigint; y: bigint } => {
     if (!cp) return { x: item.x_amount, y: item.y_amount };
