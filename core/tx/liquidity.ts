@@ -112,16 +112,9 @@ async function knownBin(
   pool: string,
   binId: number,
   item: { reserve_x: bigint; reserve_y: bigint; bin_shares_known?: bigint },
-) {
-  if (item.bin_shares_known !== undefined)
-    return {
-      reserve_x: item.reserve_x,
-      reserve_y: item.reserve_y,
-      shares: item.bin_shares_known as bigint | undefined,
-    };
-  const node = await ctx.shares.read(pool, binId);
-  if (node) return node as { reserve_x: bigint; reserve_y: bigint; shares: bigint | undefined };
-  return { reserve_x: item.reserve_x, reserve_y: item.reserve_y, shares: undefined };
+): Promise<{ reserve_x: bigint; reserve_y: bigint; shares: bigint | undefined }> {
+  const node = item.bin_shares_known === undefined ? await ctx.shares.read(pool, binId) : undefined;
+  return node ?? { reserve_x: item.reserve_x, reserve_y: item.reserve_y, shares: item.bin_shares_known };
 }
 
 function addBoundRows(b: AddBounds, t: PoolParts): Bound[] {
