@@ -121,9 +121,16 @@ describe('parseJsonExact on generated documents', () => {
     ),
   })).value;
 
-  /** The value as JSON carries it: safe bigints are numbers, -0 is 0, objects are plain. */
+  /**
+   * The value as JSON carries it: safe bigints are numbers, -0 is 0, objects are plain; a double that is an
+   * integer beyond the safe range and is written with its digits (below 1e21, where JavaScript switches to an
+   * exponent) is an integer literal, read back as the bigint of the digits written (the shortest that name
+   * the double, not its exact binary value).
+   */
   const asRead = (v: unknown): unknown => {
     if (typeof v === 'bigint') return v > 9007199254740991n || v < -9007199254740991n ? v : Number(v);
+    if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v) && Math.abs(v) < 1e21)
+      return BigInt(String(v));
     if (Object.is(v, -0)) return 0;
     if (Array.isArray(v)) return v.map(asRead);
     if (typeof v === 'object' && v !== null)
