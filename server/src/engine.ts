@@ -26,6 +26,7 @@ import {
   isPlanFile,
   ProgressNotification,
   SetApiKeyNotification,
+  TestAnalysedRequest,
   VisibleDocumentsNotification,
 } from './protocol';
 import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
@@ -215,7 +216,7 @@ export function startEngine(
   documents.onDidChangeContent((e) => {
     if (!isPlanFile(e.document.uri)) return;
     // TextDocuments fires this on open too, right after onDidOpen started the first analysis of the same
-    // version: only a new version is analysed (after the debounce).
+    // version: only a new version is analysed (at once; published after the debounce).
     if (service.isOpen(e.document.uri) && !service.tracks(e.document)) service.update(e.document);
   });
   documents.onDidClose((e) => {
@@ -272,6 +273,12 @@ export function startEngine(
         }))
       : null;
   });
+
+  if (options.env.DLMM_TEST_HOOKS === '1')
+    connection.onRequest(
+      TestAnalysedRequest,
+      async ({ uri, version }) => (await service.analysed(uri, version)) ?? null,
+    );
 
   // Documents opened before this part was loaded (TextDocuments kept them): analysed now.
   for (const doc of documents.all()) {

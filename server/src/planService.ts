@@ -1,7 +1,7 @@
 /**
  * The plain language service behind the LSP handlers (yaml-language-server's pattern): it knows plan
- * documents, runs the core analysis (offline at once, live when data arrives), debounces per document and
- * hands results to a publisher. It never speaks LSP itself; I/O (settings, API clients, publishing,
+ * documents, runs the core analysis as soon as a document changes (offline, then live when data arrives),
+ * holds each version's results back for the debounce and hands them to a publisher. It never speaks LSP itself; I/O (settings, API clients, publishing,
  * clock) is passed in, so it runs the same over stdio, IPC or in a test.
  */
 import { getEventListeners } from 'node:events';
@@ -110,12 +110,16 @@ export interface PlanServiceDeps {
   api(settings: ServerSettings): DlmmApi | undefined;
   /**
    * Called with every result worth showing (offline first, then live; the offline one only when the live
-   * one is not ready in the same event-loop turn); never for a stale version.
+   * one is not ready in the same event-loop turn, or at the debounce's end); never for a stale version.
    */
   publish(uri: string, result: AnalysisResult): void;
   /** Called when a live read takes a while (for a progress indicator), and when it ends. */
   slowRead?(uri: string, done: boolean): void;
   log(line: string): void;
+  /**
+   * How long after a change its version's results are held back (the analysis itself starts at once):
+   * nothing is published for a version sooner; then the newest result, and every later one when it comes.
+   */
   debounceMs: number;
   /** How long a live session takes new analyses (default SHARED_SESSION_MS). */
   sharedSessionMs?: number;
@@ -123,13 +127,21 @@ export interface PlanServiceDeps {
 
 interface DocState {
   doc: TextDocument;
-  timer?: ReturnType<typeof setTimeout>;
+  /** The run of the current version, due at the end of this event-loop turn (changes in one turn: one run). */
+  start?: ReturnType<typeof setImmediate>;
   /** Bumped per run; a run whose sequence is no longer current drops its result. */
   seq: number;
+  /** The newest result of the document, published or not (requests read it). */
   latest?: AnalysisResult;
+  /** The last result published (what the user sees). */
+  shown?: AnalysisResult;
+  /** While set, the current version's debounce runs: its results wait in `pending` instead of being published. */
+  hold?: ReturnType<typeof setTimeout>;
+  /** The newest result to publish when the debounce ends. */
+  pending?: AnalysisResult;
   /** The running (or finished) validation for the current version. */
   running?: { version: number; done: Promise<AnalysisResult | undefined> };
-  /** Resolves a debounced `running` that has not started yet (called when superseded). */
+  /** Resolves a `running` that has not started yet (called when superseded). */
   release?: (r: AnalysisResult | undefined) => void;
   /** The last live analysis, whose findings stay shown for untouched operations until the next one. */
   lastLive?: LastLive;
@@ -140,7 +152,7 @@ interface DocState {
    * the latest run has its live data, or is superseded in turn; then it is aborted.
    */
   stale?: AbortController;
-  /** Runs of this document under way (debounce excluded). */
+  /** Runs of this document under way. */
   active: number;
   /** A run of this document is in its live part (reading data, or waiting for the visible ones). */
   inLive: boolean;
@@ -197,7 +209,7 @@ export class PlanService {
 
   /**
    * The client's visible plan editors. Their live analyses run before any other's: a background document
-   * reaching its live part waits while a visible one is waiting for its debounce, being analysed, or not
+   * reaching its live part waits while a visible one is about to be analysed, being analysed, or not
    * open yet (at most VISIBLE_FIRST_MAX_MS). Background analyses already reading live data when a visible
    * document becomes pending start again (their queued requests leave the limiters; a read a visible one
    * shares goes on for it) and wait their turn.
@@ -214,11 +226,11 @@ export class PlanService {
     this.wakeBackground();
   }
 
-  /** True while a visible document is not open yet, waits for its debounce, or is being analysed. */
+  /** True while a visible document is not open yet, is about to be analysed, or is being analysed. */
   private visiblePending(): boolean {
     for (const uri of this.visible) {
       const state = this.docs.get(uri);
-      if (!state || state.timer !== undefined || state.active > 0) return true;
+      if (!state || state.start !== undefined || state.active > 0) return true;
     }
     return false;
   }
@@ -246,15 +258,22 @@ export class PlanService {
     }
   }
 
-  /** A plan document was opened or changed: analyse it after the debounce. */
+  /**
+   * A plan document was opened or changed: analyse it at once (at the end of this event-loop turn, so that
+   * changes arriving together are analysed once: the last), and publish its results once the debounce has
+   * passed since this change. `immediate` (an open, a revalidation): analysed and published now.
+   */
   update(doc: TextDocument, immediate = false): void {
     const state = this.docs.get(doc.uri) ?? { doc, seq: 0, active: 0, inLive: false };
     state.doc = doc;
     this.docs.set(doc.uri, state);
-    if (state.timer) clearTimeout(state.timer);
-    state.timer = undefined;
+    if (state.start) clearImmediate(state.start);
+    state.start = undefined;
     state.release?.(undefined);
     state.release = undefined;
+    if (state.hold) clearTimeout(state.hold);
+    state.hold = undefined;
+    state.pending = undefined;
     if (immediate || this.debounceMs === 0) {
       state.running = { version: doc.version, done: this.run(state) };
       return;
@@ -264,11 +283,33 @@ export class PlanService {
     const done = new Promise<AnalysisResult | undefined>((resolve) => (release = resolve));
     state.running = { version, done };
     state.release = release;
-    state.timer = setTimeout(() => {
-      state.timer = undefined;
+    state.hold = setTimeout(() => this.endHold(state), this.debounceMs);
+    state.start = setImmediate(() => {
+      state.start = undefined;
       state.release = undefined;
       this.run(state).then(release, () => release(undefined));
-    }, this.debounceMs);
+    });
+  }
+
+  /** The debounce of the current version is over (or a request flushed it): its newest result is shown. */
+  private endHold(state: DocState): void {
+    if (state.hold) clearTimeout(state.hold);
+    state.hold = undefined;
+    const pending = state.pending;
+    state.pending = undefined;
+    if (pending && this.docs.get(state.doc.uri) === state) this.show(state, pending);
+  }
+
+  /** Publishes `result` of the current version, or keeps it for the end of the debounce. */
+  private show(state: DocState, result: AnalysisResult): void {
+    // A run of the version before, still current until the new version's run starts: its result is stale.
+    if (result.version !== state.doc.version) return;
+    if (state.hold) {
+      state.pending = result;
+      return;
+    }
+    state.shown = result;
+    this.deps.publish(state.doc.uri, result);
   }
 
   /**
@@ -277,9 +318,11 @@ export class PlanService {
    */
   close(uri: string): void {
     const state = this.docs.get(uri);
-    if (state?.timer) clearTimeout(state.timer);
+    if (state?.start) clearImmediate(state.start);
+    if (state?.hold) clearTimeout(state.hold);
     state?.release?.(undefined);
     if (state) {
+      state.pending = undefined;
       state.seq++;
       cancel(state);
     }
@@ -307,26 +350,42 @@ export class PlanService {
    * Whether the live analysis shown for an open document was made through `api` on another engine state
    * than `status` (a status read): another applied state height, readiness or tip lag, or a status it
    * could not read. A document whose live analysis is still to come is not counted: it reads the state then.
+   * A live result computed but held back by the debounce is counted beside the one shown: it replaces
+   * that one at the debounce's end.
    */
   analysedOnOtherState(
     api: DlmmApi,
     status: { ready?: boolean; stateHeight?: number | null; tipLag?: number | null },
   ): boolean {
     for (const state of this.docs.values()) {
-      const shown = state.latest;
-      const live = shown?.live && shown.api === api ? shown.analysis.live : undefined;
-      if (!live) continue;
-      if (live.statusError) return true;
-      const read = live.status;
-      if (
-        read &&
-        (read.state_height !== status.stateHeight ||
-          read.tip_lag !== status.tipLag ||
-          read.ready !== status.ready)
-      )
-        return true;
+      if (!state.latest?.live) continue;
+      for (const result of [state.shown, state.latest]) {
+        const live = result?.live && result.api === api ? result.analysis.live : undefined;
+        if (!live) continue;
+        if (live.statusError) return true;
+        const read = live.status;
+        if (
+          read &&
+          (read.state_height !== status.stateHeight ||
+            read.tip_lag !== status.tipLag ||
+            read.ready !== status.ready)
+        )
+          return true;
+      }
     }
     return false;
+  }
+
+  /**
+   * Waits, without ending the debounce, for the analysis of `version` under way: whether its newest result
+   * is live, and whether any result of that version was published (the test hook `dlmm/test/analysed`).
+   */
+  async analysed(uri: string, version: number): Promise<{ live: boolean; published: boolean } | undefined> {
+    const state = this.docs.get(uri);
+    if (!state || state.running?.version !== version) return undefined;
+    await state.running.done;
+    if (this.docs.get(uri) !== state || state.latest?.version !== version) return undefined;
+    return { live: state.latest.live, published: state.shown?.version === version };
   }
 
   /** Re-analyse every open document now (engine state or settings changed). */
@@ -382,18 +441,16 @@ export class PlanService {
   }
 
   /**
-   * The analysis of the document's current version: waits for the running validation (flushing its
-   * debounce), and for live data up to LIVE_WAIT_MS; falls back to the offline analysis of this text.
+   * The analysis of the document's current version: its live result when there is one (published or still
+   * held by the debounce); else waits for the running validation (ending its debounce: what it has is
+   * published now, the rest when it comes), and for live data up to LIVE_WAIT_MS; falls back to the
+   * offline analysis of this text.
    */
   async current(doc: TextDocument): Promise<AnalysisResult> {
     const state = this.docs.get(doc.uri);
     if (state && state.latest?.version === doc.version && state.latest.live) return state.latest;
     if (state && state.running?.version === doc.version) {
-      if (state.timer) {
-        clearTimeout(state.timer);
-        state.timer = undefined;
-        this.update(doc, true);
-      }
+      if (state.hold) this.endHold(state);
       const running = this.docs.get(doc.uri)?.running;
       if (running) {
         const result = await Promise.race([running.done, delay(LIVE_WAIT_MS).then(() => undefined)]);
@@ -476,7 +533,7 @@ export class PlanService {
     state.latest = offline;
     if (!api) {
       state.lastLive = undefined;
-      this.deps.publish(uri, offline);
+      this.show(state, offline);
       return offline;
     }
     // Mid-edit, the live findings of untouched operations stay until this version's live analysis arrives.
@@ -501,9 +558,9 @@ export class PlanService {
     if (carried.length === 0)
       offlinePending = setImmediate(() => {
         offlinePending = undefined;
-        if (current()) this.deps.publish(uri, shown);
+        if (current()) this.show(state, shown);
       });
-    else this.deps.publish(uri, shown);
+    else this.show(state, shown);
     const liveFirst = (): void => {
       if (offlinePending) clearImmediate(offlinePending);
       offlinePending = undefined;
@@ -545,7 +602,7 @@ export class PlanService {
       state.latest = result;
       state.lastLive = lastLive(live, analysis);
       liveFirst();
-      this.deps.publish(uri, result);
+      this.show(state, result);
       return result;
     } catch (e) {
       // Closed or superseded: the result is for nobody.
@@ -554,7 +611,7 @@ export class PlanService {
       this.deps.log(`live analysis failed for ${uri}: ${errorText(e)}`);
       state.lastLive = undefined;
       liveFirst();
-      if (current()) this.deps.publish(uri, offline);
+      if (current()) this.show(state, offline);
       return offline;
     } finally {
       shared?.leave();

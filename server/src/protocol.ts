@@ -5,7 +5,7 @@
  * validate what arrives are in protocolSchemas.ts).
  * Amounts cross JSON-RPC as decimal strings (bigint is not JSON).
  */
-import { NotificationType, RequestType0 } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 
 /** Files the server analyses (docs/plan-format.md: a compound suffix, so unrelated YAML is never caught). */
 export const PLAN_FILE_GLOB = '**/*.dlmm.{yaml,yml,json}';
@@ -112,3 +112,14 @@ export const ProgressNotification = new NotificationType<{ id: string; title: st
  * the request is not registered and the client gets MethodNotFound, so production behaviour never changes.
  */
 export const TestHeapRequest = new RequestType0<{ heapUsed: number; gc: boolean }, void>('dlmm/test/heap');
+
+/**
+ * client -> server, answered only with DLMM_TEST_HOOKS=1 (the debounce test): waits, without ending the
+ * debounce, for the analysis of `version` of the document under way; answers whether its newest result is
+ * live and whether any diagnostics of that version were published (null: not that version's analysis).
+ */
+export const TestAnalysedRequest = new RequestType<
+  { uri: string; version: number },
+  { live: boolean; published: boolean } | null,
+  void
+>('dlmm/test/analysed');

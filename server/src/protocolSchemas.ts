@@ -36,8 +36,8 @@ export type ServerSettings = z.infer<typeof ServerSettingsSchema>;
 /** Commands the client registered, so lenses never point at an absent command (client -> server, at init). */
 export const InitializationOptionsSchema = z.object({
   commands: z.array(z.string()).default([]),
-  /** Per-document debounce before analysis, ms. */
-  debounceMs: z.number().int().min(0).max(5000).optional(),
+  /** Per-document debounce before a change's results are published (its analysis starts at once), ms. */
+  debounceMs: z.number().int().min(0).max(600_000).optional(),
   /** Engine status poll interval while plan files are open, ms. */
   statusPollMs: z.number().int().min(200).max(600_000).optional(),
   /** Send `dlmm/analysis` after each publish (tests and benches wait for the live one). */
