@@ -5,9 +5,15 @@
  * see the same machine load. Each figure is the time beyond the server's own debounce: ours 150 ms (the
  * extension's default), yaml-language-server's 200 ms (its validationDelayMs). Also the service and node
  * requests each of our keystrokes made.
+ *
+ * Our debounce holds only the publish (the analysis starts at the change), so two more rows keep the work
+ * itself in view: the same keystrokes to a third server of ours with no debounce (keystroke -> live
+ * diagnostics is then all work), beside the peer's time beyond its debounce; and the server CPU of a typing
+ * burst (BURST keystrokes BURST_GAP_MS apart, until the last version's live diagnostics), which analyses
+ * every keystroke where a debounce that held the analysis made one, beside the peer's for the same burst.
  */
 import { readFileSync } from 'node:fs';
-import { startSimulator } from '../../core/sim/server';
+import { startSimulator, type RunningSimulator } from '../../core/sim/server';
 import { extensionServer, startLsp, type LspSession } from '../integration/lsp/harness';
 import { planText } from './lsp.bench';
 import { versus, type BenchRow } from './types';
@@ -23,6 +29,10 @@ const PEER_DEBOUNCE_MS = 200;
 const ROUNDS = 200;
 /** Keystrokes not counted (either server's first ones after open pay for JIT warm-up). */
 const WARMUP = 5;
+/** A typing burst: this many keystrokes on the add, this far apart (a fast typist), BURSTS times per server. */
+const BURST = 20;
+const BURST_GAP_MS = 40;
+const BURSTS = 10;
 
 const p95 = (xs: number[]) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
@@ -33,6 +43,8 @@ export async function bench(): Promise<BenchRow[]> {
   const plan = planText(40);
   let ours: LspSession | undefined;
   let peer: LspSession | undefined;
+  let zero: LspSession | undefined;
+  let zeroSim: RunningSimulator | undefined;
   try {
     // As the extension starts it (dist/server.js with its Node flags) and with its defaults: the engine
     // watch reads the status every 5 s, which keeps the state height known to the analyses (a watch slowed
@@ -43,16 +55,28 @@ export async function bench(): Promise<BenchRow[]> {
       initializationOptions: { debounceMs: OUR_DEBOUNCE_MS, analysisEvents: true },
     });
     peer = await startYamlLanguageServer();
+    // The same server with no debounce: what the keystroke's work itself takes (on a simulator of its own,
+    // so that the requests counted are those of the first server alone).
+    zeroSim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    zero = await startLsp({
+      command: extensionServer(),
+      env: { DLMM_API_URL: zeroSim.url, DLMM_NODE_URL: zeroSim.nodeUrl },
+      initializationOptions: { debounceMs: 0, analysisEvents: true },
+    });
     const ourUri = 'file:///bench/live/ours.dlmm.yaml';
     const peerUri = 'file:///bench/live/peer.dlmm.yaml';
+    const zeroUri = 'file:///bench/live/zero.dlmm.yaml';
     ours.open(ourUri, plan);
     await ours.live(ourUri, 1, 30_000);
     peer.open(peerUri, plan);
     await peer.diagnostics(peerUri, () => true, 30_000);
+    zero.open(zeroUri, plan);
+    await zero.live(zeroUri, 1, 30_000);
 
     const cpuStart = { ours: cpuMs(ours.child.pid), peer: cpuMs(peer.child.pid) };
     const ourTimes: number[] = [];
     const peerTimes: number[] = [];
+    const zeroTimes: number[] = [];
     const requests: number[] = [];
     let text = plan;
     for (let i = 0; i < ROUNDS + WARMUP; i++) {
@@ -76,14 +100,49 @@ export async function bench(): Promise<BenchRow[]> {
         15_000,
       );
       peerTimes.push(performance.now() - start - PEER_DEBOUNCE_MS);
+
+      // The same keystroke to our server with no debounce (its CPU is not counted in ours').
+      start = performance.now();
+      const zeroVersion = zero.change(zeroUri, text);
+      await zero.live(zeroUri, zeroVersion, 15_000);
+      zeroTimes.push(performance.now() - start);
     }
     const counted = ROUNDS + WARMUP;
     const cpu = {
       ours: (cpuMs(ours.child.pid) - cpuStart.ours) / counted,
       peer: (cpuMs(peer.child.pid) - cpuStart.peer) / counted,
     };
+    // Typing bursts, ours and the peer's interleaved: CPU from the first keystroke to the last version's
+    // (live) diagnostics.
+    const burstCpu = { ours: 0, peer: 0 };
+    let typed = 0;
+    const burst = async (type: (text: string) => number | void): Promise<void> => {
+      for (let k = 0; k < BURST; k++) {
+        text = text.replace(/x_amount: 2000\d*/, `x_amount: 2000${ROUNDS + WARMUP + typed++}`);
+        type(text);
+        if (k < BURST - 1) await delay(BURST_GAP_MS);
+      }
+    };
+    for (let b = 0; b < BURSTS; b++) {
+      let c0 = cpuMs(ours.child.pid);
+      let last = 0;
+      await burst((t) => (last = ours!.change(ourUri, t)));
+      await ours.live(ourUri, last, 15_000);
+      burstCpu.ours += cpuMs(ours.child.pid) - c0;
+
+      c0 = cpuMs(peer.child.pid);
+      const published = peer.publishCount(peerUri, undefined as unknown as number);
+      await burst((t) => void peer!.change(peerUri, t));
+      await peer.diagnostics(
+        peerUri,
+        () => peer!.publishCount(peerUri, undefined as unknown as number) > published,
+        15_000,
+      );
+      burstCpu.peer += cpuMs(peer.child.pid) - c0;
+    }
     ourTimes.splice(0, WARMUP);
     peerTimes.splice(0, WARMUP);
+    zeroTimes.splice(0, WARMUP);
     requests.splice(0, WARMUP);
     if (process.env.DLMM_BENCH_VERBOSE)
       process.stderr.write(
@@ -108,6 +167,32 @@ export async function bench(): Promise<BenchRow[]> {
         name: 'yaml-language-server',
         value: cpu.peer,
       }),
+      // The work a keystroke's live diagnostics wait for, with no debounce at all.
+      versus(
+        `keystroke on an add -> live diagnostics, debounce 0 (the work itself, p50)`,
+        p50(zeroTimes),
+        'ms',
+        {
+          name: yls,
+          value: p50(peerTimes),
+        },
+      ),
+      versus(
+        `keystroke on an add -> live diagnostics, debounce 0 (the work itself, p95)`,
+        p95(zeroTimes),
+        'ms',
+        {
+          name: yls,
+          value: p95(peerTimes),
+        },
+      ),
+      // Every keystroke of a burst is analysed (the debounce holds only the publish).
+      versus(
+        `server CPU per typing burst (${BURST} keystrokes ${BURST_GAP_MS} ms apart, user + system)`,
+        burstCpu.ours / BURSTS,
+        'ms',
+        { name: 'yaml-language-server', value: burstCpu.peer / BURSTS },
+      ),
       // The engine watch's status polls (one per 5 s) are counted when one lands inside a keystroke.
       {
         name: "requests per keystroke on an add (the engine watch's polls included)",
@@ -118,8 +203,14 @@ export async function bench(): Promise<BenchRow[]> {
   } finally {
     await ours?.close();
     await peer?.close();
+    await zero?.close();
+    await zeroSim?.close();
     await sim.close();
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** CPU time a process used so far (user + system, in ms; clock-tick resolution), from /proc; NaN elsewhere. */

@@ -1,5 +1,6 @@
 /**
- * The plain language service: per-document debounce, stale versions dropped, requests flush the debounce;
+ * The plain language service: a change analysed at once, its publish held for the per-document debounce,
+ * stale versions dropped, requests end the debounce;
  * live sessions shared by analyses at the same applied state height.
  */
 import assert from 'node:assert/strict';
@@ -16,12 +17,12 @@ const GOOD =
 const BAD = 'version: 1\noperations: [\n';
 
 function service(debounceMs: number) {
-  const published: { uri: string; version: number; codes: string[] }[] = [];
+  const published: { uri: string; version: number; codes: string[]; run?: number }[] = [];
   const svc = new PlanService({
     settings: async () => ({}),
     api: () => undefined,
     publish: (uri, r: AnalysisResult) =>
-      published.push({ uri, version: r.version, codes: r.analysis.findings.map((f) => f.code) }),
+      published.push({ uri, version: r.version, codes: r.analysis.findings.map((f) => f.code), run: r.run }),
     log: () => undefined,
     debounceMs,
   });
@@ -65,6 +66,28 @@ describe('PlanService', () => {
       published.map((p) => p.version),
       [7],
     );
+    svc.close(uri);
+  });
+
+  it('analyses the changes of one turn once, at once, and holds the result until the debounce ends', async () => {
+    const { svc, published } = service(600_000);
+    const uri = 'file:///d.dlmm.yaml';
+    svc.update(TextDocument.create(uri, 'yaml', 1, GOOD));
+    svc.update(TextDocument.create(uri, 'yaml', 2, BAD));
+    const doc = TextDocument.create(uri, 'yaml', 3, BAD);
+    svc.update(doc);
+    // Analysed without a request ending the debounce: nothing published yet.
+    assert.deepEqual(await svc.analysed(uri, 3), { live: false, published: false });
+    assert.equal(published.length, 0);
+    // A request ends the debounce: the result it waited for is published, from the one run of the turn.
+    const r = await svc.current(doc);
+    assert.equal(r.version, 3);
+    assert.deepEqual(
+      published.map((p) => [p.version, p.run]),
+      [[3, 1]],
+    );
+    assert.ok(published[0]?.codes.includes('syntax'));
+    assert.deepEqual(await svc.analysed(uri, 3), { live: false, published: true });
     svc.close(uri);
   });
 
@@ -128,7 +151,7 @@ describe('PlanService live sessions (simulated engine over loopback)', function 
   });
 
   /** A real client on the simulator, counting the bin-list reads the analyses ask it for. */
-  function liveService(statusTtlMs = 0) {
+  function liveService(statusTtlMs = 0, debounceMs = 0) {
     // statusTtlMs 0: every status() asks the engine, so a height change is seen at once.
     const client = createApiClient({ baseUrl: sim.url, nodeUrl: sim.nodeUrl, statusTtlMs });
     let binReads = 0;
@@ -148,12 +171,37 @@ describe('PlanService live sessions (simulated engine over loopback)', function 
         if (r.live) live.push(uri);
       },
       log: () => undefined,
-      debounceMs: 0,
+      debounceMs,
       // Long enough that a slow machine's first analysis never outlives the session it started.
       sharedSessionMs: 60_000,
     });
-    return { svc, live, events, binReads: () => binReads };
+    return { svc, live, events, binReads: () => binReads, api };
   }
+
+  it('counts a live result held by the debounce beside the one shown when the engine watch asks', async () => {
+    const { svc, live, api } = liveService(0, 600_000);
+    const uri = 'file:///w.dlmm.yaml';
+    const plan = scalePlan(0);
+    svc.update(TextDocument.create(uri, 'yaml', 1, plan), true);
+    await waitFor(() => live.includes(uri), 10_000);
+    const read = async () => {
+      const s = await api.status();
+      return { ready: s.ready, stateHeight: s.state_height, tipLag: s.tip_lag };
+    };
+    const before = await read();
+    assert.equal(svc.analysedOnOtherState(api, before), false);
+    // The engine moves; a change is analysed on the new state and held: the shown one is on the old.
+    sim.engine.bumpHeight(1);
+    svc.update(TextDocument.create(uri, 'yaml', 2, plan.replace('x_amount: 1000,', 'x_amount: 10001,')));
+    assert.deepEqual(await svc.analysed(uri, 2), { live: true, published: false });
+    const after = await read();
+    assert.notEqual(after.stateHeight, before.stateHeight);
+    assert.equal(svc.analysedOnOtherState(api, after), true, 'the analysis shown was made on the old state');
+    // Read against the old state, the held one (shown at the debounce's end) is the one made elsewhere.
+    assert.equal(svc.analysedOnOtherState(api, before), true, 'the held analysis was made on the new state');
+    assert.deepEqual(live, [uri]);
+    svc.close(uri);
+  });
 
   it('shares one session between analyses one after the other at the same state height', async () => {
     const { svc, live, binReads } = liveService();
