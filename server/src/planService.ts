@@ -1,8 +1,9 @@
 /**
  * The plain language service behind the LSP handlers (yaml-language-server's pattern): it knows plan
  * documents, runs the core analysis as soon as a document changes (offline, then live when data arrives),
- * holds each version's results back for the debounce and hands them to a publisher. It never speaks LSP itself; I/O (settings, API clients, publishing,
- * clock) is passed in, so it runs the same over stdio, IPC or in a test.
+ * holds each version's results back for the debounce and hands them to a publisher. It never speaks LSP
+ * itself; I/O (settings, API clients, publishing, clock) is passed in, so it runs the same over stdio, IPC or
+ * in a test.
  */
 import { getEventListeners } from 'node:events';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -135,7 +136,7 @@ interface DocState {
   latest?: AnalysisResult;
   /** The last result published (what the user sees). */
   shown?: AnalysisResult;
-  /** While set, the current version's debounce runs: its results wait in `pending` instead of being published. */
+  /** While set, the current version's debounce runs: its results wait in `pending`, not published. */
   hold?: ReturnType<typeof setTimeout>;
   /** The newest result to publish when the debounce ends. */
   pending?: AnalysisResult;
