@@ -143,17 +143,24 @@ export class SharedRuns<T = unknown> {
 
   constructor(private readonly keepSettled: boolean) {}
 
+  /**
+   * `gate`: the caller's gate (see SharedGate): `start` gets the operation's own, open as soon as one of its
+   * callers' is (a caller without a gate opens it at once).
+   */
   run<R extends T>(
     key: string,
-    start: (signal: AbortSignal) => Promise<R>,
+    start: (signal: AbortSignal, gate: SharedGate) => Promise<R>,
     signal?: AbortSignal,
     onJoin?: () => void,
+    gate?: Promise<void>,
   ): Promise<R> {
     if (signal?.aborted) return Promise.reject(cancelledError(signal));
     let entry = this.entries.get(key) as SharedEntry<R> | undefined;
     if (entry?.settled) return entry.promise;
-    if (entry) onJoin?.();
-    else entry = this.begin(key, start);
+    if (entry) {
+      onJoin?.();
+      entry.gate.add(gate);
+    } else entry = this.begin(key, start, gate);
     const shared = entry;
     shared.waiters++;
     if (!signal) return shared.promise;
@@ -192,15 +199,22 @@ export class SharedRuns<T = unknown> {
     return this.entries.size;
   }
 
-  private begin<R extends T>(key: string, start: (signal: AbortSignal) => Promise<R>): SharedEntry<R> {
+  private begin<R extends T>(
+    key: string,
+    start: (signal: AbortSignal, gate: SharedGate) => Promise<R>,
+    callerGate: Promise<void> | undefined,
+  ): SharedEntry<R> {
     const controller = new AbortController();
+    // The first caller's gate is known before the operation starts (it may reach its request at once).
+    const gate = new SharedGate();
+    gate.add(callerGate);
     let promise: Promise<R>;
     try {
-      promise = start(controller.signal);
+      promise = start(controller.signal, gate);
     } catch (e) {
       promise = Promise.reject(e);
     }
-    const entry: SharedEntry<R> = { promise, controller, waiters: 0, settled: false };
+    const entry: SharedEntry<R> = { promise, controller, waiters: 0, settled: false, gate };
     const settle = (): void => {
       entry.settled = true;
       if (!this.keepSettled && this.entries.get(key) === entry) this.entries.delete(key);
@@ -247,9 +261,65 @@ function whenAborted(signal: AbortSignal, f: () => void): () => void {
 interface SharedEntry<T> {
   promise: Promise<T>;
   controller: AbortController;
+  gate: SharedGate;
   /** Callers still waiting (a caller without a signal never leaves). */
   waiters: number;
   settled: boolean;
+}
+
+/**
+ * The gate of an operation shared by several callers, each of which may hold it (a language-server run
+ * whose debounce holds: it may read what is in memory, but sends nothing yet): open as soon as one caller's
+ * gate opens, or a caller without one joins. Only what would reach the network waits for it (`until`).
+ */
+export class SharedGate {
+  private open = false;
+  private resolve: (() => void) | undefined;
+  private promise: Promise<void> | undefined;
+
+  /** A caller's gate: undefined is an open one. */
+  add(gate: Promise<void> | undefined): void {
+    if (this.open) return;
+    if (gate === undefined) this.release();
+    else void gate.then(this.release, this.release);
+  }
+
+  /** Resolves when the gate opens; undefined when it is open. */
+  get until(): Promise<void> | undefined {
+    if (this.open) return undefined;
+    return (this.promise ??= new Promise<void>((resolve) => (this.resolve = resolve)));
+  }
+
+  private readonly release = (): void => {
+    this.open = true;
+    this.resolve?.();
+  };
+}
+
+/**
+ * Waits for `gate` (nothing when undefined); rejects with a 'cancelled' ApiError as soon as `signal` aborts,
+ * so a caller that gave up never waits for a gate that will not open.
+ */
+export function passGate(
+  gate: Promise<void> | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> | undefined {
+  if (gate === undefined) return undefined;
+  if (!signal) return gate;
+  if (signal.aborted) return Promise.reject(cancelledError(signal));
+  return new Promise<void>((resolve, reject) => {
+    const forget = whenAborted(signal, () => reject(cancelledError(signal)));
+    gate.then(
+      () => {
+        forget();
+        resolve();
+      },
+      () => {
+        forget();
+        resolve();
+      },
+    );
+  });
 }
 
 /** Joins identical concurrent operations: one runs, the others share its outcome (see SharedRuns). */
@@ -262,13 +332,14 @@ export class InFlight {
    */
   run<T>(
     key: string,
-    start: (signal: AbortSignal) => Promise<T>,
+    start: (signal: AbortSignal, gate: SharedGate) => Promise<T>,
     onJoin: () => void,
     signal?: AbortSignal,
+    gate?: Promise<void>,
   ): Promise<T> {
     // Every caller, the first included, gets the value frozen (or, when it cannot be, its own copy), as
     // cache hits do.
-    return this.runs.run(key, start, signal, onJoin).then((v) => shareData(v));
+    return this.runs.run(key, start, signal, onJoin, gate).then((v) => shareData(v));
   }
 
   get size(): number {

@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import { toUnsignedBinId } from '../dlmm/bins';
-import { freezeData, HeightCache, InFlight, shareData } from './cache';
+import { freezeData, HeightCache, InFlight, passGate, shareData } from './cache';
 import { ApiError, isCancelled } from './errors';
 import {
   faultOf,
@@ -467,10 +467,12 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     e: Endpoint<T>,
     signal: AbortSignal | undefined,
     { req, key }: PreparedRead = prepare(e),
+    gate?: Promise<void>,
   ): Promise<T> => {
-    if (e.keep === 'none') return load(e, req, signal);
-    if (e.keep === 'flight') return inflight.run(key, (shared) => load(e, req, shared), joined, signal);
-    const height = await heightForCache(signal);
+    if (e.keep === 'none') return load(e, req, signal, undefined, gate && { until: gate });
+    if (e.keep === 'flight')
+      return inflight.run(key, (shared, g) => load(e, req, shared, undefined, g), joined, signal, gate);
+    const height = await heightForCache(signal, gate);
     if (height !== undefined) {
       const hit = cache.get<T>(height, key);
       if (hit !== undefined) {
@@ -482,18 +484,18 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     // old state) never answers an analysis of the new height.
     return inflight.run(
       height === undefined ? key : `${key} @${height}`,
-      async (shared) => {
+      async (shared, g) => {
         // A 'disk' read may be answered from, and is kept in, the on-disk answers of this height (only once
         // its answer was read and validated whole).
         const disk: DiskAnswer | undefined = e.keep === 'disk' ? { height } : undefined;
         let value: T;
         try {
-          value = await load(e, req, shared, disk);
+          value = await load(e, req, shared, disk, g);
         } catch (err) {
           if (!disk?.fromStore || isCancelled(err) || height === undefined) throw err;
           // A stored answer that no longer reads is dropped, and the engine asked.
           answers?.set(height, req.endpoint, { okay: false });
-          value = await load(e, req, shared, { height: undefined });
+          value = await load(e, req, shared, { height: undefined }, g);
         }
         if (height !== undefined && (e.keepIf?.(value) ?? true)) {
           cache.set(height, key, value);
@@ -504,6 +506,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       },
       joined,
       signal,
+      gate,
     );
   };
 
@@ -564,12 +567,17 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     };
   };
 
-  /** Loads the endpoint's value: a node fact from the node store, else from its answer (sent or stored). */
+  /**
+   * Loads the endpoint's value: a node fact from the node store, else from its answer (sent or stored). A
+   * request is sent only once `gate` is open (its callers' reads that are answered from memory or disk
+   * never wait for it).
+   */
   const load = async <T>(
     e: Endpoint<T>,
     req: HttpRequest,
     signal: AbortSignal | undefined,
     disk?: DiskAnswer,
+    gate?: Gate,
   ): Promise<T> => {
     const height = e.fact !== undefined && nodeStore ? cache.currentHeight : undefined;
     if (e.fact !== undefined && height !== undefined) {
@@ -581,8 +589,8 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     }
     const value =
       typeof e.body === 'function'
-        ? await postAmounts(e, req, e.body, signal)
-        : valueOf(e, req, await answerOf(req, signal, disk));
+        ? await postAmounts(e, req, e.body, signal, gate)
+        : valueOf(e, req, await answerOf(req, signal, disk, gate));
     // Only a fact read (a ReadOnlyResult) has a `fact`.
     const fact = value as ReadOnlyResult;
     if (e.fact !== undefined && height !== undefined && fact.okay && cache.currentHeight === height)
@@ -595,6 +603,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     req: HttpRequest,
     signal: AbortSignal | undefined,
     disk: DiskAnswer | undefined,
+    gate: Gate | undefined,
   ): Promise<HttpResponse> => {
     // Keyed by method and path (the file is the endpoint's): a URL's credentials never reach the disk.
     const stored =
@@ -607,13 +616,18 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       stats.cacheHits++;
       return { status: 200, text: stored.result };
     }
-    const res = await send(req, signal);
+    const res = await send(req, signal, gate);
     if (disk && res.status >= 200 && res.status < 300) disk.text = res.text;
     return res;
   };
 
-  /** Sends through the transport; a service answer's `Date` header sets the service's clock. */
-  const send = async (req: HttpRequest, signal: AbortSignal | undefined) => {
+  /**
+   * Sends through the transport, once `gate` is open (a caller giving up ends the wait); a service answer's
+   * `Date` header sets the service's clock.
+   */
+  const send = async (req: HttpRequest, signal: AbortSignal | undefined, gate: Gate | undefined) => {
+    const wait = passGate(gate?.until, signal);
+    if (wait) await wait;
     const res = await transport.send(req, signal);
     if (req.withKey && res.date !== undefined) {
       // The service's clock, from an answer it gave anyway (export compares deadlines with it).
@@ -655,6 +669,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     req: HttpRequest,
     body: (amount: (v: bigint) => bigint | string) => string,
     signal: AbortSignal | undefined,
+    gate: Gate | undefined,
   ): Promise<T> => {
     const host = urlPart(base, 'origin');
     // An earlier process learned it at this height (kept with the on-disk answers): no 422 round trip.
@@ -665,7 +680,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     const post = async (): Promise<T> => {
       const asString = stringAmountHosts.has(host);
       const r = { ...req, body: body((v) => (asString ? String(v) : v)) };
-      return valueOf(e, r, await send(r, signal));
+      return valueOf(e, r, await send(r, signal, gate));
     };
     try {
       return await post();
@@ -687,14 +702,17 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   };
 
   /** The height cached reads belong to: refreshed through status() once its answer is older than the TTL. */
-  const heightForCache = async (signal: AbortSignal | undefined): Promise<number | undefined> => {
+  const heightForCache = async (
+    signal: AbortSignal | undefined,
+    gate: Promise<void> | undefined,
+  ): Promise<number | undefined> => {
     // Nothing learned yet: reads are coalesced, not cached; unless the first status read is on the wire (an
     // analysis reads it first): a read waits for its height, so an answer kept on disk at that height serves
     // it (the limiter holds the other requests behind that first one anyway).
     if (!statusSnapshot && statusLoads === 0) return undefined;
     if (!statusSnapshot || now() - statusSnapshot.at >= opts.statusTtlMs) {
       try {
-        await readStatus(signal);
+        await readStatus(signal, false, gate);
       } catch (e) {
         if (isCancelled(e)) throw e;
         return undefined;
@@ -704,7 +722,11 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
   };
 
   /** The engine's status, reused for `statusTtlMs`; a read teaches the cache the applied state height. */
-  const readStatus = (signal: AbortSignal | undefined, fresh = false): Promise<Status> => {
+  const readStatus = (
+    signal: AbortSignal | undefined,
+    fresh = false,
+    gate?: Promise<void>,
+  ): Promise<Status> => {
     if (!fresh && statusSnapshot && now() - statusSnapshot.at < opts.statusTtlMs) {
       stats.cacheHits++;
       // Frozen once (its read was shared: InFlight), then served as is, as the height cache serves.
@@ -712,10 +734,10 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     }
     return inflight.run(
       'status',
-      async (shared) => {
+      async (shared, g) => {
         statusLoads++;
         try {
-          const value = await load(STATUS, request(STATUS), shared);
+          const value = await load(STATUS, request(STATUS), shared, undefined, g);
           statusSnapshot = { value, at: now() };
           cache.observeHeight(value.state_height);
           return value;
@@ -725,6 +747,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       },
       joined,
       signal,
+      gate,
     );
   };
 
@@ -741,14 +764,15 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       name,
       async function (this: unknown, ...args: never[]) {
         const { e, prepared } = preparedFor(name, endpoint as (...a: never[]) => Endpoint<unknown>, args);
-        return read(e, signalOf(this), prepared);
+        return read(e, signalOf(this), prepared, gateOf(this));
       },
     ]),
   ) as EndpointMethods;
-  const methods: DlmmApi & { [SIGNAL]: AbortSignal | undefined } = {
+  const methods: DlmmApi & { [SIGNAL]: AbortSignal | undefined; [GATE]: Promise<void> | undefined } = {
     options: shownOptions,
-    // Its slot in the table itself: a view (a copy that sets it) then keeps the table's fast shape.
+    // Their slots in the table itself: a view (a copy that sets them) then keeps the table's fast shape.
     [SIGNAL]: undefined,
+    [GATE]: undefined,
     ...at,
     async quote(q) {
       return routeOf(await at.quote.call(this, q), q);
@@ -763,14 +787,21 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       );
     },
     status() {
-      return readStatus(signalOf(this));
+      return readStatus(signalOf(this), false, gateOf(this));
     },
     refreshStatus() {
-      return readStatus(signalOf(this), true);
+      return readStatus(signalOf(this), true, gateOf(this));
     },
     hasInventory: () => inventoryBase !== undefined,
     hasNode: () => nodeBase !== undefined,
-    withSignal: (s) => withSignal(s),
+    withSignal(s) {
+      // A gated view's gate stays with the reads it makes for `s`.
+      const gate = gateOf(this);
+      return gate === undefined ? withSignal(s) : view(s, gate);
+    },
+    withGate(gate) {
+      return view(signalOf(this), gate);
+    },
     serviceClock: () => (clock ? { ...clock } : undefined),
     clearCache() {
       cache.clear();
@@ -789,11 +820,15 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
       return transport.close();
     },
   };
-  /** The client's methods for one caller: reads made for `signal` give up when it aborts (withSignal). */
-  const view = (signal: AbortSignal | undefined): DlmmApi => {
-    if (signal === undefined) return methods;
+  /**
+   * The client's methods for one caller: reads made for `signal` give up when it aborts (withSignal); with
+   * `gate`, their requests wait for it (withGate).
+   */
+  const view = (signal: AbortSignal | undefined, gate?: Promise<void>): DlmmApi => {
+    if (signal === undefined && gate === undefined) return methods;
     const v = { ...methods };
     v[SIGNAL] = signal;
+    v[GATE] = gate;
     return v;
   };
 
@@ -814,6 +849,19 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
 
 /** A view's caller signal (an own enumerable property, so a copy of the view made with spread keeps it). */
 const SIGNAL = Symbol('the caller signal');
+
+/** A view's gate (withGate; an own enumerable property, as SIGNAL). */
+const GATE = Symbol('the caller gate');
+
+/** The gate of the view a method was called on; none for the client itself or an unbound call. */
+function gateOf(self: unknown): Promise<void> | undefined {
+  return typeof self === 'object' && self !== null ? (self as { [GATE]?: Promise<void> })[GATE] : undefined;
+}
+
+/** What a request waits for before it is sent (SharedGate; a caller's own gate for a read not shared). */
+interface Gate {
+  readonly until: Promise<void> | undefined;
+}
 
 /** The signal of the view a method was called on; none for the client itself or an unbound call. */
 function signalOf(self: unknown): AbortSignal | undefined {

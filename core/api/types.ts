@@ -170,6 +170,14 @@ export interface DlmmApi {
    */
   withSignal?(signal: AbortSignal): DlmmApi;
   /**
+   * The same client for a caller that may not reach the network yet (a language-server run whose debounce
+   * holds): its reads answered from memory or disk (the height cache, a read in flight it joins, the node
+   * store, the on-disk answers) answer at once; a request it would send waits until `until` resolves (or
+   * its signal aborts: a 'cancelled' ApiError). A read it shares with a caller not held is sent for that
+   * one. withSignal on this view keeps the gate. Optional, as withSignal.
+   */
+  withGate?(until: Promise<void>): DlmmApi;
+  /**
    * The service's clock as its last answer stated it (its HTTP `Date` header) beside this client's clock
    * (`now`) when that answer arrived; undefined before any answer with a Date header. No request of its own.
    */

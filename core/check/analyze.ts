@@ -45,6 +45,11 @@ export interface AnalyzeOptions {
    * waits for are abandoned and analyzePlan rejects with a 'cancelled' ApiError instead of finishing.
    */
   signal?: AbortSignal;
+  /**
+   * The live reads may not reach the network before this resolves (the language server's debounce): what
+   * is answered from memory or disk is read at once (DlmmApi.withGate).
+   */
+  gate?: Promise<void>;
 }
 
 export interface Analysis {
@@ -98,6 +103,7 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
       session: opts.session ?? createLiveSession(),
       ...(stxWrapper !== undefined ? { stxWrapper } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.gate ? { gate: opts.gate } : {}),
     });
   } catch (e) {
     analysis.internalErrors.push(`live: ${e instanceof Error ? e.message : String(e)}`);

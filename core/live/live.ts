@@ -152,13 +152,16 @@ export interface LiveSession {
   /**
    * The outcome of the read under `key`, made once by `f` for every analysis of the session. `f` gets the
    * read's own signal. A caller passing `signal` may give up: its wait ends at once (a 'cancelled' error);
-   * the read itself is aborted, and forgotten, only when no caller waits for it any more.
+   * the read itself is aborted, and forgotten, only when no caller waits for it any more. A caller passing
+   * `gate` may not reach the network before it resolves: `f` gets the read's own gate (undefined once open),
+   * open as soon as one of its callers' is (SharedGate).
    */
   read<T>(
     key: string,
     endpoint: string,
-    f: (signal: AbortSignal) => Promise<T>,
+    f: (signal: AbortSignal, gate: Promise<void> | undefined) => Promise<T>,
     signal?: AbortSignal,
+    gate?: Promise<void>,
   ): Promise<Settled<T>>;
 }
 
@@ -169,11 +172,18 @@ export function createLiveSession(): LiveSession {
     async read<T>(
       key: string,
       endpoint: string,
-      f: (signal: AbortSignal) => Promise<T>,
+      f: (signal: AbortSignal, gate: Promise<void> | undefined) => Promise<T>,
       signal?: AbortSignal,
+      gate?: Promise<void>,
     ): Promise<Settled<T>> {
       try {
-        return (await memo.run(key, (shared) => settle(endpoint, () => f(shared)), signal)) as Settled<T>;
+        return (await memo.run(
+          key,
+          (shared, g) => settle(endpoint, () => f(shared, g.until)),
+          signal,
+          undefined,
+          gate,
+        )) as Settled<T>;
       } catch (e) {
         return { ok: false, error: toLiveError(e, endpoint) };
       }
@@ -181,15 +191,32 @@ export function createLiveSession(): LiveSession {
   };
 }
 
-/** An analysis's reads through the session: `f` gets the client bound to the read's own signal. */
+/**
+ * An analysis's reads through the session: `f` gets the client bound to the read's own signal, and to its
+ * gate while that is closed.
+ */
 interface Reader {
   read<T>(key: string, endpoint: string, f: (api: DlmmApi) => Promise<T>): Promise<Settled<T>>;
 }
 
-function readerOf(api: DlmmApi, session: LiveSession, signal: AbortSignal | undefined): Reader {
+function readerOf(
+  api: DlmmApi,
+  session: LiveSession,
+  signal: AbortSignal | undefined,
+  gate: Promise<void> | undefined,
+): Reader {
   return {
     read: (key, endpoint, f) =>
-      session.read(key, endpoint, (shared) => f(api.withSignal?.(shared) ?? api), signal),
+      session.read(
+        key,
+        endpoint,
+        (shared, until) => {
+          const bound = api.withSignal?.(shared) ?? api;
+          return f(until !== undefined ? (bound.withGate?.(until) ?? bound) : bound);
+        },
+        signal,
+        gate,
+      ),
   };
 }
 
@@ -221,6 +248,11 @@ interface ReadLiveOptions {
    * with another analysis goes on only for that one (LiveSession.read).
    */
   signal?: AbortSignal;
+  /**
+   * The caller may not reach the network before this resolves (a language-server run whose debounce holds):
+   * reads answered from memory or disk answer at once, requests wait (DlmmApi.withGate).
+   */
+  gate?: Promise<void>;
   /** The contract that moves native STX (the network's router configuration): STX balance and fees. */
   stxWrapper?: string;
 }
@@ -289,7 +321,7 @@ function lookupOf(pools: Pool[]): (id: string) => Pool | undefined {
 
 /** Reads everything the live rules and preparation need for `plan`. Never throws. */
 export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions = {}): Promise<LiveData> {
-  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
+  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal, opts.gate);
   const live = emptyLive(plan.api, api, false);
   const [, quoteReady, appReady] = await Promise.all([
     readLists(s, live),
@@ -355,7 +387,7 @@ export async function readPositionsLive(
   pools: readonly string[] | undefined,
   opts: ReadLiveOptions = {},
 ): Promise<LiveData> {
-  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
+  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal, opts.gate);
   const live = emptyLive('v2', api, true);
   await readLists(s, live);
   const refs = pools ?? (live.pools ?? []).map((p) => p.pool_id);
@@ -461,7 +493,7 @@ export async function readBalancesOf(
   stxWrapper: string | undefined,
   opts: ReadLiveOptions = {},
 ): Promise<LiveBalance[]> {
-  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal);
+  const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal, opts.gate);
   const hasNode = safeHas(api, 'hasNode');
   return Promise.all(tokens.map((t) => readBalance(s, hasNode, t, principal, stxWrapper)));
 }

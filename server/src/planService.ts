@@ -140,6 +140,11 @@ interface DocState {
   hold?: ReturnType<typeof setTimeout>;
   /** The newest result to publish when the debounce ends. */
   pending?: AnalysisResult;
+  /**
+   * The current version's gate while its debounce holds: its run reads what is in memory or on disk at
+   * once, and sends nothing to the network until this opens (at the hold's end, or a request ending it).
+   */
+  gate?: { until: Promise<void>; open: () => void };
   /** The running (or finished) validation for the current version. */
   running?: { version: number; done: Promise<AnalysisResult | undefined> };
   /** Resolves a `running` that has not started yet (called when superseded). */
@@ -275,6 +280,9 @@ export class PlanService {
     if (state.hold) clearTimeout(state.hold);
     state.hold = undefined;
     state.pending = undefined;
+    // The version before's gate stays shut: its run, superseded, sends nothing more (its waits end through
+    // its signal); a read this version shares with it is sent when this version's gate opens.
+    state.gate = undefined;
     if (immediate || this.debounceMs === 0) {
       state.running = { version: doc.version, done: this.run(state) };
       return;
@@ -284,6 +292,9 @@ export class PlanService {
     const done = new Promise<AnalysisResult | undefined>((resolve) => (release = resolve));
     state.running = { version, done };
     state.release = release;
+    let open: () => void = () => {};
+    const until = new Promise<void>((resolve) => (open = resolve));
+    state.gate = { until, open };
     state.hold = setTimeout(() => this.endHold(state), this.debounceMs);
     state.start = setImmediate(() => {
       state.start = undefined;
@@ -296,6 +307,8 @@ export class PlanService {
   private endHold(state: DocState): void {
     if (state.hold) clearTimeout(state.hold);
     state.hold = undefined;
+    state.gate?.open();
+    state.gate = undefined;
     const pending = state.pending;
     state.pending = undefined;
     if (pending && this.docs.get(state.doc.uri) === state) this.show(state, pending);
@@ -406,10 +419,13 @@ export class PlanService {
   private async joinSession(
     api: DlmmApi,
     signal: AbortSignal,
+    gate: Promise<void> | undefined,
   ): Promise<{ session: LiveSession; leave: () => void }> {
     let height: number | null | undefined;
     try {
-      height = (await (api.withSignal?.(signal) ?? api).status()).state_height;
+      const mine = api.withSignal?.(signal) ?? api;
+      height = (await ((gate !== undefined ? mine.withGate?.(gate) : undefined) ?? mine).status())
+        .state_height;
     } catch (e) {
       if (isCancelled(e)) throw e;
       // Unknown: the session's own status read reports it; sessions that did not know it either are joined.
@@ -513,6 +529,8 @@ export class PlanService {
     const uri = doc.uri;
     const version = doc.version;
     const current = () => this.docs.get(uri) === state && state.seq === seq;
+    // Taken now: the gate of this very version (a later version has its own; this one's never opens).
+    const gate = state.gate?.until;
     const settings = await this.deps.settings(uri);
     if (!current()) return undefined;
     const api = this.deps.api(settings);
@@ -579,7 +597,7 @@ export class PlanService {
     }, SLOW_READ_MS);
     let shared: { session: LiveSession; leave: () => void } | undefined;
     try {
-      shared = await this.joinSession(api, signal);
+      shared = await this.joinSession(api, signal, gate);
       if (!current()) return undefined;
       const live = await analyzePlan(analysis.text, {
         api,
@@ -587,6 +605,7 @@ export class PlanService {
         parsed: analysis.parsed,
         fileName: fileNameOf(uri),
         signal,
+        ...(gate ? { gate } : {}),
         ...(settings.maxTipLag !== undefined && settings.maxTipLag !== null
           ? { maxTipLag: settings.maxTipLag }
           : {}),

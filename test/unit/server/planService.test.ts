@@ -159,6 +159,7 @@ describe('PlanService live sessions (simulated engine over loopback)', function 
       ...api,
       bins: (id) => (binReads++, api.bins(id)),
       withSignal: (signal) => counting(api.withSignal?.(signal) ?? api),
+      withGate: (gate) => counting(api.withGate?.(gate) ?? api),
     });
     const api = counting(client);
     const live: string[] = [];
@@ -179,7 +180,9 @@ describe('PlanService live sessions (simulated engine over loopback)', function 
   }
 
   it('counts a live result held by the debounce beside the one shown when the engine watch asks', async () => {
-    const { svc, live, api } = liveService(0, 600_000);
+    // Status answers reused for a minute: a held analysis reads only what is in memory (it sends nothing
+    // while its debounce holds), so the new state is read for it by the watch and another document.
+    const { svc, live, api } = liveService(60_000, 600_000);
     const uri = 'file:///w.dlmm.yaml';
     const plan = scalePlan(0);
     svc.update(TextDocument.create(uri, 'yaml', 1, plan), true);
@@ -190,16 +193,23 @@ describe('PlanService live sessions (simulated engine over loopback)', function 
     };
     const before = await read();
     assert.equal(svc.analysedOnOtherState(api, before), false);
-    // The engine moves; a change is analysed on the new state and held: the shown one is on the old.
+    // The engine moves; the watch reads its status, and a plan opened then (analysed and published at
+    // once) reads the new state into the client's cache.
     sim.engine.bumpHeight(1);
+    await api.refreshStatus?.();
+    const other = 'file:///w-other.dlmm.yaml';
+    svc.update(TextDocument.create(other, 'yaml', 1, plan), true);
+    await waitFor(() => live.includes(other), 10_000);
+    // A change is analysed on the new state from memory and held: the shown one is on the old.
     svc.update(TextDocument.create(uri, 'yaml', 2, plan.replace('x_amount: 1000,', 'x_amount: 10001,')));
     assert.deepEqual(await svc.analysed(uri, 2), { live: true, published: false });
+    svc.close(other);
     const after = await read();
     assert.notEqual(after.stateHeight, before.stateHeight);
     assert.equal(svc.analysedOnOtherState(api, after), true, 'the analysis shown was made on the old state');
     // Read against the old state, the held one (shown at the debounce's end) is the one made elsewhere.
     assert.equal(svc.analysedOnOtherState(api, before), true, 'the held analysis was made on the new state');
-    assert.deepEqual(live, [uri]);
+    assert.deepEqual(live, [uri, other]);
     svc.close(uri);
   });
 
