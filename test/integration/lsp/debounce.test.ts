@@ -3,7 +3,9 @@
  * its diagnostics are published once the debounce has passed since it arrived. Real language server over
  * stdio JSON-RPC against the simulated engine on loopback. With a 10-minute debounce the test hook
  * `dlmm/test/analysed` (DLMM_TEST_HOOKS=1) says, without ending the debounce, when a version's analysis is
- * done and whether anything of it was published.
+ * done and whether anything of it was published. While a version's debounce holds, its analysis reads only
+ * what is in memory: nothing goes to the engine before the hold ends (a typing burst asks the engine what
+ * one analysis after the pause asks).
  */
 import assert from 'node:assert/strict';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
@@ -27,9 +29,9 @@ describe('language server: the debounce holds the publish, not the analysis', fu
     await sim?.close();
   });
 
-  async function server(debounceMs: number): Promise<LspSession> {
+  async function server(debounceMs: number, engine: RunningSimulator = sim): Promise<LspSession> {
     const lsp = await startLsp({
-      env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl, DLMM_TEST_HOOKS: '1' },
+      env: { DLMM_API_URL: engine.url, DLMM_NODE_URL: engine.nodeUrl, DLMM_TEST_HOOKS: '1' },
       initializationOptions: { debounceMs, statusPollMs: TEN_MINUTES, analysisEvents: true },
     });
     sessions.push(lsp);
@@ -70,6 +72,60 @@ describe('language server: the debounce holds the publish, not the analysis', fu
     });
     // What was shown is still the open's.
     assert.equal(lsp.latest(uri)?.version, 1);
+  });
+
+  it("sends nothing to the engine for a typing burst on a swap amount until the hold ends, then the last version's quote", async () => {
+    const own = await startSimulator({ host: '127.0.0.1', port: 0, recordRequests: true });
+    try {
+      const lsp = await server(TEN_MINUTES, own);
+      const uri = 'file:///work/debounce/swap.dlmm.yaml';
+      lsp.open(uri, plan);
+      await lsp.live(uri, 1, 30_000);
+      const quotes = (from: number) =>
+        own
+          .requestLog()
+          .slice(from)
+          .filter((r) => r.key.startsWith('POST /api/quotes/v2/quote '));
+      // The open quoted its swap once (main's count for one analysis of the plan).
+      const opened = quotes(0).length;
+      assert.ok(opened >= 1, 'the open quoted its swap');
+      const from = own.requestLog().length;
+      // amount_in typed digit by digit: 1, 12, 123, ... 1234567.
+      const digits = '1234567';
+      let text = plan;
+      let last = 1;
+      for (let k = 1; k <= digits.length; k++) {
+        text = plan.replace('amount_in: 100000\n', `amount_in: ${digits.slice(0, k)}\n`);
+        assert.notEqual(text, plan);
+        last = lsp.change(uri, text);
+        await delay(20);
+      }
+      // The held runs read what is in memory (the add's reads at this height) and wait for the rest.
+      await delay(500);
+      assert.deepEqual(own.requestLog().slice(from), [], 'nothing sent while the debounce holds');
+      assert.equal(lsp.publishCount(uri, last), 0);
+      // A hover ends the hold: the last version's reads go out, and only those.
+      await lsp.conn.sendRequest('textDocument/hover', {
+        textDocument: { uri },
+        position: positionOf(text, `amount_in: ${digits}`, 2),
+      });
+      await lsp.live(uri, last, 30_000);
+      const sent = quotes(from);
+      assert.equal(sent.length, 1, sent.map((r) => r.key).join('\n'));
+      assert.match(sent[0]!.key, new RegExp(`"amount_in":"?${digits}"?[,}]`));
+      // No version before the last one reached the engine.
+      for (let k = 1; k < digits.length; k++)
+        assert.doesNotMatch(
+          own
+            .requestLog()
+            .slice(from)
+            .map((r) => r.key)
+            .join('\n'),
+          new RegExp(`"amount_in":"?${digits.slice(0, k)}"?[,}]`),
+        );
+    } finally {
+      await own.close();
+    }
   });
 
   it('publishes the same diagnostics per version with a short debounce as when analysed and published at once', async () => {
@@ -114,3 +170,7 @@ describe('language server: the debounce holds the publish, not the analysis', fu
     );
   });
 });
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
