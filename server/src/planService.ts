@@ -1,7 +1,8 @@
 /**
  * The plain language service behind the LSP handlers (yaml-language-server's pattern): it knows plan
  * documents, runs the core analysis as soon as a document changes (offline, then live when data arrives),
- * holds each version's results back for the debounce and hands them to a publisher. It never speaks LSP
+ * holds each version's results, and its requests to the network, back for the debounce and hands the
+ * results to a publisher. It never speaks LSP
  * itself; I/O (settings, API clients, publishing, clock) is passed in, so it runs the same over stdio, IPC or
  * in a test.
  */
@@ -118,8 +119,9 @@ export interface PlanServiceDeps {
   slowRead?(uri: string, done: boolean): void;
   log(line: string): void;
   /**
-   * How long after a change its version's results are held back (the analysis itself starts at once):
-   * nothing is published for a version sooner; then the newest result, and every later one when it comes.
+   * How long after a change its version's results are held back (the analysis itself starts at once, and
+   * reads what is in memory or on disk; its requests to the network wait for the end): nothing is published
+   * for a version sooner; then the newest result, and every later one when it comes.
    */
   debounceMs: number;
   /** How long a live session takes new analyses (default SHARED_SESSION_MS). */
@@ -267,7 +269,9 @@ export class PlanService {
   /**
    * A plan document was opened or changed: analyse it at once (at the end of this event-loop turn, so that
    * changes arriving together are analysed once: the last), and publish its results once the debounce has
-   * passed since this change. `immediate` (an open, a revalidation): analysed and published now.
+   * passed since this change. Until then its live reads answered from memory or disk proceed, and what it
+   * would ask the network waits (its gate, DlmmApi.withGate): a burst of keystrokes asks the network only
+   * for the last one's. `immediate` (an open, a revalidation): analysed and published now.
    */
   update(doc: TextDocument, immediate = false): void {
     const state = this.docs.get(doc.uri) ?? { doc, seq: 0, active: 0, inLive: false };
@@ -393,6 +397,7 @@ export class PlanService {
   /**
    * Waits, without ending the debounce, for the analysis of `version` under way: whether its newest result
    * is live, and whether any result of that version was published (the test hook `dlmm/test/analysed`).
+   * An analysis that must ask the network for something ends only after the debounce (its gate).
    */
   async analysed(uri: string, version: number): Promise<{ live: boolean; published: boolean } | undefined> {
     const state = this.docs.get(uri);

@@ -11,9 +11,14 @@
  * diagnostics is then all work), beside the peer's time beyond its debounce; and the server CPU of a typing
  * burst (BURST keystrokes BURST_GAP_MS apart, until the last version's live diagnostics), which analyses
  * every keystroke where a debounce that held the analysis made one, beside the peer's for the same burst.
+ * What a held analysis sends waits for the debounce's end, so a burst typing a swap amount (1, 12, 123, ...)
+ * asks the engine what one analysis after the pause asks: the requests per such burst are counted, beside
+ * those of another build's server for the same bursts when DLMM_BENCH_BASELINE names its checkout (built).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../core/sim/server';
+import { SERVER_EXEC_ARGV } from '../../client/src/serverProcess';
 import { extensionServer, startLsp, type LspSession } from '../integration/lsp/harness';
 import { planText } from './lsp.bench';
 import { versus, type BenchRow } from './types';
@@ -33,6 +38,8 @@ const WARMUP = 5;
 const BURST = 20;
 const BURST_GAP_MS = 40;
 const BURSTS = 10;
+/** Bursts typing a swap's amount digit by digit (BURST_GAP_MS apart), per server. */
+const SWAP_BURSTS = 5;
 
 const p95 = (xs: number[]) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
@@ -140,6 +147,9 @@ export async function bench(): Promise<BenchRow[]> {
       );
       burstCpu.peer += cpuMs(peer.child.pid) - c0;
     }
+    // Swap-amount bursts: requests (service + node) from the first keystroke to the last version's live
+    // diagnostics, ours and the baseline's interleaved (each server on a simulator of its own).
+    const swapRequests = await swapBursts(process.env.DLMM_BENCH_BASELINE);
     ourTimes.splice(0, WARMUP);
     peerTimes.splice(0, WARMUP);
     zeroTimes.splice(0, WARMUP);
@@ -193,6 +203,18 @@ export async function bench(): Promise<BenchRow[]> {
         'ms',
         { name: 'yaml-language-server', value: burstCpu.peer / BURSTS },
       ),
+      swapRequests.baseline === undefined
+        ? {
+            name: `requests per typing burst on a swap amount (${SWAP_DIGITS} digits ${BURST_GAP_MS} ms apart)`,
+            value: swapRequests.ours,
+            unit: 'count',
+          }
+        : versus(
+            `requests per typing burst on a swap amount (${SWAP_DIGITS} digits ${BURST_GAP_MS} ms apart)`,
+            swapRequests.ours,
+            'count',
+            { name: `the server of ${process.env.DLMM_BENCH_BASELINE}`, value: swapRequests.baseline },
+          ),
       // The engine watch's status polls (one per 5 s) are counted when one lands inside a keystroke.
       {
         name: "requests per keystroke on an add (the engine watch's polls included)",
@@ -206,6 +228,73 @@ export async function bench(): Promise<BenchRow[]> {
     await zero?.close();
     await zeroSim?.close();
     await sim.close();
+  }
+}
+
+/** Digits typed per swap-amount burst. */
+const SWAP_DIGITS = 6;
+
+/**
+ * Requests per swap-amount burst: the plan's swap amount typed anew digit by digit (a new amount each
+ * burst, so no quote of the last one is kept), with the extension's debounce; ours, and the server of the
+ * checkout `baseline` (its dist/server.js) when given, bursts interleaved.
+ */
+async function swapBursts(baseline: string | undefined): Promise<{ ours: number; baseline?: number }> {
+  const servers: Array<{ name: 'ours' | 'baseline'; sim: RunningSimulator; lsp: LspSession; total: number }> =
+    [];
+  const plan = planText(40);
+  const uri = 'file:///bench/live/swap.dlmm.yaml';
+  try {
+    const commands: Array<['ours' | 'baseline', { cmd: string; args: string[] }]> = [
+      ['ours', extensionServer()],
+    ];
+    if (baseline !== undefined)
+      commands.push([
+        'baseline',
+        {
+          cmd: process.execPath,
+          args: [...SERVER_EXEC_ARGV, join(baseline, 'dist', 'server.js'), '--stdio'],
+        },
+      ]);
+    for (const [name, command] of commands) {
+      const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+      const lsp = await startLsp({
+        command,
+        env: { DLMM_API_URL: sim.url, DLMM_NODE_URL: sim.nodeUrl },
+        initializationOptions: { debounceMs: OUR_DEBOUNCE_MS, analysisEvents: true },
+      });
+      servers.push({ name, sim, lsp, total: 0 });
+      lsp.open(uri, plan);
+      await lsp.live(uri, 1, 30_000);
+    }
+    for (let b = 0; b < SWAP_BURSTS; b++) {
+      const amount = String(100_000 + 7_919 * (b + 1));
+      for (const server of servers) {
+        const before = server.sim.requests();
+        let last = 0;
+        for (let k = 1; k <= SWAP_DIGITS; k++) {
+          last = server.lsp.change(
+            uri,
+            plan.replace(/amount_in: 100000\n/, `amount_in: ${amount.slice(0, k)}\n`),
+          );
+          if (k < SWAP_DIGITS) await delay(BURST_GAP_MS);
+        }
+        await server.lsp.live(uri, last, 15_000);
+        const after = server.sim.requests();
+        server.total += after.service + after.node - before.service - before.node;
+      }
+    }
+    const perBurst = (name: 'ours' | 'baseline') => {
+      const server = servers.find((s) => s.name === name);
+      return server ? server.total / SWAP_BURSTS : undefined;
+    };
+    const baselineCount = perBurst('baseline');
+    return { ours: perBurst('ours')!, ...(baselineCount !== undefined ? { baseline: baselineCount } : {}) };
+  } finally {
+    for (const server of servers) {
+      await server.lsp.close();
+      await server.sim.close();
+    }
   }
 }
 
