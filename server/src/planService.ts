@@ -2,9 +2,8 @@
  * The plain language service behind the LSP handlers (yaml-language-server's pattern): it knows plan
  * documents, runs the core analysis as soon as a document changes (offline, then live when data arrives),
  * holds each version's results, and its requests to the network, back for the debounce and hands the
- * results to a publisher. It never speaks LSP
- * itself; I/O (settings, API clients, publishing, clock) is passed in, so it runs the same over stdio, IPC or
- * in a test.
+ * results to a publisher. It never speaks LSP itself; I/O (settings, API clients, publishing, clock) is
+ * passed in, so it runs the same over stdio, IPC or in a test.
  */
 import { getEventListeners } from 'node:events';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
