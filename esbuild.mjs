@@ -27,6 +27,10 @@ const common = {
 const CLI_COMMANDS = readdirSync('cli/src/commands')
   .filter((f) => f.endsWith('.ts'))
   .map((f) => f.slice(0, -3));
+const CLI_BUNDLES = CLI_COMMANDS.map((name) => `cli-${name}`);
+// Commands whose own modules build schemas on their own zod from schemas.ts's (core/api/coreClient.ts,
+// core/sim): their schemas.ts stays in their bundle, so each schema is built on one copy of zod.
+const OWN_ZOD = ['cli-quote', 'cli-routes', 'cli-tokens', 'cli-sim'];
 const require = createRequire(import.meta.url);
 /**
  * Modules bundled into their own file (dist/<out>.js) and required from it. `in`: the bundles where a
@@ -48,14 +52,15 @@ const LAZY_MODULES = [
     in: ['cli-check', 'lazy-server-engine'],
   },
   { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp'] },
-  { module: 'yaml', out: 'lazy-yaml', in: ['cli-check'], entry: require.resolve('yaml') },
-  // zod, with the schemas of a live check's reads and DLMM_ROUTERS (cli/src/liveSchemas.ts): an offline check
-  // validates plans without it.
+  { module: 'yaml', out: 'lazy-yaml', in: CLI_BUNDLES, entry: require.resolve('yaml') },
+  // zod, with the schemas of the service's answers and DLMM_ROUTERS (cli/src/liveSchemas.ts): one copy for a
+  // command and the API client it loads (lazy-api-client.js takes its schemas from here too), without zod's JIT;
+  // an offline check validates plans without it.
   {
     module: 'core/api/schemas.ts',
     also: ['core/chain/routerSettings.ts'],
     out: 'lazy-live-schemas',
-    in: ['cli-check'],
+    in: [...CLI_BUNDLES.filter((b) => !OWN_ZOD.includes(b)), 'lazy-api-client'],
     imports: true,
     entry: 'cli/src/liveSchemas.ts',
   },
