@@ -254,11 +254,15 @@ const ENDPOINTS = {
       id: body,
       // A bin fact at the applied height is read once per machine: from the on-disk store when another
       // command or process already read it at this height.
-      ...(BIN_FACT_FUNCTIONS.has(fn) ? { fact: `${contract} ${fn} ${args.join(',')}` } : {}),
+      ...(BIN_FACT_FUNCTIONS.has(fn) ? { fact: factKey(contract, fn, args) } : {}),
       answer: (b, endpoint) => validate(ReadOnlyResultSchema, b, endpoint),
     };
   },
 };
+
+/** The key a node fact is kept under (node store): the contract, the function and its arguments. */
+const factKey = (contract: string, fn: string, args: readonly string[]): string =>
+  `${contract} ${fn} ${args.join(',')}`;
 
 /** The engine's status: read by `readStatus` (reused for `statusTtlMs`; it teaches the cache the height). */
 const STATUS: Endpoint<Status> = {
@@ -794,6 +798,15 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     },
     hasInventory: () => inventoryBase !== undefined,
     hasNode: () => nodeBase !== undefined,
+    storedFact(contract, fn, args) {
+      // Only at a height a status read taught within its reuse window (as a read's heightForCache would).
+      const height = cache.currentHeight;
+      if (!nodeStore || !BIN_FACT_FUNCTIONS.has(fn) || height === undefined) return undefined;
+      if (!statusSnapshot || now() - statusSnapshot.at >= opts.statusTtlMs) return undefined;
+      const stored = nodeStore.get(height, factKey(contract, fn, args));
+      if (stored) stats.cacheHits++;
+      return stored;
+    },
     withSignal(s) {
       // A gated view's gate stays with the reads it makes for `s`.
       const gate = gateOf(this);

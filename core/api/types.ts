@@ -162,6 +162,12 @@ export interface DlmmApi {
   /** args are hex-encoded Clarity values (no 0x); result is the node's answer. */
   callReadOnly(contract: string, fn: string, args: string[], sender?: string): Promise<ReadOnlyResult>;
   /**
+   * The answer callReadOnly would give from the node store, at once: a bin fact kept at the applied state
+   * height while the status that taught it is within its reuse window; undefined otherwise (then read it).
+   * Lets a caller with hundreds of bin reads skip a read's queueing for those already answered. Optional.
+   */
+  storedFact?(contract: string, fn: string, args: string[]): ReadOnlyResult | undefined;
+  /**
    * The same client for a caller that may give up: once `signal` aborts, that caller's waiting reads reject
    * at once with a 'cancelled' ApiError. A read it shares with other callers (coalesced in flight) goes on
    * for them; the last caller giving up ends it: its queued limiter slot is released and its HTTP exchange

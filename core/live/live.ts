@@ -407,7 +407,8 @@ export async function readPositionsLive(
       const missing = (lp.positions ?? [])
         .map((r) => r.bin_id)
         .filter((id) => isSignedBinId(id) && knownShares(lp, id) === undefined);
-      if (missing.length > 0 && lp.principal !== undefined && hasNode) await readBinShares(lp, missing, s);
+      if (missing.length > 0 && lp.principal !== undefined && hasNode)
+        await readBinShares(lp, missing, s, api);
       live.byPool.set(ref, lp);
     }),
   );
@@ -634,10 +635,15 @@ export function knownShares(lp: LivePool, binId: number): bigint | undefined {
  * height per machine (core/api/nodeStore.ts), so only bins new at this height cost a request. A bin whose
  * read fails stays unknown: its bound and its execution are reported, never silently passed.
  */
-async function readBinShares(lp: LivePool, ids: readonly number[], s: Reader): Promise<void> {
+async function readBinShares(lp: LivePool, ids: readonly number[], s: Reader, api: DlmmApi): Promise<void> {
   const principal = lp.principal as string;
   await Promise.all(
     ids.map(async (id) => {
+      const known = storedShares(api, principal, id);
+      if (known !== undefined) {
+        lp.binShares.set(id, known);
+        return;
+      }
       // Decoded inside the memoized read: a warm session neither re-encodes the argument nor re-decodes.
       const r = await s.read(
         `node:${principal}:${id}`,
@@ -654,6 +660,19 @@ async function readBinShares(lp: LivePool, ids: readonly number[], s: Reader): P
       if (r.value !== undefined) lp.binShares.set(id, r.value);
     }),
   );
+}
+
+/**
+ * The bin's total shares when the node store answers them at once (DlmmApi.storedFact: read at this height
+ * by an earlier read or command), so none of a large plan's stored bins queues a read; never throws.
+ */
+function storedShares(api: DlmmApi, principal: string, id: number): bigint | undefined {
+  try {
+    const stored = api.storedFact?.(principal, 'get-bin-balances', [codec().binIdArg(id)]);
+    return stored?.okay ? codec().decodeBinShares(stored.result) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The service's zod schemas, built on first use (an offline check never builds them). */
@@ -725,7 +744,7 @@ async function readPool(
   // Positions first: shares they already state are never read again from the node.
   await readPositions(lp, sender, s, live);
   if (lp.principal !== undefined && lp.activeBinId !== undefined && safeHas(api, 'hasNode')) {
-    await readBinShares(lp, targetBins(lp, plan), s);
+    await readBinShares(lp, targetBins(lp, plan), s, api);
   }
   return lp;
 }
