@@ -37,11 +37,52 @@ const ESCAPES: Record<string, string> = {
   t: '\t',
 };
 
+/** A JSON string literal, escapes and all (a control character in it stops the match: JSON.parse refuses it). */
+// eslint-disable-next-line no-control-regex
+const STRING_LITERAL_RE = /"(?:[^"\\\u0000-\u001f]|\\.)*"/g;
 /**
- * Parses JSON text (a recursive-descent reader): integers outside the safe range become bigint, all other
- * numbers stay numbers; an error names what was found and where.
+ * Outside string literals, a number JSON.parse may read otherwise than readJsonExact: 16 or more digits in a
+ * row (an integer beyond 2^53 is one; a safe integer has at most 16 digits, and 16-digit ones go to the
+ * reader too) or an exponent of 3 or more digits (beyond the range of a double).
+ */
+const NOT_PLAIN_NUMBER_RE = /\d{16}|[eE][+-]?\d{3}/;
+
+/**
+ * Parses JSON text: integers outside the safe range become bigint, all other numbers stay numbers; an error
+ * names what was found and where. Text without a number JSON.parse could read inexactly (no run of 16 digits
+ * outside strings, no 3-digit exponent) and no deeper than `maxDepth` is read by JSON.parse, whose values are
+ * then the same as readJsonExact's (every number is Number() of its literal in both); anything else,
+ * malformed text included, by readJsonExact.
  */
 export function parseJsonExact(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
+  // A UTF-8 byte order mark is tolerated, as many servers emit one (JSON.parse refuses it).
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!NOT_PLAIN_NUMBER_RE.test(body.replace(STRING_LITERAL_RE, '""'))) {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return readJsonExact(text, maxDepth);
+    }
+    if (!deeperThan(value, maxDepth, 1)) return value;
+  }
+  return readJsonExact(text, maxDepth);
+}
+
+/** Whether an array or object in `value` (itself at `depth`) is nested deeper than `max`. */
+function deeperThan(value: unknown, max: number, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > max) return true;
+  for (const v of Array.isArray(value) ? value : Object.values(value))
+    if (typeof v === 'object' && v !== null && deeperThan(v, max, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * Reads JSON text (a recursive-descent reader): integers outside the safe range become bigint, all other
+ * numbers stay numbers; an error names what was found and where.
+ */
+export function readJsonExact(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
   let pos = 0;
 
   const fail = (reason: string, at: number = pos): never => {

@@ -1,6 +1,12 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { JsonSyntaxError, MAX_JSON_DEPTH, parseJsonExact, stringifyJsonExact } from '../../../core/api/json';
+import {
+  JsonSyntaxError,
+  MAX_JSON_DEPTH,
+  parseJsonExact,
+  readJsonExact,
+  stringifyJsonExact,
+} from '../../../core/api/json';
 
 const UINT128_MAX = (1n << 128n) - 1n;
 
@@ -165,6 +171,106 @@ describe('parseJsonExact on generated documents', () => {
 
   it('accepts a byte order mark', () => {
     assert.deepEqual(parseJsonExact('\ufeff[1]'), [1]);
+  });
+});
+
+describe('parseJsonExact reads what readJsonExact reads (JSON.parse where it reads the same)', () => {
+  /** The outcome of a reader: its value, or the message it threw. */
+  const outcome = (read: () => unknown): unknown => {
+    try {
+      return { value: read() };
+    } catch (e) {
+      return { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+    }
+  };
+  const same = (text: string, maxDepth?: number): void => {
+    const fast = outcome(() => parseJsonExact(text, maxDepth));
+    const reader = outcome(() => readJsonExact(text, maxDepth));
+    assert.deepEqual(fast, reader, text.slice(0, 200));
+    // deepEqual takes -0 for 0: the sign of zero is compared apart.
+    assert.equal(
+      JSON.stringify(fast, (_k, v: unknown) =>
+        Object.is(v, -0) ? '-0' : typeof v === 'bigint' ? `${v}n` : v,
+      ),
+      JSON.stringify(reader, (_k, v: unknown) =>
+        Object.is(v, -0) ? '-0' : typeof v === 'bigint' ? `${v}n` : v,
+      ),
+    );
+  };
+
+  /** Number literals of every kind JSON allows: long integers, fractions, exponents of any length. */
+  const literal = fc
+    .tuple(
+      fc.boolean(),
+      fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,40}$/)),
+      fc.option(fc.stringMatching(/^[0-9]{1,25}$/), { nil: undefined }),
+      fc.option(
+        fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.stringMatching(/^[0-9]{1,5}$/)),
+        {
+          nil: undefined,
+        },
+      ),
+    )
+    .map(
+      ([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}${exp ? exp.join('') : ''}`,
+    );
+  const text = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      literal,
+      fc.string({ unit: 'binary' }).map((x) => JSON.stringify(x)),
+      // Strings that hold digit runs and exponents: outside a number they change nothing.
+      fc.stringMatching(/^[0-9eE+\-. ]{0,30}$/).map((x) => JSON.stringify(x)),
+      fc.constantFrom('true', 'false', 'null'),
+      fc.array(tie('value'), { maxLength: 5 }).map((xs) => `[${xs.join(',')}]`),
+      fc
+        .array(fc.tuple(fc.string(), tie('value')), { maxLength: 5 })
+        .map((kv) => `{${kv.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+    ),
+  })).value;
+
+  it('on generated documents, with and without a byte order mark', () => {
+    fc.assert(
+      fc.property(text, fc.boolean(), (t, bom) => same(bom ? `\ufeff${t}` : t)),
+      { numRuns: 500 },
+    );
+  });
+
+  it('on damaged documents: the same value or the same error', () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.string({ unit: 'binary', maxLength: 3 }), (t, at, insert) => {
+        const i = at % (t.length + 1);
+        same(t.slice(0, i) + insert + t.slice(i + 1));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('at the edges of its choice', () => {
+    for (const t of [
+      '9007199254740991',
+      '9007199254740992',
+      '-9007199254740993',
+      '1234567890123456',
+      '1e308',
+      '1e309',
+      '-1E-400',
+      '0.1e0000000001',
+      '{"a":"12345678901234567890","b":1e5}',
+      '{"__proto__":{"x":1},"y":[1e-5]}',
+      '"\u0001"',
+      '"a\u0001b"',
+      '[' + '"\\"'.repeat(3) + ']',
+      '[1,]',
+      '\ufeff',
+      '',
+    ])
+      same(t);
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    same(deep(MAX_JSON_DEPTH));
+    same(deep(MAX_JSON_DEPTH + 1));
+    same('{"a":{"b":[1]}}', 2);
+    same('{"a":{"b":[1]}}', 3);
   });
 });
 
