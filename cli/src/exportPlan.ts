@@ -46,6 +46,9 @@ export async function checkAndBuild(
   io: CliIO,
   command: string,
 ): Promise<CheckedExport> {
+  // A live analysis reads the status before anything else: asked now, its answer travels while the plan is
+  // parsed, and the analysis joins that read (a failure is its to report: it is the same read).
+  api.status().catch(() => undefined);
   const analysis = await analyzePlan(text, {
     api,
     fileName: path,
