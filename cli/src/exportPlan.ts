@@ -52,6 +52,8 @@ export async function checkAndBuild(
   const analysis = await analyzePlan(text, {
     api,
     fileName: path,
+    // The export shows no infos: the what-if after a shift (strict-drift-risk) would be computed for nothing.
+    driftRisk: false,
     ...(opts.routers ? { routers: opts.routers } : {}),
   });
   const unavailable = analysis.findings.filter((f) => LIVE_UNAVAILABLE.has(f.code));

@@ -38,6 +38,11 @@ export interface AnalyzeOptions {
   parsed?: ParsedPlan;
   /** Router contracts per network for executing the plan (the export's configuration). */
   routers?: RouterOverrides;
+  /**
+   * false: the plan's transactions are not executed again after a 1-bin shift of each strict pool's active
+   * bin, so `strict-drift-risk` (an info) is not reported: for a caller that shows no infos (the export).
+   */
+  driftRisk?: boolean;
   /** Clock in ms (v-1-2 deadlines of the executed transactions). */
   now?: () => number;
   /**

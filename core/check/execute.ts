@@ -38,6 +38,8 @@ export interface PlanExecution {
 export interface ExecuteOptions {
   routers?: RouterOverrides;
   now?: () => number;
+  /** false: no `strict-drift-risk` (the plan is not executed again after a 1-bin shift): AnalyzeOptions. */
+  driftRisk?: boolean;
 }
 
 /** A token of the balances (a contract, or STX) in words, and an amount of it with its human value. */
@@ -206,18 +208,19 @@ export async function executePlan(
     routers,
     ...(opts.now ? { now: opts.now } : {}),
   };
-  try {
-    out.push(...strictDriftFindings(ctx, drift, redOps));
-  } catch (e) {
-    // The what-if after a shift failing must not take the findings above with it.
-    out.push(
-      finding(
-        ctx,
-        'execution-unchecked',
-        { path: ['operations'], severity: 'error' },
-        `the plan's transactions were not executed after a one-bin shift of the active bin, so strict-drift-risk was not checked (internal error: ${e instanceof Error ? e.message : String(e)}); please report this`,
-      ),
-    );
-  }
+  if (opts.driftRisk !== false)
+    try {
+      out.push(...strictDriftFindings(ctx, drift, redOps));
+    } catch (e) {
+      // The what-if after a shift failing must not take the findings above with it.
+      out.push(
+        finding(
+          ctx,
+          'execution-unchecked',
+          { path: ['operations'], severity: 'error' },
+          `the plan's transactions were not executed after a one-bin shift of the active bin, so strict-drift-risk was not checked (internal error: ${e instanceof Error ? e.message : String(e)}); please report this`,
+        ),
+      );
+    }
   return { findings: out, execution: { transactions: built.transactions, sender, routers } };
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { analyzePlan } from '../../../core/check/analyze';
+import { formatWalletRequest } from '../../../core/tx/formats';
 import { shiftActiveBin } from '../../../core/check/drift';
 import { chainStateFromLive } from '../../../core/live/chainState';
 import { createLiveSession } from '../../../core/live/live';
@@ -281,6 +282,29 @@ describe('live rules against the simulated engine', function () {
           );
     });
   }
+
+  it('driftRisk: false reports every finding but strict-drift-risk, and the same execution', async () => {
+    api = clientFor(sim, undefined);
+    const text = plan(
+      addOn(
+        POOL1,
+        '      - { bin_id: 139, x_amount: 1000, y_amount: 1000 }\n      - { bin_id: 140, x_amount: 1000, y_amount: 0 }\n',
+      ),
+    );
+    const all = await analyzePlan(text, { api });
+    const without = await analyzePlan(text, { api, driftRisk: false });
+    assert.ok(all.findings.some((f) => f.code === 'strict-drift-risk'));
+    assert.deepEqual(
+      without.findings,
+      all.findings.filter((f) => f.code !== 'strict-drift-risk'),
+    );
+    // The same transactions, as the export writes them.
+    assert.ok(all.execution && without.execution);
+    assert.equal(
+      formatWalletRequest(without.execution.transactions),
+      formatWalletRequest(all.execution.transactions),
+    );
+  });
 
   it('quick fixes: wrong-token-side zeroes, clamp, principal, strict -> simple', async () => {
     api = clientFor(sim);
