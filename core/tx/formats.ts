@@ -11,7 +11,7 @@ import {
   type StacksTransactionWire,
 } from '@stacks/transactions';
 import { formatUnits } from '../dlmm/bins';
-import { clarityHex, postConditionHex, u32 } from './clarityHex';
+import { clarityHex, postConditionHex, u32 } from '../chain/clarityHex';
 import { splitContractId } from '../chain/deployments';
 import { summaryText } from './summary';
 import type { Amount, BuiltTransaction } from './types';

@@ -74,7 +74,8 @@ describe('node read arguments', () => {
   });
 
   it('a bin id argument is its unsigned uint', () => {
-    for (const id of [-500, 0, 7, 500]) assert.equal(binIdArg(id), serializeCV(Cl.uint(toUnsignedBinId(id))));
+    for (let id = -500; id <= 500; id++)
+      assert.equal(binIdArg(id), serializeCV(Cl.uint(toUnsignedBinId(id))));
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type PostCondition,
 } from '@stacks/transactions';
 import fc from 'fast-check';
-import { clarityHex, postConditionHex } from '../../../core/tx/clarityHex';
+import { clarityHex, postConditionHex } from '../../../core/chain/clarityHex';
 
 const ADDR = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
 const POOL = 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-10';
