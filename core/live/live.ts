@@ -7,7 +7,18 @@
 import { aliasesByPrincipal, withAliases } from '../api/aliases';
 import { freezeData, isFrozenData, SharedRuns } from '../api/cache';
 import { isApiError, NOT_THE_SERVICE, type ApiErrorCode, type InventoryFault } from '../api/errors';
-import type { BinList, Bin, DlmmApi, Pool, Readiness, Route, Status, Token, V1Pool } from '../api/types';
+import type {
+  BinList,
+  Bin,
+  DlmmApi,
+  Pool,
+  Readiness,
+  ReadOnlyResult,
+  Route,
+  Status,
+  Token,
+  V1Pool,
+} from '../api/types';
 import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
 import type { Plan, PlanOperation } from '../plan/schema';
 import { POOL_ALIAS, PolicySchema } from '../plan/schema';
@@ -447,13 +458,14 @@ async function readBalances(
   const tokens = tokensSpent(plan, live);
   if (stxWrapper !== undefined && !tokens.includes(stxWrapper)) tokens.push(stxWrapper);
   const hasNode = safeHas(api, 'hasNode');
-  const read = await Promise.all(tokens.map((t) => readBalance(s, hasNode, t, sender, stxWrapper)));
+  const read = await Promise.all(tokens.map((t) => readBalance(s, api, hasNode, t, sender, stxWrapper)));
   for (const b of read) live.balances.set(b.token, b);
 }
 
 /** One balance: the token's SIP-010 `get-balance (who principal)` -> `(ok uint)` through the node. */
 async function readBalance(
   s: Reader,
+  api: DlmmApi,
   hasNode: boolean,
   token: string,
   sender: string,
@@ -462,6 +474,12 @@ async function readBalance(
   const b: LiveBalance = { token, stx: token === stxWrapper };
   if (!hasNode) {
     b.unread = 'no node proxy is configured (DLMM_NODE_URL / dlmm.nodeUrl), so it was not read';
+    return b;
+  }
+  const stored = storedFact(api, token, 'get-balance', () => [codec().principalArg(sender)]);
+  const known = stored?.okay ? codec().decodeOkUint(stored.result) : undefined;
+  if (known !== undefined) {
+    b.amount = known;
     return b;
   }
   const endpoint = `POST {node}/v2/contracts/call-read/${token}/get-balance`;
@@ -496,7 +514,7 @@ export async function readBalancesOf(
 ): Promise<LiveBalance[]> {
   const s = readerOf(api, opts.session ?? createLiveSession(), opts.signal, opts.gate);
   const hasNode = safeHas(api, 'hasNode');
-  return Promise.all(tokens.map((t) => readBalance(s, hasNode, t, principal, stxWrapper)));
+  return Promise.all(tokens.map((t) => readBalance(s, api, hasNode, t, principal, stxWrapper)));
 }
 
 /**
@@ -663,16 +681,27 @@ async function readBinShares(lp: LivePool, ids: readonly number[], s: Reader, ap
 }
 
 /**
- * The bin's total shares when the node store answers them at once (DlmmApi.storedFact: read at this height
- * by an earlier read or command), so none of a large plan's stored bins queues a read; never throws.
+ * A node fact the node store answers at once (DlmmApi.storedFact: read at this height by an earlier read or
+ * command), so none of a large plan's stored bins and balances queues a read; undefined otherwise (then it
+ * is read). Never throws.
  */
-function storedShares(api: DlmmApi, principal: string, id: number): bigint | undefined {
+function storedFact(
+  api: DlmmApi,
+  contract: string,
+  fn: string,
+  args: () => string[],
+): ReadOnlyResult | undefined {
   try {
-    const stored = api.storedFact?.(principal, 'get-bin-balances', [codec().binIdArg(id)]);
-    return stored?.okay ? codec().decodeBinShares(stored.result) : undefined;
+    return api.storedFact?.(contract, fn, args());
   } catch {
     return undefined;
   }
+}
+
+/** The bin's total shares when the node store answers them at once (storedFact). */
+function storedShares(api: DlmmApi, principal: string, id: number): bigint | undefined {
+  const stored = storedFact(api, principal, 'get-bin-balances', () => [codec().binIdArg(id)]);
+  return stored?.okay ? codec().decodeBinShares(stored.result) : undefined;
 }
 
 /** The service's zod schemas, built on first use (an offline check never builds them). */
