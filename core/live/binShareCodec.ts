@@ -53,9 +53,8 @@ const POOL_ANSWER = new RegExp(
 /** `(ok uint)` as the node writes it, matched whole: the uint is its last 16 bytes. */
 const OK_UINT = /^(?:0x)?0701([0-9a-f]{32})$/;
 
-const decodedShares = kept(MAX_DECODED, (hex: string): bigint | undefined => {
-  const pool = POOL_ANSWER.exec(hex);
-  if (pool) return BigInt(`0x${pool[1] as string}`);
+/** `(ok {bin-shares: uint, ...})` (or the tuple alone) -> bin-shares through deserializeCV, for any text. */
+export function libraryShares(hex: string): bigint | undefined {
   try {
     const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
       type: string;
@@ -70,6 +69,25 @@ const decodedShares = kept(MAX_DECODED, (hex: string): bigint | undefined => {
   } catch {
     return undefined;
   }
+}
+
+/** `(ok uint)` -> the uint through deserializeCV, for any text. */
+export function libraryUint(hex: string): bigint | undefined {
+  try {
+    const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
+      type: string;
+      value: { type: string; value: unknown };
+    };
+    if (cv.type !== 'ok' || cv.value.type !== 'uint') return undefined;
+    return BigInt(cv.value.value as string | bigint);
+  } catch {
+    return undefined;
+  }
+}
+
+const decodedShares = kept(MAX_DECODED, (hex: string): bigint | undefined => {
+  const pool = POOL_ANSWER.exec(hex);
+  return pool ? BigInt(`0x${pool[1] as string}`) : libraryShares(hex);
 });
 
 /** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
@@ -88,17 +106,7 @@ export const principalArg = kept(256, (principal: string) => serializeCV(Cl.prin
 // Pure in its text, like decodeBinShares: each live session reads the same balances again.
 const decodedUints = kept(MAX_DECODED, (hex: string): bigint | undefined => {
   const ok = OK_UINT.exec(hex);
-  if (ok) return BigInt(`0x${ok[1] as string}`);
-  try {
-    const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
-      type: string;
-      value: { type: string; value: unknown };
-    };
-    if (cv.type !== 'ok' || cv.value.type !== 'uint') return undefined;
-    return BigInt(cv.value.value as string | bigint);
-  } catch {
-    return undefined;
-  }
+  return ok ? BigInt(`0x${ok[1] as string}`) : libraryUint(hex);
 });
 
 /**

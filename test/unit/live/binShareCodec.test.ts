@@ -6,7 +6,8 @@
  *
  * Answers: the pool's `(ok {bin-shares, x-balance, y-balance})` and `(ok uint)` as the node writes them are
  * matched whole; any other text is decoded by @stacks/transactions' deserializeCV, as before. The oracle is
- * that decoding alone (./libraryDecoding.ts): every text, matched or not, must read as it reads.
+ * that decoding alone (libraryShares, libraryUint: the codec's path for text it does not match): every text,
+ * matched or not, must read as it reads.
  * Node answers were not captured (test/fixtures/bff/README.md); the captured-shape cases are built like the
  * replay server's (test/integration/fixtures/replay.ts): the pool's `(ok {bin-shares, x-balance, y-balance})`
  * from the captured v1 bin list of dlmm_1 (test/fixtures/bff/bff.json, source named in its README).
@@ -24,8 +25,14 @@ import {
   type ClarityValue,
 } from '@stacks/transactions';
 import fc from 'fast-check';
-import { binIdArg, decodeBinShares, decodeOkUint, principalArg } from '../../../core/live/binShareCodec';
-import { libraryShares, libraryUint } from './libraryDecoding';
+import {
+  binIdArg,
+  decodeBinShares,
+  decodeOkUint,
+  libraryShares,
+  libraryUint,
+  principalArg,
+} from '../../../core/live/binShareCodec';
 import { toUnsignedBinId } from '../../../core/dlmm/bins';
 
 const SEED = Number(process.env.DLMM_PROPERTY_SEED ?? 2929);
