@@ -7,3 +7,4 @@ export * from './state';
 export * from './balances';
 export * from './pool';
 export * from './router';
+export * from './costs';
