@@ -23,6 +23,7 @@ import {
   type ErrorContract,
 } from '../dlmm/errors';
 import type { RouterConfig } from './deployments';
+import { callCost, type Cost } from './costs';
 import {
   INSUFFICIENT_BALANCE,
   INSUFFICIENT_BALANCE_CODE,
@@ -110,6 +111,12 @@ export type ExecResult =
       movements: AssetMovement[];
       effects: ItemEffect[];
       pools: ChainPool[];
+      /**
+       * What the call spent of a block's execution budget (costs.ts), over `units`: its list elements, or
+       * for a simple swap the bins its walk used; undefined for a function the cost table does not hold.
+       */
+      cost: Cost | undefined;
+      units: number;
       /** Spends the sender's balances could not decide (a balance not read); absent when none. */
       unverified?: Unverified[];
     }
@@ -228,11 +235,15 @@ export function executeCall(state: ChainState, call: ChainCall, opts: ExecOption
       opts.routers.version === 'v-1-2' ? checkDeadline(call.args, opts.now ?? Date.now) : call.args;
     run.call(kind, call.functionName, args);
     checkPostConditions(call.postConditions, run.movements, call.deny, call.sender);
+    const simple = kind === 'swap' && call.functionName !== 'swap-multi';
+    const units = simple ? run.binsWalked : run.length;
     const out: ExecResult = {
       status: 'ok',
       movements: run.movements,
       effects: run.effects,
       pools: run.touchedPools(),
+      cost: callCost(call.functionName, units, opts.routers.version),
+      units,
     };
     if (run.unverified.length > 0) out.unverified = run.unverified;
     return out;
@@ -276,6 +287,8 @@ class Runner {
   /** The list element being executed, and the list's length (for the list semantics). */
   item: number | undefined;
   length = 0;
+  /** Bins the core swaps of this call used (a simple swap's cost unit). */
+  binsWalked = 0;
   /** A simple-multi failure happens inside the 350-step fold, never at its last step. */
   private inFold350 = false;
 
@@ -478,6 +491,7 @@ class Runner {
   swap({ pool, traits }: PoolCall, xForY: boolean, amount: bigint, maxBins: number): bigint {
     const bin = pool.activeBinId;
     const v = raise(swapInPool(pool, xForY, amount, 0n, maxBins, traits));
+    this.binsWalked += v.steps.length;
     this.send(this.sender, xForY ? pool.tokenX : pool.tokenY, v.amount_in_used);
     this.send(pool.id, xForY ? pool.tokenY : pool.tokenX, v.amount_out);
     this.effects.push({
