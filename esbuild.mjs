@@ -1,4 +1,4 @@
-// One build script, one entry per runtime (STYLE.md): extension client, language server, CLI, webview.
+// One build script, one entry per runtime: extension client, language server, CLI, webview.
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';

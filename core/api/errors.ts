@@ -1,4 +1,4 @@
-/** Typed API errors: values with a code and context, never bare strings (STYLE.md 7). */
+/** Typed API errors: values with a code and context, never bare strings. */
 
 /** The market-maker inventory's fault codes (its 503 bodies; the simulator's world names the same). */
 export const INVENTORY_FAULTS = ['TIP_LAG', 'RECONCILE_DIRTY', 'INCOMPLETE'] as const;

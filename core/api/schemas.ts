@@ -1,6 +1,6 @@
 /**
  * zod schemas for every resource of the interface document (quote v2, app v2, inventory, node proxy),
- * with the tolerant variants DOMAIN.md lists. Response bodies are validated here, at the boundary;
+ * with the tolerant variants docs/service-shapes.md lists. Response bodies are validated here, at the boundary;
  * the rest of the product only sees the parsed (normalized) types.
  *
  * Amounts: the wire may carry numeric strings, safe integers or (from the exact JSON reader) bigints.

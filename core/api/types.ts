@@ -1,6 +1,6 @@
 /**
  * The client interface the analyzer, exporter, language server, CLI and dashboard receive (I/O is passed
- * in: STYLE.md 3). Implemented over HTTP by `createApiClient` (core/api/client.ts) and exercised in tests
+ * in: ARCHITECTURE.md, Boundaries). Implemented over HTTP by `createApiClient` (core/api/client.ts) and exercised in tests
  * against the simulated engine on loopback. Every method resolves to validated, normalized data or rejects
  * with an `ApiError` (core/api/errors.ts).
  */

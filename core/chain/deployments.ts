@@ -1,5 +1,5 @@
 /**
- * Router contracts per network (DOMAIN.md "Router contracts"). Contract ids and the router version are
+ * Router contracts per network (docs/contracts.md "Router functions"). Contract ids and the router version are
  * configuration, not code: v-1-2 routers take one trailing `(optional uint)` deadline more than v-1-1.
  */
 
@@ -20,7 +20,7 @@ export interface RouterConfig {
 /** Partial router settings per network, merged over DEFAULT_ROUTERS (see routerConfig.ts for the schema). */
 export type RouterOverrides = Partial<Record<Network, Partial<RouterConfig>>>;
 
-/** Mainnet defaults from DOMAIN.md. Testnet has no published deployment: callers must configure it. */
+/** Mainnet defaults: the published deployments. Testnet has no published deployment: callers must configure it. */
 export const DEFAULT_ROUTERS: Readonly<Record<Network, RouterConfig | undefined>> = {
   mainnet: {
     liquidityRouter: 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-liquidity-router-v-1-2',

@@ -1,5 +1,5 @@
 /**
- * Post-conditions for the DLMM routers (DOMAIN.md "Assets and post-conditions"), built with
+ * Post-conditions for the DLMM routers (docs/contracts.md "Assets and protection forms"), built with
  * @stacks/transactions' `Pc` builder, and each one in words for the summary.
  *
  * What moves, per core function (read from dlmm-core-v-1-1 and the pool contract):

@@ -1,4 +1,4 @@
-/** Bin id domains and price helpers (DOMAIN.md "Bins and prices"). Pure; no I/O. */
+/** Bin id domains and price helpers (docs/contracts.md "Bins and prices"). Pure; no I/O. */
 
 export const MIN_BIN_ID = -500;
 export const MAX_BIN_ID = 500;

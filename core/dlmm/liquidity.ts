@@ -1,5 +1,5 @@
 /**
- * Add / withdraw / move liquidity exactly as dlmm-core-v-1-1 (DOMAIN.md "Liquidity value and shares").
+ * Add / withdraw / move liquidity exactly as dlmm-core-v-1-1 (docs/contracts.md "Liquidity value and shares").
  * Failures are returned as the contract error the call would revert with, checked in the contract's order
  * (see errors.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * Swaps, exactly as dlmm-core-v-1-1 swap-x-for-y / swap-y-for-x (one bin) and the swap router's
- * simple-multi walk (repeat in the new active bin). DOMAIN.md "Swaps".
+ * simple-multi walk (repeat in the new active bin). docs/contracts.md "Swaps".
  */
 import { u128 } from './arith';
 import { FEE_SCALE, MAX_BIN_ID, MIN_BIN_ID, PRICE_SCALE, isSignedBinId } from './bins';

@@ -920,7 +920,7 @@ async function readPoolV1(
     lp.positionsGap = `the sender's positions in '${ref}' were not read: app v1 positions are not read by this version (their shape is not in the interface document) and app v2 positions must not be mixed with v1 ids; ${V1_POSITIONS_ADVICE}`;
     return lp;
   }
-  // The inventory takes the alias on some deployments and the principal on others (DOMAIN.md).
+  // The inventory takes the alias on some deployments and the principal on others (docs/service-shapes.md).
   const forms = [ref, ...(lp.principal !== undefined ? [lp.principal] : [])];
   for (const form of forms) {
     if (await readInventory(lp, form, sender, s)) return lp;

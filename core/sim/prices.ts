@@ -1,5 +1,5 @@
 /**
- * Bin prices of a simulated pool from the geometric rule (DOMAIN.md "Bins and prices"):
+ * Bin prices of a simulated pool from the geometric rule (docs/contracts.md "Bins and prices"):
  * price(b) = price(active) * (1 + step/10000)^(b - active), computed as an exact rational and floored.
  */
 import { BIN_ID_OFFSET, FEE_SCALE, MAX_BIN_ID, MIN_BIN_ID, NUM_BINS } from '../dlmm/bins';

@@ -109,8 +109,8 @@ export function contractCV(id: string): ClarityValue {
 
 /**
  * What every transaction of an operation starts with. A swap calls the swap router in deny mode; an add,
- * withdraw or move the liquidity router, deny in strict mode and allow in simple mode (DOMAIN.md "Router
- * contracts").
+ * withdraw or move the liquidity router, deny in strict mode and allow in simple mode (docs/contracts.md
+ * "Assets and protection forms").
  */
 export function txHead(ctx: BuildContext, op: PreparedOperation, functionName: string) {
   const mode = op.op === 'swap' ? ('swap' as const) : op.mode;

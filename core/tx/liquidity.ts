@@ -1,5 +1,5 @@
 /**
- * Add / withdraw / move operations to liquidity-router calls (DOMAIN.md "Router contracts"): strict ->
+ * Add / withdraw / move operations to liquidity-router calls (docs/contracts.md "Router functions"): strict ->
  * absolute bin ids with post-condition mode deny; simple -> relative functions with mode allow. Built
  * from prepared items only; bounds from bounds.ts; post-conditions from postConditions.ts.
  */

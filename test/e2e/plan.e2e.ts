@@ -81,7 +81,7 @@ describe(`plan in the editor: ${PLAN_PATH}`, function () {
         before.split('\n')[target.range.start.line]?.slice(target.range.start.character) ?? '',
       )?.[0],
     );
-    const signed = unsigned - 500; // DOMAIN.md: unsigned id = signed id + 500
+    const signed = unsigned - 500; // docs/contracts.md: unsigned id = signed id + 500
     const title = await workbench.applyQuickFix(
       target.range.start.line + 1,
       target.range.start.character + 1,

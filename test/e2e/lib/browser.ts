@@ -3,7 +3,7 @@ import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-// Flags from E2E.md: without the background-networking ones Chromium keeps dialing hosts this machine cannot reach.
+// Without the background-networking ones Chromium keeps dialing hosts this machine cannot reach.
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -1,4 +1,4 @@
-/** Shared math fixtures: mainnet dlmm_1 fees and the sBTC/USDCx bin 139 price (DOMAIN.md). */
+/** Shared math fixtures: mainnet dlmm_1 fees and the sBTC/USDCx bin 139 price (docs/contracts.md). */
 import type { PoolFees } from '../../../core/dlmm/math';
 
 /** Mainnet dlmm_1 fees: 25 + 25 + 0 bps each side. */
