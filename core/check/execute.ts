@@ -131,12 +131,13 @@ export async function executePlan(
     // Reasons the export itself refuses (unknown token, missing route…) are other rules' findings when
     // they are errors; otherwise say that execution could not run.
     if (existing.some((f) => f.severity === 'error')) return { findings: out };
+    // The export refuses what it cannot build, so the check does too: an error, as the export's refusal is.
     out.push(
       finding(
         ctx,
         'execution-unchecked',
-        { path: ['operations'] },
-        `the plan's transactions could not be built, so they were not executed: ${built.error.message}`,
+        { path: ['operations'], severity: 'error' },
+        `the plan's transactions could not be built, so they were not executed (export refuses them): ${built.error.message}`,
       ),
     );
     return { findings: out };

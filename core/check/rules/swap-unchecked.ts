@@ -15,7 +15,8 @@ function routePool(live: LiveData, id: string): LivePool | undefined {
  * Why a quoted swap's route was not recomputed and executed on a state that can be believed, one reason
  * per fault: the exact recomputation did not run (bins unreadable or refused, pool not in the pools list);
  * a route pool's record or bins read failed ('Pool not found' included); the pool is not quotable or not
- * active; the pool record's active bin disagrees with its bin list's. Empty: nothing stands in the way.
+ * active; the pool record's active bin disagrees with its bin list's; the bin list is empty while the record
+ * holds reserves. Empty: nothing stands in the way.
  */
 function swapUncheckedReasons(live: LiveData, index: number): string[] {
   const q = live.swaps.get(index);
@@ -41,6 +42,13 @@ function swapUncheckedReasons(live: LiveData, index: number): string[] {
     if (pool && pool.quotable === false)
       reasons.push(`route pool ${id} is not quotable (flag quotable: false)`);
     if (pool && pool.active === false) reasons.push(`route pool ${id} is not active (flag active: false)`);
+    // A bin list that answers with no bin while the record holds reserves is not a state: the walk on it
+    // finds nothing to swap, which is the read's fault, not the pool's.
+    const held = (pool?.reserve_x ?? 0n) + (pool?.reserve_y ?? 0n);
+    if (!lp.binsError && lp.bins && lp.bins.bins.length === 0 && held > 0n)
+      reasons.push(
+        `the bin list of route pool ${id} is empty while its record holds reserves (${pool?.reserve_x ?? 0n} x, ${pool?.reserve_y ?? 0n} y), so the state read is not consistent`,
+      );
     const listActive = lp.bins?.active_bin_id;
     if (
       !lp.poolError &&

@@ -238,6 +238,19 @@ const ROWS: Row[] = [
     exportExit: 1,
   },
   {
+    name: "swap: the route pool's bins answer 200 with an empty list (success, no message)",
+    plan: SWAP,
+    faults: [
+      {
+        match: `GET /api/quotes/v2/bins/${SBTC_POOL}`,
+        answer: { body: patchJson((v) => void (v.bins = [])) },
+      },
+    ],
+    codes: ['swap-unchecked'],
+    checkExit: 1,
+    exportExit: 1,
+  },
+  {
     name: "swap: the route pool's bin list repeats a bin",
     plan: SWAP,
     faults: [
@@ -458,6 +471,8 @@ describe('fault injection: never a false "clean" (hostile service on loopback)',
       for (const c of row.codes) assert.ok(codes.includes(c), `expected ${c} among ${codes.join(', ')}`);
       for (const c of row.notCodes ?? []) assert.ok(!codes.includes(c), `${c} must not be reported`);
       assert.equal(r.code, row.checkExit, `check exit (findings: ${codes.join(', ')})`);
+      // Check and export agree: a plan the export refuses never checks clean, and one it writes never red.
+      assert.equal(row.checkExit !== 0, row.exportExit !== 0, 'check and export agree on this fault');
 
       const out = join(dir, `${row.name.replace(/[^a-z0-9]+/gi, '-')}.json`);
       const e = await exportTo(row, out);
