@@ -84,10 +84,35 @@ export function parseCommand<O extends OptionSpecs>(
 
 /** argv by node:util's parseArgs (strict), a negative option value kept as a value, its errors in our words. */
 export function parseArgv(args: string[], options: OptionSpecs, allowPositionals: boolean) {
+  let parsed;
   try {
-    return parseArgs({ args: joinNegativeValues(args, options), options, allowPositionals, strict: true });
+    parsed = parseArgs({
+      args: joinNegativeValues(args, options),
+      options,
+      allowPositionals,
+      strict: true,
+      tokens: true,
+    });
   } catch (e) {
     throw argvError(e, options);
+  }
+  refuseRepeats(parsed.tokens, options);
+  return { values: parsed.values, positionals: parsed.positionals };
+}
+
+/**
+ * An option given twice is a usage error unless it is declared as a list (`multiple`): the parser would keep
+ * the last value, so `--amount 0.001 --amount 0.5` would quietly quote 0.5.
+ */
+function refuseRepeats(tokens: ReadonlyArray<{ kind: string; name?: string }>, options: OptionSpecs): void {
+  // The values are not quoted: an option such as --api may carry a credential.
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || t.name === undefined) continue;
+    if ((options[t.name] as { multiple?: boolean } | undefined)?.multiple) continue;
+    if (seen.has(t.name))
+      throw new UsageError(`--${t.name} is given more than once: give it once (the last would win unseen)`);
+    seen.add(t.name);
   }
 }
 

@@ -62,6 +62,25 @@ describe('cli common options', () => {
     assert.equal(message(['extra']), "unexpected argument 'extra': this command takes options only");
   });
 
+  it('refuses an option given twice (the last would win unseen), except a list option', () => {
+    const own = { amount: { type: 'string' }, pool: { type: 'string', multiple: true } } as const;
+    for (const args of [
+      ['--amount', '0.001', '--amount', '0.5'],
+      ['--amount=1', '--amount=1'],
+      ['--sim', '--sim'],
+      ['--api', 'http://h/api?key=secret', '--api=http://h/api'],
+    ])
+      assert.throws(
+        () => parseCommand(args, own),
+        (e) =>
+          e instanceof UsageError &&
+          /is given more than once: give it once/.test(e.message) &&
+          !/secret|0\.5/.test(e.message),
+      );
+    assert.deepEqual(parseCommand(['--pool', 'a', '--pool', 'b'], own).values.pool, ['a', 'b']);
+    assert.equal(parseCommand(['--amount', '2'], own).values.amount, '2');
+  });
+
   it('refuses keys as arguments in every spelling, without echoing them', () => {
     for (const args of [['--api-key', 'k1'], ['--api-key=k2'], ['--apikey=k3'], ['--x-api-key', 'k4']]) {
       assert.throws(
