@@ -30,6 +30,12 @@ step "dlmm --version (from $work)"
 version="$(DLMM_API_URL='' DLMM_API_KEY='' "$dlmm" --version)"
 [[ "$version" == "$(node -p "require('$OLDPWD/package.json').version")" ]] ||
   { echo "pack-smoke: dlmm --version printed '$version'" >&2; exit 1; }
+step "dlmm --help names the installed docs and examples"
+help="$("$dlmm" --help)"
+docs="$(sed -n 's/^more: //p' <<<"$help")"
+examples="$(sed -n 's/^examples: //p' <<<"$help")"
+[[ -f "$docs" && -d "$examples" ]] ||
+  { echo "pack-smoke: dlmm --help names docs '$docs' and examples '$examples', which are not there" >&2; exit 1; }
 step "dlmm check --sim on the shipped add-ladder example"
 DLMM_API_URL='' DLMM_API_KEY='' "$dlmm" check --sim "$example"
 step "ok: dlmm $version installed from $tarball"

@@ -7,6 +7,9 @@
  * command has help, that every option a command accepts is listed, and that docs/cli.md names every entry.
  */
 
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
 interface OptionHelp {
   /** The flag with its value placeholder, e.g. '--format FMT' or '--multi'. */
   flag: string;
@@ -461,8 +464,23 @@ export function commandHelpText(key: string): string {
     const text = h.exit[code];
     if (text) lines.push(`  ${code}  ${text}`);
   }
-  lines.push('', `more: docs/cli.md`);
+  lines.push('', ...whereDocsAre());
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Where the docs and examples are, as paths that work from any folder: the package's own folder (an
+ * installed `dlmm` or a clone), found from this bundle's location; the relative names when it is not found.
+ */
+export function whereDocsAre(): string[] {
+  let dir = __dirname;
+  for (let i = 0; i < 4; i++) {
+    if (existsSync(join(dir, 'docs', 'cli.md')) && existsSync(join(dir, 'examples'))) {
+      return [`more: ${join(dir, 'docs', 'cli.md')}`, `examples: ${join(dir, 'examples')}`];
+    }
+    dir = dirname(dir);
+  }
+  return ['more: docs/cli.md in the dlmm-studio package'];
 }
 
 /** `dlmm --help`: one line per command, the shared options, the environment and the exit codes. */
@@ -491,6 +509,8 @@ export function topLevelHelp(): string {
     '                      the core swap API (tokens, routes, quote --source core); see docs/core-api.md',
     '',
     EXIT_CODES_TEXT.trimEnd(),
+    '',
+    ...whereDocsAre(),
     '',
   ].join('\n');
 }

@@ -149,6 +149,22 @@ describe('dlmm help', () => {
     assert.ok(io.text().out.startsWith('usage: dlmm export '));
   });
 
+  it("the README's command list has a line for every command and subcommand, and `dlmm --help` names each", async () => {
+    const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
+    const block = /## The command line\n\n```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const io = capture();
+    assert.equal(await main(['--help'], io), 0);
+    const top = io.text().out;
+    for (const key of Object.keys(HELP)) {
+      if (key === 'plan') continue; // its subcommands have their own lines
+      assert.ok(
+        block.split('\n').some((l) => l.startsWith(`dlmm ${key} `)),
+        `README: add a line for dlmm ${key}`,
+      );
+    }
+    for (const name of Object.keys(COMMANDS)) assert.ok(top.includes(name), `dlmm --help: list ${name}`);
+  });
+
   it('docs/cli.md describes every command of the help table', () => {
     const doc = readFileSync(join(__dirname, '../../../docs/cli.md'), 'utf8');
     for (const [key, h] of Object.entries(HELP)) {
