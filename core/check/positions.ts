@@ -274,7 +274,10 @@ function whatIf(
  */
 export function ilPercent(value: bigint, hold: bigint): string | undefined {
   if (hold === 0n) return undefined;
-  return formatRatio((value - hold) * 100n, hold, 4);
+  const text = formatRatio((value - hold) * 100n, hold, 4);
+  // A gain carries its sign as a loss does: "+0.0634", never a bare figure that reads as a loss.
+  if (text === '0' || text === '-0') return '0';
+  return value > hold ? `+${text}` : text;
 }
 
 /** "2 positions · 1 out of range" (the status bar's words), with the unknown ones said. */
