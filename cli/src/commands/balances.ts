@@ -9,6 +9,7 @@ import { formatUnits } from '../../../core/dlmm/bins';
 import { readBalancesOf, type LiveBalance } from '../../../core/live/live';
 import { routerConfigFor, type Network } from '../../../core/chain/deployments';
 import { jsonOutput, parseCommand, parseFormat, withApi } from '../common';
+import { checkSenderOption } from '../sender';
 import { UsageError, type CliIO } from '../io';
 import { loadRouterOverrides } from '../routers';
 
@@ -16,8 +17,6 @@ export const OPTIONS = {
   sender: { type: 'string' },
   network: { type: 'string' },
 } as const;
-
-const PRINCIPAL = /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/;
 
 interface Row {
   token: string;
@@ -33,10 +32,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const sender = values.sender;
   if (typeof sender !== 'string' || sender === '')
     throw new UsageError('balances needs --sender PRINCIPAL (the address whose balances to read)');
-  if (!PRINCIPAL.test(sender))
-    throw new UsageError(
-      `--sender ${sender} is not a Stacks principal (expected SP…/SM…/ST…, or ADDR.contract-name)`,
-    );
+  checkSenderOption(sender, { contract: true });
   const network = (values.network ??
     (sender.startsWith('ST') || sender.startsWith('SN') ? 'testnet' : 'mainnet')) as string;
   if (network !== 'mainnet' && network !== 'testnet')

@@ -16,6 +16,7 @@ import {
   type PositionView,
 } from '../../../core/check/positions';
 import { jsonOutput, parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
+import { checkSenderOption } from '../sender';
 import { UsageError, type CliIO } from '../io';
 
 export const OPTIONS = {
@@ -25,7 +26,6 @@ export const OPTIONS = {
   'max-tip-lag': { type: 'string' },
 } as const;
 
-const PRINCIPAL = /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}$/;
 const POOL = /^(dlmm_\d+|S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}\.[a-zA-Z][a-zA-Z0-9_-]{0,127})$/;
 
 /** `A..B` (signed bin shifts, A <= B, at most MAX_WHAT_IF_SHIFTS of them). */
@@ -54,10 +54,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const sender = values.sender;
   if (typeof sender !== 'string' || sender === '')
     throw new UsageError('positions needs --sender PRINCIPAL (the address whose positions to show)');
-  if (!PRINCIPAL.test(sender))
-    throw new UsageError(
-      `--sender ${sender.slice(0, 60)} is not a standard Stacks principal (expected SP…/SM…/ST…/SN…)`,
-    );
+  checkSenderOption(sender);
   const pools = (values.pool as unknown as string[] | undefined)?.map((p) => p.trim());
   for (const p of pools ?? [])
     if (!POOL.test(p))

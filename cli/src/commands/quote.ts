@@ -15,8 +15,6 @@ import { minReceived } from '../../../core/dlmm/bounds';
 import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
 import { routeBins, routeBinsText, type RouteBins } from '../../../core/quote/routeBins';
 import { coreQuoteToRoute, type CoreSwapClient, type RouteQuote } from '../../../core/api/coreClient';
-import { zPrincipal } from '../../../core/api/schemas';
-import { addressProblem } from '../../../core/plan/address';
 import { coreSwapExport } from '../../../core/tx/coreSwapExport';
 import { EXPORT_FORMATS, type ExportFormat, type SigningParams } from '../../../core/tx/formats';
 import { refuseOutputOverInput, signingParams, writeExport } from '../exportWrite';
@@ -24,6 +22,7 @@ import { loadRouterOverrides } from '../routers';
 import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
 import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
 import { jsonOutput, parseCommand, parseFormat, requireOption, withApi } from '../common';
+import { checkSenderOption } from '../sender';
 import { UsageError, type CliIO } from '../io';
 
 export const OPTIONS = {
@@ -274,10 +273,7 @@ function parseExportRequest(values: Record<string, unknown>, source: string): Ex
     throw new UsageError(
       '--export needs --sender ADDRESS (the account that signs; its post-conditions name it)',
     );
-  if (!zPrincipal.safeParse(sender).success || sender.includes('.'))
-    throw new UsageError(`--sender expects a standard Stacks address (SP…/ST…), got '${sender}'`);
-  const problem = addressProblem(sender);
-  if (problem) throw new UsageError(`--sender ${sender} is not a valid Stacks address: ${problem}`);
+  checkSenderOption(sender);
   const formatText = typeof values['export-format'] === 'string' ? values['export-format'] : 'summary';
   if (!(EXPORT_FORMATS as readonly string[]).includes(formatText))
     throw new UsageError(`--export-format expects one of ${EXPORT_FORMATS.join(', ')}, got '${formatText}'`);

@@ -78,6 +78,6 @@ describe('dlmm balances', function () {
     assert.match(missing.stderr, /balances needs --sender PRINCIPAL/);
     const bad = captureIO();
     assert.equal(await main(['balances', '--api', sim.url, '--sender', 'nope'], bad), 2);
-    assert.match(bad.stderr, /--sender nope is not a Stacks principal/);
+    assert.match(bad.stderr, /--sender nope is not a valid Stacks address/);
   });
 });
