@@ -1,6 +1,7 @@
 /** What the status bar says about the engine (pure, so it is unit-tested without an editor). */
 import type { EngineStatusParams } from '../../server/src/protocol';
 import { displayUrl } from '../../core/text/safe';
+import { tipVerdict, tipVerdictWords } from '../../core/check/freshness';
 
 /** What a status bar item shows. */
 export interface StatusView {
@@ -33,13 +34,14 @@ export function describeEngineStatus(s: EngineStatusParams | undefined): StatusV
       tooltip: `DLMM: ${s.error ?? 'the engine could not be read'} (${where}). Click for details.`,
       warning: true,
     };
-  const lag = s.tipLag === null || s.tipLag === undefined ? 'lag unknown' : `lag ${s.tipLag}`;
-  const lagging = s.tipLag === null || s.tipLag === undefined || s.tipLag > 0;
+  const tip = tipVerdict(s.tipLag);
+  const lag = tip.kind === 'caught-up' ? 'lag 0' : tipVerdictWords(tip).replace(/^tip /, '');
+  const lagging = tip.kind !== 'caught-up';
   const ready = s.ready === true;
   const text = `${ready && !lagging ? '$(check)' : '$(warning)'} DLMM ${ready ? 'ready' : 'not ready'} · ${lag}`;
   const tooltip =
     `DLMM engine (${where})\n` +
     `ready: ${ready}\nstate height: ${s.stateHeight ?? 'unknown'}\nchain tip: ${s.chainTip ?? 'unknown'}\n` +
-    `tip lag: ${s.tipLag ?? 'unknown (never counted as caught up)'}\npools: ${s.poolCount ?? '?'}\nClick for details.`;
+    `tip lag: ${tip.kind === 'unknown' ? `unknown (never counted as caught up): ${tip.why}` : tip.lag}\npools: ${s.poolCount ?? '?'}\nClick for details.`;
   return { text, tooltip, warning: !ready || lagging };
 }

@@ -2,6 +2,7 @@
  * The dashboard's top: the pool picker, the pool's facts, the engine's status line, the stale banner (a
  * tip lag that is unknown is never shown as caught up) and the host's notices.
  */
+import { tipVerdict, tipVerdictWords } from '../../core/check/freshness';
 import { h, setChildren } from './dom';
 import { bpsLabel, priceHuman } from './format';
 import type { EngineStatus, Overview, PoolView } from './protocol';
@@ -68,12 +69,8 @@ export class HeaderView {
   }
 
   showStatus(s: EngineStatus): void {
-    const lag =
-      s.tip_lag === null
-        ? 'tip lag unknown'
-        : s.tip_lag === 0
-          ? 'caught up (tip lag 0)'
-          : `tip lag ${s.tip_lag} blocks`;
+    const tip = tipVerdict(s.tip_lag);
+    const lag = tipVerdictWords(tip);
     setChildren(
       this.statusLine,
       h(
@@ -82,7 +79,7 @@ export class HeaderView {
         s.ready ? 'engine ready' : 'engine NOT ready',
       ),
       ' · ',
-      h('span', { 'data-testid': 'tip-lag', className: s.tip_lag === 0 ? 'ok' : 'bad' }, lag),
+      h('span', { 'data-testid': 'tip-lag', className: tip.kind === 'caught-up' ? 'ok' : 'bad' }, lag),
       ` · state height ${s.state_height ?? 'unknown'}`,
       s.chain_tip !== null ? ` · tip ${s.chain_tip}` : '',
     );
@@ -92,13 +89,13 @@ export class HeaderView {
       warnings.push(
         'The engine says it is not ready: quotes and bins may be incomplete. Wait, then the dashboard refreshes when its state moves.',
       );
-    if (s.tip_lag === null)
+    if (tip.kind === 'unknown')
       warnings.push(
-        'Tip lag unknown: the engine cannot say how far it is behind the chain. Treat these numbers as possibly stale; never as caught up.',
+        `Tip lag unknown (${tip.why}): the engine cannot say how far it is behind the chain. Treat these numbers as possibly stale; never as caught up.`,
       );
-    else if (s.tip_lag > 0)
+    else if (tip.kind === 'behind')
       warnings.push(
-        `Stale: the engine's state is ${s.tip_lag} block(s) behind the chain tip. Strict operations prepared now may revert.`,
+        `Stale: the engine's state is ${tip.lag} block(s) behind the chain tip. Strict operations prepared now may revert.`,
       );
     this.banner.hidden = warnings.length === 0;
     this.banner.textContent = warnings.join(' ');

@@ -4,6 +4,7 @@
  * never caught up); 2 when the service cannot be read (or a usage error).
  */
 import type { Readiness, Status } from '../../../core/api/types';
+import { tipVerdict } from '../../../core/check/freshness';
 import { jsonOutput, parseCommand, parseFormat, withApi } from '../common';
 import type { CliIO } from '../io';
 
@@ -37,9 +38,9 @@ export function assess(quote: Readiness, app: Readiness, status: Status): Status
   if (!quote.ready) problems.push(`quote engine not ready${quote.detail ? ` (${quote.detail})` : ''}`);
   if (!status.ready) problems.push('status snapshot says ready: false');
   if (!app.ready) problems.push(`app v2 not ready${app.detail ? ` (${app.detail})` : ''}: positions may lag`);
-  if (status.tip_lag === null) problems.push('tip lag unknown: the engine has not caught up');
-  else if (status.tip_lag > 0)
-    problems.push(`applied state lags the chain tip by ${status.tip_lag} block(s)`);
+  const tip = tipVerdict(status.tip_lag);
+  if (tip.kind === 'unknown') problems.push(`tip lag unknown: ${tip.why}; never counted as caught up`);
+  else if (tip.kind === 'behind') problems.push(`applied state lags the chain tip by ${tip.lag} block(s)`);
   return { quote, app, status, ok: problems.length === 0, problems };
 }
 

@@ -1,14 +1,17 @@
 import { finding, type Rule } from './rule';
 import { tipFindingAt } from './tip';
+import { tipVerdict } from '../freshness';
 
 /** status tip_lag above the policy: the engine's state is behind the chain. */
 export const tipLag: Rule = {
   code: 'tip-lag',
   needsLive: true,
   run(ctx) {
-    const lag = ctx.live?.status?.tip_lag;
-    if (lag === null || lag === undefined || lag <= ctx.maxTipLag) return [];
     const s = ctx.live?.status;
+    if (!s) return [];
+    const v = tipVerdict(s.tip_lag, ctx.maxTipLag);
+    if (v.kind !== 'behind' || v.withinPolicy) return [];
+    const lag = v.lag;
     return [
       finding(
         ctx,

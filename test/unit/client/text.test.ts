@@ -23,6 +23,12 @@ describe('client text', () => {
     },
     { s: { state: 'ok' as const, ready: true, tipLag: 3, at }, text: /lag 3/, warning: true },
     { s: { state: 'ok' as const, ready: true, tipLag: null, at }, text: /lag unknown/, warning: true },
+    // A negative lag is not believed: unknown, never the check mark (the rules say tip-unknown).
+    {
+      s: { state: 'ok' as const, ready: true, tipLag: -1, at },
+      text: /warning.*lag -1 \(not believed/,
+      warning: true,
+    },
     { s: { state: 'ok' as const, ready: false, tipLag: 0, at }, text: /not ready/, warning: true },
     { s: { state: 'error' as const, error: 'refused', at }, text: /unreachable/, warning: true },
     { s: { state: 'offline' as const, at }, text: /offline/, warning: true },
