@@ -5,6 +5,7 @@
  * collide with the whole-plan export. Pure, unit-tested; shared by the editor export and `dlmm wallet`.
  */
 import type { ExportFormat } from './formats';
+import { PLAN_FILE } from '../plan/fileName';
 
 /** File extension per format: tx-hex is text, summary is markdown, the JSON formats are json. */
 const FORMAT_EXTENSION: Record<ExportFormat, 'txt' | 'json' | 'md'> = {
@@ -14,18 +15,14 @@ const FORMAT_EXTENSION: Record<ExportFormat, 'txt' | 'json' | 'md'> = {
   summary: 'md',
 };
 
-const PLAN_SUFFIX = /\.dlmm\.(ya?ml|json)$/i;
 const MAX_ID_LENGTH = 60;
 
-/** Is this path a plan file (`*.dlmm.yaml`, `*.dlmm.yml`, `*.dlmm.json`)? */
-export function isPlanPath(path: string): boolean {
-  return PLAN_SUFFIX.test(path);
-}
+export { isPlanPath } from '../plan/fileName';
 
 /** The plan's file name without directories and without the `.dlmm.yaml|yml|json` suffix. */
 export function planStem(planPath: string): string {
   const base = planPath.split(/[\\/]/).pop() ?? '';
-  const stem = base.replace(PLAN_SUFFIX, '');
+  const stem = base.replace(PLAN_FILE, '');
   return stem === '' ? 'plan' : stem;
 }
 

@@ -16,8 +16,8 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeOutputFile } from '../files/output';
+import { PLAN_FILE } from '../plan/fileName';
 
-const PLAN_SUFFIX = /\.dlmm\.(ya?ml|json)$/i;
 const MAX_ID_LENGTH = 60;
 /** An answers file above this is not read back (a session's answers are a few KB). */
 const MAX_ANSWERS_FILE_BYTES = 16 * 1024 * 1024;
@@ -32,7 +32,7 @@ function encodeName(text: string): string {
 
 /** `<stem>.<all|op-ID>.wallet-answers.json` for the plan file named `planBaseName` (no folder). */
 export function answersFileName(planBaseName: string, opId: string | undefined): string {
-  const stem = planBaseName.replace(PLAN_SUFFIX, '');
+  const stem = planBaseName.replace(PLAN_FILE, '');
   const safeStem = stem === '' || stem === '.' || stem === '..' ? 'plan' : encodeName(stem);
   const scope =
     opId === undefined ? 'all' : `op-${opId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, MAX_ID_LENGTH) || '_'}`;

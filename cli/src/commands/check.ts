@@ -16,7 +16,8 @@ import { toSarif } from '../sarif';
 import { parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
 import { fileProblem, readTextFile, UsageError, type CliIO } from '../io';
 
-export const PLAN_FILE = /\.dlmm\.(ya?ml|json)$/i;
+export { PLAN_FILE } from '../../../core/plan/fileName';
+import { PLAN_FILE } from '../../../core/plan/fileName';
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist']);
 const CONCURRENCY = 8;
 
