@@ -47,6 +47,7 @@ type EngineResult<T> = LiquidityResult<T>;
 interface Snapshot {
   pools: Map<string, PoolSnapshot>;
   balances: Map<string, Held>;
+  nonces: Map<string, bigint>;
   status: SimStatus;
   faults: FaultSpec[];
 }
@@ -81,6 +82,8 @@ export class SimEngine {
    * dry run spends and credits them as the chain does, and the node's `get-balance` answers from them.
    */
   readonly balances = new ChainBalances('zero');
+  /** Every account's next nonce (the world's `users[].nonce`; an account never seen has 0). */
+  private nonces = new Map<string, bigint>();
 
   constructor(readonly world: World) {
     this.reset();
@@ -99,9 +102,23 @@ export class SimEngine {
 
   private loadBalances(): void {
     this.balances.restore(new Map());
-    for (const u of this.world.users)
+    this.nonces = new Map();
+    for (const u of this.world.users) {
       for (const [token, amount] of Object.entries(u.balances))
         this.balances.credit(u.address, this.balanceKey(token), amount);
+      if (u.nonce > 0n) this.nonces.set(u.address, u.nonce);
+    }
+  }
+
+  /** The nonce `principal`'s next transaction must carry (the node's `/v2/accounts` `nonce`). */
+  nonceOf(principal: string): bigint {
+    return this.nonces.get(principal) ?? 0n;
+  }
+
+  /** A mined transaction of `principal` used its nonce: the next one must carry the one after. */
+  useNonce(principal: string): void {
+    this.nonces.set(principal, this.nonceOf(principal) + 1n);
+    this.markChanged();
   }
 
   private loadPools(): void {
@@ -321,6 +338,7 @@ export class SimEngine {
     return {
       pools,
       balances: this.balances.snapshot(),
+      nonces: new Map(this.nonces),
       status: { ...this.statusValue },
       faults: [...this.faultList],
     };
@@ -332,6 +350,7 @@ export class SimEngine {
       if (live) restorePool(live, saved);
     }
     this.balances.restore(s.balances);
+    this.nonces = s.nonces;
     this.statusValue = s.status;
     this.faultList = s.faults;
     this.revision++;

@@ -129,6 +129,8 @@ const UserSpecSchema = z.strictObject({
    * STX in micro-STX), in base units. A token not listed is 0: transfers of more than is held revert.
    */
   balances: z.record(z.string(), zWorldAmount).default({}),
+  /** The account's next nonce (transactions mined before the world's state); default 0. */
+  nonce: zWorldAmount.default(0n),
 });
 
 const ApiKeySchema = z.strictObject({

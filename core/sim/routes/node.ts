@@ -7,12 +7,16 @@
  * A world token's SIP-010 `get-balance (who principal)` answers `(ok uint)` from the world's balances (the
  * STX wrapper `token-stx-v-1-2`: `stx-get-balance`, micro-STX); the simulator's quote contract
  * (SIM_QUOTE_CONTRACT, routes/coreApi.ts) answers get-dy / get-dx.
+ * GET {nodeUrl}/v2/accounts/{principal} answers as a node does without proofs (`?proof=0`): the STX
+ * `balance` and `locked` as hex u128, `unlock_height`, and the `nonce` the account's next transaction must
+ * carry (it moves with each transaction `POST /api/admin/apply` mines).
  */
 import { Cl, deserializeCV, serializeCV, type ClarityValue } from '@stacks/transactions';
 import * as z from 'zod';
+import { STX_KEY } from '../../chain/index';
 import { BIN_ID_OFFSET, isUnsignedBinId } from '../../dlmm/bins';
 import type { SimEngine, SimPool } from '../engine';
-import { parseBody, type Reply, type Router } from '../http';
+import { badRequest, parseBody, type Reply, type Router } from '../http';
 import { quotePath } from '../quote';
 import { SIM_QUOTE_CONTRACT } from './coreApi';
 
@@ -169,8 +173,27 @@ function quoteCall(engine: SimEngine, fn: string, args: ClarityValue[]): Reply {
   return okay(Cl.ok(Cl.tuple({ 'amount-in-used': Cl.uint(used), 'amount-out': Cl.uint(out) })));
 }
 
+/** A principal as the node's account route takes it: standard, or a contract's. */
+const PRINCIPAL = /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/;
+
+/** A u128 as the node writes account balances: `0x` and 32 hex digits. */
+const hexU128 = (v: bigint): string => `0x${v.toString(16).padStart(32, '0')}`;
+
 /** Registers the node proxy under /node (nodeUrl). */
 export function registerNode(router: Router, engine: SimEngine): void {
+  router.add('GET', '/node/v2/accounts/:principal', (c) => {
+    const principal = c.params.principal as string;
+    if (!PRINCIPAL.test(principal))
+      throw badRequest(`'${principal}' is not a Stacks principal (SP…/SM…/ST…, or ADDR.contract-name)`);
+    return {
+      body: {
+        balance: hexU128(engine.balances.get(principal, STX_KEY).amount),
+        locked: hexU128(0n),
+        unlock_height: 0,
+        nonce: engine.nonceOf(principal),
+      },
+    };
+  });
   router.add('GET', '/node/v2/info', () => {
     const s = engine.status;
     return {
