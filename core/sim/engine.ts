@@ -5,7 +5,13 @@
  * state height; `transaction` groups changes and rolls them back when any of them reverts.
  */
 import { MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
-import { swapXForYInBin, swapYForXInBin, type BinBalances, type LiquidityResult } from '../dlmm/math';
+import {
+  swapXForYInBin,
+  swapYForXInBin,
+  type BinBalances,
+  type CoreMinimums,
+  type LiquidityResult,
+} from '../dlmm/math';
 import {
   binOf,
   ChainBalances,
@@ -121,9 +127,18 @@ export class SimEngine {
     this.markChanged();
   }
 
+  /** The core's minimum-bin-shares and minimum-burnt-shares (the world's `core`), as its node read answers them. */
+  get minimumShares(): CoreMinimums {
+    return {
+      binShares: this.world.core.minimum_bin_shares,
+      burntShares: this.world.core.minimum_burnt_shares,
+    };
+  }
+
   private loadPools(): void {
     this.poolsById.clear();
     this.poolsByAlias.clear();
+    const minimumShares = this.minimumShares;
     this.world.pools.forEach((spec, i) => {
       const layout = layoutPool(this.world, spec, i);
       const pool: SimPool = {
@@ -151,6 +166,7 @@ export class SimEngine {
         positions: layout.positions,
         protocolFeesX: 0n,
         protocolFeesY: 0n,
+        minimumShares,
       };
       this.poolsById.set(pool.id, pool);
       this.poolsByAlias.set(pool.alias, pool);
