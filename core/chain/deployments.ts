@@ -31,6 +31,16 @@ export const DEFAULT_ROUTERS: Readonly<Record<Network, RouterConfig | undefined>
   testnet: undefined,
 };
 
+/**
+ * The DLMM core contract per network, which the routers call and whose read-only functions give the core's
+ * settings (`get-minimum-bin-shares`, `get-minimum-burnt-shares`). Mainnet: dlmm-core-v-1-1 under its own
+ * deployer (not the routers'), as the deployed routers name it. Testnet has no published deployment.
+ */
+export const CORE_CONTRACTS: Readonly<Record<Network, string | undefined>> = {
+  mainnet: 'SP1PFR4V08H1RAZXREBGFFQ59WB739XM8VVGTFSEA.dlmm-core-v-1-1',
+  testnet: undefined,
+};
+
 /** Splits `ADDR.name` into its parts; undefined when it is not a contract id. */
 export function splitContractId(id: string): { address: string; name: string } | undefined {
   const dot = id.indexOf('.');

@@ -16,6 +16,7 @@ import {
   type AddOutcome,
   type BinBalances,
   type BodyHead,
+  type CoreMinimums,
   type LiquidityResult,
   type PoolFees,
   type SwapWalkResult,
@@ -124,6 +125,19 @@ function needShares(pool: ChainPool, binId: number, what: string): void {
     );
 }
 
+/**
+ * The core's minimums an add into `binId` meets: the pool's as read (undefined: the launch values). A first
+ * deposit (the bin has no shares) on a state that could not read them is unknown, never a guess.
+ */
+function minimumsFor(pool: ChainPool, binId: number, what: string): CoreMinimums | undefined {
+  const m = pool.minimumShares;
+  if (m === undefined || !('unread' in m)) return m;
+  if (binOf(pool, binId).shares > 0n) return undefined;
+  throw new UnknownState(
+    `${what} is a first deposit into an empty bin, which needs the core's minimum-bin-shares and minimum-burnt-shares: ${m.unread}`,
+  );
+}
+
 /** Adds (x, y) to `binId` for `user` (core add-liquidity with the router's bounds). */
 export function addToPool(
   pool: ChainPool,
@@ -137,7 +151,9 @@ export function addToPool(
   if (!isSignedBinId(binId))
     return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
   needShares(pool, binId, `the add to bin ${binId}`);
+  const minimums = minimumsFor(pool, binId, `the add to bin ${binId}`);
   const r = addLiquidity(binOf(pool, binId), x, y, {
+    ...(minimums ? { minimums } : {}),
     binId,
     activeBinId: pool.activeBinId,
     fees: pool.fees,
@@ -202,7 +218,9 @@ export function moveInPool(
   }
   needShares(pool, fromBinId, `the move out of bin ${fromBinId}`);
   needShares(pool, toBinId, `the move into bin ${toBinId}`);
+  const minimums = minimumsFor(pool, toBinId, `the move into bin ${toBinId}`);
   const r = moveLiquidity(binOf(pool, fromBinId), binOf(pool, toBinId), amount, {
+    ...(minimums ? { minimums } : {}),
     binId: toBinId,
     fromBinId,
     activeBinId: pool.activeBinId,

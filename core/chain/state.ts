@@ -18,7 +18,7 @@
  * `unknownShares` is never changed in place (a new set replaces it), so copies share it.
  */
 import { BIN_ID_OFFSET, MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
-import type { BinBalances, PoolFees } from '../dlmm/math';
+import type { BinBalances, CoreMinimums, PoolFees } from '../dlmm/math';
 import type { ChainBalances } from './balances';
 
 /** One pool's state. Bin ids are signed. */
@@ -41,6 +41,12 @@ export interface ChainPool {
   protocolFeesY: bigint;
   /** Bins whose total shares are unknown (analyzer states only); replaced, never changed in place. */
   unknownShares?: ReadonlySet<number>;
+  /**
+   * The core's minimum-bin-shares and minimum-burnt-shares a first deposit into an empty bin of this pool
+   * meets (the core's data-vars, read with the pool's facts). Absent: the launch values (a model state that
+   * reads nothing); `unread`: an analysis that could not read them, so a first deposit is unknown state.
+   */
+  minimumShares?: CoreMinimums | { unread: string };
 }
 
 /** What the model reads and writes of a pool's bins: a Map has all of it, and so has CowBins. */
@@ -226,6 +232,7 @@ export function clonePool(p: ChainPool): ChainPool {
     priceOf: p.priceOf,
     ...s,
   };
+  if (p.minimumShares) copy.minimumShares = p.minimumShares;
   if (!s.unknownShares) delete copy.unknownShares;
   return copy;
 }

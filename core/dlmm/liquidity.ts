@@ -9,11 +9,18 @@ import type { ContractErrorName } from './errors';
 import type { BinBalances, LiquidityResult, PoolFees } from './types';
 
 /**
- * The core's minimum-bin-shares and minimum-burnt-shares at their launch values (the pool mints the burnt
- * shares to the burn address, and asserts the amount > 0: these are).
+ * The core's minimum-bin-shares and minimum-burnt-shares: data-vars its admin can change
+ * (`set-minimum-shares`, which asserts both > 0 and bin > burnt), read with `get-minimum-bin-shares` and
+ * `get-minimum-burnt-shares`. A first deposit into an empty bin must be worth at least `binShares` shares,
+ * and `burntShares` of them are minted to the burn address.
  */
-const MIN_BIN_SHARES = 10_000n;
-const BURN_SHARES = 1_000n;
+export interface CoreMinimums {
+  binShares: bigint;
+  burntShares: bigint;
+}
+
+/** Their launch values (u10000 and u1000), what a state that read nothing else assumes. */
+export const LAUNCH_MINIMUMS: Readonly<CoreMinimums> = { binShares: 10_000n, burntShares: 1_000n };
 
 /** Where and how an add happens. The optional bounds, when given, are checked in the contract's order. */
 interface AddParams {
@@ -27,6 +34,8 @@ interface AddParams {
   maxFeeY?: bigint;
   /** The body's leading asserts the caller knows (pool enabled, token traits), run after the let-bindings. */
   bodyHead?: BodyHead;
+  /** The core's minimums as read (first deposits); absent: the launch values. */
+  minimums?: CoreMinimums;
 }
 
 /**
@@ -100,14 +109,18 @@ function computeAdd(bin: BinBalances, x: bigint, y: bigint, p: AddParams): Liqui
   let intended: bigint;
   let burned = 0n;
   if (shares === 0n) {
-    burned = BURN_SHARES;
+    const min = p.minimums ?? LAUNCH_MINIMUMS;
+    burned = min.burntShares;
     intended = isqrt(valuePost);
-    if (intended < MIN_BIN_SHARES) {
+    if (intended < min.binShares) {
       return fail(
         'ERR_MINIMUM_LP_AMOUNT',
-        `first deposit into bin ${p.binId} gives ${intended} shares (isqrt of value ${valuePost}); the pool requires at least ${MIN_BIN_SHARES}`,
+        `first deposit into bin ${p.binId} gives ${intended} shares (isqrt of value ${valuePost}); the core requires at least ${min.binShares} (minimum-bin-shares)`,
       );
     }
+    // The burn's pool-mint asserts an amount > 0 (set-minimum-shares never allows 0).
+    if (burned === 0n)
+      return fail('ERR_INVALID_AMOUNT', 'pool mint: the minimum burnt shares are 0, and a mint of 0 reverts');
     minted = u128(intended - burned, 'intended - burnt shares');
   } else {
     minted =

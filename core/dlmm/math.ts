@@ -8,6 +8,13 @@ export { contractErrorCode } from './errors';
 export { U128RangeError, isqrt, liquidityValue } from './arith';
 export type { SwapStep, SwapWalkResult } from './swap';
 export { priceImpactBps, routeWalk, spotOutput, swapWalk, swapXForYInBin, swapYForXInBin } from './swap';
-export type { AddOutcome, BodyHead } from './liquidity';
-export { addLiquidity, checkAddBounds, moveLiquidity, sharesToAmounts, withdrawLiquidity } from './liquidity';
+export type { AddOutcome, BodyHead, CoreMinimums } from './liquidity';
+export {
+  LAUNCH_MINIMUMS,
+  addLiquidity,
+  checkAddBounds,
+  moveLiquidity,
+  sharesToAmounts,
+  withdrawLiquidity,
+} from './liquidity';
 export { maxLiquidityFee, minDlp, minReceived } from './bounds';

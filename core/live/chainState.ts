@@ -4,7 +4,8 @@
  * position records), the sender's shares and position NFTs (every listed position bin), the active bin and
  * the fees. Bins whose total shares no source gave are marked unknown: the executor then says the check
  * could not run instead of guessing. A bin not in the list has no known price: executing into it is
- * unknown too. The sender's token balances read from the node are exact; the others unknown (floors).
+ * unknown too. The sender's token balances read from the node are exact; the others unknown (floors). The
+ * core's minimum shares are the ones read for a first deposit; not read, a first deposit is unknown.
  */
 import {
   ChainBalances,
@@ -20,8 +21,16 @@ import { knownShares, type LiveData, type LivePool } from './live';
 /** Pools that a plan's swaps route through but that were not read: named in unknown results. */
 const NOT_READ = 'its bins were not read, so operations through it cannot be executed';
 
+/** Why the core's minimums are not in a state whose plan was not seen to make a first deposit. */
+const MINIMUMS_NOT_NEEDED =
+  'they were not read, because no add or move of the plan targets an empty bin of the state read';
+
 /** A chain pool from a live pool; undefined when the pool, its principal or its active bin is unknown. */
-function chainPoolFromLive(lp: LivePool, sender: string | undefined): ChainPool | undefined {
+function chainPoolFromLive(
+  lp: LivePool,
+  sender: string | undefined,
+  minimums: ChainPool['minimumShares'],
+): ChainPool | undefined {
   const p = lp.pool;
   if (!p || lp.principal === undefined || lp.activeBinId === undefined || !lp.bins) return undefined;
   const bins = new Map<number, BinBalances>();
@@ -43,7 +52,7 @@ function chainPoolFromLive(lp: LivePool, sender: string | undefined): ChainPool 
     for (const r of lp.positions) mine.set(r.bin_id, r.user_liquidity);
     positions.set(sender, mine);
   }
-  return chainPoolFromListing({
+  const pool = chainPoolFromListing({
     id: lp.principal,
     tokenX: p.token_x,
     tokenY: p.token_y,
@@ -54,14 +63,19 @@ function chainPoolFromLive(lp: LivePool, sender: string | undefined): ChainPool 
     positions,
     unknownShares,
   });
+  pool.minimumShares = minimums;
+  return pool;
 }
 
 /** The state an analysis read, as one chain state (pools by principal; asset names from the token list). */
 export function chainStateFromLive(live: LiveData, sender: string | undefined): MemoryChainState {
   const pools: ChainPool[] = [];
   const seen = new Set<string>();
+  // The core's minimums as read (one core for every pool); never the launch values by default.
+  const read = live.coreMinimums;
+  const minimums = read?.value ?? { unread: read?.unread ?? MINIMUMS_NOT_NEEDED };
   for (const lp of [...live.byPool.values(), ...live.routePools.values()]) {
-    const cp = chainPoolFromLive(lp, sender);
+    const cp = chainPoolFromLive(lp, sender, minimums);
     if (cp && !seen.has(cp.id)) {
       seen.add(cp.id);
       pools.push(cp);

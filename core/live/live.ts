@@ -19,7 +19,9 @@ import type {
   Token,
   V1Pool,
 } from '../api/types';
+import { CORE_CONTRACTS } from '../chain/deployments';
 import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
+import type { CoreMinimums } from '../dlmm/math';
 import type { Plan, PlanOperation } from '../plan/schema';
 import { POOL_ALIAS, PolicySchema } from '../plan/schema';
 import { checkRoute, poolLookup, type QuoteCheck } from '../quote/exact';
@@ -105,6 +107,17 @@ export interface LiveBalance {
   error?: LiveError;
 }
 
+/**
+ * The core's minimum-bin-shares and minimum-burnt-shares (its admin's data-vars), read from the node when
+ * the plan makes a first deposit into an empty bin: `value` when read and believed; otherwise `unread`
+ * says why (and `error` when a read failed). Never assumed at their launch values.
+ */
+export interface LiveCoreMinimums {
+  value?: CoreMinimums;
+  unread?: string;
+  error?: LiveError;
+}
+
 export interface LiveSwap {
   route?: Route;
   error?: LiveError;
@@ -154,6 +167,8 @@ export interface LiveData {
    * without a sender.
    */
   balances: Map<string, LiveBalance>;
+  /** The core's minimums, read with the pools' facts when the plan makes a first deposit; else absent. */
+  coreMinimums?: LiveCoreMinimums;
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: LiveError };
@@ -381,8 +396,73 @@ export async function readLive(plan: Plan, api: DlmmApi, opts: ReadLiveOptions =
     }),
   );
   await readRoutePools(plan, api, s, live);
-  await readBalances(plan, api, s, live, opts.stxWrapper);
+  await Promise.all([
+    readBalances(plan, api, s, live, opts.stxWrapper),
+    [...live.byPool.values()].some((lp) => makesFirstDeposit(lp, plan))
+      ? readCoreMinimums(plan.network, api, s).then((m) => {
+          live.coreMinimums = m;
+        })
+      : undefined,
+  ]);
   return live;
+}
+
+/**
+ * Whether the plan adds or moves into an empty bin of this pool (a first deposit, which must meet the core's
+ * minimums): a target bin whose total shares are known to be 0, or one the bin list does not hold (the list
+ * holds every bin with reserves).
+ */
+function makesFirstDeposit(lp: LivePool, plan: Plan): boolean {
+  return depositTargets(lp, plan).some(
+    (id) => isSignedBinId(id) && (!lp.binById.has(id) || knownShares(lp, id) === 0n),
+  );
+}
+
+/**
+ * The core's `get-minimum-bin-shares` and `get-minimum-burnt-shares` -> `(ok uint)` through the node, once
+ * per session (and per applied state height in the client's node store). A read that fails, is refused or
+ * answers what `set-minimum-shares` never allows (0, or bin <= burnt) leaves them unread, and says why.
+ */
+async function readCoreMinimums(
+  network: Plan['network'],
+  api: DlmmApi,
+  s: Reader,
+): Promise<LiveCoreMinimums> {
+  const core = CORE_CONTRACTS[network];
+  if (core === undefined)
+    return { unread: `no DLMM core contract is known for ${network}, so its minimum shares were not read` };
+  if (!safeHas(api, 'hasNode'))
+    return {
+      unread: `no node proxy is configured (DLMM_NODE_URL / dlmm.nodeUrl), so the core's minimum shares were not read`,
+    };
+  const readOne = async (fn: string): Promise<bigint | { unread: string; error?: LiveError }> => {
+    const stored = storedFact(api, core, fn, () => []);
+    const known = stored?.okay ? codec().decodeOkUint(stored.result) : undefined;
+    if (known !== undefined) return known;
+    const endpoint = `POST {node}/v2/contracts/call-read/${core}/${fn}`;
+    const r = await s.read(`core:${core}:${fn}`, endpoint, async (a) => {
+      const res = await a.callReadOnly(core, fn, []);
+      if (!res.okay) return { refused: res.cause ?? 'no cause given' };
+      const value = codec().decodeOkUint(res.result);
+      if (value === undefined)
+        throw new Error(`${fn} answered ${String(res.result).slice(0, 80)}, not (ok uint)`);
+      return { value };
+    });
+    if (r.ok && r.value.value !== undefined) return r.value.value;
+    if (r.ok) return { unread: `the node refused ${fn} (${r.value.refused})` };
+    return { unread: `${endpoint} failed (${r.error.message})`, error: r.error };
+  };
+  const [bin, burnt] = await Promise.all([
+    readOne('get-minimum-bin-shares'),
+    readOne('get-minimum-burnt-shares'),
+  ]);
+  if (typeof bin !== 'bigint') return bin;
+  if (typeof burnt !== 'bigint') return burnt;
+  if (burnt === 0n || bin <= burnt)
+    return {
+      unread: `the core answered minimum-bin-shares ${bin} and minimum-burnt-shares ${burnt}, which set-minimum-shares never allows; not believed`,
+    };
+  return { value: { binShares: bin, burntShares: burnt } };
 }
 
 /**
@@ -612,6 +692,15 @@ function safeHas(api: DlmmApi, server: 'hasNode' | 'hasInventory'): boolean {
 /** Target bins of the plan's adds and moves on this pool whose shares are unknown, nearest the active bin first. */
 function targetBins(lp: LivePool, plan: Plan): number[] {
   const active = lp.activeBinId ?? 0;
+  // Bins whose total shares a trusted source already states need no node read (the one rule: knownShares).
+  return depositTargets(lp, plan)
+    .filter((id) => isSignedBinId(id) && lp.binById.has(id) && knownShares(lp, id) === undefined)
+    .sort((a, b) => Math.abs(a - active) - Math.abs(b - active));
+}
+
+/** Every bin the plan's adds and moves put liquidity into on this pool (strict ids, offsets, distributions). */
+function depositTargets(lp: LivePool, plan: Plan): number[] {
+  const active = lp.activeBinId ?? 0;
   const ids = new Set<number>();
   for (const op of plan.operations) {
     if (op.op === 'swap' || op.pool !== lp.written) continue;
@@ -625,10 +714,7 @@ function targetBins(lp: LivePool, plan: Plan): number[] {
       for (const m of op.moves)
         ids.add(op.mode === 'strict' ? (m.to_bin_id ?? NaN) : active + (m.active_bin_offset ?? NaN));
   }
-  // Bins whose total shares a trusted source already states need no node read (the one rule: knownShares).
-  return [...ids]
-    .filter((id) => isSignedBinId(id) && lp.binById.has(id) && knownShares(lp, id) === undefined)
-    .sort((a, b) => Math.abs(a - active) - Math.abs(b - active));
+  return [...ids];
 }
 
 /**
@@ -985,5 +1071,6 @@ export function allLiveErrors(live: LiveData): LiveError[] {
   }
   for (const sw of live.swaps.values()) push(sw.error);
   for (const b of live.balances.values()) push(b.error);
+  push(live.coreMinimums?.error);
   return out;
 }

@@ -5,7 +5,13 @@
  * state height; `transaction` groups changes and rolls them back when any of them reverts.
  */
 import { MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from '../dlmm/bins';
-import { swapXForYInBin, swapYForXInBin, type BinBalances, type LiquidityResult } from '../dlmm/math';
+import {
+  swapXForYInBin,
+  swapYForXInBin,
+  type BinBalances,
+  type CoreMinimums,
+  type LiquidityResult,
+} from '../dlmm/math';
 import {
   binOf,
   ChainBalances,
@@ -47,6 +53,7 @@ type EngineResult<T> = LiquidityResult<T>;
 interface Snapshot {
   pools: Map<string, PoolSnapshot>;
   balances: Map<string, Held>;
+  nonces: Map<string, bigint>;
   status: SimStatus;
   faults: FaultSpec[];
 }
@@ -81,6 +88,8 @@ export class SimEngine {
    * dry run spends and credits them as the chain does, and the node's `get-balance` answers from them.
    */
   readonly balances = new ChainBalances('zero');
+  /** Every account's next nonce (the world's `users[].nonce`; an account never seen has 0). */
+  private nonces = new Map<string, bigint>();
 
   constructor(readonly world: World) {
     this.reset();
@@ -99,14 +108,37 @@ export class SimEngine {
 
   private loadBalances(): void {
     this.balances.restore(new Map());
-    for (const u of this.world.users)
+    this.nonces = new Map();
+    for (const u of this.world.users) {
       for (const [token, amount] of Object.entries(u.balances))
         this.balances.credit(u.address, this.balanceKey(token), amount);
+      if (u.nonce > 0n) this.nonces.set(u.address, u.nonce);
+    }
+  }
+
+  /** The nonce `principal`'s next transaction must carry (the node's `/v2/accounts` `nonce`). */
+  nonceOf(principal: string): bigint {
+    return this.nonces.get(principal) ?? 0n;
+  }
+
+  /** A mined transaction of `principal` used its nonce: the next one must carry the one after. */
+  useNonce(principal: string): void {
+    this.nonces.set(principal, this.nonceOf(principal) + 1n);
+    this.markChanged();
+  }
+
+  /** The core's minimum-bin-shares and minimum-burnt-shares (the world's `core`), as its node read answers them. */
+  get minimumShares(): CoreMinimums {
+    return {
+      binShares: this.world.core.minimum_bin_shares,
+      burntShares: this.world.core.minimum_burnt_shares,
+    };
   }
 
   private loadPools(): void {
     this.poolsById.clear();
     this.poolsByAlias.clear();
+    const minimumShares = this.minimumShares;
     this.world.pools.forEach((spec, i) => {
       const layout = layoutPool(this.world, spec, i);
       const pool: SimPool = {
@@ -134,6 +166,7 @@ export class SimEngine {
         positions: layout.positions,
         protocolFeesX: 0n,
         protocolFeesY: 0n,
+        minimumShares,
       };
       this.poolsById.set(pool.id, pool);
       this.poolsByAlias.set(pool.alias, pool);
@@ -321,6 +354,7 @@ export class SimEngine {
     return {
       pools,
       balances: this.balances.snapshot(),
+      nonces: new Map(this.nonces),
       status: { ...this.statusValue },
       faults: [...this.faultList],
     };
@@ -332,6 +366,7 @@ export class SimEngine {
       if (live) restorePool(live, saved);
     }
     this.balances.restore(s.balances);
+    this.nonces = s.nonces;
     this.statusValue = s.status;
     this.faultList = s.faults;
     this.revision++;

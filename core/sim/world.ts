@@ -129,6 +129,8 @@ const UserSpecSchema = z.strictObject({
    * STX in micro-STX), in base units. A token not listed is 0: transfers of more than is held revert.
    */
   balances: z.record(z.string(), zWorldAmount).default({}),
+  /** The account's next nonce (transactions mined before the world's state); default 0. */
+  nonce: zWorldAmount.default(0n),
 });
 
 const ApiKeySchema = z.strictObject({
@@ -165,6 +167,14 @@ const HistorySchema = z.strictObject({
   points: zSmallInt.pipe(z.number().int().min(1).max(10_000)).default(168),
 });
 
+/** The core contract's settings (its admin's data-vars): what first deposits must meet. */
+const CoreSpecSchema = z.strictObject({
+  /** minimum-bin-shares: a first deposit into an empty bin is worth at least this many shares (launch u10000). */
+  minimum_bin_shares: zWorldAmount.default(10_000n),
+  /** minimum-burnt-shares: minted to the burn address on a first deposit (launch u1000). */
+  minimum_burnt_shares: zWorldAmount.default(1_000n),
+});
+
 export const WorldSchema = z.strictObject({
   // YAML integers arrive as bigint: `version: 1` in a world file is 1n.
   version: z
@@ -177,6 +187,7 @@ export const WorldSchema = z.strictObject({
   status: StatusSpecSchema.default({ state_height: 1000, tip_lag: 0, ready: true, app_ready: true }),
   limits: LimitsSchema.default({ requests_per_second: 50, node_requests_per_minute: 500 }),
   history: HistorySchema.default({ end_timestamp: 1_788_220_800, interval_seconds: 3600, points: 168 }),
+  core: CoreSpecSchema.default({ minimum_bin_shares: 10_000n, minimum_burnt_shares: 1_000n }),
   tokens: z.array(TokenSpecSchema).min(1),
   pools: z.array(PoolSpecSchema).min(1),
   users: z.array(UserSpecSchema).default([]),
@@ -245,6 +256,13 @@ export function findPoolSpec(world: World, idOrAlias: string): PoolSpec | undefi
 /** Cross-reference checks zod cannot express: unique ids, known tokens, placement of reserves. */
 function crossCheck(w: World): string[] {
   const problems: string[] = [];
+  // set-minimum-shares asserts both > 0 and bin > burnt: no core holds other values.
+  if (w.core.minimum_burnt_shares === 0n)
+    problems.push('core.minimum_burnt_shares: must be > 0 (set-minimum-shares refuses 0)');
+  if (w.core.minimum_bin_shares <= w.core.minimum_burnt_shares)
+    problems.push(
+      'core.minimum_bin_shares: must be above core.minimum_burnt_shares (set-minimum-shares refuses otherwise)',
+    );
   const tokens = new Set<string>();
   w.tokens.forEach((t, i) => {
     if (tokens.has(t.contract)) problems.push(`tokens.${i}.contract: duplicate token ${t.contract}`);

@@ -25,6 +25,7 @@ import {
   type LiquidityResult,
   type PoolFees,
 } from '../dlmm/math';
+import type { ChainPool } from '../chain/index';
 
 /** Bounds of one add (or the add half of a move). */
 export interface AddBounds {
@@ -59,6 +60,11 @@ export interface AddBoundsArgs {
   fees: PoolFees;
   slippagePpm: bigint;
   mode: 'strict' | 'simple';
+  /**
+   * The core's minimums a first deposit meets (the chain pool's `minimumShares`): absent, the launch values;
+   * unread, a first deposit's outcome is not computable.
+   */
+  minimums?: ChainPool['minimumShares'];
 }
 
 /** Bounds for adding (x, y) to `bin` (shares undefined = unknown) in a pool with `fees`. */
@@ -74,8 +80,10 @@ export function addBoundsAndOutcome(args: AddBoundsArgs): {
   bounds: AddBounds;
   outcome: LiquidityResult<AddOutcome> | undefined;
 } {
+  const minimums = args.minimums;
+  const firstDepositUnread = args.bin.shares === 0n && minimums !== undefined && 'unread' in minimums;
   const outcome =
-    args.bin.shares === undefined
+    args.bin.shares === undefined || firstDepositUnread
       ? undefined
       : addLiquidity(
           {
@@ -86,7 +94,12 @@ export function addBoundsAndOutcome(args: AddBoundsArgs): {
           },
           args.x,
           args.y,
-          { binId: args.binId, activeBinId: args.activeBinId, fees: args.fees },
+          {
+            binId: args.binId,
+            activeBinId: args.activeBinId,
+            fees: args.fees,
+            ...(minimums !== undefined && !('unread' in minimums) ? { minimums } : {}),
+          },
         );
   return { bounds: boundsOf(args, outcome), outcome };
 }

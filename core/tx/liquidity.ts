@@ -246,6 +246,7 @@ async function boundAddingItems<
           fees,
           slippagePpm: ctx.slippagePpm,
           mode: op.mode,
+          minimums: cp.minimumShares,
         });
         if (!b.protectedDlp) ctx.unprotected.push({ operation: op.id, bin: binId });
         rows.push({ item, b });

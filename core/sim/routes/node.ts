@@ -6,13 +6,20 @@
  * get-user-bins (user) -> (ok (list uint)), get-overall-supply -> (ok uint).
  * A world token's SIP-010 `get-balance (who principal)` answers `(ok uint)` from the world's balances (the
  * STX wrapper `token-stx-v-1-2`: `stx-get-balance`, micro-STX); the simulator's quote contract
- * (SIM_QUOTE_CONTRACT, routes/coreApi.ts) answers get-dy / get-dx.
+ * (SIM_QUOTE_CONTRACT, routes/coreApi.ts) answers get-dy / get-dx. The core contract (mainnet
+ * dlmm-core-v-1-1) answers get-minimum-bin-shares / get-minimum-burnt-shares -> (ok uint) from the world's
+ * `core`.
+ * GET {nodeUrl}/v2/accounts/{principal} answers as a node does without proofs (`?proof=0`): the STX
+ * `balance` and `locked` as hex u128, `unlock_height`, and the `nonce` the account's next transaction must
+ * carry (it moves with each transaction `POST /api/admin/apply` mines).
  */
 import { Cl, deserializeCV, serializeCV, type ClarityValue } from '@stacks/transactions';
 import * as z from 'zod';
+import { STX_KEY } from '../../chain/index';
+import { CORE_CONTRACTS } from '../../chain/deployments';
 import { BIN_ID_OFFSET, isUnsignedBinId } from '../../dlmm/bins';
 import type { SimEngine, SimPool } from '../engine';
-import { parseBody, type Reply, type Router } from '../http';
+import { badRequest, parseBody, type Reply, type Router } from '../http';
 import { quotePath } from '../quote';
 import { SIM_QUOTE_CONTRACT } from './coreApi';
 
@@ -139,6 +146,24 @@ function tokenCall(engine: SimEngine, token: string, fn: string, args: ClarityVa
   return okay(Cl.ok(Cl.uint(engine.balanceOf(who, token))));
 }
 
+/** The core contract's settings reads: get-minimum-bin-shares / get-minimum-burnt-shares -> (ok uint). */
+function coreCall(engine: SimEngine, core: string, fn: string, args: ClarityValue[]): Reply {
+  const min = engine.minimumShares;
+  const value =
+    fn === 'get-minimum-bin-shares'
+      ? min.binShares
+      : fn === 'get-minimum-burnt-shares'
+        ? min.burntShares
+        : undefined;
+  if (value === undefined)
+    return refused(
+      `Unchecked(NoSuchPublicFunction("${core}", "${fn}")): the simulator serves the core's get-minimum-bin-shares and get-minimum-burnt-shares`,
+    );
+  if (args.length !== 0)
+    return refused(`Unchecked(IncorrectArgumentCount(0, ${args.length})): ${fn} takes 0 argument(s)`);
+  return okay(Cl.ok(Cl.uint(value)));
+}
+
 /** The read-only quote call: (pool, x, y, amount) → (ok {amount-in-used, amount-out}) or a node refusal. */
 function quoteCall(engine: SimEngine, fn: string, args: ClarityValue[]): Reply {
   if (fn !== 'get-dy' && fn !== 'get-dx')
@@ -169,8 +194,27 @@ function quoteCall(engine: SimEngine, fn: string, args: ClarityValue[]): Reply {
   return okay(Cl.ok(Cl.tuple({ 'amount-in-used': Cl.uint(used), 'amount-out': Cl.uint(out) })));
 }
 
+/** A principal as the node's account route takes it: standard, or a contract's. */
+const PRINCIPAL = /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/;
+
+/** A u128 as the node writes account balances: `0x` and 32 hex digits. */
+const hexU128 = (v: bigint): string => `0x${v.toString(16).padStart(32, '0')}`;
+
 /** Registers the node proxy under /node (nodeUrl). */
 export function registerNode(router: Router, engine: SimEngine): void {
+  router.add('GET', '/node/v2/accounts/:principal', (c) => {
+    const principal = c.params.principal as string;
+    if (!PRINCIPAL.test(principal))
+      throw badRequest(`'${principal}' is not a Stacks principal (SP…/SM…/ST…, or ADDR.contract-name)`);
+    return {
+      body: {
+        balance: hexU128(engine.balances.get(principal, STX_KEY).amount),
+        locked: hexU128(0n),
+        unlock_height: 0,
+        nonce: engine.nonceOf(principal),
+      },
+    };
+  });
   router.add('GET', '/node/v2/info', () => {
     const s = engine.status;
     return {
@@ -187,6 +231,7 @@ export function registerNode(router: Router, engine: SimEngine): void {
     const fn = c.params.fn as string;
     let answer: (args: ClarityValue[]) => Reply;
     if (contract === SIM_QUOTE_CONTRACT) answer = (args) => quoteCall(engine, fn, args);
+    else if (contract === CORE_CONTRACTS.mainnet) answer = (args) => coreCall(engine, contract, fn, args);
     else if (engine.token(contract)) answer = (args) => tokenCall(engine, contract, fn, args);
     else {
       const pool = engine.poolByPrincipal(contract);

@@ -10,6 +10,7 @@ import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transaction
 import { parseJsonExact } from '../../../core/api/json';
 import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan, type Analysis } from '../../../core/check/analyze';
+import { SAFE_BLOCK_SHARE, maxUnitsWithin } from '../../../core/chain/costs';
 import { createLiveSession } from '../../../core/live/live';
 import { POOL_SBTC_USDCX } from '../../../core/sim/defaultWorld';
 import { buildTransactions } from '../../../core/tx/build';
@@ -52,19 +53,30 @@ describe('check reads the node for every target bin (no 64-bin cap)', function (
     await sim?.close();
   });
 
-  it('a 350-bin distribution is executed, exports and applies; the same check again sends no node read', async () => {
-    const text = `${head}  - id: wide\n    op: add\n    mode: simple\n    pool: ${POOL_SBTC_USDCX}\n    distribution: { shape: curve, from: -175, to: 174, x_amount: 100000000, y_amount: 76000000000 }\n`;
+  /**
+   * The widest distribution one transaction carries within the safe share of a block (core/chain/costs.ts,
+   * at most the router's 350): the simulator, like the chain, refuses a transaction over a block's limits.
+   */
+  const width = Math.min(
+    350,
+    maxUnitsWithin('add-relative-liquidity-same-multi', SAFE_BLOCK_SHARE, 'v-1-2')!,
+  );
+  const from = -Math.floor(width / 2);
+
+  it('a distribution over far more than 64 bins is executed, exports and applies; the same check again sends no node read', async () => {
+    assert.ok(width > 64, `a transaction within a block holds ${width} positions: not enough for this test`);
+    const text = `${head}  - id: wide\n    op: add\n    mode: simple\n    pool: ${POOL_SBTC_USDCX}\n    distribution: { shape: curve, from: ${from}, to: ${from + width - 1}, x_amount: 100000000, y_amount: 76000000000 }\n`;
     const before = sim.requests();
     const a = await analyzePlan(text, { api, session: createLiveSession() });
     const nodeReads = sim.requests().node - before.node;
     assert.deepEqual(unchecked(a), []);
     assert.deepEqual(a.internalErrors, []);
     const op = a.prepared[0];
-    assert.ok(op?.op === 'add' && op.items.length === 350, 'the distribution expands to 350 items');
+    assert.ok(op?.op === 'add' && op.items.length === width, `the distribution expands to ${width} items`);
     // Bins whose shares the sender's positions state are not read again: everything else is.
     const fromPositions = a.live?.byPool.get(POOL_SBTC_USDCX)?.positions?.length ?? 0;
     assert.ok(nodeReads > 64, `${nodeReads} node reads`);
-    assert.ok(nodeReads <= 350 && nodeReads >= 350 - fromPositions, `${nodeReads} node reads`);
+    assert.ok(nodeReads <= width && nodeReads >= width - fromPositions, `${nodeReads} node reads`);
     assert.equal(sim.requests().rateLimited, 0);
     const txs = a.execution?.transactions ?? [];
     assert.equal(txs.length, 1);
@@ -74,7 +86,7 @@ describe('check reads the node for every target bin (no 64-bin cap)', function (
       'ok',
       JSON.stringify(ex, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)),
     );
-    assert.equal(ex.status === 'ok' && ex.effects.filter((e) => e.kind === 'add').length, 350);
+    assert.equal(ex.status === 'ok' && ex.effects.filter((e) => e.kind === 'add').length, width);
 
     // The same check at the same state height, in a new session: every bin fact is known already.
     const again = sim.requests().node;

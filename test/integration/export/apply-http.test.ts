@@ -187,9 +187,10 @@ describe('export -> POST /api/admin/apply (real HTTP, exact JSON)', function () 
   it("the editor's export pipeline renders the same tx hex as core and every format from one build", async () => {
     const start = await readBins(sim);
     const text = planText(start.active, 'strict-at-active');
-    const hex = await exportHex(text, 'strict-at-active', 5n);
+    // Nonce 0: the account's next nonce after the reset (the simulator refuses any other).
+    const hex = await exportHex(text, 'strict-at-active', 0n);
     const analysis = await analyzePlan(text, { api, fileName: 'apply.dlmm.yaml' });
-    const signing = { publicKey: PUBLIC_KEY, nonce: 5n, fee: 1000n };
+    const signing = { publicKey: PUBLIC_KEY, nonce: 0n, fee: 1000n };
     const built = await buildTransactions(analysis, { api, opId: 'strict-at-active', ...signing });
     assert.ok(built.ok);
     const out = await renderExport(built.transactions, 'tx-hex', signing);

@@ -218,10 +218,10 @@ describe('dlmm sim apply (built CLI, child processes)', function () {
     assert.equal(r2.functionName, 'add-relative-liquidity-same-multi');
   });
 
-  it("a swap signed by a key that holds nothing reverts with the token's (err u1); with a fee it is not accepted", async () => {
+  it("a swap signed by a key that holds nothing reverts with the token's (err u1) and is mined; with a fee it is not accepted", async () => {
     // Built directly: `dlmm export` refuses a plan whose sender cannot pay (insufficient-balance).
     const key = privateKeyToPublic('44'.repeat(32) + '01') as string;
-    const swap = (fee: bigint) =>
+    const swap = (fee: bigint, nonce: number) =>
       makeUnsignedContractCall({
         contractAddress: 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD',
         contractName: 'dlmm-swap-router-v-1-2',
@@ -235,14 +235,14 @@ describe('dlmm sim apply (built CLI, child processes)', function () {
           Cl.none(),
         ],
         publicKey: key,
-        nonce: 0,
+        nonce,
         fee,
         network: 'mainnet',
         postConditionMode: 'allow',
       }).then((tx) => tx.serialize());
     const before = await activeBin();
 
-    const reverted = await dlmm(['sim', 'apply', await swap(0n), '--api', api]);
+    const reverted = await dlmm(['sim', 'apply', await swap(0n, 0), '--api', api]);
     assert.equal(reverted.code, 1, reverted.err + reverted.out);
     const r = parseJsonExact(reverted.out) as Rec;
     assert.equal(r.ok, false);
@@ -252,11 +252,14 @@ describe('dlmm sim apply (built CLI, child processes)', function () {
     assert.equal(r.cause_code, 1);
     assert.match(String(r.detail), /holds 0 of .*sbtc-token and the transfer needs 10000/);
     assert.equal(await activeBin(), before);
+    // A reverted call is mined: it used nonce 0 (and paid its fee of 0).
+    assert.equal(r.mined, true);
 
-    const refused = await dlmm(['sim', 'apply', await swap(1000n), '--api', api]);
+    const refused = await dlmm(['sim', 'apply', await swap(1000n, 1), '--api', api]);
     assert.equal(refused.code, 1, refused.err + refused.out);
     const f = parseJsonExact(refused.out) as Rec;
     assert.equal(f.error, 'NOT_ENOUGH_FUNDS');
+    assert.equal(f.mined, false);
     assert.match(String(f.detail), /holds 0 micro-STX and the transaction's fee is 1000/);
   });
 

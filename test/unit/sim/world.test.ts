@@ -128,4 +128,33 @@ describe('sim world', () => {
       /users\.0\.balances\.SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4\.nothing: .* is not in tokens/,
     );
   });
+
+  it("holds the core's minimum shares (launch values by default) and users' nonces; refuses what the core refuses", () => {
+    const w = loadWorld(MINIMAL);
+    assert.deepEqual(w.core, { minimum_bin_shares: 10_000n, minimum_burnt_shares: 1_000n });
+    const engine = new SimEngine(w);
+    assert.deepEqual(engine.minimumShares, { binShares: 10_000n, burntShares: 1_000n });
+    assert.equal(engine.nonceOf(DEFAULT_USER), 0n);
+    const raised = loadWorld(
+      `${MINIMAL}core: { minimum_bin_shares: 20000, minimum_burnt_shares: 5000 }
+users:
+  - { address: ${DEFAULT_USER}, nonce: 12 }
+`,
+    );
+    const e2 = new SimEngine(raised);
+    assert.deepEqual(e2.minimumShares, { binShares: 20_000n, burntShares: 5_000n });
+    assert.deepEqual(e2.pools()[0]!.minimumShares, { binShares: 20_000n, burntShares: 5_000n });
+    assert.equal(e2.nonceOf(DEFAULT_USER), 12n);
+    // set-minimum-shares asserts both > 0 and bin > burnt.
+    assert.deepEqual(
+      problemsOf(`${MINIMAL}core: { minimum_bin_shares: 1000, minimum_burnt_shares: 1000 }\n`),
+      [
+        'core.minimum_bin_shares: must be above core.minimum_burnt_shares (set-minimum-shares refuses otherwise)',
+      ],
+    );
+    assert.match(
+      problemsOf(`${MINIMAL}core: { minimum_bin_shares: 1000, minimum_burnt_shares: 0 }\n`).join(' '),
+      /core\.minimum_burnt_shares: must be > 0/,
+    );
+  });
 });

@@ -41,6 +41,10 @@ import {
 } from './fixtures';
 
 const SIGNING = { publicKey: PUBLIC_KEY, nonce: 7n, fee: 3000n };
+/** `tx` serialized at the signer's next nonce on `engine` (the engine refuses any other, as the chain does). */
+async function atNextNonce(engine: SimEngine, tx: BuiltTransaction): Promise<string> {
+  return (await txHexes([{ ...tx, nonce: engine.nonceOf(USER) }], SIGNING))[0]!;
+}
 
 async function build(engine: SimEngine, ops: PreparedOperation[], p = plan()): Promise<BuiltTransaction[]> {
   const r = await buildTransactions(analysisOf(engine, ops, p), {
@@ -199,7 +203,7 @@ describe('tx export: build, serialize, decode, dry-run', () => {
     const before = engine.userShares(p, USER, a - 2);
     let [tx] = await build(engine, [withdraw]);
     assert.equal(tx!.functionName, 'withdraw-liquidity-multi');
-    let r = applyTransaction(engine, (await txHexes([tx!], SIGNING))[0]!);
+    let r = applyTransaction(engine, await atNextNonce(engine, tx!));
     assert.ok(r.ok, r.ok ? '' : `${r.error}: ${r.detail}`);
     assert.equal(engine.userShares(p, USER, a - 2), before - w.amount);
     assert.equal(engine.bin(p, a - 2).reserve_y, w.reserve_y - w.y_amount);
@@ -211,7 +215,7 @@ describe('tx export: build, serialize, decode, dry-run', () => {
       { id: 'm', index: 0, op: 'move', mode: 'strict', pool: snapshot(engine, p), items: [m] },
     ]);
     assert.equal(tx!.functionName, 'move-liquidity-multi');
-    r = applyTransaction(engine, (await txHexes([tx!], SIGNING))[0]!);
+    r = applyTransaction(engine, await atNextNonce(engine, tx!));
     assert.ok(r.ok, r.ok ? '' : `${r.error}: ${r.detail}`);
     assert.equal(engine.userShares(p, USER, a - 5), toBefore + mint);
 
@@ -221,7 +225,7 @@ describe('tx export: build, serialize, decode, dry-run', () => {
     ]);
     assert.equal(tx!.functionName, 'move-relative-liquidity-multi');
     assert.equal(tx!.postConditionMode, 'allow');
-    r = applyTransaction(engine, (await txHexes([tx!], SIGNING))[0]!);
+    r = applyTransaction(engine, await atNextNonce(engine, tx!));
     assert.ok(r.ok, r.ok ? '' : `${r.error}: ${r.detail}`);
   });
 
@@ -268,7 +272,7 @@ describe('tx export: build, serialize, decode, dry-run', () => {
     const [tx] = await build(engine, [op]);
     assert.equal(tx!.functionName, 'swap-x-for-y-simple-multi');
     assert.equal(tx!.postConditions[0]!.type, 'stx-postcondition');
-    const r = applyTransaction(engine, (await txHexes([tx!], SIGNING))[0]!);
+    const r = applyTransaction(engine, await atNextNonce(engine, tx!));
     assert.ok(r.ok, r.ok ? '' : `${r.error}: ${r.detail}`);
     assert.equal(p.activeBinId, walk.active_bin_after);
   });
@@ -305,11 +309,13 @@ describe('tx export: build, serialize, decode, dry-run', () => {
     const [h1, h2] = await txHexes([strictTx!, simpleTx!], SIGNING);
     const shifted = engine.shiftActiveBin(p, 1);
     assert.ok(shifted.ok);
-    const height = engine.status.state_height;
+    const bins = [...p.bins.entries()];
     const strict = applyTransaction(engine, h1!);
     assert.equal(strict.ok, false);
     assert.equal(strict.ok ? '' : strict.error, 'ERR_INVALID_X_AMOUNT');
-    assert.equal(engine.status.state_height, height, 'a reverted dry-run changes nothing');
+    // Mined as an abort: its nonce is used, and nothing of its call stays.
+    assert.equal(engine.nonceOf(USER), 8n);
+    assert.deepEqual([...p.bins.entries()], bins, 'a reverted call changes no bin');
     const simple = applyTransaction(engine, h2!);
     assert.ok(simple.ok, simple.ok ? '' : `${simple.error}: ${simple.detail}`);
   });
@@ -327,7 +333,7 @@ describe('tx export: build, serialize, decode, dry-run', () => {
       value: { type: 'tuple'; value: Record<string, unknown> }[];
     };
     list.value[0]!.value['min-dlp'] = { type: 'uint', value: mint + 1n };
-    let r = applyTransaction(engine, (await txHexes([tampered], SIGNING))[0]!);
+    let r = applyTransaction(engine, await atNextNonce(engine, tampered!));
     // The first of several elements fails: the router's next fold step reports ERR_NO_RESULT_DATA (u5001).
     const n = list.value.length;
     if (n > 1) {
@@ -340,9 +346,9 @@ describe('tx export: build, serialize, decode, dry-run', () => {
       ]);
     } else assert.equal(r.ok ? 'ok' : r.error, 'ERR_MINIMUM_LP_AMOUNT');
     const missing = { ...tx!, postConditions: tx!.postConditions.slice(1) };
-    r = applyTransaction(engine, (await txHexes([missing], SIGNING))[0]!);
+    r = applyTransaction(engine, await atNextNonce(engine, missing!));
     assert.equal(r.ok ? 'ok' : r.error, 'POST_CONDITION_FAILED');
-    r = applyTransaction(engine, (await txHexes([tx!], SIGNING))[0]!);
+    r = applyTransaction(engine, await atNextNonce(engine, tx!));
     assert.ok(r.ok, 'the untampered transaction still applies');
   });
 

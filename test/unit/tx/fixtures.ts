@@ -20,10 +20,13 @@ export const TEST_PRIVATE_KEY = '11'.repeat(32) + '01';
 export const PUBLIC_KEY = privateKeyToPublic(TEST_PRIVATE_KEY) as string;
 export const USER = getAddressFromPublicKey(PUBLIC_KEY, 'mainnet');
 
-/** The default world with its user replaced by USER (same positions). */
+/**
+ * The default world with its user replaced by USER (same positions), whose next nonce is 7: the nonce the
+ * export tests sign with (the engine mines only the sender's next nonce).
+ */
 export function testEngine(): SimEngine {
   const input = structuredClone(DEFAULT_WORLD_INPUT);
-  input.users = (input.users ?? []).map((u) => ({ ...u, address: USER }));
+  input.users = (input.users ?? []).map((u) => ({ ...u, address: USER, nonce: 7 }));
   return new SimEngine(parseWorld(input, 'test-world'));
 }
 
