@@ -30,7 +30,8 @@ import {
   VisibleDocumentsNotification,
 } from './protocol';
 import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
-import { SettingsStore, settingsFromEnv } from './settings';
+import { resolveSection, SettingsStore, settingsFromEnv } from './settings';
+import type { RunningSimulator } from '../../core/sim/server';
 
 /** How the server is started (server.ts takes them and hands them to the engine). */
 export interface ServerOptions {
@@ -57,6 +58,11 @@ export interface Handshake {
 const loadApiClient: ApiFactory = (opts) =>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('../../core/api/client') as typeof import('../../core/api/client')).createApiClient(opts);
+
+/** The simulated engine (core/sim/server.ts): loaded only when a client asks for `environment: simulator`. */
+const loadSimulator = () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('../../core/sim/server') as typeof import('../../core/sim/server');
 
 const DEFAULT_DEBOUNCE_MS = 150;
 const DEFAULT_STATUS_POLL_MS = 5000;
@@ -93,13 +99,30 @@ export function startEngine(
   const envKeys = keysFromEnv(options.env);
   const safe = <T>(value: T): T => safeDeep(value, [...apis.secrets(), ...envKeys]);
   const envSettings = settingsFromEnv(options.env, (m) => connection.console.warn(safe(m)));
+  // `environment: simulator` without a simulator of the client's: the server runs one itself, on loopback.
+  let ownSimulator: Promise<RunningSimulator> | undefined;
+  const startOwnSimulator = (): Promise<RunningSimulator> =>
+    (ownSimulator ??= loadSimulator()
+      .startSimulator({ host: '127.0.0.1', port: 0 })
+      .then(
+        (sim) => {
+          log(`simulator listening on ${sim.url}`);
+          return sim;
+        },
+        (e: unknown) => {
+          ownSimulator = undefined; // tried again on the next settings change
+          throw e;
+        },
+      ));
   const settings = new SettingsStore(
     handshake.hasConfiguration
       ? (uri) => connection.workspace.getConfiguration({ scopeUri: uri || undefined, section: 'dlmm' })
       : undefined,
+    (section) => resolveSection(section, envSettings, startOwnSimulator),
     envSettings,
     (m) => connection.console.warn(safe(m)),
   );
+  if (init.dlmm !== undefined) settings.push(init.dlmm, true);
 
   const service = new PlanService({
     settings: (uri) => settings.get(uri),
@@ -177,8 +200,9 @@ export function startEngine(
     else watch.stop();
   }
 
-  connection.onDidChangeConfiguration(() => {
-    settings.clear();
+  connection.onDidChangeConfiguration((change) => {
+    // Settings pushed (`{ dlmm: {...} }`: Neovim, Helix, Sublime, Emacs) or a call to ask again (VS Code).
+    settings.push((change as { settings?: unknown } | null)?.settings);
     apis.reset();
     watch.reset();
     service.revalidateAll();
@@ -287,8 +311,11 @@ export function startEngine(
   }
   followOpenDocuments();
 
-  connection.onShutdown(() => {
+  connection.onShutdown(async () => {
     watch.stop();
+    const sim = ownSimulator;
+    ownSimulator = undefined;
+    await sim?.then((x) => x.close()).catch(() => undefined);
     for (const uri of service.openUris()) service.close(uri);
   });
 }
