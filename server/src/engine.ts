@@ -31,7 +31,6 @@ import {
 } from './protocol';
 import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
 import { resolveSection, SettingsStore, settingsFromEnv } from './settings';
-import type { RunningSimulator } from '../../core/sim/server';
 
 /** How the server is started (server.ts takes them and hands them to the engine). */
 export interface ServerOptions {
@@ -40,6 +39,20 @@ export interface ServerOptions {
    * keys (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY) are redacted from what it publishes.
    */
   env: Record<string, string | undefined>;
+  /**
+   * Starts a simulated engine on loopback for `environment: simulator` when the client runs none (`dlmm lsp`
+   * passes core/sim's, loaded on first use). Absent (the extension's server, whose host runs the simulator
+   * and names it in the settings): a client that asks for one without naming it gets no service, and why.
+   */
+  startSimulator?: () => Promise<OwnSimulatorRun>;
+}
+
+/** A simulated engine the server started (core/sim/server.ts `RunningSimulator`). */
+export interface OwnSimulatorRun {
+  url: string;
+  inventoryUrl: string;
+  nodeUrl: string;
+  close(): Promise<void>;
 }
 
 /** What the client said at `initialize`. */
@@ -58,11 +71,6 @@ export interface Handshake {
 const loadApiClient: ApiFactory = (opts) =>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('../../core/api/client') as typeof import('../../core/api/client')).createApiClient(opts);
-
-/** The simulated engine (core/sim/server.ts): loaded only when a client asks for `environment: simulator`. */
-const loadSimulator = () =>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require('../../core/sim/server') as typeof import('../../core/sim/server');
 
 const DEFAULT_DEBOUNCE_MS = 150;
 const DEFAULT_STATUS_POLL_MS = 5000;
@@ -100,20 +108,21 @@ export function startEngine(
   const safe = <T>(value: T): T => safeDeep(value, [...apis.secrets(), ...envKeys]);
   const envSettings = settingsFromEnv(options.env, (m) => connection.console.warn(safe(m)));
   // `environment: simulator` without a simulator of the client's: the server runs one itself, on loopback.
-  let ownSimulator: Promise<RunningSimulator> | undefined;
-  const startOwnSimulator = (): Promise<RunningSimulator> =>
-    (ownSimulator ??= loadSimulator()
-      .startSimulator({ host: '127.0.0.1', port: 0 })
-      .then(
-        (sim) => {
-          log(`simulator listening on ${sim.url}`);
-          return sim;
-        },
-        (e: unknown) => {
-          ownSimulator = undefined; // tried again on the next settings change
-          throw e;
-        },
-      ));
+  let ownSimulator: Promise<OwnSimulatorRun> | undefined;
+  const start = options.startSimulator;
+  const startOwnSimulator = (): Promise<OwnSimulatorRun> =>
+    start === undefined
+      ? Promise.reject(new Error('this server runs no simulator of its own; start one in the editor'))
+      : (ownSimulator ??= start().then(
+          (sim) => {
+            log(`simulator listening on ${sim.url}`);
+            return sim;
+          },
+          (e: unknown) => {
+            ownSimulator = undefined; // tried again on the next settings change
+            throw e;
+          },
+        ));
   const settings = new SettingsStore(
     handshake.hasConfiguration
       ? (uri) => connection.workspace.getConfiguration({ scopeUri: uri || undefined, section: 'dlmm' })

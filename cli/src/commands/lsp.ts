@@ -33,7 +33,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     new StreamMessageReader(process.stdin),
     new BatchedStreamWriter(process.stdout),
   );
-  startServer(connection, { env: io.env });
+  startServer(connection, {
+    env: io.env,
+    // `environment: simulator` from an editor that runs none: the simulated engine, loaded on first use.
+    startSimulator: () =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('../../../core/sim/server') as typeof import('../../../core/sim/server')).startSimulator({
+        host: '127.0.0.1',
+        port: 0,
+      }),
+  });
   // The connection exits the process when the client sends `exit` or stdin closes.
   return new Promise<number>(() => {});
 }
