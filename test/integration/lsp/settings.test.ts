@@ -113,6 +113,20 @@ describe('language server settings by every route, and the notice when live rule
     assert.ok(!notice(d));
   });
 
+  it('a service that does not answer: api-unreachable says so, never an empty list', async () => {
+    const lsp = await start({
+      env: {},
+      initializationOptions: {
+        debounceMs: 10,
+        dlmm: { environment: 'custom', apiUrl: 'http://127.0.0.1:9/api' },
+      },
+    });
+    const uri = 'file:///work/add-ladder.dlmm.yaml';
+    lsp.open(uri, LADDER);
+    const d = await lsp.diagnostics(uri, (x) => codes(x).includes('api-unreachable'), 20_000);
+    assert.ok(d.some((x) => x.code === 'api-unreachable' && x.severity === 2));
+  });
+
   it('refused settings fall back to the environment, and the notice says they were refused', async () => {
     const lsp = await start({
       env: {},
