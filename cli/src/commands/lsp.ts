@@ -1,7 +1,8 @@
 /**
- * `dlmm lsp --stdio`: the same language server the extension runs, for any editor. Settings come from the
- * client (`workspace/configuration`, section `dlmm`) or, when it sends none, from DLMM_API_URL,
- * DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL.
+ * `dlmm lsp --stdio`: the same language server the extension runs, for any editor (docs/editors.md).
+ * Settings come from the client by any route (server/src/settings.ts) or, when it sends none, from
+ * DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL; `environment: simulator` runs the
+ * simulated engine in this process.
  */
 import { createConnection, ProposedFeatures, StreamMessageReader } from 'vscode-languageserver/node';
 import { holdServerHeap } from '../../../server/src/heapFlags';
