@@ -17,6 +17,11 @@ const NOTHING_CONFIGURED =
   'no service configured: the editor sent no dlmm settings and DLMM_API_URL is not set; set dlmm.environment ' +
   '(simulator, production) or dlmm.apiUrl in the editor (docs/editors.md), or DLMM_API_URL';
 
+/** Why there is no service when the client's settings name neither an environment nor an apiUrl. */
+const NO_ENVIRONMENT =
+  'no service configured: the dlmm settings set neither dlmm.environment nor dlmm.apiUrl and DLMM_API_URL ' +
+  'is not set; set dlmm.environment (simulator, production) or dlmm.apiUrl (docs/editors.md)';
+
 /** Settings from the process environment (the standalone server's source); `warn` hears what was refused. */
 export function settingsFromEnv(
   env: Record<string, string | undefined>,
@@ -67,7 +72,10 @@ export async function resolveSection(
     ...(section.slippageTolerance !== undefined ? { slippageTolerance: section.slippageTolerance } : {}),
   };
   const environment = section.environment ?? (section.apiUrl ? 'custom' : undefined);
-  if (environment === undefined) return { ...envSettings, ...tuning };
+  if (environment === undefined)
+    return envSettings.apiUrl
+      ? { ...envSettings, ...tuning }
+      : { ...envSettings, ...tuning, noService: NO_ENVIRONMENT };
   let simulator: SimulatorEndpoints | undefined;
   if (environment === 'simulator') {
     if (section.simulator) simulator = withUrl(section.simulator);

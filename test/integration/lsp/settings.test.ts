@@ -89,6 +89,14 @@ describe('language server settings by every route, and the notice when live rule
     const d = await lsp.diagnostics(uri, (x) => notice(x) !== undefined);
     assert.match(notice(d)!.message, /dlmm\.environment is custom and dlmm\.apiUrl is empty/);
     assert.ok(!codes(d).includes('wrong-token-side'));
+    void lsp.conn.sendNotification('workspace/didChangeConfiguration', {
+      settings: { dlmm: { slippageTolerance: 2 } },
+    });
+    const none = await lsp.diagnostics(uri, (x) => /set neither/.test(notice(x)?.message ?? ''));
+    assert.match(
+      notice(none)!.message,
+      /set neither dlmm\.environment nor dlmm\.apiUrl and DLMM_API_URL is not set/,
+    );
   });
 
   it('the workspace/configuration pull wins over what was pushed', async () => {
