@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs everything the end-to-end suite needs on a fresh Debian 12 + Node 20 machine:
-# Debian packages (Chromium, ripgrep, build tools, Kerberos headers, fonts), then code-server.
+# Debian packages (Chromium, Neovim, ripgrep, build tools, Kerberos headers, fonts), then code-server.
+# Neovim (Debian's, 0.7 on Debian 12) is the second editor `npm test` drives the language server in
+# (test/integration/editors/neovim.test.ts; under CI it must run).
 # Idempotent: packages already present are not reinstalled, and code-server is cached by version.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-packages=(chromium ripgrep libkrb5-dev build-essential python3 pkg-config
+packages=(chromium neovim ripgrep libkrb5-dev build-essential python3 pkg-config
   fonts-dejavu-core fonts-liberation ca-certificates)
 
 missing=()

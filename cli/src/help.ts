@@ -77,7 +77,10 @@ export const HELP: Record<string, CommandHelp> = {
         flag: '--max-tip-lag N',
         text: "blocks of tip lag accepted; overrides each plan's policy.max_tip_lag",
       },
-      { flag: '--offline', text: 'run only the rules that need no live data (no --api / --sim)' },
+      {
+        flag: '--offline',
+        text: 'run only the rules that need no live data (no --api / --sim); each plan says so (live-unchecked)',
+      },
     ],
     common: true,
     exit: {
@@ -411,8 +414,10 @@ export const HELP: Record<string, CommandHelp> = {
     summary: 'run the language server on stdio, for any editor',
     usage: ['--stdio'],
     description:
-      'Settings come from the client (workspace/configuration, section dlmm) or else from DLMM_API_URL, ' +
-      'DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL.',
+      'Settings (section dlmm: environment, apiUrl, ...) come from the client by any route ' +
+      '(initializationOptions.dlmm, workspace/didChangeConfiguration, workspace/configuration) or else from ' +
+      'DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL; environment simulator starts the ' +
+      'simulated engine in the server. Editor setups: docs/editors.md.',
     options: [
       { flag: '--stdio', text: 'talk JSON-RPC on stdin/stdout (the only transport offered)', required: true },
     ],

@@ -3,14 +3,15 @@
  * Offsets become zero-based line/character here, once, at the edge (LineIndex).
  */
 import type { Analysis } from '../../core/check/analyze';
-import { countBySeverity } from '../../core/check/analyze';
+import { checkedLive, countBySeverity } from '../../core/check/analyze';
 import type { Finding } from '../../core/plan/diagnostics';
 import { LineIndex, type LineRange } from '../../core/plan/lineIndex';
 
 export interface CheckedFile {
   /** As shown to the user (relative to the working directory, forward slashes). */
   path: string;
-  analysis: Pick<Analysis, 'text' | 'findings'>;
+  /** `live` absent: not a live analysis (offline, or a file that could not be checked). */
+  analysis: Pick<Analysis, 'text' | 'findings'> & Partial<Pick<Analysis, 'live'>>;
 }
 
 interface JsonDiagnostic {
@@ -23,7 +24,8 @@ interface JsonDiagnostic {
 
 export interface JsonReport {
   version: 1;
-  files: Array<{ path: string; diagnostics: JsonDiagnostic[] }>;
+  /** `live`: every live rule ran on data read from the service (core/check/analyze.ts checkedLive). */
+  files: Array<{ path: string; live: boolean; diagnostics: JsonDiagnostic[] }>;
   summary: { errors: number; warnings: number; infos: number };
 }
 
@@ -40,6 +42,7 @@ const allFindings = (files: readonly CheckedFile[]): Finding[] => files.flatMap(
 export function toJsonReport(files: readonly CheckedFile[]): JsonReport {
   const out = files.map((file) => ({
     path: file.path,
+    live: checkedLive(file.analysis),
     diagnostics: locate(file.analysis.text, file.analysis.findings).map((f) => {
       const d: JsonDiagnostic = { code: f.code, severity: f.severity, message: f.message, range: f.range };
       if (f.operation !== undefined) d.operation = f.operation;

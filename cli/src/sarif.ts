@@ -8,6 +8,7 @@ import {
   type DiagnosticCode,
   type Severity,
 } from '../../core/plan/diagnostics';
+import { checkedLive } from '../../core/check/analyze';
 import { locate, type CheckedFile } from './report';
 
 const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
@@ -49,6 +50,7 @@ const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   'swap-unchecked': 'A swap whose route was not recomputed and executed on a believable state read',
   'min-dlp-unprotected': 'Bin shares unknown for an add: min-dlp falls back to 1',
   'api-unreachable': 'Live data could not be read',
+  'live-unchecked': 'The live rules did not run (checked offline by choice, or no service configured)',
   'rate-limited': "The service kept answering 429 after the client's retries",
   'unexpected-response': 'A response failed its schema',
   'would-revert': "Executing the plan's exact transactions on the state read reverts",
@@ -130,9 +132,11 @@ export function toSarif(files: readonly CheckedFile[]): Record<string, unknown> 
         },
         columnKind: 'utf16CodeUnits',
         originalUriBaseIds: { '%SRCROOT%': { uri: './' } },
+        // `live` as in the JSON report: every live rule ran on data read from the service.
         artifacts: files.map((f) => ({
           location: { uri: f.path, uriBaseId: '%SRCROOT%' },
           sourceLanguage: /\.json$/i.test(f.path) ? 'json' : 'yaml',
+          properties: { live: checkedLive(f.analysis) },
         })),
         results,
       },

@@ -35,7 +35,7 @@ import { registerWalletCommand } from './wallet/index';
 import { registerDashboard } from './dashboard/index';
 import { ClientEngine } from './engine';
 import { readConfig } from './settings';
-import { resolveServerSettings } from './settingsSchema';
+import { resolveServerSettings, sectionForServer, type DlmmConfig } from './settingsSchema';
 import { SimulatorHost } from './simulator';
 import { EngineStatusBar } from './statusBar';
 import { PositionsStatusBar } from './positionsStatusBar';
@@ -94,16 +94,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
   /** "Start Simulator" points the session at the simulator without touching settings. */
   let sessionUsesSimulator = false;
   const reported = new Set<string>();
-  const effectiveSettings = (scope?: vscode.ConfigurationScope | null): ServerSettings => {
+  /** The settings as they apply in this window ("Start Simulator" switches the session to the simulator). */
+  const effectiveConfig = (scope?: vscode.ConfigurationScope | null): DlmmConfig => {
     const { config, problems } = readConfig(scope);
     for (const p of problems) {
       if (reported.has(p)) continue;
       reported.add(p);
       log(`settings: ${p}`);
     }
-    const env = sessionUsesSimulator ? { ...config, environment: 'simulator' as const } : config;
-    return resolveServerSettings(env, sim.endpoints);
+    return sessionUsesSimulator ? { ...config, environment: 'simulator' as const } : config;
   };
+  const effectiveSettings = (scope?: vscode.ConfigurationScope | null): ServerSettings =>
+    resolveServerSettings(effectiveConfig(scope), sim.endpoints);
 
   await engine.loadKey();
   engine.configure(effectiveSettings());
@@ -221,13 +223,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
     initializationOptions,
     middleware: {
       workspace: {
-        // The server asks for section `dlmm`; it gets resolved settings (URLs by environment, simulator port).
+        // The server asks for section `dlmm`: the settings, and this window's simulator (the server resolves them).
         configuration: async (params, token, next) => {
           const answers: unknown[] = [];
           for (const item of params.items) {
             if (item.section === 'dlmm') {
               const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : null;
-              answers.push(effectiveSettings(scope));
+              answers.push(sectionForServer(effectiveConfig(scope), sim.endpoints));
             } else {
               const r = await next({ items: [item] }, token);
               answers.push(Array.isArray(r) ? r[0] : null);

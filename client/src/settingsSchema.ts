@@ -6,18 +6,10 @@
 import * as z from 'zod';
 import { zPrincipalStandard } from '../../core/plan/schema';
 import { RouterSettingsSchema } from '../../core/chain/routerSettings';
-import type { ServerSettings } from '../../server/src/protocol';
+import { ENVIRONMENTS, resolveService, type SimulatorEndpoints } from '../../core/api/environment';
+import type { DlmmSection, ServerSettings } from '../../server/src/protocol';
 
-export const ENVIRONMENTS = ['production', 'development', 'custom', 'simulator'] as const;
-
-/**
- * Service base of the hosted production environment (the interface document's {base_url}), as public
- * integrations use it. The development service ({dev_base_url}) has no public address: `development` uses
- * `dlmm.apiUrl`, and runs offline checks only until it is set (never a guessed host).
- */
-export const ENVIRONMENT_URLS: Record<'production', { apiUrl: string }> = {
-  production: { apiUrl: 'https://bff.bitflowapis.finance/api' },
-};
+export { ENVIRONMENTS };
 
 /** A trimmed string: empty (none set, the default) or one that passes `ok`; `message` says what is expected. */
 function optionalText(ok: (s: string) => boolean, message: string) {
@@ -109,41 +101,38 @@ export function parseConfig(raw: Record<string, unknown>): { config: DlmmConfig;
   return { config: DlmmConfigSchema.parse(input), problems };
 }
 
-/** Endpoints of a running embedded simulator. */
-export interface SimulatorEndpoints {
-  url: string;
-  inventoryUrl?: string;
-  nodeUrl?: string;
-}
+export type { SimulatorEndpoints };
 
 /**
- * The server's settings for a config: the environment picks the URLs (`simulator` needs the running
- * simulator; without it the server runs offline checks only).
+ * The extension's own settings for its reads (dashboard, export, status): the environment resolved into
+ * URLs by the same function the language server uses (core/api/environment.ts); `simulator` is the
+ * simulator this window runs, and without it only offline checks run.
  */
 export function resolveServerSettings(
   config: DlmmConfig,
   simulator: SimulatorEndpoints | undefined,
 ): ServerSettings {
-  const common = {
+  return {
     environment: config.environment,
     maxTipLag: config.policy.maxTipLag,
     slippageTolerance: config.slippageTolerance,
-  } satisfies ServerSettings;
-  /** The URLs that are set (an empty one is left out). */
-  const urls = (apiUrl?: string, inventoryUrl?: string, nodeUrl?: string) => ({
-    ...(apiUrl ? { apiUrl } : {}),
-    ...(inventoryUrl ? { inventoryUrl } : {}),
-    ...(nodeUrl ? { nodeUrl } : {}),
-  });
-  switch (config.environment) {
-    case 'production':
-      return { ...common, ...urls(ENVIRONMENT_URLS.production.apiUrl, config.inventoryUrl, config.nodeUrl) };
-    case 'development':
-    case 'custom':
-      return { ...common, ...urls(config.apiUrl, config.inventoryUrl, config.nodeUrl) };
-    case 'simulator':
-      return simulator
-        ? { ...common, ...urls(simulator.url, simulator.inventoryUrl, simulator.nodeUrl) }
-        : common;
-  }
+    ...resolveService(config, simulator),
+  };
+}
+
+/**
+ * The `dlmm` section the extension answers the language server (which resolves it like any client's):
+ * the settings as the user wrote them, and for `simulator` the one this window runs (`null` until it is
+ * up), so the diagnostics and the dashboard read one engine and the server starts none of its own.
+ */
+export function sectionForServer(config: DlmmConfig, simulator: SimulatorEndpoints | undefined): DlmmSection {
+  return {
+    environment: config.environment,
+    apiUrl: config.apiUrl,
+    inventoryUrl: config.inventoryUrl,
+    nodeUrl: config.nodeUrl,
+    policy: { maxTipLag: config.policy.maxTipLag },
+    slippageTolerance: config.slippageTolerance,
+    ...(config.environment === 'simulator' ? { simulator: simulator ?? null } : {}),
+  };
 }

@@ -6,6 +6,7 @@ import { cancelledError } from '../api/errors';
 import type { DlmmApi } from '../api/types';
 import {
   DIAGNOSTIC_CODES,
+  LIVE_UNAVAILABLE,
   MAX_FINDINGS_PER_FILE,
   MAX_MESSAGE_LENGTH,
   type DiagnosticCode,
@@ -23,6 +24,7 @@ import type { PreparedOperation } from '../prepare/prepared';
 import { RULES, type Rule, type RuleContext } from './rules/index';
 import type { Plan } from '../plan/schema';
 import { uncheckedOperationFindings } from './unchecked';
+import { liveUncheckedFinding } from './rules/live-unchecked';
 
 export interface AnalyzeOptions {
   api?: DlmmApi;
@@ -55,6 +57,13 @@ export interface AnalyzeOptions {
    * is answered from memory or disk is read at once (DlmmApi.withGate).
    */
   gate?: Promise<void>;
+  /**
+   * Why the live rules will not run for this analysis (checked offline by choice, no service configured),
+   * in the caller's words: the analysis then carries one `live-unchecked` warning saying so, unless the
+   * plan cannot be checked at all (it does not parse). Used when no live analysis follows: never for the
+   * editor's offline pass before its live one.
+   */
+  liveSkipped?: string;
 }
 
 export interface Analysis {
@@ -79,7 +88,7 @@ export interface Analysis {
 /** Parse + offline rules, synchronously (keystroke speed). */
 export function analyzeOffline(
   text: string,
-  opts: Pick<AnalyzeOptions, 'fileName' | 'maxTipLag'> = {},
+  opts: Pick<AnalyzeOptions, 'fileName' | 'maxTipLag' | 'liveSkipped'> = {},
 ): Analysis {
   const parsed = safeParse(text, opts.fileName);
   const analysis = emptyAnalysis(text, parsed);
@@ -87,6 +96,7 @@ export function analyzeOffline(
   if (!target) return withInternalErrors(analysis);
   analysis.prepared = safePrepare(target.plan, undefined, target.parsed, analysis.internalErrors);
   runRules(analysis, target, undefined, opts.maxTipLag);
+  if (opts.liveSkipped !== undefined) analysis.findings.push(liveUncheckedFinding(parsed, opts.liveSkipped));
   return finish(analysis, target);
 }
 
@@ -379,6 +389,14 @@ function shortMessage(f: Finding): Finding {
     ...f,
     message: `${f.message.slice(0, MAX_MESSAGE_LENGTH - 40)}… (${f.message.length} characters in all)`,
   };
+}
+
+/**
+ * Whether every live rule ran on data read from the service: live data was read and no finding says part
+ * of it was unavailable or not read (`LIVE_UNAVAILABLE`). `dlmm check --format json` reports it per file.
+ */
+export function checkedLive(analysis: Pick<Analysis, 'findings'> & Partial<Pick<Analysis, 'live'>>): boolean {
+  return analysis.live !== undefined && !analysis.findings.some((f) => LIVE_UNAVAILABLE.has(f.code));
 }
 
 /** Counts per severity (CLI summary, status bar). */

@@ -46,6 +46,8 @@ export const DIAGNOSTIC_CODES = {
   'min-dlp-unprotected': 'warning',
   'api-unreachable': 'warning',
   'rate-limited': 'warning',
+  // The live rules did not run: checked offline by choice, or no service configured (rules/live-unchecked.ts).
+  'live-unchecked': 'warning',
   'unexpected-response': 'error',
   // Executing the plan's exact transactions on the state read (core/check/execute.ts).
   'would-revert': 'error',
@@ -66,11 +68,13 @@ export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
 
 /**
  * The codes meaning live data could not be read (the service unreachable, or rate-limited past its
- * retries): nothing is checked or built on top of them (`dlmm check` exits 2, export refuses).
+ * retries) or was not read at all (`live-unchecked`): nothing is checked or built on top of them (`dlmm
+ * check` exits 2 unless `--offline` was asked for, export refuses).
  */
 export const LIVE_UNAVAILABLE: ReadonlySet<string> = new Set<DiagnosticCode>([
   'api-unreachable',
   'rate-limited',
+  'live-unchecked',
 ]);
 
 /** Findings listed per file; beyond it one finding says how many more there are (of the worst severity). */

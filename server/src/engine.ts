@@ -30,7 +30,7 @@ import {
   VisibleDocumentsNotification,
 } from './protocol';
 import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
-import { SettingsStore, settingsFromEnv } from './settings';
+import { resolveSection, SettingsStore, settingsFromEnv } from './settings';
 
 /** How the server is started (server.ts takes them and hands them to the engine). */
 export interface ServerOptions {
@@ -39,6 +39,20 @@ export interface ServerOptions {
    * keys (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY) are redacted from what it publishes.
    */
   env: Record<string, string | undefined>;
+  /**
+   * Starts a simulated engine on loopback for `environment: simulator` when the client runs none (`dlmm lsp`
+   * passes core/sim's, loaded on first use). Absent (the extension's server, whose host runs the simulator
+   * and names it in the settings): a client that asks for one without naming it gets no service, and why.
+   */
+  startSimulator?: () => Promise<OwnSimulatorRun>;
+}
+
+/** A simulated engine the server started (core/sim/server.ts `RunningSimulator`). */
+export interface OwnSimulatorRun {
+  url: string;
+  inventoryUrl: string;
+  nodeUrl: string;
+  close(): Promise<void>;
 }
 
 /** What the client said at `initialize`. */
@@ -93,13 +107,31 @@ export function startEngine(
   const envKeys = keysFromEnv(options.env);
   const safe = <T>(value: T): T => safeDeep(value, [...apis.secrets(), ...envKeys]);
   const envSettings = settingsFromEnv(options.env, (m) => connection.console.warn(safe(m)));
+  // `environment: simulator` without a simulator of the client's: the server runs one itself, on loopback.
+  let ownSimulator: Promise<OwnSimulatorRun> | undefined;
+  const start = options.startSimulator;
+  const startOwnSimulator = (): Promise<OwnSimulatorRun> =>
+    start === undefined
+      ? Promise.reject(new Error('this server runs no simulator of its own; start one in the editor'))
+      : (ownSimulator ??= start().then(
+          (sim) => {
+            log(`simulator listening on ${sim.url}`);
+            return sim;
+          },
+          (e: unknown) => {
+            ownSimulator = undefined; // tried again on the next settings change
+            throw e;
+          },
+        ));
   const settings = new SettingsStore(
     handshake.hasConfiguration
       ? (uri) => connection.workspace.getConfiguration({ scopeUri: uri || undefined, section: 'dlmm' })
       : undefined,
+    (section) => resolveSection(section, envSettings, startOwnSimulator),
     envSettings,
     (m) => connection.console.warn(safe(m)),
   );
+  if (init.dlmm !== undefined) settings.push(init.dlmm, true);
 
   const service = new PlanService({
     settings: (uri) => settings.get(uri),
@@ -177,8 +209,9 @@ export function startEngine(
     else watch.stop();
   }
 
-  connection.onDidChangeConfiguration(() => {
-    settings.clear();
+  connection.onDidChangeConfiguration((change) => {
+    // Settings pushed (`{ dlmm: {...} }`: Neovim, Helix, Sublime, Emacs) or a call to ask again (VS Code).
+    settings.push((change as { settings?: unknown } | null)?.settings);
     apis.reset();
     watch.reset();
     service.revalidateAll();
@@ -287,8 +320,11 @@ export function startEngine(
   }
   followOpenDocuments();
 
-  connection.onShutdown(() => {
+  connection.onShutdown(async () => {
     watch.stop();
+    const sim = ownSimulator;
+    ownSimulator = undefined;
+    await sim?.then((x) => x.close()).catch(() => undefined);
     for (const uri of service.openUris()) service.close(uri);
   });
 }

@@ -31,7 +31,12 @@ export async function readEngineStatus(
   now: () => number = Date.now,
 ): Promise<EngineStatusParams> {
   const base = { apiUrl: settings.apiUrl, environment: settings.environment, at: now() };
-  if (!api) return { ...base, state: 'offline', error: 'no API URL configured: only offline checks run' };
+  if (!api)
+    return {
+      ...base,
+      state: 'offline',
+      error: `${settings.noService ?? 'no API URL configured'}: only offline checks run`,
+    };
   try {
     // A fresh read, which every analysis then reuses (the client's status TTL is the poll's interval).
     const s = await (api.refreshStatus?.() ?? api.status());

@@ -481,17 +481,25 @@ export class PlanService {
       if (latest && latest.version === doc.version) return latest;
     }
     const settings = await this.deps.settings(doc.uri);
+    const api = this.deps.api(settings);
     return {
       version: doc.version,
-      analysis: this.offline(doc, settings),
+      analysis: this.offline(doc, settings, api),
       live: false,
       settings,
-      api: this.deps.api(settings),
+      api,
     };
   }
 
-  private offline(doc: TextDocument, _settings: ServerSettings): Analysis {
-    return analyzeOffline(doc.getText(), { fileName: fileNameOf(doc.uri) });
+  /**
+   * The offline analysis of the document. Without a service (no live analysis follows) it carries the
+   * `live-unchecked` warning saying why: a plan the editor could not check live is never shown clean.
+   */
+  private offline(doc: TextDocument, settings: ServerSettings, api: DlmmApi | undefined): Analysis {
+    return analyzeOffline(doc.getText(), {
+      fileName: fileNameOf(doc.uri),
+      ...(api ? {} : { liveSkipped: settings.noService ?? 'no service configured' }),
+    });
   }
 
   private async run(state: DocState): Promise<AnalysisResult | undefined> {
@@ -540,7 +548,7 @@ export class PlanService {
     const api = this.deps.api(settings);
     let analysis: Analysis;
     try {
-      analysis = this.offline(doc, settings);
+      analysis = this.offline(doc, settings, api);
     } catch (e) {
       this.deps.log(`analysis failed for ${uri}: ${errorText(e)}`);
       return undefined;

@@ -21,7 +21,7 @@ export function isPlanFile(uriOrPath: string): boolean {
  * protocolSchemas.ts (loaded with the server's working part, not at `initialize`).
  */
 import type { ServerSettings } from './protocolSchemas';
-export type { InitializationOptions, ServerSettings } from './protocolSchemas';
+export type { DlmmSection, InitializationOptions, ServerSettings } from './protocolSchemas';
 
 /** Client command ids the server may reference in code lenses (declared once, used by both sides). */
 export const ClientCommands = {

@@ -18,6 +18,10 @@ import { fileProblem, readTextFile, UsageError, type CliIO } from '../io';
 
 export { PLAN_FILE } from '../../../core/plan/fileName';
 import { PLAN_FILE } from '../../../core/plan/fileName';
+/** Why `--offline` plans carry `live-unchecked` (core/check/rules/live-unchecked.ts says the rest). */
+const OFFLINE_BY_CHOICE =
+  'checked offline by choice (--offline); run `dlmm check` with --api URL, --sim or DLMM_API_URL for the live rules';
+
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist']);
 const CONCURRENCY = 8;
 
@@ -74,9 +78,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         }
         const fileName = file;
         const opts = maxTipLag === undefined ? { fileName } : { fileName, maxTipLag };
+        // Offline by choice: each plan says its live rules did not run (a `live-unchecked` warning).
+        const offlineOpts = { ...opts, liveSkipped: OFFLINE_BY_CHOICE };
         const analysis: Analysis = api
           ? await analyzePlan(text, { ...opts, api, session, ...(routers ? { routers } : {}) })
-          : analyzeOffline(text, opts);
+          : analyzeOffline(text, offlineOpts);
         out[i] = { path, analysis };
       }
     };

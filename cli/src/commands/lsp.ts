@@ -1,7 +1,8 @@
 /**
- * `dlmm lsp --stdio`: the same language server the extension runs, for any editor. Settings come from the
- * client (`workspace/configuration`, section `dlmm`) or, when it sends none, from DLMM_API_URL,
- * DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL.
+ * `dlmm lsp --stdio`: the same language server the extension runs, for any editor (docs/editors.md).
+ * Settings come from the client by any route (server/src/settings.ts) or, when it sends none, from
+ * DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL; `environment: simulator` runs the
+ * simulated engine in this process.
  */
 import { createConnection, ProposedFeatures, StreamMessageReader } from 'vscode-languageserver/node';
 import { holdServerHeap } from '../../../server/src/heapFlags';
@@ -33,7 +34,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     new StreamMessageReader(process.stdin),
     new BatchedStreamWriter(process.stdout),
   );
-  startServer(connection, { env: io.env });
+  startServer(connection, {
+    env: io.env,
+    // `environment: simulator` from an editor that runs none: the simulated engine, loaded on first use.
+    startSimulator: () =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('../../../core/sim/server') as typeof import('../../../core/sim/server')).startSimulator({
+        host: '127.0.0.1',
+        port: 0,
+      }),
+  });
   // The connection exits the process when the client sends `exit` or stdin closes.
   return new Promise<number>(() => {});
 }

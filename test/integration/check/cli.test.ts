@@ -67,6 +67,11 @@ describe('dlmm check', function () {
     });
     const total = doc.files.reduce((n, f) => n + f.diagnostics.length, 0);
     assert.equal(total, doc.summary.errors! + doc.summary.warnings! + doc.summary.infos!);
+    // Against the simulator every example's live rules ran.
+    assert.deepEqual(
+      doc.files.map((f) => (f as { live?: unknown }).live),
+      doc.files.map(() => true),
+    );
     golden('examples.json', r.out);
   });
 
@@ -98,15 +103,37 @@ describe('dlmm check', function () {
       );
       writeFileSync(join(dir, 'ignored.yaml'), 'not: a plan\n');
       const r = await dlmm(['--offline', dir]);
+      // Never a silent clean: the plan says its live rules did not run, and the exit stays 0 (a warning).
       assert.equal(r.code, 0, r.out + r.err);
-      assert.match(r.out, /^1 file checked: 0 errors, 0 warnings, 0 infos\n$/);
+      assert.match(
+        r.out,
+        /^.*ok\.dlmm\.yaml:1:1 warning live-unchecked the live rules did not run: checked offline by choice \(--offline\).*\n1 file checked: 0 errors, 1 warning, 0 infos\n$/,
+      );
       writeFileSync(join(dir, 'bad.dlmm.json'), '{"version": 1,}');
       const r2 = await dlmm(['--offline', '--format', 'json', dir]);
       assert.equal(r2.code, 1);
       const doc = JSON.parse(r2.out) as {
-        files: Array<{ path: string; diagnostics: Array<{ code: string; range: unknown }> }>;
+        files: Array<{ path: string; live: boolean; diagnostics: Array<{ code: string; range: unknown }> }>;
       };
-      assert.equal(doc.files[0]?.diagnostics[0]?.code, 'syntax');
+      assert.deepEqual(
+        doc.files.map((f) => [f.path.replace(/^.*\//, ''), f.live, f.diagnostics.map((d) => d.code)]),
+        [
+          // A plan that does not parse could not be checked live either way: its syntax error says it all.
+          ['bad.dlmm.json', false, ['syntax']],
+          ['ok.dlmm.yaml', false, ['live-unchecked']],
+        ],
+      );
+      const sarif = JSON.parse((await dlmm(['--offline', '--format', 'sarif', dir])).out) as {
+        runs: Array<{
+          artifacts: Array<{ properties: { live: boolean } }>;
+          results: Array<{ ruleId: string; level: string }>;
+        }>;
+      };
+      assert.deepEqual(
+        sarif.runs[0]?.artifacts.map((a) => a.properties.live),
+        [false, false],
+      );
+      assert.ok(sarif.runs[0]?.results.some((x) => x.ruleId === 'live-unchecked' && x.level === 'warning'));
       assert.deepEqual(doc.files[0]?.diagnostics[0]?.range, {
         start: { line: 0, character: 14 },
         end: { line: 0, character: 15 },

@@ -3,13 +3,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ENVIRONMENT_URLS,
   ENVIRONMENTS,
   parseConfig,
   resolveServerSettings,
+  sectionForServer,
   SETTING_KEYS,
 } from '../../../client/src/settingsSchema';
-import { ServerSettingsSchema } from '../../../server/src/protocolSchemas';
+import { PRODUCTION_API_URL } from '../../../core/api/environment';
+import { DlmmSectionSchema } from '../../../server/src/protocolSchemas';
+import { resolveSection } from '../../../server/src/settings';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
   contributes: {
@@ -74,7 +76,7 @@ describe('client settings', () => {
     {
       name: 'defaults',
       raw: {},
-      expect: { environment: 'production', apiUrl: ENVIRONMENT_URLS.production.apiUrl },
+      expect: { environment: 'production', apiUrl: PRODUCTION_API_URL },
       problems: 0,
     },
     {
@@ -121,13 +123,21 @@ describe('client settings', () => {
     },
   ];
   for (const row of table) {
-    it(`resolves: ${row.name}`, () => {
+    it(`resolves: ${row.name}`, async () => {
       const { config, problems } = parseConfig(row.raw);
       assert.equal(problems.length, row.problems, problems.join('; '));
       const s = resolveServerSettings(config, undefined);
       for (const [k, v] of Object.entries(row.expect))
         assert.deepEqual((s as Record<string, unknown>)[k], v, k);
-      assert.ok(ServerSettingsSchema.safeParse(s).success, 'the server accepts what the client sends');
+      // The server accepts the section the extension sends, and resolves it to the same service.
+      const section = DlmmSectionSchema.safeParse(sectionForServer(config, undefined));
+      assert.ok(section.success, 'the server accepts what the client sends');
+      const onServer = await resolveSection(section.data, { environment: 'env' }, () =>
+        Promise.reject(new Error('the server starts no simulator of its own for the extension')),
+      );
+      for (const k of ['apiUrl', 'inventoryUrl', 'nodeUrl', 'maxTipLag', 'slippageTolerance'] as const)
+        assert.deepEqual(onServer[k], s[k], k);
+      assert.equal(onServer.apiUrl === undefined, onServer.noService !== undefined, 'no service says why');
     });
   }
 
