@@ -28,6 +28,24 @@ async function main(): Promise<void> {
     process.stdout.write(
       `per position into a bin with no shares, above add-liquidity-multi's: ${show(surcharge)}\n`,
     );
+    for (const [fn, p] of [
+      ['add-liquidity-multi', m.bothTokens.add],
+      ['withdraw-liquidity-multi', m.bothTokens.withdraw],
+    ] as const) {
+      const f = fit(m.points[fn]!);
+      const extra = {} as Cost;
+      for (const d of DIMENSIONS) extra[d] = p.cost[d] - f.base[d] - f.per[d] * p.units;
+      process.stdout.write(
+        `${fn}, one of ${p.units} units moving both tokens, above the fit: ${show(extra)}\n`,
+      );
+    }
+    const walk = fit(m.points['swap-y-for-x-simple-multi']!);
+    const full = m.gap.units - m.gap.empty;
+    const perEmpty = (m.gap.cost.readCount - walk.base.readCount - walk.per.readCount * full) / m.gap.empty;
+    process.stdout.write(
+      `swap-y-for-x-simple-multi across ${m.gap.empty} empty of ${m.gap.units} bins: ${show(m.gap.cost)}; ` +
+        `about ${Math.round(perEmpty * 10) / 10} reads per empty bin\n`,
+    );
   } finally {
     s.close();
   }

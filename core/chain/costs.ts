@@ -61,6 +61,11 @@ export interface FunctionCost {
    * also mints the burnt shares to the burn address. Absent: the function never creates a bin.
    */
   perNewBin?: Cost;
+  /**
+   * Added per unit that moves both tokens (an add of X and Y, into the active bin; a withdraw receiving X
+   * and Y, from it): a second token transfer. Absent: the function's units never do.
+   */
+  perBothTokens?: Cost;
   /** Where the figures were measured. */
   measured: string;
 }
@@ -92,11 +97,16 @@ export const COST_TOLERANCE_SHARE = 0.005;
 
 /** A bin that had no shares: 17 more reads and 6 more writes per such unit (the burnt shares' mint). */
 const NEW_BIN = c(17, 25_200, 6, 500, 150_000);
+/** An add of X and Y (the active bin): the second token's transfer. */
+const ADD_BOTH = c(5, 1_000, 2, 0, 100_000);
+/** A withdraw receiving X and Y (the active bin): the pool's second transfer. */
+const WITHDRAW_BOTH = c(9, 26_000, 2, 0, 64_000);
 
 /**
  * Per router function the product exports: the fixed part and the part per unit, measured (rounded up).
  * Read count binds for every function: the other dimensions stay under 80% of their limit at the read
- * count's maximum. The counts do not depend on the state; the lengths and the runtime grow a little with
+ * count's maximum. Beyond the units that create a bin or move both tokens (UnitCounts, counted by the chain
+ * model), the counts do not depend on the state; the lengths and the runtime grow a little with
  * the sender's list of bins in the pool (about 17 bytes per bin it holds, per list read or write), which the
  * measurement keeps short: at 1001 held bins a position reads and writes about 17 KB more, which still leaves
  * read count binding (docs/block-budget.md).
@@ -107,6 +117,7 @@ export const FUNCTION_COSTS: Readonly<Record<string, FunctionCost>> = {
     per: c(45, 204_000, 9, 450, 674_000),
     unit: 'position',
     perNewBin: NEW_BIN,
+    perBothTokens: ADD_BOTH,
     measured: SOURCE,
   },
   'add-relative-liquidity-multi': {
@@ -114,6 +125,7 @@ export const FUNCTION_COSTS: Readonly<Record<string, FunctionCost>> = {
     per: c(49, 229_000, 9, 450, 702_000),
     unit: 'position',
     perNewBin: NEW_BIN,
+    perBothTokens: ADD_BOTH,
     measured: SOURCE,
   },
   'add-relative-liquidity-same-multi': {
@@ -121,18 +133,21 @@ export const FUNCTION_COSTS: Readonly<Record<string, FunctionCost>> = {
     per: c(45, 204_000, 9, 450, 739_000),
     unit: 'position',
     perNewBin: NEW_BIN,
+    perBothTokens: ADD_BOTH,
     measured: SOURCE,
   },
   'withdraw-liquidity-multi': {
     base: c(3, 19_900, 0, 210, 21_300),
     per: c(44, 211_000, 11, 330, 652_000),
     unit: 'position',
+    perBothTokens: WITHDRAW_BOTH,
     measured: SOURCE,
   },
   'withdraw-relative-liquidity-multi': {
     base: c(3, 19_900, 0, 210, 21_300),
     per: c(48, 236_000, 11, 330, 680_000),
     unit: 'position',
+    perBothTokens: WITHDRAW_BOTH,
     measured: SOURCE,
   },
   'move-liquidity-multi': {
@@ -149,8 +164,8 @@ export const FUNCTION_COSTS: Readonly<Record<string, FunctionCost>> = {
     perNewBin: NEW_BIN,
     measured: SOURCE,
   },
-  // A bin the walk drains costs 53 reads, the last (partly used) one 49, an empty bin fewer: 53 per bin is
-  // the bound. The base runtime is the 350-step fold, idle after the amount is spent.
+  // A bin the walk drains costs 53 reads, the last (partly used) one 49, an empty bin about 32: 53 per bin
+  // is the bound. The base runtime is the 350-step fold, idle after the amount is spent.
   'swap-x-for-y-simple-multi': {
     base: c(0, 0, 0, 0, 8_500_000),
     per: c(53, 254_000, 8, 220, 586_000),
@@ -173,15 +188,21 @@ export const FUNCTION_COSTS: Readonly<Record<string, FunctionCost>> = {
 
 const DIMENSIONS = ['readCount', 'readLength', 'writeCount', 'writeLength', 'runtime'] as const;
 
+/** Among a call's units: those into a bin that had no shares, and those that move both tokens. */
+export interface UnitCounts {
+  newBins?: number;
+  bothTokens?: number;
+}
+
 /**
- * The cost of `fn` over `units` units on the router version given, `newBins` of them into bins that had no
- * shares; undefined for a function not in the table.
+ * The cost of `fn` over `units` units on the router version given, `counts` of them costlier (UnitCounts);
+ * undefined for a function not in the table.
  */
 export function callCost(
   fn: string,
   units: number,
   version: 'v-1-1' | 'v-1-2',
-  newBins = 0,
+  counts: UnitCounts = {},
 ): Cost | undefined {
   const f = FUNCTION_COSTS[fn];
   if (!f) return undefined;
@@ -190,7 +211,8 @@ export function callCost(
     out[d] = Math.ceil(
       f.base[d] +
         f.per[d] * units +
-        (f.perNewBin?.[d] ?? 0) * newBins +
+        (f.perNewBin?.[d] ?? 0) * (counts.newBins ?? 0) +
+        (f.perBothTokens?.[d] ?? 0) * (counts.bothTokens ?? 0) +
         (version === 'v-1-2' ? V12_MARGIN[d] : 0),
     );
   return out;
@@ -208,17 +230,20 @@ export function blockShare(cost: Cost): { share: number; dimension: keyof Cost }
 
 /**
  * The most units of `fn` whose cost stays within `share` of a block (0 when not even one fits); with
- * `newBins`, every unit goes into a bin that had no shares.
+ * `newBins`, every unit goes into a bin that had no shares, with `bothTokens` every unit moves both tokens.
  */
 export function maxUnitsWithin(
   fn: string,
   share: number,
   version: 'v-1-1' | 'v-1-2',
-  opts: { newBins?: boolean } = {},
+  opts: { newBins?: boolean; bothTokens?: boolean } = {},
 ): number | undefined {
   const f = FUNCTION_COSTS[fn];
   if (!f) return undefined;
-  const perUnit = (d: keyof Cost): number => f.per[d] + (opts.newBins ? (f.perNewBin?.[d] ?? 0) : 0);
+  const perUnit = (d: keyof Cost): number =>
+    f.per[d] +
+    (opts.newBins ? (f.perNewBin?.[d] ?? 0) : 0) +
+    (opts.bothTokens ? (f.perBothTokens?.[d] ?? 0) : 0);
   let n = Number.MAX_SAFE_INTEGER;
   for (const d of DIMENSIONS) {
     const room = BLOCK_LIMIT[d] * share - f.base[d] - (version === 'v-1-2' ? V12_MARGIN[d] : 0);
@@ -226,7 +251,8 @@ export function maxUnitsWithin(
     else if (room < 0) n = 0;
   }
   // callCost rounds up: step back while the rounded figure is over.
-  const cost = (k: number): Cost => callCost(fn, k, version, opts.newBins ? k : 0)!;
+  const cost = (k: number): Cost =>
+    callCost(fn, k, version, { newBins: opts.newBins ? k : 0, bothTokens: opts.bothTokens ? k : 0 })!;
   while (n > 0 && blockShare(cost(n)).share > share) n--;
   return Math.max(0, n);
 }

@@ -120,6 +120,8 @@ export type ExecResult =
       units: number;
       /** Units that added into a bin with no shares (the core also mints the burnt shares: costlier). */
       newBins: number;
+      /** Units that moved both tokens (an add of X and Y, a withdraw receiving both): a second transfer. */
+      bothTokens: number;
       /** Spends the sender's balances could not decide (a balance not read); absent when none. */
       unverified?: Unverified[];
     }
@@ -245,9 +247,13 @@ export function executeCall(state: ChainState, call: ChainCall, opts: ExecOption
       movements: run.movements,
       effects: run.effects,
       pools: run.touchedPools(),
-      cost: callCost(call.functionName, units, opts.routers.version, run.newBins),
+      cost: callCost(call.functionName, units, opts.routers.version, {
+        newBins: run.newBins,
+        bothTokens: run.bothTokens,
+      }),
       units,
       newBins: run.newBins,
+      bothTokens: run.bothTokens,
     };
     if (run.unverified.length > 0) out.unverified = run.unverified;
     return out;
@@ -295,6 +301,8 @@ class Runner {
   binsWalked = 0;
   /** Adds (and move targets) into a bin that had no shares. */
   newBins = 0;
+  /** Adds of X and Y, withdraws receiving both. */
+  bothTokens = 0;
   /** A simple-multi failure happens inside the 350-step fold, never at its last step. */
   private inFold350 = false;
 
@@ -451,6 +459,7 @@ class Runner {
     this.send(this.sender, pool.tokenX, x);
     this.send(this.sender, pool.tokenY, y);
     if (fresh) this.newBins++;
+    if (x > 0n && y > 0n) this.bothTokens++;
     this.retag(pool, binId, existed);
     this.effects.push({ kind: 'add', pool: pool.id, bin: binId, x, y, minted: r.minted });
   }
@@ -471,6 +480,7 @@ class Runner {
     );
     this.send(pool.id, pool.tokenX, got.x);
     this.send(pool.id, pool.tokenY, got.y);
+    if (got.x > 0n && got.y > 0n) this.bothTokens++;
     this.movements.push({ from: this.sender, asset: `${pool.id}::pool-token`, amount });
     this.retag(pool, binId, true);
     this.effects.push({ kind: 'withdraw', pool: pool.id, bin: binId, shares: amount, x: got.x, y: got.y });

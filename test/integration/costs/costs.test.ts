@@ -60,9 +60,27 @@ describe('router call costs: published v-1-1 contracts in the Clarinet simnet', 
     for (const p of m.newBinPoints)
       assertWithin(
         `add-liquidity-multi x${p.units} new bins`,
-        callCost('add-liquidity-multi', p.units, 'v-1-1', p.units)!,
+        callCost('add-liquidity-multi', p.units, 'v-1-1', { newBins: p.units })!,
         p.cost,
       );
+  });
+
+  it('a position moving both tokens (the active bin) costs perBothTokens more, adding and withdrawing', () => {
+    for (const [fn, p] of [
+      ['add-liquidity-multi', m.bothTokens.add],
+      ['withdraw-liquidity-multi', m.bothTokens.withdraw],
+    ] as const)
+      assertWithin(
+        `${fn} x${p.units}, one both tokens`,
+        callCost(fn, p.units, 'v-1-1', { bothTokens: 1 })!,
+        p.cost,
+      );
+  });
+
+  it('a simple swap walk across empty bins stays within the per-bin figure', () => {
+    assert.ok(m.gap.empty >= 10, `${m.gap.empty} empty bins crossed`);
+    const table = callCost('swap-y-for-x-simple-multi', m.gap.units, 'v-1-1')!;
+    for (const d of DIMENSIONS) assert.ok(table[d] >= m.gap.cost[d], `${d}: ${table[d]} < ${m.gap.cost[d]}`);
   });
 
   it('read count binds for every function, at the most units a block takes', () => {

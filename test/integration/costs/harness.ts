@@ -430,12 +430,19 @@ export function fit(points: Point[]): { base: Cost; per: Cost } {
 /** The measured points per router function, and what else the table needs. */
 export interface Measurement {
   points: Record<string, Point[]>;
+  /** One-sided positions and one in the active bin (X and Y): add-liquidity-multi, then withdraw-liquidity-multi. */
+  bothTokens: { add: Point; withdraw: Point };
+  /** swap-y-for-x-simple-multi across empty bins: the walk's units, and how many of them were empty. */
+  gap: Point & { empty: number };
   /** add-liquidity-multi into bins that had no shares (the core also mints the burnt shares). */
   newBinPoints: Point[];
 }
 
 /** Two sizes per function (small and moderate: the counts are linear to the unit, see the test). */
 export const SIZES = [2, 6] as const;
+
+/** The bin above the active one seeded alone, so that a walk up crosses the empty bins below it. */
+const GAP_TOP = 21;
 
 /**
  * Measures every router function the product exports on a pool seeded here. State: bins below the active
@@ -446,7 +453,16 @@ export const SIZES = [2, 6] as const;
 export function measureAll(s: CostSimnet): Measurement {
   const [a, b] = SIZES;
   const points: Record<string, Point[]> = {};
-  const [w1, w2, w3, w4, w5, w6] = s.wallets as [string, string, string, string, string, string];
+  const [w1, w2, w3, w4, w5, w6, w7, w8] = s.wallets as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const binsA = range(-1, a, -1);
   const binsB = range(-1 - a, b, -1);
   // Bins that had no shares: the deployer seeds -1..-(a+b) and, for the moves' targets, the next 2(a+b).
@@ -454,7 +470,7 @@ export function measureAll(s: CostSimnet): Measurement {
     units: bins.length,
     cost: s.addLiquidity(bins, s.deployer).cost,
   }));
-  s.addLiquidity(range(-1 - a - b, 2 * (a + b), -1), s.deployer);
+  s.addLiquidity([...range(-1 - a - b, 2 * (a + b), -1), GAP_TOP], s.deployer);
   const targetsA = range(-1 - a - b, a, -1);
   const targetsB = range(-1 - 2 * a - b, b, -1);
   const offsetsA = range(-1 - 2 * (a + b), a, -1);
@@ -469,6 +485,12 @@ export function measureAll(s: CostSimnet): Measurement {
     cost: s.addRelativeSame(bins, w3),
   }));
   const added4 = [binsA, binsB].map((bins) => s.addLiquidity(bins, w4));
+  const both = [...binsA, 0];
+  const bothAdd = s.addLiquidity(both, w7);
+  const bothTokens = {
+    add: { units: both.length, cost: bothAdd.cost },
+    withdraw: { units: both.length, cost: s.withdraw(both, bothAdd.minted, w7) },
+  };
 
   points['withdraw-liquidity-multi'] = [binsA, binsB].map((bins, i) => ({
     units: bins.length,
@@ -492,7 +514,14 @@ export function measureAll(s: CostSimnet): Measurement {
   points['swap-x-for-y-simple-multi'] = [2, 6].map((n) => s.simpleSwap(true, s.amountForBins(true, n), w5));
   points['swap-y-for-x-simple-multi'] = [2, 6].map((n) => s.simpleSwap(false, s.amountForBins(false, n), w5));
   points['swap-multi'] = [2, 6].map((n) => s.swapMulti(n, w6));
-  return { points, newBinPoints };
+
+  // Up across the empty bins below GAP_TOP into it, then back down.
+  const steps = GAP_TOP - s.activeBin() + 1;
+  const walked = s.walk(false, s.amountForBins(false, steps)).steps;
+  const empty = walked.filter((step) => s.bin(step.bin_id).shares === 0n).length;
+  const gap = { ...s.simpleSwap(false, s.amountForBins(false, steps), w8), empty };
+  s.simpleSwap(true, s.amountForBins(true, steps), w8);
+  return { points, newBinPoints, bothTokens, gap };
 }
 
 export { range };

@@ -12,7 +12,7 @@ describe('costs: the block budget of router calls', () => {
   it('a position into a bin with no shares adds perNewBin', () => {
     const f = FUNCTION_COSTS['add-liquidity-multi']!;
     const plain = callCost('add-liquidity-multi', 10, 'v-1-1')!;
-    const fresh = callCost('add-liquidity-multi', 10, 'v-1-1', 4)!;
+    const fresh = callCost('add-liquidity-multi', 10, 'v-1-1', { newBins: 4 })!;
     assert.equal(fresh.readCount - plain.readCount, 4 * f.perNewBin!.readCount);
     assert.equal(plain.readCount, f.base.readCount + 10 * f.per.readCount);
   });
@@ -26,7 +26,7 @@ describe('costs: the block budget of router calls', () => {
   it('maxUnitsWithin is the last count within the share, fewer when every bin is new', () => {
     for (const newBins of [false, true]) {
       const n = maxUnitsWithin('add-liquidity-multi', 1, 'v-1-1', { newBins })!;
-      const cost = (k: number) => callCost('add-liquidity-multi', k, 'v-1-1', newBins ? k : 0)!;
+      const cost = (k: number) => callCost('add-liquidity-multi', k, 'v-1-1', { newBins: newBins ? k : 0 })!;
       assert.ok(blockShare(cost(n)).share <= 1);
       assert.ok(blockShare(cost(n + 1)).share > 1);
     }
