@@ -42,6 +42,7 @@ import {
   type TokenTraits,
 } from './pool';
 import {
+  binOf,
   hasPositionNft,
   restorePool,
   snapshotPool,
@@ -117,6 +118,10 @@ export type ExecResult =
        */
       cost: Cost | undefined;
       units: number;
+      /** Units that added into a bin with no shares (the core also mints the burnt shares: costlier). */
+      newBins: number;
+      /** Units that moved both tokens (an add of X and Y, a withdraw receiving both): a second transfer. */
+      bothTokens: number;
       /** Spends the sender's balances could not decide (a balance not read); absent when none. */
       unverified?: Unverified[];
     }
@@ -242,8 +247,13 @@ export function executeCall(state: ChainState, call: ChainCall, opts: ExecOption
       movements: run.movements,
       effects: run.effects,
       pools: run.touchedPools(),
-      cost: callCost(call.functionName, units, opts.routers.version),
+      cost: callCost(call.functionName, units, opts.routers.version, {
+        newBins: run.newBins,
+        bothTokens: run.bothTokens,
+      }),
       units,
+      newBins: run.newBins,
+      bothTokens: run.bothTokens,
     };
     if (run.unverified.length > 0) out.unverified = run.unverified;
     return out;
@@ -289,6 +299,10 @@ class Runner {
   length = 0;
   /** Bins the core swaps of this call used (a simple swap's cost unit). */
   binsWalked = 0;
+  /** Adds (and move targets) into a bin that had no shares. */
+  newBins = 0;
+  /** Adds of X and Y, withdraws receiving both. */
+  bothTokens = 0;
   /** A simple-multi failure happens inside the 350-step fold, never at its last step. */
   private inFold350 = false;
 
@@ -440,9 +454,12 @@ class Runner {
     const x = uint(t, 'x-amount');
     const y = uint(t, 'y-amount');
     const existed = hasPositionNft(pool, this.sender, binId);
+    const fresh = binOf(pool, binId).shares === 0n;
     const r = raise(addToPool(pool, this.sender, binId, x, y, addBoundsOf(t), traits));
     this.send(this.sender, pool.tokenX, x);
     this.send(this.sender, pool.tokenY, y);
+    if (fresh) this.newBins++;
+    if (x > 0n && y > 0n) this.bothTokens++;
     this.retag(pool, binId, existed);
     this.effects.push({ kind: 'add', pool: pool.id, bin: binId, x, y, minted: r.minted });
   }
@@ -463,6 +480,7 @@ class Runner {
     );
     this.send(pool.id, pool.tokenX, got.x);
     this.send(pool.id, pool.tokenY, got.y);
+    if (got.x > 0n && got.y > 0n) this.bothTokens++;
     this.movements.push({ from: this.sender, asset: `${pool.id}::pool-token`, amount });
     this.retag(pool, binId, true);
     this.effects.push({ kind: 'withdraw', pool: pool.id, bin: binId, shares: amount, x: got.x, y: got.y });
@@ -473,7 +491,9 @@ class Runner {
     this.checkRange(toBinId);
     const amount = uint(t, 'amount');
     const toExisted = hasPositionNft(pool, this.sender, toBinId);
+    const fresh = binOf(pool, toBinId).shares === 0n;
     const r = raise(moveInPool(pool, this.sender, fromBinId, toBinId, amount, addBoundsOf(t), traits));
+    if (fresh) this.newBins++;
     this.movements.push({ from: this.sender, asset: `${pool.id}::pool-token`, amount });
     this.retag(pool, fromBinId, true);
     this.retag(pool, toBinId, toExisted);
