@@ -333,7 +333,8 @@ export function createCoreSwapClient(
       );
       const r = validate(CallReadResponse, body, `POST ${path}`);
       if (!r.okay) return { ...q, error: `the quote call failed: ${r.cause ?? 'no cause given'}` };
-      const decoded = readQuoteResult(deserializeCV(r.result.replace(/^0x/, '')));
+      const whole = wholeClarityValue(r.result);
+      const decoded = typeof whole === 'string' ? whole : readQuoteResult(whole);
       if (typeof decoded === 'string') return { ...q, error: decoded };
       return {
         ...q,
@@ -541,6 +542,23 @@ function encodeArg(name: string, type: ClarityType, value: unknown): ClarityValu
 }
 
 /** The quote call's answer: (ok uint), or (ok {amount-out | dy | dx, amount-in-used?}). */
+/**
+ * A node's hex answer as one Clarity value, only when it is whole: hex digits only, and exactly the
+ * serialization of the value read (a byte missing or more, or a digit that is not hex, is no answer: the
+ * library's decoder alone would read a cut uint, and ignore trailing bytes). Otherwise why, as text.
+ */
+function wholeClarityValue(hex: string): ClarityValue | string {
+  const body = hex.replace(/^0x/i, '');
+  const refused = `the quote call answered ${JSON.stringify(hex.slice(0, 80))}, not one whole Clarity value`;
+  if (!/^(?:[0-9a-f]{2})+$/i.test(body)) return refused;
+  try {
+    const cv = deserializeCV(body);
+    return serializeCV(cv) === body.toLowerCase() ? cv : refused;
+  } catch {
+    return refused;
+  }
+}
+
 function readQuoteResult(cv: ClarityValue): { out: bigint; used?: bigint } | string {
   let v = cv;
   if (v.type === 'err')
