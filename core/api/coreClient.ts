@@ -24,7 +24,7 @@ import { minReceived } from '../dlmm/bounds';
 import { ApiError } from './errors';
 import { httpError } from './failures';
 import { stringifyJsonExact } from './json';
-import { createRateLimiter, type RateLimiter } from './limiter';
+import { createRateLimiter, MAX_PACING_WAIT_MS, type RateLimiter } from './limiter';
 import { zDecimals, zInt, zPrincipal } from './schemas';
 import { Transport, type HttpRequest } from './transport';
 import type { ApiStats, Route } from './types';
@@ -252,7 +252,14 @@ export function createCoreSwapClient(
       stats,
     );
   const limiter = (): RateLimiter =>
-    createRateLimiter({ limit: cfg.ratePerMinute, windowMs: 60_000, guardMs: 100, probeFirst: true });
+    createRateLimiter({
+      limit: cfg.ratePerMinute,
+      windowMs: 60_000,
+      guardMs: 100,
+      probeFirst: true,
+      name: 'the core swap API',
+      maxWaitMs: MAX_PACING_WAIT_MS,
+    });
   // One transport (and so one key) and one limiter per host: a key is never sent to another host.
   const core = { t: transport(cfg.apiKey), l: limiter(), host: cfg.apiHost };
   const node = { t: transport(cfg.readOnlyKey), l: limiter(), host: cfg.readOnlyHost };
