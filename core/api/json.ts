@@ -11,7 +11,9 @@
 
 /** A JSON number literal with a fraction or an exponent, kept as written (read with `keepDecimals`). */
 export class JsonDecimal {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string) {
+    Object.freeze(this);
+  }
   toString(): string {
     return this.text;
   }

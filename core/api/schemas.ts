@@ -87,7 +87,8 @@ export const StatusSchema = z.looseObject({
   ready: z.boolean(),
   state_height: zCount.nullable(),
   chain_tip: zCount.nullable(),
-  tip_lag: zCount.nullable(),
+  // A negative lag is read, and never believed as caught up (tip-unknown); a fraction is refused.
+  tip_lag: zInt.nullable(),
   pool_count: zCount,
 });
 export type Status = z.infer<typeof StatusSchema>;
@@ -634,7 +635,7 @@ export const CurrentBinsSchema = z.looseObject({
   asOfHeight: zCount,
   indexBlockHash: z.string().nullable().optional(),
   chainTip: zCount.nullable(),
-  tipLag: zCount.nullable(),
+  tipLag: zInt.nullable(),
   finality: z.string().nullable().optional(),
   source: z.string().nullable().optional(),
   complete: z.boolean(),
@@ -688,7 +689,7 @@ export const InventorySchema = z.looseObject({
   pool: z.string(),
   pool_alias: z.string().nullable().optional(),
   clean: z.boolean(),
-  tip_lag: zCount.nullable(),
+  tip_lag: zInt.nullable(),
   bin_id_domain: z.string(),
   bins: z.array(InventoryBinSchema),
 });
@@ -698,7 +699,7 @@ export type Inventory = z.infer<typeof InventorySchema>;
 export const InventoryFaultSchema = z.looseObject({
   code: z.enum(INVENTORY_FAULTS),
   message: z.string().optional(),
-  tip_lag: zCount.nullable().optional(),
+  tip_lag: zInt.nullable().optional(),
 });
 
 // ---- node read-only proxy --------------------------------------------------------------------------

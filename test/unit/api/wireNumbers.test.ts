@@ -5,6 +5,7 @@
  * then the resource's schema).
  */
 import { strict as assert } from 'node:assert';
+import { cloneData, freezeData } from '../../../core/api/cache';
 import { ApiError } from '../../../core/api/errors';
 import { JsonDecimal, parseJsonExact, stringifyJsonExact } from '../../../core/api/json';
 import {
@@ -73,6 +74,13 @@ describe('the exact JSON reader keeps a fraction or an exponent as its text (kee
   it('integers stay numbers (safe) and bigints (beyond 2^53), as without the option', () => {
     assert.deepEqual(parseJsonExact('[1,-2,9007199254740993]', keep), [1, -2, 9007199254740993n]);
   });
+  it('a kept answer holding one is frozen and shared, and a copy keeps it a JsonDecimal (cache.ts)', () => {
+    const body = parseJsonExact('{"slippage_tolerance":0.5,"a":[1e-400]}', keep) as Record<string, unknown>;
+    assert.equal(freezeData(body), true);
+    assert.ok(Object.isFrozen(body));
+    const copy = cloneData({ ...body }) as { slippage_tolerance: unknown };
+    assert.ok(copy.slippage_tolerance instanceof JsonDecimal);
+  });
   it('without the option a fraction is still a number (the simulator reads requests so)', () => {
     assert.equal(parseJsonExact('1.5'), 1.5);
   });
@@ -111,7 +119,7 @@ describe('a number of an answer is read by its digits, or refused quoting it (is
       STATUS.replace('"tip_lag":0', '"tip_lag":1e-400'),
       /1e-400/,
     ],
-    ['a tip_lag of -1', StatusSchema, STATUS.replace('"tip_lag":0', '"tip_lag":-1'), /tip_lag/],
+    ['a pool_count of -1', StatusSchema, STATUS.replace('"pool_count":3', '"pool_count":-1'), /pool_count/],
     [
       'a 20-digit state_height string',
       StatusSchema,
