@@ -429,7 +429,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     guardMs: 10,
     probeFirst,
     name: 'the service',
-    maxWaitMs: MAX_PACING_WAIT_MS,
+    maxWaitMs: opts.maxPacingWaitMs ?? MAX_PACING_WAIT_MS,
     onWait: waitTold('the service'),
     ...(pacing
       ? {
@@ -453,7 +453,7 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     guardMs: nodeGuardMs,
     probeFirst,
     name: 'the node',
-    maxWaitMs: MAX_PACING_WAIT_MS,
+    maxWaitMs: opts.maxPacingWaitMs ?? MAX_PACING_WAIT_MS,
     onWait: waitTold('the node'),
     now: Date.now,
     ...(nodeStore

@@ -59,6 +59,11 @@ export interface ApiClientOptions {
   /** Retries on 429/5xx (not on inventory 503 codes), with backoff (default 3). */
   maxRetries?: number;
   /**
+   * The longest a read waits for pacing (default MAX_PACING_WAIT_MS, 15 s): a read whose turn would come
+   * later fails 'rate-limited' at once (core/api/limiter.ts).
+   */
+  maxPacingWaitMs?: number;
+  /**
    * Hears a line for a person when a read waits a second or more for pacing (how long and why; the CLI
    * prints it on stderr). Absent: the request log hears it.
    */
