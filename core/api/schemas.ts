@@ -280,8 +280,9 @@ export interface QuoteRequest {
 /**
  * A decimal figure of the quote engine, e.g. "2995802098.950524737631184408" (published QuoteResponse:
  * amount_out, min_amount_out, fee, price_impact_tokens are strings). Kept as the text sent; read by its
- * digits only (decimalFloor), never through a float. A JSON integer (the document's number) is read too; a
- * JSON number with a fraction already went through a float and is refused.
+ * digits only (decimalFloor), never through a float. A JSON integer (the document's number) is read too, and a
+ * JSON number with a fraction by the digits it was written with (kept as text by the exact reader, json.ts);
+ * one with an exponent is refused.
  */
 const zDecimalText = z.union([
   z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal number as a string, e.g. "1234.5"'),
