@@ -287,6 +287,7 @@ export async function withApi(
   const cacheDir = nodeCacheDir(io.env, options.nodeUrl);
   if (cacheDir !== undefined) options.cacheDir ??= cacheDir;
   options.notice ??= (line) => io.err(`dlmm: ${line}\n`);
+  options.progress ??= (line) => io.err(`dlmm: ${line}\n`);
   const api = loadClient().createApiClient(options);
   try {
     return await fn(api, { source: sim ? 'sim' : 'api', baseUrl: options.baseUrl, sim });

@@ -23,7 +23,7 @@ import {
   poolNotFound,
 } from './failures';
 import { stringifyJsonExact } from './json';
-import { createRateLimiter } from './limiter';
+import { createRateLimiter, MAX_PACING_WAIT_MS } from './limiter';
 import { BIN_FACT_FUNCTIONS, openNodeStore } from './nodeStore';
 import {
   BinListSchema,
@@ -418,11 +418,19 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     opts.cacheDir !== undefined
       ? openNodeStore(opts.cacheDir, base, notice, { prefix: 'service', horizonMs: 2_000 })
       : undefined;
+  // A wait for pacing is bounded and told (limiter.ts): a longer one fails the read 'rate-limited' at once.
+  const waitTold =
+    (who: string) =>
+    (ms: number, why: string): void =>
+      (opts.progress ?? opts.log)?.(`waiting ${Math.ceil(ms / 1000)} s for ${who}'s rate limit: ${why}`);
   const serviceLimiter = createRateLimiter({
     limit: opts.serviceRatePerSecond,
     windowMs: 1_000,
     guardMs: 10,
     probeFirst,
+    name: 'the service',
+    maxWaitMs: opts.maxPacingWaitMs ?? MAX_PACING_WAIT_MS,
+    onWait: waitTold('the service'),
     ...(pacing
       ? {
           now: Date.now,
@@ -444,6 +452,9 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     windowMs: nodeWindowMs,
     guardMs: nodeGuardMs,
     probeFirst,
+    name: 'the node',
+    maxWaitMs: opts.maxPacingWaitMs ?? MAX_PACING_WAIT_MS,
+    onWait: waitTold('the node'),
     now: Date.now,
     ...(nodeStore
       ? {

@@ -24,7 +24,7 @@ import { minReceived } from '../dlmm/bounds';
 import { ApiError } from './errors';
 import { httpError } from './failures';
 import { stringifyJsonExact } from './json';
-import { createRateLimiter, type RateLimiter } from './limiter';
+import { createRateLimiter, MAX_PACING_WAIT_MS, type RateLimiter } from './limiter';
 import { zDecimals, zInt, zPrincipal } from './schemas';
 import { Transport, type HttpRequest } from './transport';
 import type { ApiStats, Route } from './types';
@@ -252,7 +252,14 @@ export function createCoreSwapClient(
       stats,
     );
   const limiter = (): RateLimiter =>
-    createRateLimiter({ limit: cfg.ratePerMinute, windowMs: 60_000, guardMs: 100, probeFirst: true });
+    createRateLimiter({
+      limit: cfg.ratePerMinute,
+      windowMs: 60_000,
+      guardMs: 100,
+      probeFirst: true,
+      name: 'the core swap API',
+      maxWaitMs: MAX_PACING_WAIT_MS,
+    });
   // One transport (and so one key) and one limiter per host: a key is never sent to another host.
   const core = { t: transport(cfg.apiKey), l: limiter(), host: cfg.apiHost };
   const node = { t: transport(cfg.readOnlyKey), l: limiter(), host: cfg.readOnlyHost };
@@ -333,7 +340,8 @@ export function createCoreSwapClient(
       );
       const r = validate(CallReadResponse, body, `POST ${path}`);
       if (!r.okay) return { ...q, error: `the quote call failed: ${r.cause ?? 'no cause given'}` };
-      const decoded = readQuoteResult(deserializeCV(r.result.replace(/^0x/, '')));
+      const whole = wholeClarityValue(r.result);
+      const decoded = typeof whole === 'string' ? whole : readQuoteResult(whole);
       if (typeof decoded === 'string') return { ...q, error: decoded };
       return {
         ...q,
@@ -541,6 +549,23 @@ function encodeArg(name: string, type: ClarityType, value: unknown): ClarityValu
 }
 
 /** The quote call's answer: (ok uint), or (ok {amount-out | dy | dx, amount-in-used?}). */
+/**
+ * A node's hex answer as one Clarity value, only when it is whole: hex digits only, and exactly the
+ * serialization of the value read (a byte missing or more, or a digit that is not hex, is no answer: the
+ * library's decoder alone would read a cut uint, and ignore trailing bytes). Otherwise why, as text.
+ */
+function wholeClarityValue(hex: string): ClarityValue | string {
+  const body = hex.replace(/^0x/i, '');
+  const refused = `the quote call answered ${JSON.stringify(hex.slice(0, 80))}, not one whole Clarity value`;
+  if (!/^(?:[0-9a-f]{2})+$/i.test(body)) return refused;
+  try {
+    const cv = deserializeCV(body);
+    return serializeCV(cv) === body.toLowerCase() ? cv : refused;
+  } catch {
+    return refused;
+  }
+}
+
 function readQuoteResult(cv: ClarityValue): { out: bigint; used?: bigint } | string {
   let v = cv;
   if (v.type === 'err')

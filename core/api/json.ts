@@ -2,7 +2,30 @@
  * Exact JSON: a small reader in which integer literals beyond Number.MAX_SAFE_INTEGER become bigint
  * (JSON.parse would silently round a uint128 reserve), and a writer that prints bigint as a bare JSON
  * integer literal. Everything else follows RFC 8259 exactly; errors name the offset, line and column.
+ *
+ * With `keepDecimals` (every answer of a service or a node, core/api/validate.ts), a number literal with a
+ * fraction or an exponent is kept as its text (JsonDecimal), never read through a double: `1e-400` is not 0,
+ * `138.99999999999999999999` is not 139, `1e+80` is not an integer. Each schema then reads it by its digits
+ * where the field is a decimal, and refuses it, quoting it, where the field is an integer.
  */
+
+/** A JSON number literal with a fraction or an exponent, kept as written (read with `keepDecimals`). */
+export class JsonDecimal {
+  constructor(readonly text: string) {
+    Object.freeze(this);
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** How to read numbers. */
+export interface JsonReadOptions {
+  /** Deepest array/object nesting accepted (MAX_JSON_DEPTH when absent). */
+  maxDepth?: number;
+  /** Keep number literals with a fraction or an exponent as JsonDecimal (their text), not as a double. */
+  keepDecimals?: boolean;
+}
 
 /** Deepest array/object nesting accepted; deeper input is rejected instead of exhausting the stack. */
 export const MAX_JSON_DEPTH = 256;
@@ -46,6 +69,8 @@ const STRING_LITERAL_RE = /"(?:[^"\\\u0000-\u001f]|\\.)*"/g;
  * reader too) or an exponent of 3 or more digits (beyond the range of a double).
  */
 const NOT_PLAIN_NUMBER_RE = /\d{16}|[eE][+-]?\d{3}/;
+/** As NOT_PLAIN_NUMBER_RE, and any fraction or exponent (a digit then '.', 'e' or 'E'): kept as text. */
+const NOT_INTEGER_NUMBER_RE = /\d{16}|\d[.eE]/;
 
 /**
  * Parses JSON text: integers outside the safe range become bigint, all other numbers stay numbers; an error
@@ -54,19 +79,22 @@ const NOT_PLAIN_NUMBER_RE = /\d{16}|[eE][+-]?\d{3}/;
  * then the same as readJsonExact's (every number is Number() of its literal in both); anything else,
  * malformed text included, by readJsonExact.
  */
-export function parseJsonExact(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
+export function parseJsonExact(text: string, opts: number | JsonReadOptions = MAX_JSON_DEPTH): unknown {
+  const o: JsonReadOptions = typeof opts === 'number' ? { maxDepth: opts } : opts;
+  const maxDepth = o.maxDepth ?? MAX_JSON_DEPTH;
   // A UTF-8 byte order mark is tolerated, as many servers emit one (JSON.parse refuses it).
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (!NOT_PLAIN_NUMBER_RE.test(body.replace(STRING_LITERAL_RE, '""'))) {
+  const inexact = o.keepDecimals === true ? NOT_INTEGER_NUMBER_RE : NOT_PLAIN_NUMBER_RE;
+  if (!inexact.test(body.replace(STRING_LITERAL_RE, '""'))) {
     let value: unknown;
     try {
       value = JSON.parse(body);
     } catch {
-      return readJsonExact(text, maxDepth);
+      return readJsonExact(text, o);
     }
     if (!deeperThan(value, maxDepth, 1)) return value;
   }
-  return readJsonExact(text, maxDepth);
+  return readJsonExact(text, o);
 }
 
 /** Whether an array or object in `value` (itself at `depth`) is nested deeper than `max`. */
@@ -79,10 +107,13 @@ function deeperThan(value: unknown, max: number, depth: number): boolean {
 }
 
 /**
- * Reads JSON text (a recursive-descent reader): integers outside the safe range become bigint, all other
- * numbers stay numbers; an error names what was found and where.
+ * Reads JSON text (a recursive-descent reader): integers outside the safe range become bigint, other
+ * numbers stay numbers (or JsonDecimal, with `keepDecimals`); an error names what was found and where.
  */
-export function readJsonExact(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
+export function readJsonExact(text: string, opts: number | JsonReadOptions = MAX_JSON_DEPTH): unknown {
+  const o: JsonReadOptions = typeof opts === 'number' ? { maxDepth: opts } : opts;
+  const maxDepth = o.maxDepth ?? MAX_JSON_DEPTH;
+  const keepDecimals = o.keepDecimals === true;
   let pos = 0;
 
   const fail = (reason: string, at: number = pos): never => {
@@ -142,7 +173,7 @@ export function readJsonExact(text: string, maxDepth: number = MAX_JSON_DEPTH): 
     }
   };
 
-  const parseNumber = (): number | bigint => {
+  const parseNumber = (): number | bigint | JsonDecimal => {
     NUMBER_RE.lastIndex = pos;
     const m = NUMBER_RE.exec(text);
     if (!m || m.index !== pos) return fail(`unexpected ${describe(pos)}, expected a value`);
@@ -156,6 +187,7 @@ export function readJsonExact(text: string, maxDepth: number = MAX_JSON_DEPTH): 
       // Number() of a long literal may round into the safe range; decide on the exact value.
       return big > MAX_SAFE || big < MIN_SAFE ? big : Number(big);
     }
+    if (keepDecimals) return new JsonDecimal(literal);
     const n = Number(literal);
     if (!Number.isFinite(n)) fail(`number ${literal} is out of range`, start);
     return n;
@@ -260,6 +292,7 @@ export function stringifyJsonExact(value: unknown, indent = 0): string {
 
 function write(value: unknown, step: string, current: string, seen: Set<object>): string | undefined {
   if (value === null) return 'null';
+  if (value instanceof JsonDecimal) return value.text;
   switch (typeof value) {
     case 'bigint':
       return value.toString();

@@ -12,8 +12,14 @@
  * lower than ours: another process on the same IP), the difference occupies our window too; a Retry-After
  * holds every waiter until it has passed. With `probeFirst`, only one request is out until the first answer
  * has told what the server grants, so a server granting less than the default never sees a burst above it.
+ *
+ * A wait is bounded (`maxWaitMs`, the client's MAX_PACING_WAIT_MS): a request whose turn, by what is known
+ * now (answers in the window, a Retry-After), would come later than that after it asked is refused at once
+ * with a 'rate-limited' ApiError that names the wait, never held for it (a service answering
+ * `X-RateLimit-Remaining: 0` on every answer would otherwise hold each read a whole window, silently). A
+ * wait of a second or more is told as it starts (`onWait`), so a person sees why nothing moves.
  */
-import { cancelledError } from './errors';
+import { ApiError, cancelledError } from './errors';
 
 interface RateLimiterOptions {
   /** Requests allowed per window. */
@@ -33,7 +39,23 @@ interface RateLimiterOptions {
   onAnswered?: (at: number) => void;
   /** Admit a single request until the first answer arrived (and with it the server's grant, if any). */
   probeFirst?: boolean;
+  /** Longest wait for a slot, from asking; a longer one is refused at once ('rate-limited'). Default: none. */
+  maxWaitMs?: number;
+  /** Hears each wait of WAIT_TOLD_MS or more as it starts: its length and why. */
+  onWait?: (ms: number, why: string) => void;
+  /** Who is paced, for messages ("the service", "the node"). */
+  name?: string;
 }
+
+/**
+ * The longest a request waits for pacing (docs/guarantees.md, Rate limits): a service's window is a second
+ * and a Retry-After is followed up to 5 s, so only a node's minute window filled by others, or a grant of
+ * nothing left, asks for more; such a read fails 'rate-limited' at once instead.
+ */
+export const MAX_PACING_WAIT_MS = 15_000;
+
+/** Waits this long or longer are told (onWait). */
+export const WAIT_TOLD_MS = 1_000;
 
 /** What a server said about its limit in one answer's headers (absent fields: not said). */
 export interface RateGrant {
@@ -112,7 +134,12 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   let heldUntil = -Infinity;
   /** Answer times of finished requests still inside the window, oldest first. */
   const finished: number[] = [...(opts.seed ?? [])].sort((a, b) => a - b);
-  const queue: Array<{ askedAt: number; seq: number; admit: (release: Release) => void }> = [];
+  const queue: Array<{
+    askedAt: number;
+    seq: number;
+    admit: (release: Release) => void;
+    refuse: (e: ApiError) => void;
+  }> = [];
   let seq = 0;
   /** Waiters up to this sequence number were left queued by a full window. */
   let blockedSeq = -1;
@@ -120,6 +147,10 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   let inFlight = 0;
   let timerPending = false;
   let delayed = 0;
+  const maxWait = opts.maxWaitMs ?? Infinity;
+  const name = opts.name ?? 'the server';
+  /** What the server last said that filled the window or holds it (for messages). */
+  let said = '';
 
   const release = (): Release => {
     let done = false;
@@ -152,6 +183,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       waiter.admit(release());
     }
     const probeOut = probing && inFlight > 0;
+    if (!probeOut) refuseLongWaits(t, cap);
     if (queue.length > 0 && !probeOut) blockedSeq = (queue[queue.length - 1] as (typeof queue)[number]).seq;
     // Full because of finished requests: wake when the oldest leaves the window. (Full because of requests
     // in flight, or the probe out: their release pumps.)
@@ -160,7 +192,42 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     }
   };
 
+  /**
+   * Refuses every waiter whose turn, by what is known now, comes later than maxWait after it asked. A
+   * waiter's turn is when as many answers have left the window as stand between it and a free slot (answers
+   * still in flight could free slots sooner or later: not counted), and never before a Retry-After ends.
+   */
+  const refuseLongWaits = (t: number, cap: number): void => {
+    if (maxWait === Infinity || queue.length === 0) return;
+    let ahead = 0;
+    for (let i = 0; i < queue.length;) {
+      const w = queue[i] as (typeof queue)[number];
+      const expire = inFlight + finished.length - cap + ahead;
+      const windowTurn =
+        expire < 0 ? t : expire < finished.length ? (finished[expire] as number) + span : undefined;
+      const turn = windowTurn === undefined ? undefined : Math.max(windowTurn, heldUntil);
+      if (turn !== undefined && turn - w.askedAt > maxWait) {
+        queue.splice(i, 1);
+        const s = Math.ceil((turn - t) / 1000);
+        w.refuse(
+          new ApiError(
+            'rate-limited',
+            `${name} paces requests: the next one could go only in ${s} s${said ? ` (${said})` : ''}, ` +
+              `more than the ${Math.round(maxWait / 1000)} s dlmm waits at most. Try again later, or ask the ` +
+              'operator for a raised limit.',
+            { endpoint: '', detail: `wait ${s} s over ${Math.round(maxWait / 1000)} s` },
+          ),
+        );
+        continue;
+      }
+      ahead++;
+      i++;
+    }
+  };
+
   const wakeAt = (at: number, t: number): void => {
+    if (at - t >= WAIT_TOLD_MS && queue.length > 0)
+      opts.onWait?.(at - t, `${name} paces requests${said ? ` (${said})` : ''}`);
     timerPending = true;
     void sleep(Math.max(1, at - t)).then(() => {
       timerPending = false;
@@ -181,9 +248,12 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       // stamped now (later than they really were, so they leave our window no earlier than the server's).
       const unknown = limit - Math.min(g.remaining, limit) - (inFlight + finished.length);
       for (let i = 0; i < unknown; i++) finished.push(t);
+      if (unknown > 0) said = `its answer said X-RateLimit-Remaining: ${g.remaining} of ${limit}`;
     }
-    if (g.retryAfterMs !== undefined && g.retryAfterMs > 0)
+    if (g.retryAfterMs !== undefined && g.retryAfterMs > 0) {
       heldUntil = Math.max(heldUntil, t + g.retryAfterMs);
+      said = `its answer said Retry-After: ${Math.ceil(g.retryAfterMs / 1000)} s`;
+    }
     pump();
   };
 
@@ -198,6 +268,10 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
           admit: (r: Release) => {
             signal?.removeEventListener('abort', onAbort);
             admit(r);
+          },
+          refuse: (e: ApiError) => {
+            signal?.removeEventListener('abort', onAbort);
+            reject(e);
           },
         };
         const onAbort = (): void => {

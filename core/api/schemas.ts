@@ -9,22 +9,43 @@
 import * as z from 'zod';
 import { MAX_BIN_ID, MIN_BIN_ID } from '../dlmm/bins';
 import { INVENTORY_FAULTS } from './errors';
+import { JsonDecimal } from './json';
 
-/** A uint128-ish amount on the wire -> bigint. */
+/** The largest uint128: no amount on the chain is larger. */
+const MAX_U128 = (1n << 128n) - 1n;
+
+/**
+ * A number with a fraction or an exponent (kept as its text by the exact reader, json.ts) where a whole
+ * number is expected: refused, never rounded (`1e-400` is not 0, `138.99999999999999999999` not 139).
+ */
+const zNotWhole = z.instanceof(JsonDecimal).transform((_v, ctx): never => {
+  ctx.addIssue({
+    code: 'custom',
+    message: 'expected a whole number; a fraction or an exponent is never rounded to one',
+  });
+  return z.NEVER;
+});
+
+/** A uint128 amount on the wire -> bigint: a digit string, a safe integer or a bigint, up to 2^128 - 1. */
 const zAmount = z
   .union([
     z.bigint().nonnegative(),
     z.string().regex(/^\d+$/, 'expected a non-negative integer string'),
     z.number().int().nonnegative().refine(Number.isSafeInteger, 'integer beyond 2^53 arrived as a JS number'),
+    zNotWhole,
   ])
-  .transform((v) => BigInt(v));
+  .transform((v) => BigInt(v))
+  .refine((v) => v <= MAX_U128, 'exceeds uint128 (2^128 - 1)');
 
-/** A JSON integer that must fit a JS number (bin ids, heights, decimals, bps). */
+/**
+ * A JSON integer that must fit a JS number (bin ids, heights, decimals, bps): a safe integer, a bigint or a
+ * digit string within the safe range (beyond it: refused, never rounded).
+ */
 export const zInt = z.union([
-  z.number().int(),
+  z.number().int().refine(Number.isSafeInteger, 'integer beyond 2^53 arrived as a JS number'),
   z.bigint().transform((v, ctx) => {
     if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
-      ctx.addIssue({ code: 'custom', message: 'integer out of range' });
+      ctx.addIssue({ code: 'custom', message: 'integer out of range (beyond 2^53)' });
       return z.NEVER;
     }
     return Number(v);
@@ -32,8 +53,19 @@ export const zInt = z.union([
   z
     .string()
     .regex(/^-?\d+$/)
-    .transform(Number),
+    .transform((v, ctx) => {
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) {
+        ctx.addIssue({ code: 'custom', message: 'integer out of range (beyond 2^53)' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  zNotWhole,
 ]);
+
+/** A height, a count or a lag: a non-negative safe integer. */
+const zCount = zInt.pipe(z.number().int().min(0));
 
 const zSignedBinId = zInt.pipe(z.number().int().min(MIN_BIN_ID).max(MAX_BIN_ID));
 const zUnsignedBinId = zInt.pipe(z.number().int().min(0).max(1000));
@@ -53,10 +85,11 @@ export const ReadySchema = z.looseObject({ ready: z.boolean().optional(), status
 /** GET /quotes/v2/status. tip_lag null means unknown: never caught up. */
 export const StatusSchema = z.looseObject({
   ready: z.boolean(),
-  state_height: zInt.nullable(),
-  chain_tip: zInt.nullable(),
+  state_height: zCount.nullable(),
+  chain_tip: zCount.nullable(),
+  // A negative lag is read, and never believed as caught up (tip-unknown); a fraction is refused.
   tip_lag: zInt.nullable(),
-  pool_count: zInt,
+  pool_count: zCount,
 });
 export type Status = z.infer<typeof StatusSchema>;
 
@@ -73,7 +106,10 @@ export const TokenSchema = z.looseObject({
   /** The define-fungible-token name used in post-conditions; null for native STX wrapper. */
   asset_name: z.string().nullable().optional(),
   /** Display only: a JSON number on the wire (possibly beyond 2^53, read exactly), a string, or null. */
-  total_supply: z.union([z.bigint(), z.number(), z.string()]).nullable().optional(),
+  total_supply: z
+    .union([z.bigint(), z.number(), z.string(), z.instanceof(JsonDecimal).transform((v) => v.text)])
+    .nullable()
+    .optional(),
   image: z.string().nullable().optional(),
 });
 export type Token = z.infer<typeof TokenSchema>;
@@ -115,7 +151,7 @@ export const PoolSchema = z.looseObject({
   pool_name: zOptText,
   pool_symbol: zOptText,
   pool_uri: zOptText,
-  creation_height: zInt.nullable().optional(),
+  creation_height: zCount.nullable().optional(),
   variable_fees_manager: zOptText,
   fee_address: zOptText,
   variable_fees_cooldown: zInt.nullable().optional(),
@@ -190,7 +226,7 @@ const binListFields = <Id extends z.ZodType>(binId: Id) => ({
   pool_id: z.string().optional().nullable(),
   active_bin_id: binId.nullable(),
   bins: z.array(binRecord(binId)),
-  total_bins: zInt.optional().nullable(),
+  total_bins: zCount.optional().nullable(),
   error: z.string().nullable().optional(),
   message: z.string().nullable().optional(),
 });
@@ -244,11 +280,16 @@ export interface QuoteRequest {
 /**
  * A decimal figure of the quote engine, e.g. "2995802098.950524737631184408" (published QuoteResponse:
  * amount_out, min_amount_out, fee, price_impact_tokens are strings). Kept as the text sent; read by its
- * digits only (decimalFloor), never through a float. A JSON integer (the document's number) is read too; a
- * JSON number with a fraction already went through a float and is refused.
+ * digits only (decimalFloor), never through a float. A JSON integer (the document's number) is read too, and a
+ * JSON number with a fraction by the digits it was written with (kept as text by the exact reader, json.ts);
+ * one with an exponent is refused.
  */
 const zDecimalText = z.union([
   z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal number as a string, e.g. "1234.5"'),
+  z
+    .instanceof(JsonDecimal)
+    .refine((v) => /^-?\d+(\.\d+)?$/.test(v.text), 'expected a plain decimal, e.g. 1234.5 (no exponent)')
+    .transform((v) => v.text),
   z.bigint().transform(String),
   z
     .number()
@@ -315,7 +356,18 @@ export interface RouteHop {
   bins: RouteBin[];
 }
 
-const numberish = z.union([z.number(), z.bigint().transform((v) => Number(v))]);
+/**
+ * A display-only figure (slippage in percent, price impact in bps): shown, never used in a bound; a decimal
+ * is read as the nearest double, and one beyond a double's range is refused.
+ */
+const numberish = z.union([
+  z.number(),
+  z.bigint().transform((v) => Number(v)),
+  z
+    .instanceof(JsonDecimal)
+    .transform((v) => Number(v.text))
+    .refine(Number.isFinite, 'beyond the range of a display figure'),
+]);
 
 /** The fields of a route (published QuoteResponse and RouteInfo), before its hops are derived. */
 const routeFields = {
@@ -581,9 +633,9 @@ export const CurrentBinsSchema = z.looseObject({
   poolContract: z.string(),
   poolAlias: z.string().nullable().optional(),
   principal: z.string(),
-  asOfHeight: zInt,
+  asOfHeight: zCount,
   indexBlockHash: z.string().nullable().optional(),
-  chainTip: zInt.nullable(),
+  chainTip: zCount.nullable(),
   tipLag: zInt.nullable(),
   finality: z.string().nullable().optional(),
   source: z.string().nullable().optional(),

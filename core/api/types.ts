@@ -58,6 +58,16 @@ export interface ApiClientOptions {
   followRateHeaders?: boolean;
   /** Retries on 429/5xx (not on inventory 503 codes), with backoff (default 3). */
   maxRetries?: number;
+  /**
+   * The longest a read waits for pacing (default MAX_PACING_WAIT_MS, 15 s): a read whose turn would come
+   * later fails 'rate-limited' at once (core/api/limiter.ts).
+   */
+  maxPacingWaitMs?: number;
+  /**
+   * Hears a line for a person when a read waits a second or more for pacing (how long and why; the CLI
+   * prints it on stderr). Absent: the request log hears it.
+   */
+  progress?: (line: string) => void;
   /** Request log sink (method, path, status, ms); never receives keys. */
   log?: (line: string) => void;
   /** Clock, injectable for tests. */

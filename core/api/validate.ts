@@ -4,13 +4,16 @@
  */
 import type { z } from 'zod';
 import { ApiError } from './errors';
-import { JsonSyntaxError, parseJsonExact } from './json';
+import { JsonDecimal, JsonSyntaxError, parseJsonExact } from './json';
 import { escapeControl } from '../text/safe';
+
+/** How every answer is read: integers exact, a fraction or an exponent kept as its text (json.ts). */
+const EXACT = { keepDecimals: true } as const;
 
 /** Parses a body exactly; malformed JSON is an unexpected-response naming the endpoint and position. */
 export function parseBody(endpoint: string, status: number, text: string): unknown {
   try {
-    return parseJsonExact(text);
+    return parseJsonExact(text, EXACT);
   } catch (e) {
     const why = e instanceof JsonSyntaxError ? e.message : String(e);
     throw new ApiError('unexpected-response', `${endpoint}: the body is not valid JSON (${why}).`, {
@@ -25,7 +28,7 @@ export function parseBody(endpoint: string, status: number, text: string): unkno
 export function tryParse(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
-    return parseJsonExact(text);
+    return parseJsonExact(text, EXACT);
   } catch {
     return undefined;
   }
@@ -213,6 +216,7 @@ export function pick(value: unknown, path: readonly PropertyKey[]): unknown {
 function describeValue(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
+  if (v instanceof JsonDecimal) return `number ${v.text.length > 40 ? v.text.slice(0, 40) + '…' : v.text}`;
   if (Array.isArray(v)) return `an array of ${v.length}`;
   if (typeof v === 'object') return 'an object';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);

@@ -7,8 +7,10 @@
  * The history's shape is not in the service's interface description: the client reads a list of points, bare
  * or under `history` / `points`, each `{timestamp, bin_id?, price}` (core/api/schemas.ts PricePointSchema;
  * docs/service-shapes.md). Here a point's active bin is its `bin_id`, or else the listed bin whose price is
- * exactly the point's price; a history with no point, or a point whose bin cannot be told, is refused with the
- * reason — a backtest is never run on an empty or guessed series.
+ * exactly the point's price; a history with no point, a point whose bin cannot be told, or two points at one
+ * time with different bins is refused with the reason — a backtest is never run on an empty or guessed series.
+ * Points are replayed oldest first, each time once: points sent out of order are sorted and points repeated
+ * exactly are merged, and the notes say so.
  */
 import type { PricePoint } from '../api/types';
 import { isSignedBinId } from '../dlmm/bins';
@@ -28,6 +30,8 @@ export const DEFAULT_RECENTRE_AFTER = 6;
 
 /** Timestamps above this are milliseconds (1e12 s is the year 33658). */
 const MS_THRESHOLD = 1e12;
+/** The last second a date can name (8.64e15 ms, ECMAScript's time range): a later timestamp is no time. */
+const MAX_TIMESTAMP_SECONDS = 8.64e12;
 
 export type SeriesResult =
   | {
@@ -78,6 +82,8 @@ export function historySeries(
       t = Math.floor(t / 1000);
       ms++;
     }
+    if (t > MAX_TIMESTAMP_SECONDS)
+      return { ok: false, why: `history point ${i} has timestamp ${p.timestamp}, beyond any date` };
     steps.push({ t, bin });
   }
   if (ms > 0 && ms < points.length)
@@ -92,6 +98,23 @@ export function historySeries(
     steps.sort((a, b) => a.t - b.t);
     notes.push('points sorted oldest first (the service sent them in another order)');
   }
+  // Points at one time: the same bin twice is one point said twice (merged, and the note says so); two
+  // bins cannot both have been active then, and which one was cannot be told: never "the last one wins".
+  const unique: HistoryStep[] = [];
+  for (const s of steps) {
+    const last = unique[unique.length - 1];
+    if (last === undefined || last.t !== s.t) unique.push(s);
+    else if (last.bin !== s.bin)
+      return {
+        ok: false,
+        why: `the history gives two active bins at timestamp ${s.t} (${last.bin} and ${s.bin}): which one held then cannot be told, so it is not replayed`,
+      };
+  }
+  if (unique.length < steps.length)
+    notes.push(
+      `${steps.length - unique.length} duplicate point(s) (same timestamp, same bin) merged into one each`,
+    );
+  steps.splice(0, steps.length, ...unique);
   const newest = steps[steps.length - 1]!.t;
   const kept = steps.filter((s) => s.t > newest - windowSeconds);
   return {

@@ -3,7 +3,7 @@
  * decoding of `get-bin-balances` answers. Kept apart from live.ts so an offline analysis never loads the
  * Clarity library.
  */
-import { Cl, deserializeCV, serializeCV } from '@stacks/transactions';
+import { Cl, serializeCV } from '@stacks/transactions';
 import { toUnsignedBinId } from '../dlmm/bins';
 import { clarityHex } from '../chain/clarityHex';
 
@@ -40,59 +40,45 @@ const MAX_DECODED = 4096;
 /** A tuple field's name on the wire, as hex: its length byte, then its bytes. */
 const nameHex = (name: string) => Buffer.from([name.length, ...Buffer.from(name, 'latin1')]).toString('hex');
 /**
- * The pool's own answer, `(ok {bin-shares: uint, x-balance: uint, y-balance: uint})`, as the node writes it
- * (lower-case hex, the fields in Clarity's order), matched whole: its shares are the 16 bytes after
- * `bin-shares`, as deserializeCV reads them. Any other text goes to deserializeCV. In a new process (every
- * `dlmm` command) the library's decoder is not compiled yet: a 350-bin export's answers cost ~30 ms through it,
- * ~2 ms matched.
+ * The pool's own answer, `(ok {bin-shares: uint, x-balance: uint, y-balance: uint})` (the contract's
+ * `get-bin-balances` type), matched whole: the text must be exactly that value's serialization, with or
+ * without `0x`/`0X`, in either case (Clarity writes a tuple's fields in name order, each uint in 16 bytes).
+ * Anything else — another type, another field, a byte missing or more, a digit that is not hex — is no
+ * answer: never decoded leniently into one. Matching is also the fast path: the library's decoder, cold in a
+ * new process, cost ~30 ms over a 350-bin export's answers, ~2 ms matched.
  */
 const POOL_ANSWER = new RegExp(
   `^(?:0x)?070c00000003${nameHex('bin-shares')}01([0-9a-f]{32})` +
-    `${nameHex('x-balance')}01[0-9a-f]{32}${nameHex('y-balance')}01[0-9a-f]{32}$`,
+    `${nameHex('x-balance')}01([0-9a-f]{32})${nameHex('y-balance')}01([0-9a-f]{32})$`,
+  'i',
 );
-/** `(ok uint)` as the node writes it, matched whole: the uint is its last 16 bytes. */
-const OK_UINT = /^(?:0x)?0701([0-9a-f]{32})$/;
-
-/** `(ok {bin-shares: uint, ...})` (or the tuple alone) -> bin-shares through deserializeCV, for any text. */
-export function libraryShares(hex: string): bigint | undefined {
-  try {
-    const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
-      type: string;
-      value: unknown;
-    };
-    const inner = (cv.type === 'ok' ? cv.value : cv) as {
-      type: string;
-      value: Record<string, { type: string; value: unknown }>;
-    };
-    const shares = inner.type === 'tuple' ? inner.value['bin-shares'] : undefined;
-    return shares && shares.type === 'uint' ? BigInt(shares.value as string | bigint) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `(ok uint)` -> the uint through deserializeCV, for any text. */
-export function libraryUint(hex: string): bigint | undefined {
-  try {
-    const cv = deserializeCV(hex.startsWith('0x') ? hex.slice(2) : hex) as unknown as {
-      type: string;
-      value: { type: string; value: unknown };
-    };
-    if (cv.type !== 'ok' || cv.value.type !== 'uint') return undefined;
-    return BigInt(cv.value.value as string | bigint);
-  } catch {
-    return undefined;
-  }
-}
+/** `(ok uint)` (a SIP-010 `get-balance`), matched whole: the uint is its last 16 bytes. */
+const OK_UINT = /^(?:0x)?0701([0-9a-f]{32})$/i;
 
 const decodedShares = kept(MAX_DECODED, (hex: string): bigint | undefined => {
   const pool = POOL_ANSWER.exec(hex);
-  return pool ? BigInt(`0x${pool[1] as string}`) : libraryShares(hex);
+  return pool ? BigInt(`0x${pool[1] as string}`) : undefined;
 });
 
-/** `(ok {bin-shares: uint, ...})` hex -> bin-shares; undefined when the answer has another shape. */
+/**
+ * `(ok {bin-shares: uint, x-balance: uint, y-balance: uint})` hex -> bin-shares; undefined for any other
+ * text (the caller reports it as an unexpected response, never as shares).
+ */
 export function decodeBinShares(hex: string | undefined): bigint | undefined {
   return hex ? decodedShares(hex) : undefined;
+}
+
+/**
+ * `(ok {bin-shares: uint, x-balance: uint, y-balance: uint})` hex -> the three uints, matched whole like
+ * decodeBinShares; undefined for any other text.
+ */
+export function decodeBinBalances(
+  hex: string | undefined,
+): { shares: bigint; reserve_x: bigint; reserve_y: bigint } | undefined {
+  const pool = hex ? POOL_ANSWER.exec(hex) : null;
+  if (!pool) return undefined;
+  const [, shares, x, y] = pool as unknown as [string, string, string, string];
+  return { shares: BigInt(`0x${shares}`), reserve_x: BigInt(`0x${x}`), reserve_y: BigInt(`0x${y}`) };
 }
 
 /**
@@ -106,12 +92,13 @@ export const principalArg = kept(256, (principal: string) => serializeCV(Cl.prin
 // Pure in its text, like decodeBinShares: each live session reads the same balances again.
 const decodedUints = kept(MAX_DECODED, (hex: string): bigint | undefined => {
   const ok = OK_UINT.exec(hex);
-  return ok ? BigInt(`0x${ok[1] as string}`) : libraryUint(hex);
+  return ok ? BigInt(`0x${ok[1] as string}`) : undefined;
 });
 
 /**
- * `(ok uint)` hex -> the uint (a SIP-010 `get-balance` answer); undefined for any other shape (the caller
- * reports that as an unexpected response, never as a balance).
+ * `(ok uint)` hex -> the uint (a SIP-010 `get-balance` answer), only when the text is exactly that value's
+ * serialization; undefined for any other text — truncated, with bytes after it, a digit that is not hex,
+ * another type (the caller reports that as an unexpected response, never as a balance).
  */
 export function decodeOkUint(hex: string | undefined): bigint | undefined {
   return hex ? decodedUints(hex) : undefined;

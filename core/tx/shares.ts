@@ -4,9 +4,10 @@
  * the pool's `get-bin-balances (id uint)` with the UNSIGNED id, answered as a hex Clarity value
  * `(ok {bin-shares, x-balance, y-balance})`.
  */
-import { Cl, cvToHex, hexToCV, type ClarityValue } from '@stacks/transactions';
+import { Cl, cvToHex } from '@stacks/transactions';
 import { toUnsignedBinId } from '../dlmm/bins';
 import type { DlmmApi } from '../api/types';
+import { decodeBinBalances } from '../live/binShareCodec';
 
 export interface NodeBinBalances {
   reserve_x: bigint;
@@ -25,25 +26,11 @@ async function readBinBalances(
     const arg = cvToHex(Cl.uint(toUnsignedBinId(signedBinId))).replace(/^0x/, '');
     const res = await api.callReadOnly(pool, 'get-bin-balances', [arg]);
     if (!res.okay || !res.result) return undefined;
-    return parseBinBalances(hexToCV(res.result.replace(/^0x/, '')));
+    // Only an answer that is exactly the pool's type, whole, is read (binShareCodec.ts).
+    return decodeBinBalances(res.result);
   } catch {
     return undefined;
   }
-}
-
-/** `(ok {bin-shares: uint, x-balance: uint, y-balance: uint})` -> balances; undefined for any other shape. */
-function parseBinBalances(cv: ClarityValue): NodeBinBalances | undefined {
-  const inner = cv.type === 'ok' ? cv.value : cv;
-  if (inner.type !== 'tuple') return undefined;
-  const get = (k: string): bigint | undefined => {
-    const v = inner.value[k];
-    return v && v.type === 'uint' ? BigInt(v.value) : undefined;
-  };
-  const shares = get('bin-shares');
-  const reserve_x = get('x-balance');
-  const reserve_y = get('y-balance');
-  if (shares === undefined || reserve_x === undefined || reserve_y === undefined) return undefined;
-  return { shares, reserve_x, reserve_y };
 }
 
 /** Memoizes reads per (pool, bin) for one export, reading at most `limit` bins in parallel batches. */

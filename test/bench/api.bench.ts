@@ -45,6 +45,15 @@ export async function bench(): Promise<BenchRow[]> {
     ok: exact <= 5,
   });
   rows.push({ name: 'JSON.parse, same body, for comparison (p50)', value: native, unit: 'ms' });
+  // As the client reads every answer: a fraction or an exponent kept as text (core/api/validate.ts).
+  const keep = p50(await timed(50, () => parseJsonExact(text, { keepDecimals: true })));
+  rows.push({
+    name: 'parseJsonExact keepDecimals, same body (p50)',
+    value: keep,
+    unit: 'ms',
+    budget: '<= 5 ms',
+    ok: keep <= 5,
+  });
 
   const sim = await startSimulator({ port: 0 });
   const api = createApiClient({ baseUrl: sim.url, apiKey: DEFAULT_SIM_API_KEY });

@@ -8,7 +8,7 @@ export function transportFindings(
   ctx: RuleContext,
   code: DiagnosticCode,
   apiCode: ApiErrorCode | ((e: LiveError) => boolean),
-  describe: (endpoint: string, message: string) => string,
+  describe: (endpoint: string, message: string, error: LiveError) => string,
 ): Finding[] {
   if (!ctx.live) return [];
   const matches = typeof apiCode === 'function' ? apiCode : (e: LiveError) => e.code === apiCode;
@@ -25,7 +25,7 @@ export function transportFindings(
   }
   return [...groups.values()].map(({ op, first, more }) => {
     const message =
-      describe(first.endpoint, first.message) +
+      describe(first.endpoint, first.message, first) +
       (more > 0 ? ` (${more} more read${more === 1 ? '' : 's'} failed the same way)` : '');
     return op >= 0
       ? finding(ctx, code, { op, path: ['operations', op, 'pool'] }, message)

@@ -35,12 +35,14 @@ describe('cancelled reads (simulated engine)', function () {
   });
   beforeEach(() => {
     // Two node reads a minute: the third waits for the window, unless cancelled. (Deaf to the server's
-    // grant of 500, which would otherwise replace the 2.)
+    // grant of 500, which would otherwise replace the 2; and allowed to wait the minute, which a read
+    // otherwise refuses at once as longer than the 15 s it waits at most.)
     api = createApiClient({
       baseUrl: sim.url,
       nodeUrl: sim.nodeUrl,
       nodeRatePerMinute: 2,
       followRateHeaders: false,
+      maxPacingWaitMs: 120_000,
     });
   });
   afterEach(async () => {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../cli/src/main';
 import type { CliIO } from '../../../cli/src/io';
+import { JsonDecimal } from '../../../core/api/json';
 import { envFor, patchJson, startHostile, type Fault, type HostileService } from './hostile';
 
 const REBALANCE = 'simple-rebalance.dlmm.yaml'; // simple add + move + withdraw (needs positions)
@@ -40,6 +41,37 @@ interface Row {
 }
 
 const json = (v: unknown): string => JSON.stringify(v);
+/** A JSON number literal written into an answer as is (never through a double). */
+const literal = (text: string) => new JsonDecimal(text);
+const SBTC_BINS = `GET /api/quotes/v2/bins/${SBTC_POOL}`;
+/** One number of a real answer written the hostile way: read by its digits or refused, never rounded. */
+const numberRow = (
+  name: string,
+  plan: string,
+  match: string,
+  patch: (v: Record<string, unknown>) => void,
+  inventory = false,
+): Row => ({
+  name: `numbers: ${name}`,
+  plan,
+  inventory,
+  faults: [{ match, answer: { body: patchJson(patch) } }],
+  codes: ['unexpected-response'],
+  checkExit: 1,
+  exportExit: 1,
+});
+const firstBin = (v: Record<string, unknown>) =>
+  (v.bins as Array<Record<string, unknown>>)[0] as Record<string, unknown>;
+/** A get-balance answer of the wrong shape: never read as a balance (issue 46). */
+const balanceRow = (name: string, result: string): Row => ({
+  name: `node answers: get-balance ${name}`,
+  plan: LADDER,
+  faults: [{ match: SBTC_BALANCE, answer: { body: json({ okay: true, result }) } }],
+  codes: ['unexpected-response', 'balance-unchecked'],
+  checkExit: 1,
+  exportExit: 1,
+});
+const WHOLE_BALANCE = `0x0701${'00'.repeat(8)}${'ff'.repeat(8)}`;
 const POOL_NOT_FOUND_200 = { status: 200, body: json({ bins: [], message: 'Pool not found' }) };
 const READY_BODIES: Array<[string, string, string]> = [
   ['truncated JSON', '{"ready": fal', 'unexpected-response'],
@@ -383,6 +415,47 @@ const ROWS: Row[] = [
     checkExit: 1,
     exportExit: 1,
   },
+  // Issue 46: numbers through a double. Each is a real answer with one number written another way.
+  numberRow('a bin reserve of 1899999999.99999999999999999999', LADDER, SBTC_BINS, (v) => {
+    firstBin(v).reserve_x = literal('1899999999.99999999999999999999');
+  }),
+  numberRow('a bin reserve of 1e-400', LADDER, SBTC_BINS, (v) => {
+    firstBin(v).reserve_y = literal('1e-400');
+  }),
+  numberRow('a bin id of 138.99999999999999999999', LADDER, SBTC_BINS, (v) => {
+    firstBin(v).bin_id = literal('138.99999999999999999999');
+  }),
+  numberRow('a bin reserve beyond uint128', LADDER, SBTC_BINS, (v) => {
+    firstBin(v).reserve_x = String(1n << 128n);
+  }),
+  numberRow('a pool reserve of 1e-400', LADDER, `GET /api/quotes/v2/pools/${SBTC_POOL}`, (v) => {
+    v.reserve_x = literal('1e-400');
+  }),
+  numberRow(
+    'inventory shares of 1899999999.99999999999999999999',
+    REBALANCE,
+    INVENTORY,
+    (v) => {
+      firstBin(v).shares = literal('1899999999.99999999999999999999');
+    },
+    true,
+  ),
+  numberRow(
+    'an inventory tip_lag of 1e-400 (never caught up)',
+    REBALANCE,
+    INVENTORY,
+    (v) => {
+      v.tip_lag = literal('1e-400');
+    },
+    true,
+  ),
+  numberRow('a status tip_lag of 1e-400 (never caught up)', REBALANCE, 'GET /api/quotes/v2/status', (v) => {
+    v.tip_lag = literal('1e-400');
+  }),
+  // Issue 46: node answers decoded only when whole and exactly (ok uint).
+  balanceRow('truncated (15 bytes of uint)', `0x0701${'ff'.repeat(15)}`),
+  balanceRow('with trailing bytes', `${WHOLE_BALANCE}00`),
+  balanceRow('with a digit that is not hex', `${WHOLE_BALANCE.slice(0, -1)}g`),
   {
     name: "node: a token's get-balance HTTP 500",
     plan: LADDER,
@@ -422,7 +495,7 @@ describe('fault injection: never a false "clean" (hostile service on loopback)',
   let h: HostileService;
   let dir: string;
   before(async () => {
-    h = await startHostile();
+    h = await startHostile({ nodePerMinute: 10_000 });
     dir = await mkdtemp(join(tmpdir(), 'dlmm-faults-'));
     for (const f of [REBALANCE, LADDER, SWAP]) await copyFile(join('examples', f), join(dir, f));
   });

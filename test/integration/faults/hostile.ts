@@ -9,7 +9,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJsonExact, stringifyJsonExact } from '../../../core/api/json';
-import { DEFAULT_SIM_API_KEY } from '../../../core/sim/defaultWorld';
+import { DEFAULT_SIM_API_KEY, defaultWorld } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 
 /** What a faulted request gets. `body` as a function sees the simulator's true answer first. */
@@ -17,12 +17,16 @@ export interface FaultAnswer {
   status?: number;
   body?: string | ((real: { status: number; text: string }, req: IncomingMessage) => string);
   contentType?: string;
+  /** Headers sent with it (e.g. X-RateLimit-Remaining), besides the content type. */
+  headers?: Record<string, string>;
 }
 
 export interface Fault {
   /** e.g. "GET /api/quotes/v2/ready" or a RegExp on "METHOD /path". */
   match: string | RegExp;
   answer: FaultAnswer;
+  /** Fault only the first `times` matching requests (then forward them faithfully); every one when absent. */
+  times?: number;
 }
 
 export interface HostileService {
@@ -50,11 +54,19 @@ export function envFor(
   };
 }
 
-/** Starts the simulator and the proxy in front of it. */
-export async function startHostile(): Promise<HostileService> {
-  const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+/**
+ * Starts the simulator and the proxy in front of it. `nodePerMinute` raises the simulator's node limit (the
+ * default world's 500 a minute): a suite of many rows, each a check and an export reading the node afresh,
+ * would otherwise meet the simulator's own 429s, which are not the fault a row is about.
+ */
+export async function startHostile(opts: { nodePerMinute?: number } = {}): Promise<HostileService> {
+  const world = defaultWorld();
+  if (opts.nodePerMinute !== undefined) world.limits.node_requests_per_minute = opts.nodePerMinute;
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0, world });
   const simUrl = new URL(sim.url);
   let faults: Fault[] = [];
+  /** How many requests each fault has answered. */
+  const used = new Map<Fault, number>();
   const seen: HostileService['seen'] = [];
 
   const forward = (
@@ -88,7 +100,12 @@ export async function startHostile(): Promise<HostileService> {
     const line = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
     const key = req.headers['x-api-key'];
     seen.push({ line, apiKey: typeof key === 'string' ? key : undefined });
-    const fault = faults.find((f) => (typeof f.match === 'string' ? f.match === line : f.match.test(line)));
+    const fault = faults.find(
+      (f) =>
+        (typeof f.match === 'string' ? f.match === line : f.match.test(line)) &&
+        (f.times === undefined || (used.get(f) ?? 0) < f.times),
+    );
+    if (fault) used.set(fault, (used.get(fault) ?? 0) + 1);
     const real = await forward(req, body);
     if (!fault) {
       res.writeHead(real.status, real.headers);
@@ -97,7 +114,10 @@ export async function startHostile(): Promise<HostileService> {
     }
     const a = fault.answer;
     const text = typeof a.body === 'function' ? a.body(real, req) : (a.body ?? real.text);
-    res.writeHead(a.status ?? 200, { 'content-type': a.contentType ?? 'application/json' });
+    res.writeHead(a.status ?? 200, {
+      'content-type': a.contentType ?? 'application/json',
+      ...(a.headers ?? {}),
+    });
     res.end(text);
   };
 
@@ -122,6 +142,7 @@ export async function startHostile(): Promise<HostileService> {
     seen,
     setFaults(f) {
       faults = f;
+      used.clear();
       seen.length = 0;
     },
     async close() {

@@ -130,7 +130,6 @@ describe('published quote engine shapes: quote, multi-quote, swap (fixtures repl
         { ...quote, execution_path: [{ ...steps[0], function_name: 'swap' }] },
         'execution_path.0.function_name',
       ],
-      [{ ...quote, amount_out: 75680086.95 }, 'amount_out'],
     ];
     for (const [body, field] of cases) {
       h.setFaults([answer(QUOTE, body)]);
@@ -140,6 +139,23 @@ describe('published quote engine shapes: quote, multi-quote, swap (fixtures repl
       assert.equal(e.context.field, field, e.message);
       assert.match(e.message, new RegExp(`'${field.replace(/\./g, '\\.')}'`));
     }
+    // A JSON number with a fraction is read by its digits, as the string form is (kept as text, never a double);
+    // one with an exponent is not a decimal figure's form: refused, naming the field.
+    const amountOut = (literal: string): Fault => ({
+      match: QUOTE,
+      answer: {
+        body: JSON.stringify(quote).replace(/"amount_out":("[^"]*"|[^,}]*)/, `"amount_out":${literal}`),
+      },
+    });
+    h.setFaults([amountOut('75680086.95')]);
+    api.clearCache();
+    const exact = await api.quote(req);
+    assert.equal(exact.amount_out_text, '75680086.95');
+    assert.equal(exact.amount_out, 75680086n);
+    h.setFaults([amountOut('7.568008695e7')]);
+    api.clearCache();
+    const exponent = await rejection(api.quote(req));
+    assert.equal(exponent.context.field, 'amount_out', exponent.message);
     // Steps that do not chain (the second hop spends a token the first does not give).
     const stray = { ...steps[0], pool_trait: STX_POOL, x_token_trait: STX_WRAPPER, y_token_trait: USDCX };
     h.setFaults([

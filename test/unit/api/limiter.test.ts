@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { isCancelled } from '../../../core/api/errors';
-import { createRateLimiter, grantFromHeaders } from '../../../core/api/limiter';
+import { isApiError, isCancelled } from '../../../core/api/errors';
+import { MAX_PACING_WAIT_MS, createRateLimiter, grantFromHeaders } from '../../../core/api/limiter';
 
 /**
  * A fake clock with fake timers: a sleep is parked until everything else has settled, then the clock jumps
@@ -296,5 +296,86 @@ describe('createRateLimiter: probing with a seeded window', () => {
       ),
     );
     assert.deepEqual(starts, [1000, 1000, 2000]);
+  });
+
+  describe('a wait is bounded and told (issue 46)', () => {
+    it('X-RateLimit-Limit: 0 with Remaining: 0 on a minute window: the next request is refused at once, naming the wait', async () => {
+      const clock = fakeClock();
+      const told: string[] = [];
+      const limiter = createRateLimiter({
+        limit: 500,
+        windowMs: 60_000,
+        guardMs: 100,
+        now: clock.now,
+        sleep: clock.sleep,
+        name: 'the node',
+        maxWaitMs: MAX_PACING_WAIT_MS,
+        onWait: (ms, why) => told.push(`${ms} ${why}`),
+      });
+      const r = await limiter.acquire();
+      // What the headers give: a limit of 0 is not believed; Remaining: 0 is.
+      limiter.grant(grantFromHeaders({ 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '0' }));
+      r();
+      const e = await limiter.acquire().then(
+        () => assert.fail('admitted'),
+        (err: unknown) => err,
+      );
+      assert.ok(isApiError(e) && e.code === 'rate-limited', String(e));
+      assert.match(
+        e.message,
+        /the node paces requests: the next one could go only in 61 s \(its answer said X-RateLimit-Remaining: 0 of 500\), more than the 15 s dlmm waits at most/,
+      );
+      assert.equal(clock.now(), 0, 'refused without waiting');
+      assert.deepEqual(clock.sleeps, []);
+      assert.deepEqual(told, []);
+    });
+
+    it('a wait within the bound is told as it starts, then served', async () => {
+      const clock = fakeClock();
+      const told: Array<[number, string]> = [];
+      const limiter = createRateLimiter({
+        limit: 10,
+        windowMs: 1000,
+        now: clock.now,
+        sleep: clock.sleep,
+        name: 'the service',
+        maxWaitMs: MAX_PACING_WAIT_MS,
+        onWait: (ms, why) => told.push([ms, why]),
+      });
+      const r = await limiter.acquire();
+      limiter.grant({ retryAfterMs: 3000 });
+      r();
+      const release = await limiter.acquire();
+      assert.equal(clock.now(), 3000);
+      release();
+      assert.deepEqual(told, [[3000, 'the service paces requests (its answer said Retry-After: 3 s)']]);
+    });
+
+    it('only the waiters whose turn is beyond the bound are refused; the others keep their turn', async () => {
+      const clock = fakeClock();
+      const limiter = createRateLimiter({
+        limit: 2,
+        windowMs: 10_000,
+        now: clock.now,
+        sleep: clock.sleep,
+        maxWaitMs: 15_000,
+      });
+      const results: Array<number | string> = [];
+      const ask = () =>
+        limiter.acquire().then(
+          (release) => {
+            results.push(clock.now());
+            release();
+          },
+          (e: unknown) => void results.push(isApiError(e) ? e.code : String(e)),
+        );
+      // Two now, two a window later (10 s), the fifth and sixth two windows later (20 s): beyond 15 s.
+      await Promise.all(Array.from({ length: 6 }, ask));
+      assert.deepEqual(results.filter((x) => x === 'rate-limited').length, 2);
+      assert.deepEqual(
+        results.filter((x) => typeof x === 'number'),
+        [0, 0, 10_000, 10_000],
+      );
+    });
   });
 });

@@ -50,6 +50,57 @@ describe('backtest replay', () => {
     assert.deepEqual(far, { ok: false, why: 'history point 0 has bin 900, outside -500..500' });
   });
 
+  it('a history with each point twice (same time, same bin) is merged into one each, and the note says so', () => {
+    const once = pts([1, 9, 9, 2, 1]);
+    const twice = once.flatMap((p) => [p, { ...p }]);
+    const a = historySeries(once, () => undefined, 86_400);
+    const b = historySeries(twice, () => undefined, 86_400);
+    assert.ok(a.ok && b.ok);
+    if (!a.ok || !b.ok) return;
+    assert.deepEqual(b.steps, a.steps);
+    assert.deepEqual(a.notes, []);
+    assert.deepEqual(b.notes, ['5 duplicate point(s) (same timestamp, same bin) merged into one each']);
+    const range = { lo: 1, hi: 2, anchor: 1 };
+    assert.deepEqual(replayRange(b.steps, range, 6), replayRange(a.steps, range, 6));
+  });
+
+  it('two points at one time with different bins: refused, never the last one wins (issue 46)', () => {
+    const points = [...pts([1, 2, 3]), { timestamp: 1_000_060, bin_id: 40, price: 1n }];
+    const s = historySeries(points, () => undefined, 86_400);
+    assert.deepEqual(s, {
+      ok: false,
+      why: 'the history gives two active bins at timestamp 1000060 (2 and 40): which one held then cannot be told, so it is not replayed',
+    });
+  });
+
+  it('points out of order and repeated: sorted, merged, both noted', () => {
+    const [p0, p1, p2] = pts([1, 2, 3]) as [
+      ReturnType<typeof pts>[number],
+      ReturnType<typeof pts>[number],
+      ReturnType<typeof pts>[number],
+    ];
+    const s = historySeries([p2, p0, p1, p0], () => undefined, 86_400);
+    assert.ok(s.ok);
+    if (!s.ok) return;
+    assert.deepEqual(
+      s.steps.map((x) => x.bin),
+      [1, 2, 3],
+    );
+    assert.equal(s.notes.length, 2);
+  });
+
+  it('a timestamp beyond any date is refused (not a crash printing it)', () => {
+    const s = historySeries(
+      [{ timestamp: 9_000_000_000_000_000, bin_id: 1, price: 1n }],
+      () => undefined,
+      86_400,
+    );
+    assert.deepEqual(s, {
+      ok: false,
+      why: 'history point 0 has timestamp 9000000000000000, beyond any date',
+    });
+  });
+
   it('shares in tenths of a percent, rounded half up, from integers', () => {
     assert.equal(sharePercent(5, 12), '41.7');
     assert.equal(sharePercent(1, 8), '12.5');
