@@ -7,6 +7,7 @@
  * - a swap whose walk takes ~300 bins of the pool checks with `exceeds-block-budget` (an error: above a
  *   block's limit) and its export is refused under that code with the largest amount that fits, which
  *   itself checks clean and exports.
+ * The summary, the json and the dashboard's plan preview show each transaction's share of a block.
  * Expected figures come from the cost table (core/chain/costs.ts), never from hard-coded counts.
  */
 import assert from 'node:assert/strict';
@@ -16,7 +17,8 @@ import { blockShare, callCost, maxUnitsWithin, SAFE_BLOCK_SHARE } from '../../..
 import { DEFAULT_WORLD_INPUT, SBTC, USDCX } from '../../../core/sim/defaultWorld';
 import { parseWorld } from '../../../core/sim/world';
 import { buildTransactions } from '../../../core/tx/build';
-import { costVerdict } from '../../../core/tx/cost';
+import { blockCostDetail, costVerdict } from '../../../core/tx/cost';
+import { buildPlanPreview } from '../../../client/src/dashboard/feed';
 import { formatExport } from '../../../core/tx/formats';
 import type { BuiltTransaction } from '../../../core/tx/types';
 import { USER } from '../../unit/tx/fixtures';
@@ -104,6 +106,17 @@ describe('a transaction fits a block (issue 41)', function () {
       positions,
     );
     for (const tx of txs) assertPart(tx, fn, version);
+    // The dashboard's plan preview (the host's feed) lists each part with its share of a block.
+    const preview = buildPlanPreview(
+      { uri: 'file:///budget.dlmm.yaml', fileName: 'budget.dlmm.yaml', analysis: a },
+      new Set([WIDE]),
+    );
+    assert.equal(preview.state, 'ok');
+    if (preview.state === 'ok')
+      assert.deepEqual(
+        preview.ops[0]?.costs,
+        txs.map((t) => `${fn} (${t.part} of ${t.parts}): ${blockCostDetail(t.blockCost!)}`),
+      );
     const r = await buildTransactions(a, { api });
     assert.ok(r.ok, r.ok ? '' : r.error.message);
     assert.equal(r.transactions.length, txs.length);
