@@ -14,8 +14,7 @@ import assert from 'node:assert/strict';
 import type { DlmmApi } from '../../../core/api/types';
 import { analyzePlan, type Analysis } from '../../../core/check/analyze';
 import { blockShare, callCost, maxUnitsWithin, SAFE_BLOCK_SHARE } from '../../../core/chain/costs';
-import { DEFAULT_WORLD_INPUT, SBTC, USDCX } from '../../../core/sim/defaultWorld';
-import { parseWorld } from '../../../core/sim/world';
+import { SBTC, USDCX } from '../../../core/sim/defaultWorld';
 import { buildTransactions } from '../../../core/tx/build';
 import { blockCostDetail, costVerdict } from '../../../core/tx/cost';
 import { buildPlanPreview } from '../../../client/src/dashboard/feed';
@@ -23,46 +22,9 @@ import { formatExport } from '../../../core/tx/formats';
 import type { BuiltTransaction } from '../../../core/tx/types';
 import { USER } from '../../unit/tx/fixtures';
 import { clientFor, startSimulator, type RunningSimulator } from '../check/sim';
+import { WIDE, wideWorld } from './wideWorld';
 
-const WIDE = 'SM1FKXGNZJWSTWDWXQZJNF7B5TV5ZB235JTCXYXKD.dlmm-pool-sbtc-usdcx-v-1-bps-1';
 const VERSION = 'v-1-2' as const;
-
-/** The default world's tokens and sender, with one wide sBTC/USDCx pool of bin step 1 at active bin 0. */
-function wideWorld() {
-  const input = structuredClone(DEFAULT_WORLD_INPUT);
-  input.pools = [
-    {
-      id: WIDE,
-      alias: 'dlmm_1',
-      token_x: SBTC,
-      token_y: USDCX,
-      bin_step: 1,
-      fees: { x_protocol: 25, x_provider: 25, x_variable: 0, y_protocol: 25, y_provider: 25, y_variable: 0 },
-      active_bin: 0,
-      active_price: '76060388561',
-      liquidity: {
-        bins_below: 420,
-        bins_above: 420,
-        x_per_bin: '1300000',
-        y_per_bin: '1000000000',
-        shape: 'flat',
-      },
-    },
-  ];
-  const held = Array.from({ length: 350 }, (_, i) => ({ bin_id: -350 + i, share_percent: 50 }));
-  input.users = [
-    {
-      address: USER,
-      balances: {
-        [SBTC]: '10000000000',
-        [USDCX]: '1000000000000',
-        [DEFAULT_WORLD_INPUT.tokens[2]!.contract]: '10000000000000',
-      },
-      positions: [{ pool: 'dlmm_1', bins: held }],
-    },
-  ];
-  return parseWorld(input, 'wide-pool');
-}
 
 const HEAD = `version: 1\nsender: ${USER}\npolicy: { max_price_impact: 5 }\noperations:\n`;
 
@@ -71,7 +33,7 @@ describe('a transaction fits a block (issue 41)', function () {
   let sim: RunningSimulator;
   let api: DlmmApi;
   before(async () => {
-    sim = await startSimulator({ port: 0, world: wideWorld() });
+    sim = await startSimulator({ port: 0, world: wideWorld(USER) });
     api = clientFor(sim);
   });
   after(async () => {
