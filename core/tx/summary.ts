@@ -38,7 +38,7 @@ export function summaryText(txs: BuiltTransaction[]): string {
     );
     out.push(`  deadline:  ${tx.deadline === null ? 'none' : `${tx.deadline} (unix seconds)`}`);
     out.push(
-      `  cost:      ${tx.blockCost ? blockCostDetail(tx.blockCost) : 'unknown (the walk was not computed on the state read)'}`,
+      `  cost:      ${tx.blockCost ? blockCostDetail(tx.blockCost) : 'unknown (the call is not in the cost table, or its walk was not computed on the state read)'}`,
     );
     out.push(`  positions (${tx.rows.length}):`);
     for (const r of tx.rows) {
