@@ -55,6 +55,8 @@ const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   'unexpected-response': 'A response failed its schema',
   'would-revert': "Executing the plan's exact transactions on the state read reverts",
   'execution-unchecked': "The plan's transactions could not be executed on the state read",
+  'exceeds-block-budget':
+    "A transaction's execution cost is above a block's limit (error) or above the safe budget, 80% of a block (warning)",
   'insufficient-balance':
     'A transaction spends more of a token than the sender holds at its point in the plan',
   'balance-unchecked': 'A transaction spends a token whose balance could not be read: its funding is unknown',

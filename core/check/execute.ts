@@ -24,6 +24,7 @@ import type { ParsedPlan } from '../plan/parse';
 import type { PreparedOperation } from '../prepare/prepared';
 import { finding, type RuleContext } from './rules/rule';
 import { strictDriftFindings } from './rules/strict-drift-risk';
+import { blockBudgetFindings } from './rules/exceeds-block-budget';
 import type { Plan } from '../plan/schema';
 import { poolResolver } from '../live/resolve';
 
@@ -200,6 +201,8 @@ export async function executePlan(
       );
     }
   }
+  // exceeds-block-budget: what each transaction spends of a block, as the export builds it.
+  out.push(...blockBudgetFindings(ctx, built.transactions, (token) => balanceTokenWords(live, token).amount));
   // strict-drift-risk: the same transactions executed after a 1-bin shift of each strict pool's active bin.
   const drift = {
     state: () => read.clone(),

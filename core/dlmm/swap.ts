@@ -50,7 +50,7 @@ interface RouteHopInput {
 }
 
 /** Router walk limit: BIN_INDEX_RANGE of the swap router has 350 entries. */
-const MAX_SWAP_BINS = 350;
+export const MAX_SWAP_BINS = 350;
 
 /**
  * One input side's fees (bps) with their sum and FEE_SCALE minus it, read once per walk: a 350-bin walk

@@ -52,6 +52,9 @@ export const DIAGNOSTIC_CODES = {
   // Executing the plan's exact transactions on the state read (core/check/execute.ts).
   'would-revert': 'error',
   'execution-unchecked': 'warning',
+  // A transaction's cost against a block's budget (core/tx/cost.ts): error above the block's limit, warning
+  // above the safe budget (80% of a block).
+  'exceeds-block-budget': ['error', 'warning'],
   // The sender's balances through the plan (core/chain/balances.ts).
   'insufficient-balance': 'error',
   'balance-unchecked': 'warning',

@@ -9,7 +9,7 @@
  */
 import { Cl, getAddressFromPublicKey, type ClarityValue } from '@stacks/transactions';
 import type { DlmmApi, ServiceClock, Token } from '../api/types';
-import { MAX_POSITIONS_PER_CALL } from '../dlmm/bins';
+import { formatUnits, MAX_POSITIONS_PER_CALL } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
 import { chainStateFromLive } from '../live/chainState';
 import { LIVE_UNAVAILABLE, type Finding } from '../plan/diagnostics';
@@ -26,6 +26,7 @@ import { BinShareReader } from './shares';
 import { addEngineLines, buildSwapOp, engineLinesIndex } from './swap';
 import { effectTokens, txEffects } from './effects';
 import type { BalanceChange, BuiltTransaction, ExportError, ExportOutcome, TokenInfo } from './types';
+import { costProblem, listBlockCost, splitReason } from './cost';
 
 /** Ledger's Stacks app (0.26.17+) rejects transactions with more post-conditions at parse time. */
 const LEDGER_MAX_POST_CONDITIONS = 128;
@@ -122,6 +123,13 @@ function exportGate(
       'the plan did not parse or did not match the schema; fix the reported findings first',
       errors,
     );
+  // A transaction above a block's limit is refused under its own code (the finding gives the fix).
+  if (errors.length > 0 && errors.every((f) => f.code === 'exceeds-block-budget'))
+    return refuse(
+      'exceeds-block-budget',
+      `the plan's transactions do not fit a block, so nothing is exported:\n${findingLines(errors)}`,
+      errors,
+    );
   if (errors.length > 0)
     return refuse(
       'plan-has-errors',
@@ -181,6 +189,12 @@ function exportGate(
   if (ops.length === 0)
     return refuse('nothing-to-export', 'the plan has no prepared operation to export (was live data read?)');
   return { ok: true, allowed: { plan: plan as Plan & { sender: string }, routers, ops } };
+}
+
+/** An amount of a swap's input token in words: "0.5 sBTC (50000000)" when the token is known. */
+function inputWords(ctx: BuildContext, op: PreparedOperation): (a: bigint) => string {
+  const t = op.op === 'swap' ? ctx.tokens.find((k) => k.contract_address === op.swap.input_token) : undefined;
+  return (a) => (t ? `${formatUnits(a, t.decimals)} ${t.symbol} (${a})` : String(a));
 }
 
 /** One line per finding in a refusal: `  code (operation id): message`. */
@@ -256,6 +270,28 @@ export async function buildTransactions(
       }
     }
     if (isExportError(txs)) return { ok: false, error: txs };
+    // What each transaction spends of a block (a simple swap's figure comes from its build, on the state).
+    for (const tx of txs) {
+      if (tx.blockCost) continue;
+      const c = listBlockCost(tx, ctx.routers.version);
+      if (c) tx.blockCost = c;
+    }
+    if (!opts.forCheck) {
+      // Nothing above the safe budget is written: a liquidity operation is split within it, a swap is not.
+      const over = txs.map(
+        (tx) => tx.blockCost && costProblem(tx.blockCost, tx.functionName, inputWords(ctx, op)),
+      );
+      const problem = over.find((p) => p !== undefined);
+      if (problem !== undefined)
+        return {
+          ok: false,
+          error: exportError(
+            'exceeds-block-budget',
+            `operation '${op.id}': ${problem}`,
+            analysis.findings.filter((f) => f.code === 'exceeds-block-budget' && f.operation === op.id),
+          ),
+        };
+    }
     if (op.op === 'swap' && !opts.forCheck) {
       const unchecked = analysis.findings.filter((f) => waivedBy(opts, f) && f.operation === op.id);
       for (const tx of txs)
@@ -319,7 +355,7 @@ export async function buildTransactions(
       if (parts.length > 1 && fresh)
         part.notes = [
           ...part.notes,
-          `part ${i + 1} of ${parts.length}: split to stay within ${ctx.maxPositionsPerTx} positions and ${ctx.maxPostConditionsPerTx} post-conditions per transaction`,
+          `part ${i + 1} of ${parts.length}: ${splitReason(p.functionName, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, ctx.routers.version)}`,
         ];
       if (opts.nonce !== undefined) part.nonce = opts.nonce + BigInt(transactions.length);
       transactions.push(part);

@@ -9,6 +9,8 @@
  * - the route takes the whole input (`swap-partial-fill` otherwise);
  * - the core API's quoted output and the exact recomputation agree within the slippage band the
  *   transaction states (quoted output minus its minimum): beyond it, `quote-mismatch` refuses;
+ * - its cost stays within the safe share of a block (cost.ts): above it, `exceeds-block-budget` refuses
+ *   with the largest amount that fits;
  * - the call executes on the chain model (core/chain) on the state read, post-conditions included: a
  *   revert refuses (`would-revert`), and so does a call the model cannot run (`operation-unchecked`).
  */
@@ -26,6 +28,7 @@ import { formatUnits } from '../dlmm/bins';
 import type { BinBalances } from '../dlmm/math';
 import { fillWords, poolFees, type QuoteCheck } from '../quote/exact';
 import { exportError, words } from './context';
+import { costProblem, costVerdict, largestSwapWithin, simpleSwapCost } from './cost';
 import {
   networkOfPrincipal,
   routerConfigFor,
@@ -124,6 +127,26 @@ export function buildCoreSwapExport(input: CoreSwapExportInput): ExportOutcome {
       'live-data-unavailable',
       `core route ${route}: pool ${p.pool} has no readable active bin, so the transaction cannot be executed on the state read`,
     );
+  // A one-pool swap cannot be split: above the safe share of a block it is refused with the largest
+  // amount that fits (cost.ts), weighed on the state read before the call runs on it.
+  const version = input.routers.version;
+  const xForY = p.functionName.includes('x-for-y');
+  const blockCost = simpleSwapCost(p.functionName, cp, xForY, p.amountIn, p.minOut, version);
+  if (blockCost && costVerdict(blockCost) !== 'fits') {
+    blockCost.largestAmount = largestSwapWithin(
+      p.functionName,
+      cp,
+      xForY,
+      p.amountIn,
+      p.slippagePpm,
+      version,
+    );
+    const words = (v: bigint) => `${fin(v)} (${v})`;
+    return refuse(
+      'exceeds-block-budget',
+      `core route ${route}: ${costProblem(blockCost, p.functionName, words) ?? ''}`,
+    );
+  }
   const names = new Map<string, string>();
   for (const t of [tin, tout]) if (t.assetName) names.set(t.contract, t.assetName);
   const state = new MemoryChainState([cp], names, 'it is not on the route read');
@@ -199,6 +222,7 @@ export function buildCoreSwapExport(input: CoreSwapExportInput): ExportOutcome {
     notes,
     deadline: null,
     execution,
+    ...(blockCost ? { blockCost } : {}),
   };
   return { ok: true, transactions: [tx], findings: [] };
 }

@@ -14,6 +14,7 @@ import { formatUnits } from '../dlmm/bins';
 import { clarityHex, postConditionHex, u32 } from '../chain/clarityHex';
 import { splitContractId } from '../chain/deployments';
 import { summaryText } from './summary';
+import { blockCostText, type BlockCost } from './cost';
 import type { Amount, BuiltTransaction } from './types';
 
 export type ExportFormat = 'tx-hex' | 'wallet-request' | 'summary' | 'json';
@@ -145,6 +146,19 @@ function amountJson(a: Amount & { basis?: string }) {
   };
 }
 
+/** A transaction's cost figure in the json form (cost.ts): the share of a block and what it counts. */
+function costJson(c: BlockCost) {
+  return {
+    text: blockCostText(c),
+    share: c.share,
+    dimension: c.dimension,
+    units: c.units,
+    unit: c.unit,
+    cost: c.cost,
+    ...(c.walk ? { walk: c.walk } : {}),
+  };
+}
+
 /** The json form of one transaction (amounts as decimal strings, exact). */
 function transactionJson(tx: BuiltTransaction, txHex?: string) {
   return {
@@ -159,6 +173,7 @@ function transactionJson(tx: BuiltTransaction, txHex?: string) {
     postConditionMode: tx.postConditionMode,
     ...(tx.nonce !== undefined ? { nonce: tx.nonce.toString() } : {}),
     deadline: tx.deadline === null ? null : tx.deadline.toString(),
+    ...(tx.blockCost ? { cost: costJson(tx.blockCost) } : {}),
     args: tx.functionArgs.map((a, i) => ({
       name: tx.argNames[i] ?? `arg${i}`,
       clarity: Cl.prettyPrint(a),

@@ -45,6 +45,7 @@ import {
   type PartialTx,
 } from './context';
 import { fungibleCondition, positionNftCondition, sharesCondition } from '../chain/postConditions';
+import { positionsPerTx } from './cost';
 import type { Amount, Bound, ExportError, PositionRow, TokenInfo } from './types';
 
 type LiquidityOp = Extract<PreparedOperation, { op: 'add' | 'withdraw' | 'move' }>;
@@ -332,7 +333,13 @@ async function buildAdd(
   const strict = op.mode === 'strict';
   // Every bin the transaction mints into: the first mint creates the position NFT, every later mint in the
   // same transaction (or a bin the sender once emptied) burns and re-mints it, a send in deny mode.
-  const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, 2, (r) =>
+  // Within the list limit and the safe share of a block's execution budget (cost.ts), whichever is less.
+  const perTx = positionsPerTx(
+    strict ? 'add-liquidity-multi' : 'add-relative-liquidity-same-multi',
+    ctx.maxPositionsPerTx,
+    ctx.routers.version,
+  );
+  const chunks = chunkItems(rows, perTx, ctx.maxPostConditionsPerTx, 2, (r) =>
     strict ? [r.item.bin_id] : [],
   );
   return chunks.map((chunk) => {
@@ -612,7 +619,10 @@ function sharesCalls<R extends { item: { amount: bigint } }>(
   const nftBins = (r: R) => (strict ? kind.nftBins(r) : []);
   // Conditions of a call besides the NFTs': the shares', and a withdraw's two token conditions.
   const fixed = kind.tokenConditions ? 3 : 1;
-  const chunks = chunkItems(rows, ctx.maxPositionsPerTx, ctx.maxPostConditionsPerTx, fixed, nftBins);
+  const fn = `${kind.name}-${strict ? '' : 'relative-'}liquidity-multi`;
+  // Within the list limit and the safe share of a block's execution budget (cost.ts), whichever is less.
+  const perTx = positionsPerTx(fn, ctx.maxPositionsPerTx, ctx.routers.version);
+  const chunks = chunkItems(rows, perTx, ctx.maxPostConditionsPerTx, fixed, nftBins);
   return chunks.map((chunk) => {
     const shares = sum(chunk, (r) => r.item.amount);
     const pcs: PostCondition[] = [sharesCondition(ctx.sender, strict ? 'eq' : 'lte', shares, t.pool)];
@@ -624,7 +634,7 @@ function sharesCalls<R extends { item: { amount: bigint } }>(
     const call = withDeadline(ctx, [Cl.list(chunk.map((r) => kind.tuple(r)))], ['positions']);
     return withExportFields(
       {
-        ...txHead(ctx, op, `${kind.name}-${strict ? '' : 'relative-'}liquidity-multi`),
+        ...txHead(ctx, op, fn),
         functionArgs: call.args,
         argNames: call.names,
         postConditions: pcs,

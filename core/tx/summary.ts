@@ -1,10 +1,11 @@
 /**
  * The `summary` export: what a person checks before signing. Per transaction: contract, function, mode,
- * one row per position with human amounts (token decimals), every post-condition in words, totals, and
- * each bound with its slippage basis.
+ * its share of a block's execution budget (cost.ts), one row per position with human amounts (token
+ * decimals), every post-condition in words, totals, and each bound with its slippage basis.
  */
 import { revertWords } from '../chain/router';
 import { formatUnits } from '../dlmm/bins';
+import { blockCostDetail } from './cost';
 import type { Amount, Bound, BuiltTransaction } from './types';
 
 /** "0.0015 sBTC (150000)" or "1234 shares". */
@@ -36,6 +37,9 @@ export function summaryText(txs: BuiltTransaction[]): string {
       `  mode:      post-condition mode ${tx.postConditionMode}${tx.postConditionMode === 'deny' ? ' (any asset movement not listed below reverts the transaction)' : ' (movements not listed below are allowed)'}`,
     );
     out.push(`  deadline:  ${tx.deadline === null ? 'none' : `${tx.deadline} (unix seconds)`}`);
+    out.push(
+      `  cost:      ${tx.blockCost ? blockCostDetail(tx.blockCost) : 'unknown (the call is not in the cost table, or its walk was not computed on the state read)'}`,
+    );
     out.push(`  positions (${tx.rows.length}):`);
     for (const r of tx.rows) {
       out.push(`    ${r.label}: ${r.amounts.map((a) => `${a.label} ${amountText(a)}`).join(', ')}`);

@@ -34,6 +34,7 @@ import {
 import { fungibleCondition } from '../chain/postConditions';
 import { quotePool } from '../chain/index';
 import { minReceived, type SwapStep } from '../dlmm/math';
+import { costVerdict, largestSwapWithin, simpleSwapCost, type BlockCost } from './cost';
 import type { Bound, ExportError, PositionRow, TokenInfo } from './types';
 
 type SwapOp = Extract<PreparedOperation, { op: 'swap' }>;
@@ -182,6 +183,7 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
         ppm,
       ),
     };
+    const blockCost = simpleSwapBlockCost(ctx, fn, first, s.amount_in, minOut, ppm, walked?.steps[0]?.length);
     return [
       withExportFields(
         {
@@ -190,6 +192,7 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
           argNames: call.names,
           postConditions: pcs,
           notes,
+          ...(blockCost ? { blockCost } : {}),
         },
         {
           postConditionWords: () => words(pcs, tokens),
@@ -217,6 +220,29 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
     ];
   }
   return buildSwapMulti(ctx, op, hops, ppm, notes, tokens, walked?.steps);
+}
+
+/**
+ * A simple swap's cost on the state it runs on (the state read after the plan's earlier operations): the
+ * bins its walk may take (cost.ts simpleSwapBins) and, above the safe budget, the largest amount that fits.
+ * Undefined without the state (the bins beyond the route are unknown).
+ */
+function simpleSwapBlockCost(
+  ctx: BuildContext,
+  fn: string,
+  hop: Hop,
+  amountIn: bigint,
+  minOut: bigint,
+  ppm: bigint,
+  used: number | undefined,
+): BlockCost | undefined {
+  const pool = ctx.state?.pool(hop.pool);
+  if (!pool) return undefined;
+  const version = ctx.routers.version;
+  const c = simpleSwapCost(fn, pool, hop.hop.x_for_y, amountIn, minOut, version, used);
+  if (c && costVerdict(c) !== 'fits')
+    c.largestAmount = largestSwapWithin(fn, pool, hop.hop.x_for_y, amountIn, ppm, version);
+  return c;
 }
 
 /** The route walked on the chain state hop after hop (none when a hop's pool is not in the state). */

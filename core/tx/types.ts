@@ -8,6 +8,7 @@ import type { Finding } from '../plan/diagnostics';
 import type { OpMode } from '../prepare/prepared';
 import type { Network } from '../chain/deployments';
 import type { TokenInfo } from '../chain/postConditions';
+import type { BlockCost } from './cost';
 
 export type { TokenInfo } from '../chain/postConditions';
 
@@ -67,6 +68,12 @@ export interface BuiltTransaction {
   execution?: ExecResult;
   /** What that execution did, in amounts (when it succeeded): shares, tokens in and out. */
   effects?: TxEffects;
+  /**
+   * What the transaction spends of a block's execution budget (cost.ts): by its list elements, or for a
+   * simple swap by the bins its walk may take on the state read; undefined when that is unknown (a simple
+   * swap built without the state read).
+   */
+  blockCost?: BlockCost;
 }
 
 /** An executed transaction's effects (effects.ts): one row per list element, and the sender's totals. */
@@ -123,6 +130,7 @@ export const EXPORT_ERROR_CODES = [
   'bounds-unknown',
   'quote-mismatch',
   'deadline-passed',
+  'exceeds-block-budget',
 ] as const;
 
 type ExportErrorCode = (typeof EXPORT_ERROR_CODES)[number];

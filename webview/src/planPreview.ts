@@ -75,6 +75,7 @@ export class PlanPanel {
             `${op.id} · ${op.op} · ${op.mode} (active bin ${op.active_bin_id} when prepared)`,
           ),
           op.findings.length ? findings(op.findings) : null,
+          ...op.costs.map((c) => h('p', { className: 'muted', 'data-testid': 'plan-cost' }, c)),
           h(
             'ul',
             { className: 'items' },

@@ -233,6 +233,8 @@ export const PreviewOpSchema = z.object({
   items: z.array(PreviewItemSchema),
   /** Findings of the operation not tied to one item. */
   findings: z.array(FindingInfoSchema),
+  /** Each of its transactions' share of a block's execution budget, in core's words (core/tx/cost.ts). */
+  costs: z.array(z.string()),
 });
 export type PreviewOp = z.infer<typeof PreviewOpSchema>;
 

@@ -11,6 +11,7 @@ import { binsReadOf, chainStateFromLive } from '../../../core/live/chainState';
 import type { Finding } from '../../../core/plan/diagnostics';
 import { executeAfterShift, type DriftInput, type DriftRun } from '../../../core/check/drift';
 import type { PlanExecution } from '../../../core/check/execute';
+import { blockCostDetail } from '../../../core/tx/cost';
 import { readBalancesOf, readPositionsLive, type LiveData } from '../../../core/live/live';
 import { positionsOf } from '../../../core/check/positions';
 import { networkOfPrincipal, routerConfigFor, type RouterOverrides } from '../../../core/chain/deployments';
@@ -440,6 +441,7 @@ export function buildPlanPreview(active: ActivePlan | undefined, poolIds: Readon
       range: safeRange(a, ['operations', op.index]),
       items,
       findings: opFindings.filter((f) => !used.has(f)).map(findingInfo),
+      costs: costLines(a, op.index),
     });
   }
   return {
@@ -453,6 +455,18 @@ export function buildPlanPreview(active: ActivePlan | undefined, poolIds: Readon
     other_pool_ops: other,
     file_findings: a.findings.filter((f) => f.operation === undefined).map(findingInfo),
   };
+}
+
+/** Each transaction of operation `index` with its share of a block, as core words it. */
+function costLines(a: { execution?: PlanExecution | undefined }, index: number): string[] {
+  const txs = (a.execution?.transactions ?? []).filter((t) => t.opIndex === index);
+  return txs.flatMap((t) =>
+    t.blockCost
+      ? [
+          `${t.functionName}${t.parts > 1 ? ` (${t.part} of ${t.parts})` : ''}: ${blockCostDetail(t.blockCost)}`,
+        ]
+      : [],
+  );
 }
 
 /** Shifts the drift what-if offers: -DRIFT_LIMIT..DRIFT_LIMIT bins. */

@@ -1,6 +1,7 @@
 /**
  * Every rule, one per file. Order does not matter: findings are sorted by offset. `strict-drift-risk`
- * (strict-drift-risk.ts) runs on the plan's execution, from core/check/execute.ts.
+ * (strict-drift-risk.ts) and `exceeds-block-budget` (exceeds-block-budget.ts) run on the plan's execution,
+ * from core/check/execute.ts.
  */
 import type { Rule } from './rule';
 import { amountExceedsUserLiquidity } from './amount-exceeds-user-liquidity';

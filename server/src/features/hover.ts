@@ -21,6 +21,7 @@ import { minReceived } from '../../../core/dlmm/bounds';
 import { addBounds } from '../../../core/tx/callBounds';
 import { poolFees } from '../../../core/quote/exact';
 import { amountText } from '../../../core/tx/summary';
+import { blockCostDetail } from '../../../core/tx/cost';
 import type { Amount, TxEffects } from '../../../core/tx/types';
 import type { AnalysisResult, ExecutedTransaction } from '../planService';
 import { rangeOf } from './diagnostics';
@@ -404,7 +405,7 @@ function distributionSection(
 /** What hover reads of an executed transaction (the editor keeps no arguments: planService.ts). */
 type ExecutedTx = Pick<
   ExecutedTransaction,
-  'opIndex' | 'part' | 'parts' | 'functionName' | 'execution' | 'effects' | 'itemIndexes'
+  'opIndex' | 'part' | 'parts' | 'functionName' | 'execution' | 'effects' | 'itemIndexes' | 'blockCost'
 >;
 
 /** Executed list elements shown in one hover. */
@@ -426,6 +427,8 @@ function executionSection(
   const lines: string[] = [];
   for (const tx of mine) {
     const part = tx.parts > 1 ? ` (transaction ${tx.part} of ${tx.parts})` : '';
+    // Its share of a block's execution budget (core/tx/cost.ts), on the operation's hover.
+    if (!item && tx.blockCost) lines.push(`\`${tx.functionName}\`${part} ${blockCostDetail(tx.blockCost)}`);
     const r = tx.execution;
     if (!r) continue;
     if (r.status === 'reverted') {

@@ -28,6 +28,9 @@ import { coreQuoteToRoute, createCoreSwapClient } from '../../../core/api/coreCl
 import { checkRouteLive } from '../../../core/quote/exact';
 import { buildCoreSwapExport } from '../../../core/tx/coreSwapExport';
 import { DEFAULT_ROUTERS } from '../../../core/chain/deployments';
+import { SAFE_BLOCK_SHARE } from '../../../core/chain/costs';
+import { formatUnits } from '../../../core/dlmm/bins';
+import { wideWorld } from '../export/wideWorld';
 
 /** Not a secret: a fixed test key, so the world's user can be the transaction's signer. */
 const PUBLIC_KEY = privateKeyToPublic('33'.repeat(32) + '01') as string;
@@ -324,5 +327,57 @@ describe('dlmm quote --source core --export: getSwapParams as an unsigned, check
       assert.match(r.err, /not exported: operation-unchecked: .*could not be recomputed/);
       assert.equal(await exists(join(dir, 'unread.json')), false);
     });
+  });
+});
+
+describe('dlmm quote --source core --export: a walk that does not fit a block is never written (issue 41)', function () {
+  this.timeout(60_000);
+  let sim: RunningSimulator;
+  let dir: string;
+  let env: Record<string, string | undefined>;
+  before(async () => {
+    sim = await startSimulator({ port: 0, world: wideWorld(USER) });
+    dir = await mkdtemp(join(tmpdir(), 'dlmm-core-budget-'));
+    env = {
+      DLMM_API_KEY: DEFAULT_SIM_API_KEY,
+      BITFLOW_API_HOST: sim.coreUrl,
+      READONLY_CALL_API_HOST: sim.nodeUrl,
+    };
+  });
+  after(async () => {
+    await sim?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const args = (amount: string, file: string) =>
+    [
+      'quote',
+      '--api',
+      sim.url,
+      '--source',
+      'core',
+      '--in',
+      'sBTC',
+      '--out',
+      'USDCx',
+      '--amount',
+      amount,
+    ].concat(['--sender', USER, '--slippage', '1', '--export', file, '--export-format', 'json']);
+
+  it('refuses a swap across ~300 bins of a 1-bps pool with the largest amount that fits, and writes that one', async () => {
+    const r = await dlmm(args('3.9', 'over.json'), env, dir);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /exceeds-block-budget/);
+    assert.match(r.err, /would cost \d+% of a block \([\d,]+ of 15,000 reads\)/);
+    const largest = /lower amount_in to at most [\d.]+ sBTC \((\d+)\)/.exec(r.err)?.[1];
+    assert.ok(largest, r.err);
+    assert.equal(await exists(join(dir, 'over.json')), false, 'nothing is written');
+    const ok = await dlmm(args(formatUnits(BigInt(largest), 8), 'fits.json'), env, dir);
+    assert.equal(ok.code, 0, ok.err);
+    const doc = JSON.parse(await readFile(join(dir, 'fits.json'), 'utf8')) as {
+      transactions: { cost?: { share: number; text: string; walk?: { used: number; extra: number } } }[];
+    };
+    const cost = doc.transactions[0]?.cost;
+    assert.ok(cost?.walk, JSON.stringify(doc.transactions[0]?.cost));
+    assert.ok(cost.share <= SAFE_BLOCK_SHARE, cost.text);
   });
 });

@@ -4,6 +4,7 @@
  * The figures are compared with the chain model's own execution of the same plan in this process (core
  * analyzePlan on the same simulator), so the hover shows the executed numbers, not a re-derivation.
  */
+import { blockCostDetail } from '../../../core/tx/cost';
 import assert from 'node:assert/strict';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { createApiClient } from '../../../core/api/client';
@@ -96,6 +97,14 @@ describe('hover shows the executed effects of an operation (language server over
       assert.match(op, /you send: 0\.00005 sBTC \(5000\) · you receive: nothing/);
       // The sender's balance before and after, followed through the plan (read from the node).
       assert.match(op, /your balance: 10 sBTC \(1000000000\) → 9\.99995 sBTC \(999995000\)/);
+      // Its share of a block, as core words it (the operation's hover only, not an item's).
+      assert.ok(add!.blockCost, 'the check weighed the transaction');
+      assert.ok(op.includes(`\`add-liquidity-multi\` ${blockCostDetail(add!.blockCost)}`), op);
+      assert.match(
+        op,
+        /`add-liquidity-multi` cost \d+% of a block \([\d,]+ of 15,000 reads\) for 2 positions/,
+      );
+      assert.doesNotMatch(item, /of a block/);
 
       const out = a.execution?.transactions.find((t) => t.opId === 'out');
       const got = out!.effects!.received.find((r) => r.token?.symbol === 'USDCx')!.amount;
@@ -111,6 +120,9 @@ describe('hover shows the executed effects of an operation (language server over
         new RegExp(`from bin 139: in 0\\.001 sBTC \\(100000\\), out [\\d.]+ USDCx \\(${swapOut}\\)`),
       );
       assert.match(s, /you send: 0\.001 sBTC \(100000\)/);
+      assert.ok(sw!.blockCost?.walk, 'a simple swap is weighed by the bins its walk may take');
+      assert.ok(s.includes(blockCostDetail(sw!.blockCost)), s);
+      assert.match(s, /bins its walk may take: \d+ on the state read/);
       // After the asks (5,000) and the ladder (2,200,000): the swap takes 100,000 more and pays USDCx.
       assert.match(s, /your balance: 9\.97795 sBTC \(997795000\) → 9\.97695 sBTC \(997695000\)/);
       const usdcx = /[\d.]+ USDCx \((\d+)\) → [\d.]+ USDCx \((\d+)\)/.exec(s);

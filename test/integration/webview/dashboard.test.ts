@@ -26,6 +26,7 @@ import {
 } from '../../webview/harness';
 import { skipBecause } from '../../skip';
 import { routeBins, routeBinsText } from '../../../core/quote/routeBins';
+import { blockCostDetail } from '../../../core/tx/cost';
 
 /** Waits (bounded) until `check` returns a value. */
 async function until<T>(
@@ -197,6 +198,16 @@ describe('dashboard webview in Chromium (simulated engine)', function () {
     );
     const items = page.locator('[data-testid=plan-item]');
     assert.equal(await items.count(), prepared.items.length);
+    // The operation's transaction with its share of a block, in core's words.
+    const tx = analysis.execution?.transactions.find((t) => t.opIndex === 0);
+    assert.ok(tx?.blockCost, 'the check weighed the transaction');
+    assert.deepEqual(await page.locator('[data-testid=plan-cost]').allTextContents(), [
+      `${tx.functionName}: ${blockCostDetail(tx.blockCost)}`,
+    ]);
+    assert.match(
+      tx.functionName + blockCostDetail(tx.blockCost),
+      /cost \d+% of a block \([\d,]+ of 15,000 reads\) for 9 positions/,
+    );
     await items.first().locator('button').first().click();
     const reveal = await until(() => dash!.reveals[0], 'a revealRange message');
     const range = analysis.parsed.rangeOf(['operations', 0, 'distribution'])!;

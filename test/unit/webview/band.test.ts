@@ -26,6 +26,7 @@ function op(kind: PreviewOp['op'], ids: number[]): PreviewOp {
       findings: [],
     })),
     findings: [],
+    costs: [],
   };
 }
 

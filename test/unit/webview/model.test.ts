@@ -27,6 +27,7 @@ function op(mode: 'strict' | 'simple', kind: PreviewOp['op'], items: PreviewItem
     range: { offset: 0, length: 1 },
     items,
     findings: [],
+    costs: [],
   };
 }
 
