@@ -26,7 +26,7 @@ import { BinShareReader } from './shares';
 import { addEngineLines, buildSwapOp, engineLinesIndex } from './swap';
 import { effectTokens, txEffects } from './effects';
 import type { BalanceChange, BuiltTransaction, ExportError, ExportOutcome, TokenInfo } from './types';
-import { costProblem, listBlockCost, splitReason } from './cost';
+import { costProblem, costVerdict, listBlockCost, splitReason } from './cost';
 
 /** Ledger's Stacks app (0.26.17+) rejects transactions with more post-conditions at parse time. */
 const LEDGER_MAX_POST_CONDITIONS = 128;
@@ -277,11 +277,15 @@ export async function buildTransactions(
       if (c) tx.blockCost = c;
     }
     if (!opts.forCheck) {
-      // Nothing above the safe budget is written: a liquidity operation is split within it, a swap is not.
-      const over = txs.map(
-        (tx) => tx.blockCost && costProblem(tx.blockCost, tx.functionName, inputWords(ctx, op)),
-      );
-      const problem = over.find((p) => p !== undefined);
+      // Nothing above a block's limit is written (the check's error); a liquidity operation is split within
+      // the safe budget, so only a swap can be above it, and it is written with the check's warning as a note.
+      const words = inputWords(ctx, op);
+      for (const tx of txs)
+        if (tx.blockCost && costVerdict(tx.blockCost) === 'over-safe')
+          tx.notes = [...tx.notes, `COST: ${costProblem(tx.blockCost, tx.functionName, words)}`];
+      const problem = txs
+        .filter((tx) => tx.blockCost && costVerdict(tx.blockCost) === 'over-limit')
+        .map((tx) => costProblem(tx.blockCost!, tx.functionName, words))[0];
       if (problem !== undefined)
         return {
           ok: false,

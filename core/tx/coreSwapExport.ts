@@ -127,11 +127,13 @@ export function buildCoreSwapExport(input: CoreSwapExportInput): ExportOutcome {
       'live-data-unavailable',
       `core route ${route}: pool ${p.pool} has no readable active bin, so the transaction cannot be executed on the state read`,
     );
-  // A one-pool swap cannot be split: above the safe share of a block it is refused with the largest
-  // amount that fits (cost.ts), weighed on the state read before the call runs on it.
+  // A one-pool swap cannot be split: above a block's limit it is refused with the largest amount that fits
+  // the safe budget (cost.ts), weighed on the state read before the call runs on it; above the safe budget
+  // it is written with the problem as a note, as a plan's swap is.
   const version = input.routers.version;
   const xForY = p.functionName.includes('x-for-y');
   const blockCost = simpleSwapCost(p.functionName, cp, xForY, p.amountIn, p.minOut, version);
+  const costNotes: string[] = [];
   if (blockCost && costVerdict(blockCost) !== 'fits') {
     blockCost.largestAmount = largestSwapWithin(
       p.functionName,
@@ -142,10 +144,9 @@ export function buildCoreSwapExport(input: CoreSwapExportInput): ExportOutcome {
       version,
     );
     const words = (v: bigint) => `${fin(v)} (${v})`;
-    return refuse(
-      'exceeds-block-budget',
-      `core route ${route}: ${costProblem(blockCost, p.functionName, words) ?? ''}`,
-    );
+    const problem = `core route ${route}: ${costProblem(blockCost, p.functionName, words) ?? ''}`;
+    if (costVerdict(blockCost) === 'over-limit') return refuse('exceeds-block-budget', problem);
+    costNotes.push(`COST: ${problem}`);
   }
   const names = new Map<string, string>();
   for (const t of [tin, tout]) if (t.assetName) names.set(t.contract, t.assetName);
@@ -219,7 +220,7 @@ export function buildCoreSwapExport(input: CoreSwapExportInput): ExportOutcome {
       { label: 'in', amount: p.amountIn, token: tin },
       { label: 'min out', amount: p.minOut, token: tout },
     ],
-    notes,
+    notes: [...notes, ...costNotes],
     deadline: null,
     execution,
     ...(blockCost ? { blockCost } : {}),

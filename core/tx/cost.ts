@@ -53,17 +53,28 @@ export function costVerdict(c: Pick<BlockCost, 'share'>): CostVerdict {
   return c.share > 1 ? 'over-limit' : c.share > SAFE_BLOCK_SHARE ? 'over-safe' : 'fits';
 }
 
-/** The cost figure of `units` units of `fn`; undefined for a function the table does not hold. */
-export function blockCostOf(fn: string, units: number, version: RouterVersion): BlockCost | undefined {
+/**
+ * The cost figure of `units` units of `fn`; undefined for a function the table does not hold. `worst`: every
+ * unit is counted at its costliest (a position into a bin with no shares, moving both tokens), which is what a
+ * list call may meet when it runs: the bins it lands on are only known then (simple mode follows the active
+ * bin, and other transactions may empty or fill a bin first).
+ */
+export function blockCostOf(
+  fn: string,
+  units: number,
+  version: RouterVersion,
+  worst = false,
+): BlockCost | undefined {
   const f = FUNCTION_COSTS[fn];
-  const cost = callCost(fn, units, version);
+  const cost = callCost(fn, units, version, worst ? { newBins: units, bothTokens: units } : {});
   if (!f || !cost) return undefined;
   const { share, dimension } = blockShare(cost);
   return { functionName: fn, units, unit: f.unit, cost, share, dimension };
 }
 
 /**
- * The cost figure of a call that takes a list first (liquidity calls, swap-multi): by its list elements.
+ * The cost figure of a call that takes a list first (liquidity calls, swap-multi): by its list elements,
+ * each at its costliest (blockCostOf `worst`).
  * Undefined for a call whose first argument is no list (a simple swap: simpleSwapCost) or not in the table.
  */
 export function listBlockCost(
@@ -72,7 +83,7 @@ export function listBlockCost(
 ): BlockCost | undefined {
   const list = tx.functionArgs[0];
   if (list?.type !== 'list') return undefined;
-  return blockCostOf(tx.functionName, list.value.length, version);
+  return blockCostOf(tx.functionName, list.value.length, version, true);
 }
 
 /**
@@ -80,7 +91,8 @@ export function listBlockCost(
  * and the most whose cost stays within the safe budget, whichever is smaller.
  */
 export function positionsPerTx(fn: string, listLimit: number, version: RouterVersion): number {
-  const byCost = maxUnitsWithin(fn, SAFE_BLOCK_SHARE, version);
+  // At the costliest a position can be (listBlockCost): the split holds whatever bins the call meets.
+  const byCost = maxUnitsWithin(fn, SAFE_BLOCK_SHARE, version, { newBins: true, bothTokens: true });
   return Math.max(1, Math.min(listLimit, byCost ?? listLimit));
 }
 
@@ -258,7 +270,7 @@ export function splitReason(
   version: RouterVersion,
 ): string {
   const perTx = positionsPerTx(fn, listLimit, version);
-  const at = blockCostOf(fn, perTx, version);
+  const at = blockCostOf(fn, perTx, version, true);
   const byCost =
     perTx < listLimit && at
       ? `${Math.round(SAFE_BLOCK_SHARE * 100)}% of a block's execution budget (at most ${perTx} positions of ${fn} per transaction: ${blockCostText(at)}), `

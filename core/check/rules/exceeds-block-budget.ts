@@ -2,8 +2,8 @@
  * `exceeds-block-budget`, on the plan's exact transactions (core/check/execute.ts): each one's cost as the
  * export builds it (core/tx/cost.ts: a liquidity call by its list elements, a simple swap by the bins its
  * walk may take at its slippage tolerance, swap-multi by its steps). Above a block's limit it is an error
- * (the transaction would never be mined); above the safe budget, 80% of a block, a warning (the export
- * refuses it). Each names the figure, the limit and the fix; a swap's gives the largest amount that fits
+ * (the transaction would never be mined, and the export refuses it); above the safe budget, 80% of a block, a
+ * warning (the export writes it with the problem as a note). Each names the figure, the limit and the fix; a swap's gives the largest amount that fits
  * and a quick fix setting it.
  */
 import type { BuiltTransaction } from '../../tx/types';

@@ -93,12 +93,17 @@ describe('cost: a transaction against a block', () => {
   it('splits each liquidity function at the most positions within the safe budget (or the list limit)', () => {
     for (const version of VERSIONS)
       for (const fn of LIQUIDITY) {
-        const byCost = maxUnitsWithin(fn, SAFE_BLOCK_SHARE, version)!;
+        // At their costliest: every position into a bin with no shares, moving both tokens.
+        const byCost = maxUnitsWithin(fn, SAFE_BLOCK_SHARE, version, { newBins: true, bothTokens: true })!;
         const perTx = positionsPerTx(fn, 350, version);
         assert.equal(perTx, Math.min(350, byCost), fn);
-        assert.equal(costVerdict(blockCostOf(fn, perTx, version)!), 'fits', `${fn} ${perTx}`);
+        assert.equal(costVerdict(blockCostOf(fn, perTx, version, true)!), 'fits', `${fn} ${perTx}`);
         if (perTx < 350)
-          assert.notEqual(costVerdict(blockCostOf(fn, perTx + 1, version)!), 'fits', `${fn} ${perTx + 1}`);
+          assert.notEqual(
+            costVerdict(blockCostOf(fn, perTx + 1, version, true)!),
+            'fits',
+            `${fn} ${perTx + 1}`,
+          );
         // A smaller configured list limit stays the limit; cost never raises it.
         assert.equal(positionsPerTx(fn, 10, version), Math.min(10, byCost));
         // 350 items split into parts within the budget, the note saying why.
@@ -109,7 +114,7 @@ describe('cost: a transaction against a block', () => {
           1,
           () => [],
         );
-        assert.ok(parts.every((p) => costVerdict(blockCostOf(fn, p.length, version)!) === 'fits'));
+        assert.ok(parts.every((p) => costVerdict(blockCostOf(fn, p.length, version, true)!) === 'fits'));
         if (perTx < 350)
           assert.match(splitReason(fn, 350, 128, version), /80% of a block's execution budget/);
       }
