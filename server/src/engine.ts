@@ -5,7 +5,12 @@
  * neither zod, yaml nor the analyzer.
  */
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver';
-import { CodeLensRefreshRequest, DiagnosticSeverity, type Range } from 'vscode-languageserver-protocol';
+import {
+  CodeLensRefreshRequest,
+  DiagnosticSeverity,
+  type Diagnostic,
+  type Range,
+} from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { nodeCacheDir } from '../../core/api/nodeStore';
 import { keysFromEnv, safeDeep } from '../../core/text/safe';
@@ -28,6 +33,7 @@ import {
   ProgressNotification,
   SetApiKeyNotification,
   TestAnalysedRequest,
+  TestDocumentRequest,
   VisibleDocumentsNotification,
 } from './protocol';
 import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
@@ -281,10 +287,18 @@ export function startEngine(
     if (!r) return null;
     const diagnostics: unknown = p.context?.diagnostics;
     if (!Array.isArray(diagnostics)) throw invalid('context.diagnostics must be a list');
-    return codeActions(r.doc, diagnostics, r.result.analysis.findings, p.context.only, {
-      analysis: r.result.analysis,
-      range: rangeParam(p.range),
-    });
+    const only: unknown = p.context.only;
+    // Entries without a range are no diagnostics: skipped (a fix is taken only from our own, checked).
+    return codeActions(
+      r.doc,
+      diagnostics.filter((d: unknown): d is Diagnostic => isRange((d as { range?: unknown } | null)?.range)),
+      r.result.analysis.findings,
+      Array.isArray(only) ? only.filter((k: unknown): k is string => typeof k === 'string') : undefined,
+      {
+        analysis: r.result.analysis,
+        range: rangeParam(p.range),
+      },
+    );
   });
   connection.onCodeLens(async (p) => {
     const r = await resultFor(p);
@@ -309,11 +323,18 @@ export function startEngine(
       : null;
   });
 
-  if (options.env.DLMM_TEST_HOOKS === '1')
+  if (options.env.DLMM_TEST_HOOKS === '1') {
     connection.onRequest(
       TestAnalysedRequest,
       async ({ uri, version }) => (await service.analysed(uri, version)) ?? null,
     );
+    connection.onRequest(TestDocumentRequest, ({ uri }) => {
+      const doc = documents.get(uri);
+      if (doc) return { version: doc.version, text: doc.getText() };
+      const lost = documents.outOfSync(uri);
+      return lost ? { outOfSync: lost.reason } : null;
+    });
+  }
 
   // Documents opened before this part was loaded (TextDocuments kept them): analysed now.
   for (const doc of documents.all()) {
@@ -352,14 +373,18 @@ function offsetOf(doc: TextDocument, position: unknown): number {
   return doc.offsetAt({ line: p.line, character: p.character });
 }
 
-/** A request's `range`, checked to be one (InvalidParams otherwise). */
-function rangeParam(range: unknown): Range {
+/** Whether `range` is {start, end} positions of non-negative integers. */
+function isRange(range: unknown): range is Range {
   const r = range as { start?: unknown; end?: unknown } | null | undefined;
   const pos = (x: unknown) => {
     const p = x as { line?: unknown; character?: unknown } | null | undefined;
     return isUInteger(p?.line) && isUInteger(p.character);
   };
-  if (!pos(r?.start) || !pos(r?.end))
-    throw invalid('range must be {start, end} positions of non-negative integers');
-  return range as Range;
+  return pos(r?.start) && pos(r?.end);
+}
+
+/** A request's `range`, checked to be one (InvalidParams otherwise). */
+function rangeParam(range: unknown): Range {
+  if (!isRange(range)) throw invalid('range must be {start, end} positions of non-negative integers');
+  return range;
 }

@@ -16,7 +16,8 @@ export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** A header block longer than this without its blank line is not one. */
 const MAX_HEADER_BYTES = 8 * 1024;
 const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
-const LENGTH_KEY = 'content-length:';
+const LENGTH_KEY = /content-length:/i;
+const LENGTH_KEY_BYTES = 15;
 const MAX_NOTICES = 20;
 
 export class FramingGuard extends Transform {
@@ -28,9 +29,18 @@ export class FramingGuard extends Transform {
   /** Lines said so far (a flood of garbage is reported by its first few). */
   private said = 0;
 
-  /** `notice` hears, for a person, what was skipped and why (the first MAX_NOTICES times). */
-  constructor(private readonly notice: (what: string) => void = () => undefined) {
+  private readonly maxMessageBytes: number;
+
+  /**
+   * `notice` hears, for a person, what was skipped and why (the first MAX_NOTICES times); `maxMessageBytes`
+   * is MAX_MESSAGE_BYTES unless a test says otherwise.
+   */
+  constructor(
+    private readonly notice: (what: string) => void = () => undefined,
+    opts: { maxMessageBytes?: number } = {},
+  ) {
     super();
+    this.maxMessageBytes = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   }
 
   private dropped(what: string): void {
@@ -79,9 +89,9 @@ export class FramingGuard extends Transform {
       const rest = this.head.subarray(end + HEADER_END.length);
       this.head = Buffer.alloc(0);
       this.bodyLeft = length;
-      this.skipping = length > MAX_MESSAGE_BYTES;
+      this.skipping = length > this.maxMessageBytes;
       if (this.skipping)
-        this.dropped(`a message of ${length} bytes (more than ${MAX_MESSAGE_BYTES}) was read past`);
+        this.dropped(`a message of ${length} bytes (more than ${this.maxMessageBytes}) was read past`);
       else this.push(Buffer.from(`Content-Length: ${length}\r\n\r\n`, 'latin1'));
       return rest;
     }
@@ -89,12 +99,25 @@ export class FramingGuard extends Transform {
 
   /** Drops the bytes of `head` before the next `Content-Length:` at or after `from` (all but a tail if none). */
   private resync(what: string, from: number): void {
-    const text = this.head.toString('latin1').toLowerCase();
-    const next = text.indexOf(LENGTH_KEY, from);
+    const next = this.nextLengthKey(from);
     // Without one, a tail that could be the start of one split across chunks is kept.
-    const keep = next >= 0 ? next : Math.max(from, this.head.length - (LENGTH_KEY.length - 1));
+    const keep = next >= 0 ? next : Math.max(from, this.head.length - (LENGTH_KEY_BYTES - 1));
     this.dropped(`${what} was skipped (${keep} bytes)`);
     this.head = this.head.subarray(keep);
+  }
+
+  /**
+   * Where the next `Content-Length:` (any case) starts at or after `from`, or -1: searched in windows that
+   * double, so finding it costs about twice the distance to it (a flood of bad headers costs its length,
+   * not its length for each header).
+   */
+  private nextLengthKey(from: number): number {
+    for (let width = 64; ; width *= 2) {
+      const end = Math.min(this.head.length, from + width);
+      const at = this.head.toString('latin1', from, end).search(LENGTH_KEY);
+      if (at >= 0) return from + at;
+      if (end === this.head.length) return -1;
+    }
   }
 }
 
