@@ -252,11 +252,14 @@ export function decodeEscapes(text: string): string {
     const escapes = run.match(/%[0-9a-f]{2}/gi) ?? [];
     let out = '';
     for (let i = 0; i < escapes.length;) {
-      let n = Math.min(4, escapes.length - i);
+      let taken = 1;
       let decoded: string | undefined;
-      for (; n > 0 && decoded === undefined; n--) decoded = decode(escapes.slice(i, i + n).join(''));
+      for (let n = Math.min(4, escapes.length - i); n > 0 && decoded === undefined; n--) {
+        decoded = decode(escapes.slice(i, i + n).join(''));
+        taken = n;
+      }
       out += decoded ?? escapes[i];
-      i += decoded === undefined ? 1 : n + 1;
+      i += decoded === undefined ? 1 : taken;
     }
     return out;
   });

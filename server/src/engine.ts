@@ -115,7 +115,7 @@ export function startEngine(
     slowRead: (uri, done) => {
       void connection.sendNotification(ProgressNotification, {
         id: uri,
-        title: `DLMM: reading live data for ${shortName(uri)}`,
+        title: safe(`DLMM: reading live data for ${shortName(uri)}`),
         done,
       });
     },
