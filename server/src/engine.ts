@@ -328,7 +328,9 @@ export function startEngine(
       TestAnalysedRequest,
       async ({ uri, version }) => (await service.analysed(uri, version)) ?? null,
     );
-    connection.onRequest(TestDocumentRequest, ({ uri }) => {
+    connection.onRequest(TestDocumentRequest, (p: unknown) => {
+      const uri = (p as { uri?: unknown } | null)?.uri;
+      if (typeof uri !== 'string') throw invalid('uri must be a string');
       const doc = documents.get(uri);
       if (doc) return { version: doc.version, text: doc.getText() };
       const lost = documents.outOfSync(uri);
