@@ -43,29 +43,141 @@ export function userCacheDir(env: Record<string, string | undefined>): string | 
 }
 
 /**
- * Why the cache folder `dir` must not be used, or undefined when it may: it is created (0700) when missing;
- * it must be a real folder (not a symbolic link), belong to this user and be writable by no one else, since
- * what it holds is believed (docs/guarantees.md "The cache believes nothing it cannot vouch for"). On a
- * platform without user ids (Windows) only the type is checked.
+ * Why the cache folder `dir` must not be used, or undefined when it may (openCacheFolder's verdict, the
+ * folder closed again): for a message said once, when a store is opened. Every use opens it again.
  */
 export function cacheFolderProblem(dir: string): string | undefined {
+  const opened = openCacheFolder(dir);
+  if ('problem' in opened) return opened.problem;
+  opened.close();
+  return undefined;
+}
+
+/**
+ * A cache folder checked on the descriptor it is used through. Node has no `openat`, so on Linux the files
+ * in it are named through the process's own view of that descriptor (`/proc/self/fd/N/name`): every call
+ * resolves them in the very folder that was checked, whatever is put at its path meanwhile (a symbolic link
+ * swapped in for it after the check, in a loop, redirects nothing). Where /proc does not show the descriptor
+ * (macOS), files are named by path and the path is checked to still be that folder (same device and inode)
+ * before each use: a swap in the moment between that check and the call can still win there.
+ */
+export interface CacheFolder {
+  /** `name` inside the checked folder, as a path the file calls resolve through its descriptor. */
+  at(name: string): string;
+  /** True when `at` goes through the descriptor (Linux); false: by path, checked with `unchanged`. */
+  readonly anchored: boolean;
+  /** Whether the folder's path still names the folder that was checked (always true when anchored). */
+  unchanged(): boolean;
+  /** Releases the descriptor; `at` must not be used afterwards. */
+  close(): void;
+}
+
+/**
+ * Opens the cache folder `dir` (created 0700 when missing, unless `create` is false) without following a link, and checks the opened
+ * folder (fstat): a real folder of this user that no one else may write, since what it holds is believed
+ * (docs/guarantees.md "The cache believes nothing it cannot vouch for"). `{ problem }` says why not. On a
+ * platform without user ids or folder descriptors (Windows) the folder is checked by path (lstat), and only
+ * its type.
+ */
+export function openCacheFolder(
+  dir: string,
+  opts: { create?: boolean } = {},
+): CacheFolder | { problem: string } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:fs only when a cache is used
   const fs = require('node:fs') as typeof import('node:fs');
+  if (opts.create !== false) {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      if (codeOf(e) !== 'EEXIST') return { problem: `it cannot be created (${codeOf(e)})` };
+    }
+  }
+  const c = fs.constants;
+  if (process.platform === 'win32' || c.O_DIRECTORY === undefined || c.O_NOFOLLOW === undefined)
+    return byPath(fs, dir);
+  let fd: number;
+  try {
+    fd = fs.openSync(dir, c.O_RDONLY | c.O_DIRECTORY | c.O_NOFOLLOW | (c.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = codeOf(e);
+    if (code === 'ELOOP' || code === 'ENOTDIR' || code === 'EMLINK') {
+      // Which of the two, for the message (the verdict is the same).
+      try {
+        return {
+          problem: fs.lstatSync(dir).isSymbolicLink() ? 'it is a symbolic link' : 'it is not a folder',
+        };
+      } catch {
+        return { problem: 'it is not a folder' };
+      }
+    }
+    return { problem: code === 'ENOENT' ? 'it does not exist' : `it cannot be read (${code})` };
+  }
+  let st: import('node:fs').Stats;
+  try {
+    st = fs.fstatSync(fd);
+  } catch (e) {
+    fs.closeSync(fd);
+    return { problem: `it cannot be read (${codeOf(e)})` };
+  }
+  const problem = !st.isDirectory() ? 'it is not a folder' : ownershipProblem(st);
+  if (problem !== undefined) {
+    fs.closeSync(fd);
+    return { problem };
+  }
+  const same = (other: { dev: number; ino: number }) => other.dev === st.dev && other.ino === st.ino;
+  const anchor = `/proc/self/fd/${fd}`;
+  let anchored = false;
+  try {
+    anchored = same(fs.statSync(anchor));
+  } catch {
+    anchored = false;
+  }
+  let open = true;
+  return {
+    anchored,
+    at: (name) => (anchored ? `${anchor}/${name}` : join(dir, name)),
+    unchanged: () => {
+      if (anchored) return true;
+      try {
+        const now = fs.lstatSync(dir);
+        return now.isDirectory() && same(now);
+      } catch {
+        return false;
+      }
+    },
+    close: () => {
+      if (!open) return;
+      open = false;
+      fs.closeSync(fd);
+    },
+  };
+}
+
+/** The folder checked by path only (Windows): a real folder, not a link. */
+function byPath(fs: typeof import('node:fs'), dir: string): CacheFolder | { problem: string } {
   let st: import('node:fs').Stats;
   try {
     st = fs.lstatSync(dir);
   } catch (e) {
-    if ((e as { code?: unknown }).code !== 'ENOENT') return `it cannot be read (${codeOf(e)})`;
-    try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      st = fs.lstatSync(dir);
-    } catch (e2) {
-      return `it cannot be created (${codeOf(e2)})`;
-    }
+    return { problem: `it cannot be read (${codeOf(e)})` };
   }
-  if (st.isSymbolicLink()) return 'it is a symbolic link';
-  if (!st.isDirectory()) return 'it is not a folder';
-  return ownershipProblem(st);
+  if (st.isSymbolicLink()) return { problem: 'it is a symbolic link' };
+  if (!st.isDirectory()) return { problem: 'it is not a folder' };
+  const problem = ownershipProblem(st);
+  if (problem !== undefined) return { problem };
+  return {
+    anchored: false,
+    at: (name) => join(dir, name),
+    unchanged: () => {
+      try {
+        const now = fs.lstatSync(dir);
+        return now.isDirectory() && !now.isSymbolicLink() && now.ino === st.ino && now.dev === st.dev;
+      } catch {
+        return false;
+      }
+    },
+    close: () => undefined,
+  };
 }
 
 /**

@@ -14,13 +14,14 @@
  * never cached. V8 checks only the data's header (version, flags, length), not its contents (a flipped bit
  * crashes the process), so each file starts with our own checksum of the data (`checksum`), checked before V8
  * sees it: a damaged file is compiled around, silently, and written again. Compiled code is run as code, so it is
- * trusted only from a folder and files of the current user that no one else may write (an absolute folder,
- * checked without following links; the folder is created 0700, the files 0600 and created new under a
- * random name, never through an existing one, then renamed), opened without following a link or blocking,
- * and read only when the opened file is a regular file.
+ * trusted only from a folder and files of the current user that no one else may write (an absolute folder;
+ * it and the cache folder above it opened without following links and checked on their descriptors, through
+ * which the files are named, so a link swapped in for either redirects nothing; the folder is created 0700,
+ * the files 0600 and created new under a random name, never through an existing one, then renamed), opened
+ * without following a link or blocking, and read only when the opened file is a regular file.
  */
 import type { Script } from 'node:vm';
-import { ownershipProblem } from './cacheDir';
+import { openCacheFolder, ownershipProblem, type CacheFolder } from './cacheDir';
 
 /** The line esbuild.mjs adds to each node bundle: the SHA-256 of the bundle without that line. */
 export const BUNDLE_HASH_MARK = '//# dlmm-bundle-sha256=';
@@ -46,6 +47,7 @@ function trusted(st: { uid: number; mode: number }): boolean {
 
 interface Pending {
   script: Script;
+  /** The cache file's name in `<cache>/v8`. */
   file: string;
   /** The bundle's name, for dropping its caches of older builds. */
   bundle: string;
@@ -61,23 +63,23 @@ export function enableCodeCache(distDir: string, cacheDir: () => string | undefi
   const Module = module.constructor as unknown as ModuleClass;
   const original = Module.prototype._compile;
   const pending: Pending[] = [];
-  let v8Dir: string | null | undefined; // null: off
+  let root: string | null | undefined; // the cache folder; null: off
   Module.prototype._compile = function (this: NodeModuleLike, content: string, filename: string) {
     const bundle = baseName(filename);
-    if (v8Dir !== null && dirName(filename) === distDir && CACHED_BUNDLE.test(bundle)) {
-      if (v8Dir === undefined) {
+    if (root !== null && dirName(filename) === distDir && CACHED_BUNDLE.test(bundle)) {
+      if (root === undefined) {
         const dir = cacheDir();
         // A relative folder (no home, a relative XDG_CACHE_HOME) would be the current directory's: none.
-        v8Dir = dir === undefined || !isAbsolutePath(dir) ? null : `${dir}/v8`;
-        if (v8Dir !== null) {
-          const where = v8Dir;
+        root = dir === undefined || !isAbsolutePath(dir) ? null : dir;
+        if (root !== null) {
+          const where = root;
           process.once('exit', () => writeCaches(where, pending));
         }
       }
-      const key = v8Dir === null ? undefined : cacheKey(content, filename);
-      if (v8Dir !== null && key !== undefined) {
-        const file = `${v8Dir}/${bundle.slice(0, -3)}.${key}.bin`;
-        return compileCached(this, content, filename, bundle, file, pending, Module);
+      const key = root === null ? undefined : cacheKey(content, filename);
+      if (root !== null && key !== undefined) {
+        const file = `${bundle.slice(0, -3)}.${key}.bin`;
+        return compileCached(this, content, filename, bundle, root, file, pending, Module);
       }
     }
     return original.call(this, content, filename);
@@ -99,6 +101,7 @@ function compileCached(
   content: string,
   filename: string,
   bundle: string,
+  root: string,
   file: string,
   pending: Pending[],
   Module: ModuleClass,
@@ -109,7 +112,7 @@ function compileCached(
   /* eslint-enable @typescript-eslint/no-require-imports */
   let cachedData: Buffer | undefined;
   try {
-    cachedData = folderTrusted(dirName(file)) ? verified(readTrusted(fs, file)) : undefined;
+    cachedData = inV8Folder(root, false, (v8) => verified(readTrusted(fs, v8.at(file))));
   } catch {
     cachedData = undefined;
   }
@@ -150,67 +153,70 @@ function cacheKey(content: string, filename: string): string | undefined {
 }
 
 /** Writes the code caches of the bundles this process compiled without one; any failure is ignored. */
-function writeCaches(v8Dir: string, pending: readonly Pending[]): void {
+function writeCaches(root: string, pending: readonly Pending[]): void {
   if (pending.length === 0) return;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- see enableCodeCache
   const fs = require('node:fs') as typeof import('node:fs');
-  try {
-    fs.mkdirSync(v8Dir, { recursive: true, mode: 0o700 });
-  } catch {
-    return;
-  }
-  folderChecked.delete(v8Dir);
-  if (!folderTrusted(v8Dir)) return;
-  let names: string[] = [];
-  try {
-    names = fs.readdirSync(v8Dir);
-  } catch {
-    names = [];
-  }
-  for (const { script, file, bundle } of pending) {
+  inV8Folder(root, true, (v8) => {
+    let names: string[] = [];
     try {
-      const data = script.createCachedData();
-      // Written aside and renamed, so a concurrent run reads the old file or the new one, never half of one.
-      // Created new ('wx', O_EXCL) under a name no one can guess: a link planted anywhere is never followed.
-      const tmp = `${file}.${process.pid}.${crypto().randomBytes(6).toString('hex')}.tmp`;
-      const sum = checksum(data);
-      if (sum === undefined) return;
-      const header = Buffer.alloc(HEADER_BYTES);
-      MAGIC.copy(header);
-      header.writeBigUInt64LE(sum, MAGIC.length);
-      fs.writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600, flag: 'wx' });
-      fs.renameSync(tmp, file);
-      const prefix = `${bundle.slice(0, -3)}.`;
-      // This bundle's caches of other builds: removed a day after they were written (reading one does not
-      // renew it), and beyond the KEEP_OTHERS most recent (a developer rebuilding all day).
-      const others = names
-        .filter((name) => name.startsWith(prefix) && `${v8Dir}/${name}` !== file)
-        .map((name) => ({ path: `${v8Dir}/${name}`, mtimeMs: fs.statSync(`${v8Dir}/${name}`).mtimeMs }))
-        .sort((a, b) => b.mtimeMs - a.mtimeMs);
-      others.forEach((other, i) => {
-        if (i >= KEEP_OTHERS || Date.now() - other.mtimeMs > STALE_MS) fs.rmSync(other.path, { force: true });
-      });
+      names = fs.readdirSync(v8.at('.'));
     } catch {
-      /* the cache is an optimisation: an unwritable folder is no cache */
+      names = [];
     }
-  }
+    for (const { script, file, bundle } of pending) {
+      try {
+        const data = script.createCachedData();
+        // Written aside and renamed, so a concurrent run reads the old file or the new one, never half of
+        // one. Created new ('wx', O_EXCL) under a name no one can guess: a link planted anywhere is never
+        // followed; and in the folder that was checked, named through its descriptor (inV8Folder).
+        const tmp = `${file}.${process.pid}.${crypto().randomBytes(6).toString('hex')}.tmp`;
+        const sum = checksum(data);
+        if (sum === undefined) return;
+        const header = Buffer.alloc(HEADER_BYTES);
+        MAGIC.copy(header);
+        header.writeBigUInt64LE(sum, MAGIC.length);
+        fs.writeFileSync(v8.at(tmp), Buffer.concat([header, data]), { mode: 0o600, flag: 'wx' });
+        fs.renameSync(v8.at(tmp), v8.at(file));
+        const prefix = `${bundle.slice(0, -3)}.`;
+        // This bundle's caches of other builds: removed a day after they were written (reading one does not
+        // renew it), and beyond the KEEP_OTHERS most recent (a developer rebuilding all day).
+        const others = names
+          .filter((name) => name.startsWith(prefix) && name !== file)
+          .map((name) => ({ path: v8.at(name), mtimeMs: fs.statSync(v8.at(name)).mtimeMs }))
+          .sort((a, b) => b.mtimeMs - a.mtimeMs);
+        others.forEach((other, i) => {
+          if (i >= KEEP_OTHERS || Date.now() - other.mtimeMs > STALE_MS)
+            fs.rmSync(other.path, { force: true });
+        });
+      } catch {
+        /* the cache is an optimisation: an unwritable folder is no cache */
+      }
+    }
+  });
 }
 
-/** The folder holds only what this user wrote: a real folder (not a link) of this user, writable by no one else. */
-const folderChecked = new Map<string, boolean>();
-function folderTrusted(dir: string): boolean {
-  let ok = folderChecked.get(dir);
-  if (ok === undefined) {
+/**
+ * `use` of the code cache folder, `<root>/v8`, when both it and the cache folder are real folders (not links)
+ * of this user that no one else may write: each opened without following a link and checked on its
+ * descriptor, the files named through it (core/cacheDir.ts openCacheFolder), so a link swapped in for either
+ * meanwhile redirects nothing. `create`: made (0700) when missing. Undefined when not usable.
+ */
+function inV8Folder<T>(root: string, create: boolean, use: (v8: CacheFolder) => T): T | undefined {
+  const top = openCacheFolder(root, { create });
+  if ('problem' in top) return undefined;
+  try {
+    if (!top.unchanged()) return undefined;
+    const v8 = openCacheFolder(top.at('v8'), { create });
+    if ('problem' in v8) return undefined;
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- see enableCodeCache
-      const st = (require('node:fs') as typeof import('node:fs')).lstatSync(dir);
-      ok = st.isDirectory() && trusted(st);
-    } catch {
-      ok = false;
+      return v8.unchanged() ? use(v8) : undefined;
+    } finally {
+      v8.close();
     }
-    folderChecked.set(dir, ok);
+  } finally {
+    top.close();
   }
-  return ok;
 }
 
 /** V8's data from a cache file whose checksum matches; undefined for a damaged or foreign file. */

@@ -11,7 +11,8 @@
  * for"): each record carries a SHA-256 over the endpoint, the height, the read's key and the answer exactly
  * as the node gave it (its Clarity hex); a record whose sum does not match is dropped and the fact read from
  * the node again. The folder and the file are used only when they are this user's and no one else may write
- * them (core/cacheDir.ts); the file is opened without following links or blocking and read only when it is a
+ * them (core/cacheDir.ts), the folder checked again at each use on the descriptor the file is named through;
+ * the file is opened without following links or blocking and read only when it is a
  * regular file; writes go to a private temporary file created exclusively and renamed (core/files/output.ts).
  *
  * Only public chain data is stored: no API key, no header, no URL (the file is named by a hash of the
@@ -21,7 +22,13 @@
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheFolderProblem, defaultCacheDir, explicitCacheDir, readCacheFile } from '../cacheDir';
+import {
+  cacheFolderProblem,
+  defaultCacheDir,
+  explicitCacheDir,
+  openCacheFolder,
+  readCacheFile,
+} from '../cacheDir';
 import { writeOutputFile } from '../files/output';
 import type { ReadOnlyResult } from './schemas';
 
@@ -185,7 +192,8 @@ export function openNodeStore(
   opts: { prefix?: string; horizonMs?: number } = {},
 ): NodeStore {
   const endpoint = endpointId(nodeUrl);
-  const file = join(dir, `${opts.prefix ?? 'node'}-${endpoint}.json`);
+  const name = `${opts.prefix ?? 'node'}-${endpoint}.json`;
+  const file = join(dir, name);
   const horizonMs = opts.horizonMs ?? 120_000;
   const said = new Set<string>();
   const say = (line: string): void => {
@@ -199,17 +207,37 @@ export function openNodeStore(
       `the cache folder ${dir} is not used: ${folderProblem}; make it a folder of yours that only you can write (chmod 700), or set DLMM_CACHE_DIR to another folder (or off)`,
     );
   const onDisk = folderProblem === undefined;
-  const mtime = (): number => {
-    if (!onDisk) return -1;
+  /**
+   * `use` on the file's path inside the cache folder, opened and checked again for this use and named through
+   * its descriptor (core/cacheDir.ts openCacheFolder): a link swapped in for the folder since the last use
+   * redirects nothing. Undefined when the folder must not be used now (said once).
+   */
+  const inFolder = <T>(use: (path: string) => T): T | undefined => {
+    if (!onDisk) return undefined;
+    const folder = openCacheFolder(dir);
+    if ('problem' in folder) {
+      say(
+        `the cache folder ${dir} is not used now: ${folder.problem}; make it a folder of yours that only you can write (chmod 700), or set DLMM_CACHE_DIR to another folder (or off)`,
+      );
+      return undefined;
+    }
     try {
-      return lstatSync(file).mtimeMs;
-    } catch {
-      return -1;
+      return folder.unchanged() ? use(folder.at(name)) : undefined;
+    } finally {
+      folder.close();
     }
   };
+  const mtime = (): number =>
+    inFolder((path) => {
+      try {
+        return lstatSync(path).mtimeMs;
+      } catch {
+        return -1;
+      }
+    }) ?? -1;
   const read = (): FileShape => {
-    if (!onDisk) return emptyShape();
-    const shape = readShape(file, endpoint);
+    const shape = inFolder((path) => readShape(path, endpoint));
+    if (!shape) return emptyShape();
     if (shape.problem !== undefined)
       say(`the cache file ${file} is not used: ${shape.problem}; delete it (it is rebuilt)`);
     return { format: shape.format, height: shape.height, entries: shape.entries, requests: shape.requests };
@@ -286,9 +314,17 @@ export function openNodeStore(
       data = merged;
       if (!onDisk) return;
       try {
-        // A private temporary file created exclusively beside it, then renamed: never through a link. Not
-        // synced to the disk: a file a crash left short reads as an empty store (each entry is summed).
-        writeOutputFile(file, JSON.stringify(merged), { followLink: false, private: true, durable: false });
+        // A private temporary file created exclusively beside it, then renamed: never through a link, and in
+        // the folder that was checked (inFolder). Not synced to the disk: a file a crash left short reads as
+        // an empty store (each entry is summed).
+        inFolder((path) =>
+          writeOutputFile(path, JSON.stringify(merged), {
+            followLink: false,
+            private: true,
+            durable: false,
+            shownAs: file,
+          }),
+        );
         seen = mtime();
       } catch (e) {
         say(`the cache file ${file} was not written: ${e instanceof Error ? e.message : String(e)}`);

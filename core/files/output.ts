@@ -47,6 +47,11 @@ export interface WriteOptions {
    * waiting for the disk (no fsync). Default true: a user's output is on the disk before it replaces anything.
    */
   durable?: boolean;
+  /**
+   * The name messages give the file, when `path` is one a person would not know it by (a cache file named
+   * through its folder's descriptor, core/cacheDir.ts `openCacheFolder`).
+   */
+  shownAs?: string;
   /** For tests only (see OutputFs). */
   fsCalls?: OutputFs;
 }
@@ -106,18 +111,19 @@ function why(e: unknown): string {
  * the link's target) is exactly as it was before the call.
  */
 export function writeOutputFile(path: string, data: string | Buffer, opts: WriteOptions): void {
+  const shown = opts.shownAs ?? path;
   let target = resolve(path);
   let existing: fs.Stats | undefined;
   try {
     existing = fs.lstatSync(target);
   } catch (e) {
     if (codeOf(e) !== 'ENOENT')
-      throw new OutputFileError(`${path}: ${why(e)}; nothing was written`, 'failed');
+      throw new OutputFileError(`${shown}: ${why(e)}; nothing was written`, 'failed');
   }
   if (existing?.isSymbolicLink()) {
     if (!opts.followLink)
       throw new OutputFileError(
-        `${path} is a symbolic link; this file is never written through one (someone else may have placed it): remove the link, then run again`,
+        `${shown} is a symbolic link; this file is never written through one (someone else may have placed it): remove the link, then run again`,
         'refused',
       );
     try {
@@ -125,14 +131,14 @@ export function writeOutputFile(path: string, data: string | Buffer, opts: Write
       existing = fs.statSync(target);
     } catch (e) {
       throw new OutputFileError(
-        `${path} is a symbolic link whose target cannot be reached (${codeOf(e) ?? 'error'}); name the file itself`,
+        `${shown} is a symbolic link whose target cannot be reached (${codeOf(e) ?? 'error'}); name the file itself`,
         'refused',
       );
     }
   }
   if (existing && !existing.isFile())
     throw new OutputFileError(
-      `${path}: ${existing.isDirectory() ? 'is a folder, not a file (EISDIR)' : 'is not a regular file (a FIFO, device or socket)'}; nothing was written: name a file`,
+      `${shown}: ${existing.isDirectory() ? 'is a folder, not a file (EISDIR)' : 'is not a regular file (a FIFO, device or socket)'}; nothing was written: name a file`,
       'refused',
     );
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -147,7 +153,7 @@ export function writeOutputFile(path: string, data: string | Buffer, opts: Write
     fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, mode);
   } catch (e) {
     throw new OutputFileError(
-      `${path}: could not create a temporary file in its folder: ${why(e)}; ${keep}`,
+      `${shown}: could not create a temporary file in its folder: ${why(e)}; ${keep}`,
       'failed',
       codeOf(e),
     );
@@ -178,6 +184,6 @@ export function writeOutputFile(path: string, data: string | Buffer, opts: Write
     } catch {
       // renamed already, or never created
     }
-    throw new OutputFileError(`${path}: ${why(e)}; ${keep}`, 'failed', codeOf(e));
+    throw new OutputFileError(`${shown}: ${why(e)}; ${keep}`, 'failed', codeOf(e));
   }
 }

@@ -38,21 +38,62 @@ export function keysFromEnv(env: Readonly<Record<string, string | undefined>>): 
  */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#'"<>`]*@/gi;
 
-/** `text` with the credentials of every URL in it replaced (`http://[redacted]@host/api`). */
+/**
+ * A query (or fragment) parameter, `?name=value`, `&name=value`, `;name=value` or `#name=value`: its name
+ * and its value as written (up to the next separator, space, quote or bracket).
+ */
+const URL_PARAMETER = /([?&;#])([^=?&;#\s'"<>`]*)=([^?&;#\s'"<>`]*)/g;
+
+/**
+ * Whether a URL parameter of this name carries a credential: its name (percent escapes decoded, case
+ * ignored) contains `key`, `token`, `secret`, `pass`, `pwd`, `auth`, `sig`, `cred` or `session`. A list of
+ * words rather than of names, since services name them every way (`api_key`, `apiKey`, `X-Api-Key`, `key`,
+ * `access_token`, `client_secret`, `password`, `auth`, `sig`, `X-Amz-Signature`, `sessionid`); a parameter that
+ * merely looks like one loses only its value in what we show. Every value is not redacted, because URLs we
+ * show for other reasons (an explorer link's `?chain=mainnet`) must stay readable.
+ */
+const CREDENTIAL_PARAMETER = /key|token|secret|pass|pwd|auth|sig|cred|session/i;
+
+/**
+ * `text` with the credentials of every URL in it replaced: the user information (`http://[redacted]@host/api`)
+ * and the value of each query or fragment parameter named like a credential (`?api_key=[redacted]`).
+ */
 export function redactUrlCredentials(text: string): string {
-  if (!text.includes('@')) return text;
-  URL_CREDENTIALS.lastIndex = 0;
-  return text.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  let out = text;
+  if (out.includes('@')) {
+    URL_CREDENTIALS.lastIndex = 0;
+    out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  }
+  if (out.includes('=')) {
+    URL_PARAMETER.lastIndex = 0;
+    out = out.replace(URL_PARAMETER, (whole, sep: string, name: string, value: string) =>
+      value.length > 0 && value !== REDACTED && CREDENTIAL_PARAMETER.test(decodedName(name))
+        ? `${sep}${name}=${REDACTED}`
+        : whole,
+    );
+  }
+  return out;
 }
 
-/** `url` as text that may be shown: its user name and password replaced (the rest as written). */
+/** A parameter name with its percent escapes and `+` decoded (as written when they are not valid). */
+function decodedName(name: string): string {
+  if (!name.includes('%') && !name.includes('+')) return name;
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** `url` as text that may be shown: its user information and credential parameters replaced (the rest as written). */
 export function displayUrl(url: string | URL): string {
   return redactUrlCredentials(String(url));
 }
 
 /**
  * `text` with every occurrence of each secret (as written, JSON-escaped or URL-encoded) replaced, and the
- * credentials of any URL in it (redactUrlCredentials): a service URL with `user:pw@` never leaves the process.
+ * credentials of any URL in it (redactUrlCredentials): a service URL with `user:pw@` or `?api_key=…` never
+ * leaves the process.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = redactUrlCredentials(text);

@@ -4,13 +4,19 @@
  * (`initialized`): esbuild.mjs bundles it apart (dist/lazy-server-engine.js), so the handshake loads
  * neither zod, yaml nor the analyzer.
  */
-import type { Connection, TextDocuments } from 'vscode-languageserver';
-import { CodeLensRefreshRequest } from 'vscode-languageserver-protocol';
+import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver';
+import {
+  CodeLensRefreshRequest,
+  DiagnosticSeverity,
+  type Diagnostic,
+  type Range,
+} from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { nodeCacheDir } from '../../core/api/nodeStore';
 import { keysFromEnv, safeDeep } from '../../core/text/safe';
 import { ApiPool, type ApiFactory } from './apiPool';
 import { EngineWatch, readEngineStatus } from './engineWatch';
+import { uriFileName, type PlanDocuments } from './documents';
 import { codeActions } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
 import { completion } from './features/completion';
@@ -27,6 +33,7 @@ import {
   ProgressNotification,
   SetApiKeyNotification,
   TestAnalysedRequest,
+  TestDocumentRequest,
   VisibleDocumentsNotification,
 } from './protocol';
 import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
@@ -78,7 +85,7 @@ const DEFAULT_STATUS_POLL_MS = 5000;
 /** Binds every handler but the handshake onto `connection` (after `initialize`) and analyses open plans. */
 export function startEngine(
   connection: Connection,
-  documents: TextDocuments<TextDocument>,
+  documents: PlanDocuments,
   options: ServerOptions,
   handshake: Handshake,
 ): void {
@@ -140,7 +147,7 @@ export function startEngine(
     slowRead: (uri, done) => {
       void connection.sendNotification(ProgressNotification, {
         id: uri,
-        title: `DLMM: reading live data for ${shortName(uri)}`,
+        title: safe(`DLMM: reading live data for ${shortName(uri)}`),
         done,
       });
     },
@@ -218,7 +225,8 @@ export function startEngine(
     refreshViews();
   });
 
-  connection.onNotification(SetApiKeyNotification, ({ apiKey }) => {
+  connection.onNotification(SetApiKeyNotification, (params: unknown) => {
+    const apiKey = (params as { apiKey?: unknown } | null)?.apiKey;
     apis.setApiKey(typeof apiKey === 'string' && apiKey.length > 0 ? apiKey : null);
     watch.reset();
     service.revalidateAll();
@@ -241,51 +249,92 @@ export function startEngine(
     return safe(await readEngineStatus(api, s));
   });
 
+  /** Set by `shutdown`: from then on no document is analysed and every request is refused. */
+  let shutDown = false;
+  documents.log = log;
   documents.onDidOpen((e) => {
-    if (!isPlanFile(e.document.uri)) return;
+    if (shutDown || !isPlanFile(e.document.uri)) return;
     service.update(e.document, true);
     followOpenDocuments();
   });
   documents.onDidChangeContent((e) => {
-    if (!isPlanFile(e.document.uri)) return;
-    // TextDocuments fires this on open too, right after onDidOpen started the first analysis of the same
+    if (shutDown || !isPlanFile(e.document.uri)) return;
+    // PlanDocuments fires this on open too, right after onDidOpen started the first analysis of the same
     // version: only a new version is analysed (at once; published after the debounce).
     if (service.isOpen(e.document.uri) && !service.tracks(e.document)) service.update(e.document);
   });
   documents.onDidClose((e) => {
-    if (!isPlanFile(e.document.uri)) return;
-    service.close(e.document.uri);
-    settings.clear(e.document.uri);
-    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    if (!isPlanFile(e.uri)) return;
+    service.close(e.uri);
+    settings.clear(e.uri);
+    void connection.sendDiagnostics({ uri: e.uri, diagnostics: [] });
+    followOpenDocuments();
+  });
+  documents.onDidLoseSync((e) => {
+    if (!isPlanFile(e.uri)) return;
+    // Whatever was analysed belongs to a text the editor may not have: withheld, and said so.
+    service.close(e.uri);
+    void connection.sendDiagnostics({
+      uri: e.uri,
+      ...(e.version !== undefined ? { version: e.version } : {}),
+      diagnostics: [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          severity: DiagnosticSeverity.Error,
+          code: OUT_OF_SYNC,
+          source: 'dlmm',
+          message: safe(
+            `This file is not checked: the language server has no exact copy of it (${e.reason}). Close and reopen the file.`,
+          ),
+        },
+      ],
+    });
     followOpenDocuments();
   });
 
-  /** The plan document behind a request, and its current analysis (undefined for other files). */
-  async function resultFor(uri: string) {
+  /**
+   * The plan document behind a request, and its current analysis (undefined for other files and for a
+   * document out of sync). Params that name no document are refused (InvalidParams), as is every request
+   * after `shutdown` (InvalidRequest, as the protocol asks).
+   */
+  async function resultFor(params: unknown) {
+    if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is shutting down');
+    const uri = (params as { textDocument?: { uri?: unknown } } | null)?.textDocument?.uri;
+    if (typeof uri !== 'string')
+      throw new ResponseError(ErrorCodes.InvalidParams, 'textDocument.uri must be a string');
     const doc = documents.get(uri);
     if (!doc || !isPlanFile(uri)) return undefined;
     return { doc, result: await service.current(doc) };
   }
 
   connection.onHover(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
-    return r ? safe(hover(r.doc, r.result, r.doc.offsetAt(p.position))) : null;
+    const r = await resultFor(p);
+    return r ? safe(hover(r.doc, r.result, offsetOf(r.doc, p.position))) : null;
   });
   connection.onCompletion(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
-    return r ? completion(r.doc, r.result, r.doc.offsetAt(p.position)) : null;
+    const r = await resultFor(p);
+    return r ? completion(r.doc, r.result, offsetOf(r.doc, p.position)) : null;
   });
   connection.onCodeAction(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
-    return r
-      ? codeActions(r.doc, p.context.diagnostics, r.result.analysis.findings, p.context.only, {
-          analysis: r.result.analysis,
-          range: p.range,
-        })
-      : null;
+    const r = await resultFor(p);
+    if (!r) return null;
+    const diagnostics: unknown = p.context?.diagnostics;
+    if (!Array.isArray(diagnostics)) throw invalid('context.diagnostics must be a list');
+    const only: unknown = p.context.only;
+    // Entries without a range are no diagnostics: skipped (a fix is taken only from our own, checked).
+    return codeActions(
+      r.doc,
+      diagnostics.filter((d: unknown): d is Diagnostic => isRange((d as { range?: unknown } | null)?.range)),
+      r.result.analysis.findings,
+      Array.isArray(only) ? only.filter((k: unknown): k is string => typeof k === 'string') : undefined,
+      {
+        analysis: r.result.analysis,
+        range: rangeParam(p.range),
+      },
+    );
   });
   connection.onCodeLens(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
+    const r = await resultFor(p);
     return r
       ? codeLenses(r.doc, r.result, new Set(init.commands)).map((l) =>
           l.command ? { ...l, command: { ...l.command, title: safe(l.command.title) } } : l,
@@ -293,13 +342,13 @@ export function startEngine(
       : null;
   });
   connection.onDocumentSymbol(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
+    const r = await resultFor(p);
     return r ? safe(documentSymbols(r.doc, r.result.analysis)) : null;
   });
   connection.languages.inlayHint.on(async (p) => {
-    const r = await resultFor(p.textDocument.uri);
+    const r = await resultFor(p);
     return r
-      ? inlayHints(r.doc, r.result, p.range).map((h) => ({
+      ? inlayHints(r.doc, r.result, rangeParam(p.range)).map((h) => ({
           ...h,
           label: safe(h.label),
           ...(h.tooltip !== undefined ? { tooltip: safe(h.tooltip) } : {}),
@@ -307,11 +356,20 @@ export function startEngine(
       : null;
   });
 
-  if (options.env.DLMM_TEST_HOOKS === '1')
+  if (options.env.DLMM_TEST_HOOKS === '1') {
     connection.onRequest(
       TestAnalysedRequest,
       async ({ uri, version }) => (await service.analysed(uri, version)) ?? null,
     );
+    connection.onRequest(TestDocumentRequest, (p: unknown) => {
+      const uri = (p as { uri?: unknown } | null)?.uri;
+      if (typeof uri !== 'string') throw invalid('uri must be a string');
+      const doc = documents.get(uri);
+      if (doc) return { version: doc.version, text: doc.getText() };
+      const lost = documents.outOfSync(uri);
+      return lost ? { outOfSync: lost.reason } : null;
+    });
+  }
 
   // Documents opened before this part was loaded (TextDocuments kept them): analysed now.
   for (const doc of documents.all()) {
@@ -321,6 +379,7 @@ export function startEngine(
   followOpenDocuments();
 
   connection.onShutdown(async () => {
+    shutDown = true;
     watch.stop();
     const sim = ownSimulator;
     ownSimulator = undefined;
@@ -330,5 +389,40 @@ export function startEngine(
 }
 
 function shortName(uri: string): string {
-  return decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
+  return uriFileName(uri);
+}
+
+/** The code of the one diagnostic of a document the server has no exact copy of (documents.ts). */
+const OUT_OF_SYNC = 'document-out-of-sync';
+
+function invalid(message: string): ResponseError<void> {
+  return new ResponseError(ErrorCodes.InvalidParams, message);
+}
+
+function isUInteger(x: unknown): x is number {
+  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+}
+
+/** A request's `position` as an offset in `doc` (past the end of a line or the document: its end). */
+function offsetOf(doc: TextDocument, position: unknown): number {
+  const p = position as { line?: unknown; character?: unknown } | null | undefined;
+  if (!isUInteger(p?.line) || !isUInteger(p.character))
+    throw invalid('position must be {line, character} of non-negative integers');
+  return doc.offsetAt({ line: p.line, character: p.character });
+}
+
+/** Whether `range` is {start, end} positions of non-negative integers. */
+function isRange(range: unknown): range is Range {
+  const r = range as { start?: unknown; end?: unknown } | null | undefined;
+  const pos = (x: unknown) => {
+    const p = x as { line?: unknown; character?: unknown } | null | undefined;
+    return isUInteger(p?.line) && isUInteger(p.character);
+  };
+  return pos(r?.start) && pos(r?.end);
+}
+
+/** A request's `range`, checked to be one (InvalidParams otherwise). */
+function rangeParam(range: unknown): Range {
+  if (!isRange(range)) throw invalid('range must be {start, end} positions of non-negative integers');
+  return range;
 }

@@ -33,11 +33,15 @@ startServer(
 function stdioConnection(): import('vscode-languageserver/node').Connection {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { BatchedStreamWriter } = require('./stdioWriter') as typeof import('./stdioWriter');
-  const connection = lsp.createConnection(
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { FramingGuard } = require('./stdioFraming') as typeof import('./stdioFraming');
+  // Frames that are not frames are skipped before the library reads (stdioFraming.ts); said in the log.
+  const input = process.stdin.pipe(new FramingGuard((line) => connection.console.warn(line)));
+  const connection: import('vscode-languageserver/node').Connection = lsp.createConnection(
     lsp.ProposedFeatures.all,
     // A stream, as on the library's own stdio connection (it then also exits when stdin ends): it takes a
     // stream or a reader on either side, though its typings pair a stream only with a stream.
-    process.stdin as unknown as import('vscode-languageserver/node').MessageReader,
+    input as unknown as import('vscode-languageserver/node').MessageReader,
     new BatchedStreamWriter(process.stdout),
   );
   const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : inspect(a))).join(' ');

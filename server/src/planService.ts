@@ -16,6 +16,7 @@ import { parsePlan, type ParsedPlan } from '../../core/plan/parse';
 import type { ExecResult } from '../../core/chain/router';
 import type { BuiltTransaction } from '../../core/tx/types';
 import { carriedLiveFindings, lastLive, type LastLive } from './carry';
+import { uriFileName } from './documents';
 import type { ServerSettings } from './protocol';
 
 /** What only an export reads of a built transaction (the export builds its own). */
@@ -194,10 +195,8 @@ interface SharedSession {
   users: number;
 }
 
-function fileNameOf(uri: string): string {
-  const path = uri.replace(/^[a-z]+:\/\//i, '');
-  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
-}
+/** The plan's file name (its format is read from the suffix); malformed escapes are kept as written. */
+const fileNameOf = uriFileName;
 
 export class PlanService {
   private readonly docs = new Map<string, DocState>();

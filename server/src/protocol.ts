@@ -123,3 +123,14 @@ export const TestAnalysedRequest = new RequestType<
   { live: boolean; published: boolean } | null,
   void
 >('dlmm/test/analysed');
+
+/**
+ * client -> server, answered only with DLMM_TEST_HOOKS=1 (the hostile-input test): the server's copy of a
+ * document, `{ version, text }`; `{ outOfSync }` with the reason when it has no exact copy; null when the
+ * document is not open.
+ */
+export const TestDocumentRequest = new RequestType<
+  { uri: string },
+  { version: number; text: string } | { outOfSync: string } | null,
+  void
+>('dlmm/test/document');

@@ -12,12 +12,11 @@
 import {
   CodeActionKind,
   DidChangeConfigurationNotification,
-  TextDocuments,
   TextDocumentSyncKind,
   type Connection,
   type InitializeResult,
 } from 'vscode-languageserver';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { PlanDocuments } from './documents';
 import type { Handshake, ServerOptions } from './engine';
 import { TestHeapRequest } from './protocol';
 
@@ -35,7 +34,7 @@ function afterReply(f: () => void): void {
 
 /** Wires the handshake onto `connection`, the rest once it is done, and starts listening. */
 export function startServer(connection: Connection, options: ServerOptions): void {
-  const documents = new TextDocuments(TextDocument);
+  const documents = new PlanDocuments();
   let handshake: Handshake | undefined;
   let hasDynamicConfig = false;
   let started = false;

@@ -1,6 +1,12 @@
-/** The one ownership rule behind the node cache and the code cache (core/cacheDir.ts ownershipProblem). */
+/**
+ * The one ownership rule behind the node cache and the code cache (core/cacheDir.ts ownershipProblem), and
+ * the cache folder checked on the descriptor it is used through (openCacheFolder).
+ */
 import assert from 'node:assert/strict';
-import { ownershipProblem } from '../../core/cacheDir';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openCacheFolder, ownershipProblem, type CacheFolder } from '../../core/cacheDir';
 import { skipBecause } from '../skip';
 
 describe('ownershipProblem', () => {
@@ -26,5 +32,56 @@ describe('ownershipProblem', () => {
     } finally {
       Object.defineProperty(process, 'getuid', { value: getuid, configurable: true });
     }
+  });
+});
+
+describe('openCacheFolder', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(join(tmpdir(), 'dlmm-cachefolder-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const opened = (x: CacheFolder | { problem: string }): CacheFolder => {
+    if ('problem' in x) throw new Error(x.problem);
+    return x;
+  };
+
+  it('creates a missing folder 0700 (not with create: false), and refuses a link, a file and a folder others may write', function () {
+    if (process.platform === 'win32') skipBecause(this, 'no folder descriptors or modes on Windows');
+    assert.deepEqual(openCacheFolder(join(dir, 'absent'), { create: false }), {
+      problem: 'it does not exist',
+    });
+    const made = opened(openCacheFolder(join(dir, 'c')));
+    made.close();
+    assert.equal(fs.statSync(join(dir, 'c')).mode & 0o777, 0o700);
+    fs.symlinkSync(join(dir, 'c'), join(dir, 'link'));
+    assert.deepEqual(openCacheFolder(join(dir, 'link')), { problem: 'it is a symbolic link' });
+    fs.writeFileSync(join(dir, 'file'), '');
+    assert.deepEqual(openCacheFolder(join(dir, 'file')), { problem: 'it is not a folder' });
+    fs.mkdirSync(join(dir, 'open'), { mode: 0o700 });
+    fs.chmodSync(join(dir, 'open'), 0o777);
+    assert.deepEqual(openCacheFolder(join(dir, 'open')), {
+      problem: 'it is writable by everyone (mode 777)',
+    });
+  });
+
+  it('names its files through the descriptor: a link swapped in for the folder after the check redirects nothing', function () {
+    if (process.platform !== 'linux') skipBecause(this, 'the descriptor is reachable by path on Linux only');
+    const cache = join(dir, 'cache');
+    const target = join(dir, 'target');
+    fs.mkdirSync(target, { mode: 0o700 });
+    const folder = opened(openCacheFolder(cache));
+    assert.equal(folder.anchored, true);
+    fs.renameSync(cache, join(dir, 'moved'));
+    fs.symlinkSync(target, cache);
+    fs.writeFileSync(folder.at('fact.json'), '{}', { flag: 'wx' });
+    fs.mkdirSync(folder.at('v8'));
+    assert.equal(folder.unchanged(), true);
+    folder.close();
+    assert.deepEqual(fs.readdirSync(target), []);
+    assert.deepEqual(fs.readdirSync(join(dir, 'moved')).sort(), ['fact.json', 'v8']);
+    // Opened again now, the path is a link: refused.
+    assert.deepEqual(openCacheFolder(cache), { problem: 'it is a symbolic link' });
   });
 });

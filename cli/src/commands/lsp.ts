@@ -4,9 +4,15 @@
  * DLMM_API_URL, DLMM_API_KEY, DLMM_INVENTORY_URL and DLMM_NODE_URL; `environment: simulator` runs the
  * simulated engine in this process.
  */
-import { createConnection, ProposedFeatures, StreamMessageReader } from 'vscode-languageserver/node';
+import {
+  createConnection,
+  ProposedFeatures,
+  StreamMessageReader,
+  type Connection,
+} from 'vscode-languageserver/node';
 import { holdServerHeap } from '../../../server/src/heapFlags';
 import { startServer } from '../../../server/src/server';
+import { FramingGuard } from '../../../server/src/stdioFraming';
 import { BatchedStreamWriter } from '../../../server/src/stdioWriter';
 import { UsageError, type CliIO } from '../io';
 
@@ -29,9 +35,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const toStderr = (...parts: unknown[]) => io.err(parts.map(String).join(' ') + '\n');
   console.log = console.info = console.debug = console.warn = toStderr;
 
-  const connection = createConnection(
+  // Frames that are not frames are skipped before the library reads (stdioFraming.ts); said in the log.
+  const input = process.stdin.pipe(new FramingGuard((line) => connection.console.warn(line)));
+  const connection: Connection = createConnection(
     ProposedFeatures.all,
-    new StreamMessageReader(process.stdin),
+    new StreamMessageReader(input),
     new BatchedStreamWriter(process.stdout),
   );
   startServer(connection, {

@@ -14,6 +14,8 @@ import { ROOT, startLsp, type LspSession } from '../lsp/harness';
 
 const PW = 'hunter2-secret-pw';
 const CRED_URL = `http://alice:${PW}@127.0.0.1:9/api`;
+/** A key carried in a URL's query (issue 46). */
+const QKEY = 'qk-0123456789-secret';
 
 async function dlmm(args: string[], env: Record<string, string> = {}) {
   let out = '';
@@ -53,6 +55,25 @@ describe('credentials in service URLs', function () {
     assert.equal(env.code, 2);
     assert.ok(!env.err.includes(PW), env.err);
     assert.match(env.err, /\[redacted\]@127\.0\.0\.1:9/);
+  });
+
+  it('CLI: a key in a URL query (?api_key=, ?key=, ?token=) is never in usage errors or messages', async () => {
+    const runs: [string[], Record<string, string>][] = [
+      [['check', '--api', `http://127.0.0.1:9/?api_key=${QKEY}`, 'examples/swap.dlmm.json'], {}], // not /api
+      [['check', '--api', `http://127.0.0.1:9/api?key=${QKEY}`, 'examples/swap.dlmm.json'], {}], // unreachable
+      [['status', '--api', `http://127.0.0.1:99999/api?token=${QKEY}`], {}], // no port
+      [['export', 'examples/swap.dlmm.json', '--api', `http://127.0.0.1:9/x?apiKey=${QKEY}`], {}],
+      [['status'], { DLMM_API_URL: `http://127.0.0.1:9/api?api_key=${QKEY}` }],
+      [['check', 'examples/swap.dlmm.json'], { DLMM_API_URL: `http://127.0.0.1:9/api?key=${QKEY}` }],
+      [['check', 'examples/swap.dlmm.json'], { DLMM_NODE_URL: `http://127.0.0.1:9?key=${QKEY}` }],
+    ];
+    for (const [args, env] of runs) {
+      const r = await dlmm(args, env);
+      assert.notEqual(r.code, 0, args.join(' '));
+      assert.ok(!(r.out + r.err).includes(QKEY), `${args.join(' ')}:\n${r.out}${r.err}`);
+    }
+    const shown = await dlmm(['status', '--api', `http://127.0.0.1:99999/api?api_key=${QKEY}`]);
+    assert.match(shown.err, /api_key=\[redacted\]/);
   });
 
   it('CLI: file:, javascript: and data: URLs are refused with a message saying so', async () => {
@@ -102,6 +123,37 @@ describe('credentials in service URLs', function () {
       assert.ok(seen.statuses.length + (read ? 1 : 0) > 0, 'an engine status was read');
       assert.ok(!all.includes(PW), all);
       assert.ok(!lsp!.stderr().includes(PW), lsp!.stderr());
+    });
+
+    it('a key in the query of a configured URL is never in dlmm/engineStatus, the log or stderr', async () => {
+      for (const opts of [
+        {
+          env: { DLMM_API_URL: '' },
+          configuration: (section: string | undefined) =>
+            section === 'dlmm'
+              ? { apiUrl: `http://127.0.0.1:9/api?api_key=${QKEY}`, environment: 'custom' }
+              : null,
+        },
+        { env: { DLMM_API_URL: `http://127.0.0.1:9/api?key=${QKEY}` } },
+      ]) {
+        const seen = await collect({ ...opts, initializationOptions: { statusPollMs: 200 } });
+        const polled = new Promise<void>((resolve) =>
+          lsp!.conn.onNotification('dlmm/engineStatus', (p: unknown) => {
+            seen.statuses.push(p);
+            resolve();
+          }),
+        );
+        lsp!.open('file:///tmp/qkey.dlmm.yaml', 'version: 1\noperations: []\n');
+        await lsp!.diagnostics('file:///tmp/qkey.dlmm.yaml', undefined, 15_000);
+        const read = (await lsp!.conn.sendRequest('dlmm/engineStatus/read')) as { apiUrl?: string };
+        await polled;
+        assert.match(read.apiUrl ?? '', /\?(api_)?key=\[redacted\]/, JSON.stringify(read));
+        const all = JSON.stringify([read, ...seen.statuses, ...seen.logs]);
+        assert.ok(!all.includes(QKEY), all);
+        assert.ok(!lsp!.stderr().includes(QKEY), lsp!.stderr());
+        await lsp!.close();
+        lsp = undefined;
+      }
     });
 
     it('file:, javascript: and data: URLs in settings are refused, and the log says so', async () => {

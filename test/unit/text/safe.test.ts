@@ -8,6 +8,7 @@ import {
   keysFromEnv,
   redactDeep,
   redactSecrets,
+  redactUrlCredentials,
   REDACTED,
   safeDeep,
   safeText,
@@ -131,5 +132,41 @@ describe('redactDeep', () => {
     const out = redactDeep(v, ['k-SECRET-1234']);
     assert.equal(Object.getPrototypeOf(out), Object.prototype);
     assert.equal(Object.getOwnPropertyDescriptor(out, '__proto__')?.value, '[redacted]');
+  });
+});
+
+describe('credentials carried in URL parameters', () => {
+  const cases: [string, string][] = [
+    ['http://h:1/api?api_key=K3yK3yK3y', 'http://h:1/api?api_key=[redacted]'],
+    ['http://h/api?key=abc&page=2', 'http://h/api?key=[redacted]&page=2'],
+    ['https://h/?chain=mainnet&apiKey=zz#x', 'https://h/?chain=mainnet&apiKey=[redacted]#x'],
+    ['https://h/?ACCESS_TOKEN=t&Secret=s', 'https://h/?ACCESS_TOKEN=[redacted]&Secret=[redacted]'],
+    ['https://h/?password=p;auth=a', 'https://h/?password=[redacted];auth=[redacted]'],
+    [
+      'https://h/?X-Amz-Signature=f00&X-Amz-Credential=c',
+      'https://h/?X-Amz-Signature=[redacted]&X-Amz-Credential=[redacted]',
+    ],
+    ['https://h/cb#access_token=abc&state=1', 'https://h/cb#access_token=[redacted]&state=1'],
+    ['https://h/?api%5Fkey=z', 'https://h/?api%5Fkey=[redacted]'],
+    [
+      "got 'http://u:p@h/api?token=T0k' (not ending in /api)",
+      "got 'http://[redacted]@h/api?token=[redacted]' (not ending in /api)",
+    ],
+    ['"url":"http://h/api?sessionid=s1"', '"url":"http://h/api?sessionid=[redacted]"'],
+  ];
+  for (const [text, shown] of cases)
+    it(`redacts ${text}`, () => {
+      assert.equal(redactUrlCredentials(text), shown);
+      assert.equal(safeText(text, []), shown);
+    });
+
+  it('leaves parameters that carry no credential, and text that is no URL parameter', () => {
+    for (const text of [
+      'https://explorer.example/txid/0x12?chain=mainnet',
+      'http://h/api?page=2&limit=10',
+      'a=b, key=value in prose',
+      'http://h/api?key=',
+    ])
+      assert.equal(redactUrlCredentials(text), text);
   });
 });
