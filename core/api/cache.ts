@@ -7,7 +7,7 @@
  * a Map, a Date, a class instance) is cloned in and out instead.
  */
 import { cancelledError } from './errors';
-import { JsonDecimal } from './json';
+import { isJsonDecimal } from './json';
 
 /**
  * A deep copy of a read's value. Reads are plain data (objects, arrays, strings, numbers, bigint, booleans,
@@ -16,7 +16,7 @@ import { JsonDecimal } from './json';
  */
 export function cloneData<T>(value: T): T {
   // A number kept as its text (json.ts) is frozen when made: shared, like a primitive.
-  if (typeof value !== 'object' || value === null || value instanceof JsonDecimal) return value;
+  if (typeof value !== 'object' || value === null || isJsonDecimal(value)) return value;
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) out[i] = cloneData(value[i] as unknown);
@@ -55,7 +55,7 @@ export function freezeData(value: unknown): boolean {
 const MAX_FREEZE_DEPTH = 64;
 
 function isPlainTree(value: object, depth: number): boolean {
-  if (deepFrozen.has(value) || value instanceof JsonDecimal) return true;
+  if (deepFrozen.has(value) || isJsonDecimal(value)) return true;
   if (depth > MAX_FREEZE_DEPTH) return false;
   if (!Array.isArray(value)) {
     const proto = Object.getPrototypeOf(value) as unknown;

@@ -10,13 +10,26 @@
  */
 
 /** A JSON number literal with a fraction or an exponent, kept as written (read with `keepDecimals`). */
+/**
+ * The mark every JsonDecimal carries. Each bundle holds its own copy of this class (the API client and the
+ * schemas are loaded apart), so a decimal is recognised by this registry-wide symbol (isJsonDecimal), never
+ * by `instanceof`.
+ */
+const DECIMAL = Symbol.for('dlmm-studio.JsonDecimal');
+
 export class JsonDecimal {
+  readonly [DECIMAL] = true;
   constructor(readonly text: string) {
     Object.freeze(this);
   }
   toString(): string {
     return this.text;
   }
+}
+
+/** Whether `v` is a JsonDecimal, from whichever bundle's copy of the class. */
+export function isJsonDecimal(v: unknown): v is JsonDecimal {
+  return typeof v === 'object' && v !== null && (v as { [DECIMAL]?: unknown })[DECIMAL] === true;
 }
 
 /** How to read numbers. */
@@ -292,7 +305,7 @@ export function stringifyJsonExact(value: unknown, indent = 0): string {
 
 function write(value: unknown, step: string, current: string, seen: Set<object>): string | undefined {
   if (value === null) return 'null';
-  if (value instanceof JsonDecimal) return value.text;
+  if (isJsonDecimal(value)) return value.text;
   switch (typeof value) {
     case 'bigint':
       return value.toString();

@@ -9,7 +9,10 @@
 import * as z from 'zod';
 import { MAX_BIN_ID, MIN_BIN_ID } from '../dlmm/bins';
 import { INVENTORY_FAULTS } from './errors';
-import { JsonDecimal } from './json';
+import { isJsonDecimal, type JsonDecimal } from './json';
+
+/** A decimal the exact reader kept as text (recognised across bundles: isJsonDecimal). */
+const zJsonDecimal = z.custom<JsonDecimal>(isJsonDecimal, 'expected a decimal number');
 
 /** The largest uint128: no amount on the chain is larger. */
 const MAX_U128 = (1n << 128n) - 1n;
@@ -18,7 +21,7 @@ const MAX_U128 = (1n << 128n) - 1n;
  * A number with a fraction or an exponent (kept as its text by the exact reader, json.ts) where a whole
  * number is expected: refused, never rounded (`1e-400` is not 0, `138.99999999999999999999` not 139).
  */
-const zNotWhole = z.instanceof(JsonDecimal).transform((_v, ctx): never => {
+const zNotWhole = zJsonDecimal.transform((_v, ctx): never => {
   ctx.addIssue({
     code: 'custom',
     message: 'expected a whole number; a fraction or an exponent is never rounded to one',
@@ -107,7 +110,7 @@ export const TokenSchema = z.looseObject({
   asset_name: z.string().nullable().optional(),
   /** Display only: a JSON number on the wire (possibly beyond 2^53, read exactly), a string, or null. */
   total_supply: z
-    .union([z.bigint(), z.number(), z.string(), z.instanceof(JsonDecimal).transform((v) => v.text)])
+    .union([z.bigint(), z.number(), z.string(), zJsonDecimal.transform((v) => v.text)])
     .nullable()
     .optional(),
   image: z.string().nullable().optional(),
@@ -286,8 +289,7 @@ export interface QuoteRequest {
  */
 const zDecimalText = z.union([
   z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal number as a string, e.g. "1234.5"'),
-  z
-    .instanceof(JsonDecimal)
+  zJsonDecimal
     .refine((v) => /^-?\d+(\.\d+)?$/.test(v.text), 'expected a plain decimal, e.g. 1234.5 (no exponent)')
     .transform((v) => v.text),
   z.bigint().transform(String),
@@ -363,8 +365,7 @@ export interface RouteHop {
 const numberish = z.union([
   z.number(),
   z.bigint().transform((v) => Number(v)),
-  z
-    .instanceof(JsonDecimal)
+  zJsonDecimal
     .transform((v) => Number(v.text))
     .refine(Number.isFinite, 'beyond the range of a display figure'),
 ]);

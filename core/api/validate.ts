@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { ApiError } from './errors';
-import { JsonDecimal, JsonSyntaxError, parseJsonExact } from './json';
+import { isJsonDecimal, JsonSyntaxError, parseJsonExact } from './json';
 import { escapeControl } from '../text/safe';
 
 /** How every answer is read: integers exact, a fraction or an exponent kept as its text (json.ts). */
@@ -216,7 +216,7 @@ export function pick(value: unknown, path: readonly PropertyKey[]): unknown {
 function describeValue(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
-  if (v instanceof JsonDecimal) return `number ${v.text.length > 40 ? v.text.slice(0, 40) + '…' : v.text}`;
+  if (isJsonDecimal(v)) return `number ${v.text.length > 40 ? v.text.slice(0, 40) + '…' : v.text}`;
   if (Array.isArray(v)) return `an array of ${v.length}`;
   if (typeof v === 'object') return 'an object';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
