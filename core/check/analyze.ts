@@ -155,6 +155,8 @@ interface Checkable {
   parsed: ParsedPlan;
   /** Present for a partial plan: the source index of each of its operations. */
   sourceIndex?: number[];
+  /** Present for a partial plan: the source index of the items kept in each salvaged list. */
+  itemSource?: PartialPlan['itemSource'];
   policyValid: boolean;
 }
 
@@ -168,6 +170,7 @@ function checkable(analysis: Analysis): Checkable | undefined {
     plan: partial.plan,
     parsed: partial.view,
     sourceIndex: partial.sourceIndex,
+    itemSource: partial.itemSource,
     policyValid: partial.policyValid,
   };
 }
@@ -248,6 +251,16 @@ function runRule(rule: Rule, ctx: RuleContext, errors: string[]): Finding[] {
   }
 }
 
+/** A salvaged operation's prepared items with their index in the document's list (expansions keep theirs). */
+function withSourceItems(p: PreparedOperation, source: readonly number[]): unknown {
+  if (!('items' in p)) return undefined;
+  return (p.items as { index?: number; from_distribution?: true }[]).map((item) =>
+    typeof item.index === 'number' && !item.from_distribution
+      ? { ...item, index: source[item.index] ?? item.index }
+      : item,
+  );
+}
+
 /**
  * Appends one by one: a rule may return a finding per bin (aliases let a 4 MB plan list hundreds of thousands of bins), and
  * spreading that many arguments overflows the call stack.
@@ -306,7 +319,13 @@ function finish(analysis: Analysis, target?: Checkable): Analysis {
   // A partial plan's prepared operations go out with their index in the document, as faces expect.
   const sourceIndex = target?.sourceIndex;
   if (sourceIndex)
-    analysis.prepared = analysis.prepared.map((p) => ({ ...p, index: sourceIndex[p.index] ?? p.index }));
+    analysis.prepared = analysis.prepared.map((p) => {
+      const items = target?.itemSource?.get(p.index);
+      const index = sourceIndex[p.index] ?? p.index;
+      return items
+        ? ({ ...p, index, items: withSourceItems(p, items.index) } as PreparedOperation)
+        : { ...p, index };
+    });
   const sorted = withoutRepeats(analysis.findings).sort(
     (a, b) =>
       a.offset - b.offset ||
