@@ -23,6 +23,7 @@ import type { PreparedOperation } from '../prepare/prepared';
 import { RULES, type Rule, type RuleContext } from './rules/index';
 import type { Plan } from '../plan/schema';
 import { uncheckedOperationFindings } from './unchecked';
+import { withTokenPrincipals } from './tokenNames';
 
 export interface AnalyzeOptions {
   api?: DlmmApi;
@@ -115,6 +116,8 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
   }
   // Reads that ended because the caller gave up are no data about the service: nothing is concluded.
   if (opts.signal?.aborted) throw cancelledError(opts.signal);
+  // A swap token written as a symbol: its schema finding names the principal the tokens read list for it.
+  analysis.findings = withTokenPrincipals(analysis.findings, parsed, analysis.live?.tokens, plan.network);
   analysis.prepared = safePrepare(plan, analysis.live, target.parsed, analysis.internalErrors);
   runRules(analysis, target, analysis.live, opts.maxTipLag);
   // The plan's transactions executed on the state read; a plan that failed its schema is red already and

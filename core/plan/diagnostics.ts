@@ -60,6 +60,11 @@ export const DIAGNOSTIC_CODES = {
   'out-of-range': 'warning',
   // `dlmm check DIR`: a plan file (or folder) the walk reached but could not check (cli/src/commands/check.ts).
   'file-not-checked': 'error',
+  // Units: values plausible in another unit than the plan's (core/check/rules/amount-tiny.ts,
+  // percent-below-one.ts, slippage-high.ts).
+  'amount-tiny': 'warning',
+  'percent-below-one': 'warning',
+  'slippage-high': 'warning',
 } as const satisfies Record<string, Severity | readonly [Severity, Severity]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
