@@ -12,7 +12,13 @@ import { addressNetwork, principalAddress } from './address';
 import { POOL_ALIAS, type Plan, type SchemaIssue } from './schema';
 import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
-import { describeIssue, issueTargetsKey, missingForMisspeltKey, suggestedKey } from './schemaMessages';
+import {
+  describeIssue,
+  issueTargetsKey,
+  missingForMisspeltKey,
+  suggestedKey,
+  suggestedWord,
+} from './schemaMessages';
 import { parseLightJson, type JsonDoc } from './lightJson';
 import { locate, type Located } from './locate';
 import {
@@ -329,9 +335,19 @@ function schemaFindings(parsed: ParsedPlan, issue: SchemaIssue): Finding[] {
   // A missing field whose misspelling is in the map: the unknown key's finding names it, with its fix.
   if (missingForMisspeltKey(issue, path, parsed.value)) return [];
   const r = locateIssue(parsed, path, issueTargetsKey(issue, path, parsed.value));
-  return [
-    withOp({ code: 'schema', severity: 'error', message: describeIssue(issue, path, parsed.value), ...r }),
-  ];
+  const f = withOp({
+    code: 'schema',
+    severity: 'error',
+    message: describeIssue(issue, path, parsed.value),
+    ...r,
+  });
+  const word = suggestedWord(path, parsed.value);
+  if (word !== undefined) {
+    const old = parsed.text.slice(r.offset, r.offset + r.length);
+    const newText = old.startsWith('"') ? JSON.stringify(word) : old.startsWith("'") ? `'${word}'` : word;
+    f.fixes = [{ title: `Change to '${word}'`, edits: [{ ...r, newText }], preferred: true }];
+  }
+  return [f];
 }
 
 /** The value's range; for a missing field, the parent map's key (or the map itself). */

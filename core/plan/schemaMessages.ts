@@ -150,6 +150,24 @@ export function suggestedKey(path: Path, root: unknown, unknownKey: string): str
   return closestMatch(unknownKey, free);
 }
 
+/** The words a field takes, for a did-you-mean on a mistyped one. */
+const WORDS: Record<string, readonly string[]> = {
+  op: ['add', 'withdraw', 'move', 'swap'],
+  mode: ['strict', 'simple'],
+  shape: ['spot', 'curve', 'bid-ask'],
+  network: ['mainnet', 'testnet'],
+  api: ['v2', 'v1'],
+};
+
+/** The word a mistyped value of a word field most likely stands for (`op: ad` -> `add`). */
+export function suggestedWord(path: Path, root: unknown): string | undefined {
+  const last = path[path.length - 1];
+  const value = valueAt(root, path);
+  const words = typeof last === 'string' && Object.hasOwn(WORDS, last) ? WORDS[last] : undefined;
+  if (!words || typeof value !== 'string' || words.includes(value)) return undefined;
+  return closestMatch(value, words);
+}
+
 /**
  * True when the issue is a missing field that an unknown key of the same map stands for (`y_amount` missing
  * beside `y_ammount`): the unknown key's finding says it all, with its fix, so this one is not reported.
@@ -209,5 +227,7 @@ export function describeIssue(issue: SchemaIssue, path: Path, root: unknown, unk
   if (issue.code === 'custom' && issue.params?.kind === 'address') return `${name}: ${issue.message}`;
   if (issue.code === 'too_small' && Array.isArray(value))
     return `${name} is empty; expected ${expected ?? issue.message}`;
+  const word = suggestedWord(path, root);
+  if (word !== undefined) return `${name} is ${shown}; did you mean '${word}'?`;
   return `${name} is ${shown}; expected ${expected ?? issue.message}`;
 }

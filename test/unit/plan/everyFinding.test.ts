@@ -27,6 +27,25 @@ describe('every finding in one run', () => {
     assert.ok(fixed.plan, 'the renamed key makes the plan valid');
   });
 
+  it('a mistyped word value (op, mode, shape, network) gets did-you-mean and a fix', () => {
+    const text = plan(
+      `  - op: add\n    mode: stict\n    pool: ${POOL1}\n    distribution: { shape: curv, from: -2, to: 2, x_amount: 1, y_amount: 1 }\n`,
+    );
+    const a = analyzeOffline(text);
+    assertFindings(a, [
+      ['schema', 'error', 'stict'],
+      ['schema', 'error', 'curv'],
+    ]);
+    assert.match(a.findings[0]!.message, /operations\[0\]\.mode is "stict"; did you mean 'strict'\?/);
+    let fixed = text;
+    for (const f of [...a.findings].reverse()) fixed = apply(fixed, f.fixes![0]!.edits[0]!);
+    assert.ok(analyzeOffline(fixed).plan, 'both fixes make the plan valid');
+    const op = analyzeOffline(
+      plan(`  - op: ad\n    pool: ${POOL1}\n    bins: [{ bin_id: 1, x_amount: 1, y_amount: 0 }]\n`),
+    );
+    assert.match(op.findings[0]!.message, /did you mean 'add'\?/);
+  });
+
   it('a key in JSON keeps its quotes in the rename', () => {
     const text = `{"version": 1, "sender": "${SENDER}", "operations": [{"op": "withdraw", "pool": "${POOL1}", "withdrawl_percentage": 50}]}`;
     const a = analyzeOffline(text, { fileName: 'p.dlmm.json' });
