@@ -10,7 +10,7 @@
  * (paths under `operations` map to the source index, and a salvaged list's items to their source index), so
  * the rules' ranges, operation ids and quick fixes land on the right text without the rules knowing.
  */
-import type { Finding } from './diagnostics';
+import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { planFindings, type ParsedPlan, type PlanPath } from './parse';
 import {
   fieldSchema,
@@ -72,13 +72,17 @@ export function partialPlan(parsed: ParsedPlan): PartialPlan | undefined {
     const i = f.code === 'syntax' ? parsed.operationIndexAt(f.offset) : undefined;
     if (i !== undefined) repeated.add(i);
   }
+  // Salvage reads each broken operation's issues again: bounded for the whole plan as the parse is.
+  const budget = { issues: MAX_FINDINGS_PER_FILE };
+  const salvaged = (op: unknown): Salvaged | undefined =>
+    budget.issues > 0 ? salvage(op, budget) : undefined;
   ops.forEach((op: unknown, i) => {
     if (repeated.has(i)) return;
     let r: Salvaged | undefined;
-    if (parsed.invalidOperations?.has(i)) r = salvage(op);
+    if (parsed.invalidOperations?.has(i)) r = salvaged(op);
     else {
       const whole = OperationSchema.safeParse(op);
-      r = whole.success ? { op: whole.data } : salvage(op);
+      r = whole.success ? { op: whole.data } : salvaged(op);
     }
     if (!r) return;
     // Withdraw and move read the sender's positions: with an invalid sender they cannot be checked.
@@ -112,7 +116,10 @@ interface Salvaged {
   items?: ListSource;
 }
 
-/** Most issues a broken operation is read for salvage: beyond, it is left to its schema findings. */
+/**
+ * Most issues a broken operation is read for salvage: beyond, it is left to its schema findings. The plan's
+ * salvages read at most MAX_FINDINGS_PER_FILE issues in all (a plan of thousands of broken operations).
+ */
 const SALVAGE_ISSUES = 200;
 
 /**
@@ -135,9 +142,10 @@ const ITEM_LISTS: Record<string, string> = { add: 'bins', move: 'moves' };
  * invalid list items left out, then validated again; undefined when what is left is not an operation (a
  * required field missing or wrong, an unknown `op`, a list emptied).
  */
-function salvage(op: unknown): Salvaged | undefined {
+function salvage(op: unknown, budget: { issues: number }): Salvaged | undefined {
   if (!isRecord(op) || typeof op.op !== 'string' || !Object.hasOwn(DROPPABLE, op.op)) return undefined;
   const r = OperationSchema.safeParse(op, SALVAGE_ISSUES);
+  budget.issues -= r.success ? 1 : r.error.issues.length;
   if (r.success || r.error.issues.length >= SALVAGE_ISSUES) return undefined;
   const kind = op.op;
   const listKey = ITEM_LISTS[kind];
