@@ -68,6 +68,10 @@ const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
     "The sender's liquidity in a pool sits farther than policy.range_alert_bins from the active bin",
   'file-not-checked':
     'A plan file (or folder) reached by a folder walk that could not be checked: a broken link, not a regular file, unreadable',
+  'amount-tiny':
+    'An add amount below a millionth of one token beside larger amounts: whole tokens written as base units?',
+  'percent-below-one': 'A withdrawal_percentage below 1: a fraction written where a percent is meant?',
+  'slippage-high': 'A slippage_tolerance above 10%',
 };
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {

@@ -25,6 +25,7 @@ import { RULES, type Rule, type RuleContext } from './rules/index';
 import type { Plan } from '../plan/schema';
 import { uncheckedOperationFindings } from './unchecked';
 import { liveUncheckedFinding } from './rules/live-unchecked';
+import { withTokenPrincipals } from './tokenNames';
 
 export interface AnalyzeOptions {
   api?: DlmmApi;
@@ -125,6 +126,8 @@ export async function analyzePlan(text: string, opts: AnalyzeOptions = {}): Prom
   }
   // Reads that ended because the caller gave up are no data about the service: nothing is concluded.
   if (opts.signal?.aborted) throw cancelledError(opts.signal);
+  // A swap token written as a symbol: its schema finding names the principal the tokens read list for it.
+  analysis.findings = withTokenPrincipals(analysis.findings, parsed, analysis.live?.tokens, plan.network);
   analysis.prepared = safePrepare(plan, analysis.live, target.parsed, analysis.internalErrors);
   runRules(analysis, target, analysis.live, opts.maxTipLag);
   // The plan's transactions executed on the state read; a plan that failed its schema is red already and
@@ -165,6 +168,8 @@ interface Checkable {
   parsed: ParsedPlan;
   /** Present for a partial plan: the source index of each of its operations. */
   sourceIndex?: number[];
+  /** Present for a partial plan: the source index of the items kept in each salvaged list. */
+  itemSource?: PartialPlan['itemSource'];
   policyValid: boolean;
 }
 
@@ -178,6 +183,7 @@ function checkable(analysis: Analysis): Checkable | undefined {
     plan: partial.plan,
     parsed: partial.view,
     sourceIndex: partial.sourceIndex,
+    itemSource: partial.itemSource,
     policyValid: partial.policyValid,
   };
 }
@@ -258,6 +264,16 @@ function runRule(rule: Rule, ctx: RuleContext, errors: string[]): Finding[] {
   }
 }
 
+/** A salvaged operation's prepared items with their index in the document's list (expansions keep theirs). */
+function withSourceItems(p: PreparedOperation, source: readonly number[]): unknown {
+  if (!('items' in p)) return undefined;
+  return (p.items as { index?: number; from_distribution?: true }[]).map((item) =>
+    typeof item.index === 'number' && !item.from_distribution
+      ? { ...item, index: source[item.index] ?? item.index }
+      : item,
+  );
+}
+
 /**
  * Appends one by one: a rule may return a finding per bin (aliases let a 4 MB plan list hundreds of thousands of bins), and
  * spreading that many arguments overflows the call stack.
@@ -316,7 +332,13 @@ function finish(analysis: Analysis, target?: Checkable): Analysis {
   // A partial plan's prepared operations go out with their index in the document, as faces expect.
   const sourceIndex = target?.sourceIndex;
   if (sourceIndex)
-    analysis.prepared = analysis.prepared.map((p) => ({ ...p, index: sourceIndex[p.index] ?? p.index }));
+    analysis.prepared = analysis.prepared.map((p) => {
+      const items = target?.itemSource?.get(p.index);
+      const index = sourceIndex[p.index] ?? p.index;
+      return items
+        ? ({ ...p, index, items: withSourceItems(p, items.index) } as PreparedOperation)
+        : { ...p, index };
+    });
   const sorted = withoutRepeats(analysis.findings).sort(
     (a, b) =>
       a.offset - b.offset ||

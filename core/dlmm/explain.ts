@@ -5,6 +5,7 @@
  * (BitflowFinance/bitflow-dlmm, clarity/contracts, commit c561b4b) and, for the v-1-2 routers, the HODLMM
  * error-triage runbook (see errors.ts). Pure: no I/O, so the CLI, the wallet answers and the editor share it.
  */
+import { closestMatch } from '../text/suggest';
 import {
   CONTRACT_ERRORS,
   ERROR_CONTRACTS,
@@ -472,7 +473,15 @@ interface ExplainHit extends Explanation {
 
 type ExplainResult =
   | { kind: 'known'; query: string; hits: ExplainHit[] }
-  | { kind: 'unknown'; query: string; code?: number; name?: string; answer: string }
+  | {
+      kind: 'unknown';
+      query: string;
+      code?: number;
+      name?: string;
+      /** The constant a mistyped name most likely stands for. */
+      suggestion?: string;
+      answer: string;
+    }
   | { kind: 'invalid'; query: string; message: string };
 
 const RUNTIME: readonly string[] = ['RUNTIME_OVERFLOW', 'RUNTIME_UNDERFLOW'] satisfies RuntimeAbortName[];
@@ -548,11 +557,13 @@ export function explainCode(input: string): ExplainResult {
     const name = query.toUpperCase().replace(/-/g, '_');
     if (Object.prototype.hasOwnProperty.call(EXPLANATIONS, name))
       return { kind: 'known', query, hits: hitsOfName(name as ExplainedName) };
+    const meant = closestMatch(name, Object.keys(EXPLANATIONS));
     return {
       kind: 'unknown',
       query,
       name,
-      answer: `${name} is not an error constant of the Bitflow DLMM contracts we know (core, swap and liquidity routers v-1-1 and v-1-2, pools, token transfers).`,
+      ...(meant !== undefined ? { suggestion: meant } : {}),
+      answer: `${name} is not an error constant of the Bitflow DLMM contracts we know (core, swap and liquidity routers v-1-1 and v-1-2, pools, token transfers)${meant !== undefined ? `; did you mean ${meant}?` : '.'}`,
     };
   }
   return {

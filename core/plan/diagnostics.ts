@@ -4,6 +4,8 @@
  * (core/plan/lineIndex.ts), as yaml-language-server does.
  */
 
+import { closestMatch } from '../text/suggest';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Every code of docs/diagnostics.md, with its default severity. `[strict, simple]` where two are listed. */
@@ -65,6 +67,11 @@ export const DIAGNOSTIC_CODES = {
   'out-of-range': 'warning',
   // `dlmm check DIR`: a plan file (or folder) the walk reached but could not check (cli/src/commands/check.ts).
   'file-not-checked': 'error',
+  // Units: values plausible in another unit than the plan's (core/check/rules/amount-tiny.ts,
+  // percent-below-one.ts, slippage-high.ts).
+  'amount-tiny': 'warning',
+  'percent-below-one': 'warning',
+  'slippage-high': 'warning',
 } as const satisfies Record<string, Severity | readonly [Severity, Severity]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
@@ -85,6 +92,18 @@ export const MAX_FINDINGS_PER_FILE = 1000;
 
 /** Longest finding message; longer ones (a value quoted from a hostile file) are cut with a note. */
 export const MAX_MESSAGE_LENGTH = 1000;
+
+/**
+ * The finding code `written` names or most likely stands for (`slipage-unit` -> `slippage-unit`), any case,
+ * `_` or `-`; undefined when none is near.
+ */
+export function findingCodeMeant(written: string): { code: DiagnosticCode; exact: boolean } | undefined {
+  const w = written.trim().toLowerCase().replace(/_/g, '-');
+  if (Object.prototype.hasOwnProperty.call(DIAGNOSTIC_CODES, w))
+    return { code: w as DiagnosticCode, exact: true };
+  const near = closestMatch(w, Object.keys(DIAGNOSTIC_CODES));
+  return near === undefined ? undefined : { code: near as DiagnosticCode, exact: false };
+}
 
 /** Default severity of a code; `strict` picks the stricter one where docs/diagnostics.md lists two. */
 export function defaultSeverity(code: DiagnosticCode, strict = true): Severity {

@@ -12,7 +12,13 @@ import { addressNetwork, principalAddress } from './address';
 import { POOL_ALIAS, type Plan, type SchemaIssue } from './schema';
 import { MAX_FINDINGS_PER_FILE, type Finding } from './diagnostics';
 import { checkJsonSyntax } from './jsonSyntax';
-import { describeIssue, issueTargetsKey } from './schemaMessages';
+import {
+  describeIssue,
+  issueTargetsKey,
+  missingForMisspeltKey,
+  suggestedKey,
+  suggestedWord,
+} from './schemaMessages';
 import { parseLightJson, type JsonDoc } from './lightJson';
 import { locate, type Located } from './locate';
 import {
@@ -94,6 +100,8 @@ export interface ParsedPlan {
   invalidOperations?: ReadonlySet<number>;
   /** Range of the value at `path` (alias nodes are followed). */
   rangeOf(path: PlanPath): SourceRange | undefined;
+  /** `path` as written in the document (a partial plan's view maps its indexes back; core/plan/partial.ts). */
+  sourcePath(path: PlanPath): PlanPath;
   /** Range of the key at `path` (for an array index: the element's range). */
   keyRangeOf(path: PlanPath): SourceRange | undefined;
   /** Index of the operation whose source contains `offset`. */
@@ -181,6 +189,8 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
       // yaml's DUPLICATE_KEY errors, at the same places; a repeated key makes the value unusable, as there.
       const dups = light.duplicateKeys;
       const message = cleanYamlMessage('Map keys must be unique', format);
+      // Beyond the finding cap the rest is not checked: the repeats are all that is said.
+      const stopHere = dups.length > MAX_FINDINGS_PER_FILE;
       for (const offset of dups.slice(0, MAX_FINDINGS_PER_FILE)) syntax(offset, 1, message);
       if (dups.length > MAX_FINDINGS_PER_FILE)
         syntax(
@@ -188,7 +198,9 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
           1,
           `and ${dups.length - MAX_FINDINGS_PER_FILE} more repeated keys not listed; fix the ones above and check again`,
         );
-      return unread(source);
+      if (stopHere) return unread(source);
+      // The rest is still checked (each key's last value, as read): partial.ts leaves out the operations
+      // holding a repeated key, and the plan is never whole (no `plan`), so nothing is built from it.
     }
   } else {
     let doc: Document.Parsed;
@@ -211,7 +223,8 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
       const length = end > start ? end - start : start < text.length ? 1 : 0;
       syntax(start, length, cleanYamlMessage(e.message, format));
     }
-    if (doc.errors.length > 0) return unread(docTree(doc));
+    // A repeated key alone leaves a value to read (each key's last), checked below as far as it can be.
+    if (doc.errors.some((e) => e.code !== 'DUPLICATE_KEY')) return unread(docTree(doc));
 
     const beyond =
       format === 'yaml' && text.includes('*')
@@ -240,6 +253,9 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
 
   value = numbersAsWritten(value, source, text);
   const parsed = makeParsed(text, format, source, value, findings);
+  // Repeated keys (the only findings so far): the rest is checked when each is inside an operation, which
+  // is then left out (partial.ts); one outside (the policy, the plan's own fields) leaves the plan unread.
+  if (findings.some((f) => parsed.operationIndexAt(f.offset) === undefined)) return unread(source);
   if (!source.root || value === null || value === undefined) {
     const empty =
       'the file is empty: expected a plan mapping with `version: 1` and a non-empty `operations` list';
@@ -248,6 +264,8 @@ export function parsePlan(input: string, opts: ParseOptions = {}): ParsedPlan {
   }
   const result = validatePlan(value);
   parsed.invalidOperations = result.invalidOperations;
+  // Valid but for its repeated keys: no plan; partial.ts checks it without the operations holding them.
+  if (result.plan && findings.length > 0) return parsed;
   if (result.plan) {
     parsed.plan = result.plan;
     for (const f of planFindings(parsed, result.plan)) findings.push(f); // may be one per bin
@@ -291,19 +309,45 @@ function schemaFindings(parsed: ParsedPlan, issue: SchemaIssue): Finding[] {
   const withOp = (f: Finding): Finding => (operation === undefined ? f : { ...f, operation });
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.slice(0, MAX_FINDINGS_PER_FILE).map((key) => {
-      const r = parsed.keyRangeOf([...path, key]) ?? parsed.rangeOf(path) ?? { offset: 0, length: 0 };
-      return withOp({
+      const keyRange = parsed.keyRangeOf([...path, key]);
+      const r = keyRange ?? parsed.rangeOf(path) ?? { offset: 0, length: 0 };
+      const f = withOp({
         code: 'schema',
         severity: 'error',
         message: describeIssue(issue, path, parsed.value, key),
         ...r,
       });
+      const meant = keyRange && suggestedKey(path, parsed.value, key);
+      if (keyRange && meant) {
+        const old = parsed.text.slice(keyRange.offset, keyRange.offset + keyRange.length);
+        const newText = old.startsWith('"')
+          ? JSON.stringify(meant)
+          : old.startsWith("'")
+            ? `'${meant}'`
+            : meant;
+        f.fixes = [
+          { title: `Rename '${key}' to '${meant}'`, edits: [{ ...keyRange, newText }], preferred: true },
+        ];
+      }
+      return f;
     });
   }
+  // A missing field whose misspelling is in the map: the unknown key's finding names it, with its fix.
+  if (missingForMisspeltKey(issue, path, parsed.value)) return [];
   const r = locateIssue(parsed, path, issueTargetsKey(issue, path, parsed.value));
-  return [
-    withOp({ code: 'schema', severity: 'error', message: describeIssue(issue, path, parsed.value), ...r }),
-  ];
+  const f = withOp({
+    code: 'schema',
+    severity: 'error',
+    message: describeIssue(issue, path, parsed.value),
+    ...r,
+  });
+  const word = suggestedWord(path, parsed.value);
+  if (word !== undefined) {
+    const old = parsed.text.slice(r.offset, r.offset + r.length);
+    const newText = old.startsWith('"') ? JSON.stringify(word) : old.startsWith("'") ? `'${word}'` : word;
+    f.fixes = [{ title: `Change to '${word}'`, edits: [{ ...r, newText }], preferred: true }];
+  }
+  return [f];
 }
 
 /** The value's range; for a missing field, the parent map's key (or the map itself). */
@@ -976,6 +1020,7 @@ function makeParsed(
       return value ?? source?.value();
     },
     operationCount: opStarts.length,
+    sourcePath: (path) => path,
     rangeOf(path) {
       const at = lightAt(root, path);
       if (!at) return undefined;

@@ -12,6 +12,7 @@ import {
   PolicySchema,
   type SchemaIssue,
 } from './schema';
+import { closestMatch } from '../text/suggest';
 
 type Path = readonly (string | number)[];
 
@@ -138,6 +139,54 @@ function pathText(path: Path): string {
   return out || 'the plan';
 }
 
+/**
+ * The accepted field an unknown key at `path` most likely stands for (`y_ammount` -> `y_amount`): one the
+ * map does not hold already, near the key (core/text/suggest.ts); undefined when none is.
+ */
+export function suggestedKey(path: Path, root: unknown, unknownKey: string): string | undefined {
+  const map = valueAt(root, path);
+  const held = map !== null && typeof map === 'object' ? (map as Record<string, unknown>) : {};
+  const free = acceptedKeys(path, root).filter((k) => k !== '...' && !Object.hasOwn(held, k));
+  return closestMatch(unknownKey, free);
+}
+
+/** The words a field takes, for a did-you-mean on a mistyped one. */
+const WORDS: Record<string, readonly string[]> = {
+  op: ['add', 'withdraw', 'move', 'swap'],
+  mode: ['strict', 'simple'],
+  shape: ['spot', 'curve', 'bid-ask'],
+  network: ['mainnet', 'testnet'],
+  api: ['v2', 'v1'],
+};
+
+/** The word a mistyped value of a word field most likely stands for (`op: ad` -> `add`). */
+export function suggestedWord(path: Path, root: unknown): string | undefined {
+  const last = path[path.length - 1];
+  const value = valueAt(root, path);
+  const words = typeof last === 'string' && Object.hasOwn(WORDS, last) ? WORDS[last] : undefined;
+  if (!words || typeof value !== 'string' || words.includes(value)) return undefined;
+  return closestMatch(value, words);
+}
+
+/**
+ * True when the issue is a missing field that an unknown key of the same map stands for (`y_amount` missing
+ * beside `y_ammount`): the unknown key's finding says it all, with its fix, so this one is not reported.
+ */
+export function missingForMisspeltKey(issue: SchemaIssue, path: Path, root: unknown): boolean {
+  if (issue.code === 'unrecognized_keys' || path.length === 0) return false;
+  const field = path[path.length - 1];
+  if (typeof field !== 'string' || valueAt(root, path) !== undefined) return false;
+  const parentPath = path.slice(0, -1);
+  const parent = valueAt(root, parentPath);
+  if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) return false;
+  const accepted = new Set(acceptedKeys(parentPath, root));
+  // A map whose fields are not known (an operation without a valid `op`) reports no unknown key.
+  if (accepted.size === 0 || accepted.has('...')) return false;
+  for (const key of Object.keys(parent))
+    if (!accepted.has(key) && suggestedKey(parentPath, root, key) === field) return true;
+  return false;
+}
+
 /** True when the issue is about a field that is missing (report it on the parent's key). */
 export function issueTargetsKey(issue: SchemaIssue, path: Path, root: unknown): boolean {
   if (issue.code === 'unrecognized_keys') return false;
@@ -149,6 +198,9 @@ export function describeIssue(issue: SchemaIssue, path: Path, root: unknown, unk
   if (issue.code === 'unrecognized_keys' && unknownKey !== undefined) {
     const accepted = acceptedKeys(path, root).filter((k) => k !== '$schema');
     const where = path.length ? ` in ${pathText(path)}` : '';
+    const meant = suggestedKey(path, root, unknownKey);
+    if (meant !== undefined)
+      return `unknown field '${shorten(unknownKey)}'${where}; did you mean '${meant}'?`;
     return `unknown field '${shorten(unknownKey)}'${where}; accepted fields: ${accepted.join(', ')}`;
   }
   const value = valueAt(root, path);
@@ -175,5 +227,7 @@ export function describeIssue(issue: SchemaIssue, path: Path, root: unknown, unk
   if (issue.code === 'custom' && issue.params?.kind === 'address') return `${name}: ${issue.message}`;
   if (issue.code === 'too_small' && Array.isArray(value))
     return `${name} is empty; expected ${expected ?? issue.message}`;
+  const word = suggestedWord(path, root);
+  if (word !== undefined) return `${name} is ${shown}; did you mean '${word}'?`;
   return `${name} is ${shown}; expected ${expected ?? issue.message}`;
 }

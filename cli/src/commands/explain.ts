@@ -6,6 +6,7 @@
  * printed), or a usage error.
  */
 import { explainCode, explainText } from '../../../core/dlmm/explain';
+import { findingCodeMeant } from '../../../core/plan/diagnostics';
 import { jsonOutput, parseCommand, parseFormat } from '../common';
 import { UsageError, type CliIO } from '../io';
 
@@ -22,8 +23,12 @@ export function run(args: string[], io: CliIO): Promise<number> {
       'expected an error code, e.g. dlmm explain u5008 (or 5008, "(err u5008)", ERR_ACTIVE_BIN_TOLERANCE)',
     );
   // `dlmm explain '(err' 'u2012)'` (the shell split it) is the same as `dlmm explain '(err u2012)'`.
-  const r = explainCode(positionals.join(' '));
-  if (r.kind === 'invalid') throw new UsageError(r.message);
+  const query = positionals.join(' ');
+  const found = explainCode(query);
+  if (found.kind === 'invalid') throw new UsageError(found.message);
+  // A finding code of `dlmm check` (or a slip of one) is not a contract error: say where it is explained.
+  const r =
+    found.kind === 'unknown' && found.suggestion === undefined ? withFindingCode(found, query) : found;
   if (format === 'json') {
     const doc =
       r.kind === 'known'
@@ -43,4 +48,20 @@ export function run(args: string[], io: CliIO): Promise<number> {
     io.out(jsonOutput(doc));
   } else io.out(explainText(r) + '\n');
   return Promise.resolve(r.kind === 'known' ? 0 : 2);
+}
+
+type Unknown = Extract<ReturnType<typeof explainCode>, { kind: 'unknown' }>;
+
+/** An unknown answer that names the finding code the query is (or is near), and docs/diagnostics.md. */
+function withFindingCode(r: Unknown, query: string): Unknown {
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(query.trim())) return r;
+  const meant = findingCodeMeant(query);
+  if (!meant) return r;
+  const where = `docs/diagnostics.md#${meant.code} explains it`;
+  return {
+    ...r,
+    answer: meant.exact
+      ? `${meant.code} is a finding code of dlmm check, not a contract error: ${where}.`
+      : `${r.answer.replace(/\.$/, '')}; did you mean the finding code ${meant.code}? ${where}.`,
+  };
 }

@@ -15,6 +15,7 @@ import { SHAPES, type ShapeName } from '../../../core/dlmm/shapes';
 import { analyzePlan, type Analysis } from '../../../core/check/analyze';
 import { toTextReport } from '../report';
 import { planRecentre, type RecentreMove } from '../../../core/prepare/recentre';
+import { distributionOpId, strictRangeAsOffsets } from '../../../core/prepare/generated';
 import { POOL_ALIAS, zPoolRef, zPrincipalStandard } from '../../../core/plan/schema';
 import { jsonOutput, parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { UsageError, type CliIO } from '../io';
@@ -135,9 +136,14 @@ async function add(args: string[], io: CliIO): Promise<number> {
     const live = await probe(api, pool, undefined);
     const x = typeof values.x === 'string' ? humanAmount(values.x, live.tokenX, '--x') : 0n;
     const y = typeof values.y === 'string' ? humanAmount(values.y, live.tokenY, '--y') : 0n;
+    const meant = mode === 'strict' ? strictRangeAsOffsets(range.from, range.to, live.active) : undefined;
+    if (meant)
+      io.err(
+        `dlmm plan add: strict ranges are absolute signed bin ids, and ${range.from}..${range.to} is far from the active bin ${live.active}; if you meant offsets from it, write --range ${meant.from}..${meant.to} (or --mode simple)\n`,
+      );
     const text = render(format, sender, [
       {
-        id: `${shape}-${range.from}..${range.to}`.replace(/\./g, '_'),
+        id: distributionOpId(shape, range.from, range.to),
         op: 'add',
         mode,
         pool,
@@ -323,7 +329,9 @@ async function writeAndCheck(
   api: DlmmApi,
   io: CliIO,
 ): Promise<number> {
+  // The format's file name picks the reader; a plan written to stdout is named <stdout> in its findings.
   const fileName = typeof out === 'string' ? out : `plan.dlmm.${format === 'json' ? 'json' : 'yaml'}`;
+  const shownName = typeof out === 'string' ? out : '<stdout>';
   const analysis: Analysis = await analyzePlan(text, { api, fileName });
   if (typeof out === 'string') {
     refuseOutputOverInput(out, [], io);
@@ -331,6 +339,6 @@ async function writeAndCheck(
     if (problem !== undefined) throw new UsageError(problem);
     io.err(`dlmm plan: wrote ${out}\n`);
   } else io.out(text);
-  if (analysis.findings.length > 0) io.err(toTextReport([{ path: fileName, analysis }]));
+  if (analysis.findings.length > 0) io.err(toTextReport([{ path: shownName, analysis }]));
   return analysis.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }

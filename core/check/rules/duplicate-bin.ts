@@ -30,7 +30,7 @@ export const duplicateBin: Rule = {
       ): void => {
         let message = messages[kind].get(key);
         if (message === undefined) {
-          message = `${label} appears twice in this operation (first at ${prevPath.slice(2, 4).join('[')}]); merge the two entries into one`;
+          message = `${label} appears twice in this operation (first at ${ctx.parsed.sourcePath(prevPath).slice(2, 4).join('[')}]); merge the two entries into one`;
           messages[kind].set(key, message);
         }
         out.push(finding(ctx, 'duplicate-bin', { op: i, path }, message));

@@ -4,6 +4,9 @@
  * from core/check/execute.ts.
  */
 import type { Rule } from './rule';
+import { amountTiny } from './amount-tiny';
+import { percentBelowOne } from './percent-below-one';
+import { slippageHigh } from './slippage-high';
 import { amountExceedsUserLiquidity } from './amount-exceeds-user-liquidity';
 import { apiUnreachable } from './api-unreachable';
 import { appNotReady } from './app-not-ready';
@@ -53,6 +56,10 @@ export const RULES: readonly Rule[] = [
   tooManyPositions,
   moveSameBin,
   slippageUnit,
+  // Units (issue 45): plausibility of amounts and percents.
+  slippageHigh,
+  percentBelowOne,
+  amountTiny,
   senderMissing,
   preferContractId,
   mixedGeneration,

@@ -1,6 +1,6 @@
 import type { Finding } from '../../plan/diagnostics';
 import { moveTarget } from '../../prepare/prepare';
-import { finding, livePoolOf, type Rule } from './rule';
+import { finding, itemIndex, livePoolOf, type Rule } from './rule';
 
 /** A move's from and (resolved) to bins must differ. */
 export const moveSameBin: Rule = {
@@ -22,7 +22,7 @@ export const moveSameBin: Rule = {
             ctx,
             'move-same-bin',
             { op: i, path: ['operations', i, 'moves', j, field] },
-            `moves[${j}] moves from bin ${m.from_bin_id} to the same bin ${to}${how}; choose a different destination`,
+            `moves[${itemIndex(ctx, i, 'moves', j)}] moves from bin ${m.from_bin_id} to the same bin ${to}${how}; choose a different destination`,
           ),
         );
       });

@@ -38,6 +38,12 @@ export interface FindingAt {
   fixes?: QuickFix[];
 }
 
+/** The index of item `j` of operation `op`'s `list` as written (a salvaged list may have left items out). */
+export function itemIndex(ctx: RuleContext, op: number, list: string, j: number): number {
+  const at = ctx.parsed.sourcePath(['operations', op, list, j])[3];
+  return typeof at === 'number' ? at : j;
+}
+
 /** Builds a finding on the source range of `at.path` (falling back to the op, then the file's first key). */
 export function finding(ctx: RuleContext, code: DiagnosticCode, at: FindingAt, message: string): Finding {
   const r =

@@ -1,4 +1,4 @@
-import { finding, type Rule } from './rule';
+import { finding, itemIndex, type Rule } from './rule';
 
 /** An add item with x_amount and y_amount both 0 adds nothing; the contract asserts x + y > 0. */
 export const zeroAmount: Rule = {
@@ -28,7 +28,7 @@ export const zeroAmount: Rule = {
             ctx,
             'zero-amount',
             { op: i, path: ['operations', i, 'bins', j, 'x_amount'] },
-            `bins[${j}] has x_amount 0 and y_amount 0: at least one must be greater than 0 (token X above the active bin, token Y below it, either at the active bin)`,
+            `bins[${itemIndex(ctx, i, 'bins', j)}] has x_amount 0 and y_amount 0: at least one must be greater than 0 (token X above the active bin, token Y below it, either at the active bin)`,
           ),
         );
       }

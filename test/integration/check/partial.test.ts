@@ -1,8 +1,11 @@
 /**
  * Diagnostics survive a schema error: a plan with a broken operation keeps every finding of the others, byte
  * for byte equal to the same plan without that operation (ranges shifted by the broken operation's text),
- * offline and live against the simulated engine over loopback HTTP. One table: every operation of a plan
- * with findings in each, times every kind of breakage that applies to it.
+ * offline and live against the simulated engine over loopback HTTP. A broken operation is checked as far as
+ * its valid parts allow: with an unknown key (of its own or of an item) it has every finding the same
+ * operation has unbroken, with an invalid item the findings of its other items, and otherwise its schema
+ * findings only. One table: every operation of a plan with findings in each, times every kind of breakage
+ * that applies to it.
  */
 import assert from 'node:assert/strict';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/check/analyze';
@@ -22,20 +25,50 @@ const OPS = [
   `  - id: simple-bids\n    op: add\n    mode: simple\n    pool: dlmm_1\n    bins:\n      - { active_bin_offset: -3, x_amount: 0, y_amount: 1000 }\n      - { active_bin_offset: 2, x_amount: 0, y_amount: 1000 }\n`,
 ];
 
+/** How much of a broken operation is still checked: all of it, some of its items, or nothing. */
+type Salvage = 'whole' | 'part' | 'none';
+
 /** Ways to break one operation's schema; undefined when the breakage does not apply to that operation. */
-const BREAKAGES: Record<string, (op: string) => string | undefined> = {
-  'unknown field': (op) => op.replace(/\n/, '\n    colour: blue\n'),
-  'unknown op kind': (op) => op.replace(/op: (\w+)/, 'op: $1x'),
-  'wrong type': (op) =>
-    /pool: /.test(op) ? op.replace(/pool: \S+/, 'pool: 42') : op.replace(/amount_in: \d+/, 'amount_in: lots'),
-  'item with an unknown field': (op) => (op.includes('{ ') ? op.replace('{ ', '{ typo: 1, ') : undefined),
-  'item with a negative amount': (op) =>
-    /(x_amount|amount): \d/.test(op) ? op.replace(/(x_amount|amount): (\d)/, '$1: -1$2') : undefined,
-  'missing required field': (op) =>
-    /\n {4}(bins|moves|amount_in)/.test(op)
-      ? op.replace(/\n {4}(bins|moves|amount_in)/, '\n    was_$1')
-      : undefined,
+const BREAKAGES: Record<string, { salvage: Salvage; apply: (op: string) => string | undefined }> = {
+  'unknown field': { salvage: 'whole', apply: (op) => op.replace(/\n/, '\n    colour: blue\n') },
+  'unknown op kind': { salvage: 'none', apply: (op) => op.replace(/op: (\w+)/, 'op: $1x') },
+  'wrong type': {
+    salvage: 'none',
+    apply: (op) =>
+      /pool: /.test(op)
+        ? op.replace(/pool: \S+/, 'pool: 42')
+        : op.replace(/amount_in: \d+/, 'amount_in: lots'),
+  },
+  'item with an unknown field': {
+    salvage: 'whole',
+    apply: (op) => (op.includes('{ ') ? op.replace('{ ', '{ typo: 1, ') : undefined),
+  },
+  'item with a negative amount': {
+    salvage: 'part',
+    apply: (op) =>
+      /(x_amount|amount): \d/.test(op) && /moves:|bins:\n/.test(op)
+        ? op.replace(/(x_amount|amount): (\d)/, '$1: -1$2')
+        : undefined,
+  },
+  'missing required field': {
+    salvage: 'none',
+    apply: (op) =>
+      /\n {4}(bins|moves|amount_in)/.test(op)
+        ? op.replace(/\n {4}(bins|moves|amount_in)/, '\n    was_$1')
+        : undefined,
+  },
 };
+
+/** Findings of the plan's execution, which a plan that failed its schema never gets. */
+const EXECUTION_CODES = new Set([
+  'would-revert',
+  'execution-unchecked',
+  'insufficient-balance',
+  'balance-unchecked',
+  'fee-not-covered',
+  'strict-drift-risk',
+  'clock-skew',
+]);
 
 type Comparable = Omit<Finding, 'fixes'> & { fixes?: Finding['fixes'] };
 
@@ -47,21 +80,43 @@ function shifted(f: Finding, from: number, by: number): Comparable {
   return out;
 }
 
-function assertKeepsOthers(
-  broken: Analysis,
-  removed: Analysis,
-  start: number,
-  length: number,
-  what: string,
-): void {
+/** What a finding says, apart from where: code, severity, message and the text under its range. */
+const said = (text: string, f: Finding) =>
+  `${f.code}|${f.severity}|${f.message}|${text.slice(f.offset, f.offset + f.length)}`;
+
+function assertKeepsOthers(broken: Analysis, removed: Analysis, whole: Analysis, c: Case): void {
+  const { start, length, name: what } = c;
   const inside = (f: Finding) => f.offset >= start && f.offset < start + length;
   const own = broken.findings.filter(inside);
   assert.ok(
-    own.length > 0 && own.every((f) => f.code === 'schema'),
-    `${what}: the broken operation carries its schema findings only: ${JSON.stringify(own.map((f) => f.code))}`,
+    own.some((f) => f.code === 'schema'),
+    `${what}: the broken operation carries its schema findings`,
   );
+  assert.ok(!broken.findings.some((f) => EXECUTION_CODES.has(f.code)), `${what}: nothing was executed`);
+  const ownChecked = own.filter((f) => f.code !== 'schema').map((f) => said(broken.text, f));
+  // The same operation unbroken, in the whole plan (its execution's findings aside).
+  const wholeOwn = whole.findings
+    .filter((f) => f.offset >= start && f.offset < start + c.opLength && !EXECUTION_CODES.has(f.code))
+    .map((f) => said(whole.text, f));
+  if (c.salvage === 'none') assert.deepEqual(ownChecked, [], `${what}: schema findings only`);
+  else if (c.salvage === 'whole')
+    assert.deepEqual(ownChecked.sort(), [...wholeOwn].sort(), `${what}: every finding of the operation`);
+  else {
+    assert.ok(ownChecked.length > 0, `${what}: its valid items are checked`);
+    for (const s of ownChecked)
+      assert.ok(wholeOwn.includes(s), `${what}: ${s} is a finding of the unbroken operation`);
+  }
   const others = broken.findings.filter((f) => !inside(f));
-  const expected = removed.findings.map((f) => shifted(f, start, length));
+  // The others' findings: those of the plan without this operation, or, where it is checked whole, of the
+  // whole plan (a finding across operations may name it), its execution aside.
+  const expected =
+    c.salvage === 'none'
+      ? removed.findings.map((f) => shifted(f, start, length))
+      : whole.findings
+          .filter(
+            (f) => !(f.offset >= start && f.offset < start + c.opLength) && !EXECUTION_CODES.has(f.code),
+          )
+          .map((f) => shifted(f, start + c.opLength, length - c.opLength));
   assert.ok(expected.length > 0, `${what}: the reference has findings`);
   assert.deepEqual(JSON.parse(JSON.stringify(others, big)), JSON.parse(JSON.stringify(expected, big)), what);
   assert.deepEqual(broken.internalErrors, [], what);
@@ -73,23 +128,29 @@ interface Case {
   name: string;
   broken: string;
   removed: string;
+  whole: string;
   start: number;
   length: number;
+  opLength: number;
+  salvage: Salvage;
 }
 
 function cases(): Case[] {
   const out: Case[] = [];
   OPS.forEach((op, k) => {
-    for (const [kind, breakOp] of Object.entries(BREAKAGES)) {
-      const bad = breakOp(op);
+    for (const [kind, { salvage, apply }] of Object.entries(BREAKAGES)) {
+      const bad = apply(op);
       if (bad === undefined || bad === op) continue;
       const before = HEAD + OPS.slice(0, k).join('');
       out.push({
         name: `${kind} in operation ${k} (${/id: (\S+)/.exec(op)?.[1]})`,
         broken: before + bad + OPS.slice(k + 1).join(''),
         removed: before + OPS.slice(k + 1).join(''),
+        whole: HEAD + OPS.join(''),
         start: before.length,
         length: bad.length,
+        opLength: op.length,
+        salvage,
       });
     }
   });
@@ -101,14 +162,19 @@ describe('diagnostics survive a schema error (offline)', () => {
     it(c.name, () => {
       const broken = analyzeOffline(c.broken, { fileName: 'p.dlmm.yaml' });
       const removed = analyzeOffline(c.removed, { fileName: 'p.dlmm.yaml' });
-      assertKeepsOthers(broken, removed, c.start, c.length, c.name);
+      const whole = analyzeOffline(c.whole, { fileName: 'p.dlmm.yaml' });
+      assertKeepsOthers(broken, removed, whole, c);
     });
 
-  it('nothing but the schema finding when no operation is valid, or the header is', () => {
-    const onlyBroken = analyzeOffline(HEAD + BREAKAGES['unknown op kind']!(OPS[0]!)!, {
+  it('the plan-level rules when no operation can be checked; nothing but the schema finding when the header is invalid', () => {
+    const onlyBroken = analyzeOffline(HEAD + BREAKAGES['unknown op kind']!.apply(OPS[0]!)!, {
       fileName: 'p.dlmm.yaml',
     });
-    assert.deepEqual([...new Set(onlyBroken.findings.map((f) => f.code))], ['schema']);
+    assert.deepEqual(
+      [...new Set(onlyBroken.findings.map((f) => f.code))].sort(),
+      ['schema', 'slippage-unit'],
+      'the policy slippage 0.01 is still reported',
+    );
     const badNetwork = analyzeOffline(
       HEAD.replace('version: 1\n', 'version: 1\nnetwork: moon\n') + OPS.join(''),
       {
@@ -136,12 +202,13 @@ describe('diagnostics survive a schema error (live, simulated engine)', function
     it(c.name, async () => {
       const broken = await analyzePlan(c.broken, { api, fileName: 'p.dlmm.yaml' });
       const removed = await analyzePlan(c.removed, { api, fileName: 'p.dlmm.yaml' });
-      assertKeepsOthers(broken, removed, c.start, c.length, c.name);
+      const whole = await analyzePlan(c.whole, { api, fileName: 'p.dlmm.yaml' });
+      assertKeepsOthers(broken, removed, whole, c);
       assert.ok(broken.live, 'live rules ran');
     });
 
   it('the valid operations are prepared with their index in the document', async () => {
-    const c = cases().find((x) => x.name.startsWith('unknown field in operation 1'))!;
+    const c = cases().find((x) => x.name.startsWith('unknown op kind in operation 1'))!;
     const a = await analyzePlan(c.broken, { api, fileName: 'p.dlmm.yaml' });
     assert.equal(a.plan, undefined, 'a plan that failed its schema is not exported or shown as a plan');
     assert.deepEqual(
@@ -160,7 +227,7 @@ describe('diagnostics survive a schema error (live, simulated engine)', function
     // A fresh client: the shared one may hold the status read before the change.
     const api = clientFor(sim);
     try {
-      const valid = HEAD + OPS.slice(0, 1).join('') + BREAKAGES['unknown field']!(OPS[1]!)!;
+      const valid = HEAD + OPS.slice(0, 1).join('') + BREAKAGES['unknown field']!.apply(OPS[1]!)!;
       const a = await analyzePlan(valid, { api, fileName: 'p.dlmm.yaml' });
       assert.ok(
         a.findings.some((f) => f.code === 'tip-lag'),

@@ -125,6 +125,51 @@ describe('dlmm plan (simulated engine)', function () {
     assert.match(r.err, /bin-not-found/, 'bins 100..108 are not listed: the check says so');
   });
 
+  it('plan add --mode strict with offset-like --range: a hint with the absolute range; findings of stdout name <stdout>; a readable id', async () => {
+    const r = await dlmm(
+      [
+        'plan',
+        'add',
+        '--pool',
+        'dlmm_1',
+        '--shape',
+        'curve',
+        '--range',
+        '-20..20',
+        '--x',
+        '1',
+        '--mode',
+        'strict',
+      ],
+      env,
+    );
+    assert.match(
+      r.err,
+      /strict ranges are absolute signed bin ids, and -20\.\.20 is far from the active bin 139; if you meant offsets from it, write --range 119\.\.159 \(or --mode simple\)/,
+    );
+    assert.match(r.out, /id: curve-m20-20\b/);
+    assert.match(r.err, /^<stdout>:\d+:\d+ /m, 'the findings name <stdout>, not a file that does not exist');
+    assert.doesNotMatch(r.err, /plan\.dlmm\.yaml/);
+    const near = await dlmm(
+      [
+        'plan',
+        'add',
+        '--pool',
+        'dlmm_1',
+        '--shape',
+        'spot',
+        '--range',
+        '130..140',
+        '--y',
+        '1',
+        '--mode',
+        'strict',
+      ],
+      env,
+    );
+    assert.doesNotMatch(near.err, /strict ranges are absolute/, 'a range near the active bin gets no hint');
+  });
+
   it('usage errors: too many decimals, a bad range, an unknown shape (exit 2, nothing written)', async () => {
     const base = ['plan', 'add', '--pool', 'dlmm_1', '--range', '-2..2'];
     const a = await dlmm([...base, '--shape', 'spot', '--x', '0.000000001'], env);

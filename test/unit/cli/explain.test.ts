@@ -37,6 +37,39 @@ async function explain(...args: string[]): Promise<{ code: number; out: string; 
   return { code, ...io.text() };
 }
 
+describe('dlmm explain: did you mean (issue 45)', () => {
+  it('a mistyped constant name gets the constant it stands for', async () => {
+    const r = await explain('ERR_ACTIVE_BIN_TOLERNCE');
+    assert.equal(r.code, 2);
+    assert.match(r.out, /did you mean ERR_ACTIVE_BIN_TOLERANCE\?/);
+    assert.equal(
+      (explainCode('err-active-bin-tolernce') as { suggestion?: string }).suggestion,
+      'ERR_ACTIVE_BIN_TOLERANCE',
+    );
+  });
+
+  it('a finding code, or a slip of one, is pointed to docs/diagnostics.md', async () => {
+    const exact = await explain('would-revert');
+    assert.equal(exact.code, 2);
+    assert.match(
+      exact.out,
+      /^would-revert is a finding code of dlmm check, not a contract error: docs\/diagnostics\.md#would-revert/,
+    );
+    const near = await explain('slipage-unit');
+    assert.match(
+      near.out,
+      /did you mean the finding code slippage-unit\? docs\/diagnostics\.md#slippage-unit/,
+    );
+    const json = await explain('slipage-unit', '--format', 'json');
+    assert.match((JSON.parse(json.out) as { answer: string }).answer, /slippage-unit/);
+  });
+
+  it('a word near nothing gets no guess', async () => {
+    const r = await explain('nonsense_zz');
+    assert.doesNotMatch(r.out, /did you mean/);
+  });
+});
+
 describe('dlmm explain', () => {
   it('every constant of every contract in the error table has an explanation, naming only findings that exist', () => {
     let walked = 0;
