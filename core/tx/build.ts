@@ -327,7 +327,12 @@ export async function buildTransactions(
   }
   const known = new Set(analysis.findings.map((f) => `${f.code}|${f.offset}|${f.operation ?? ''}`));
   const added = ctx.findings.filter((f) => !known.has(`${f.code}|${f.offset}|${f.operation ?? ''}`));
-  return { ok: true, transactions, findings: [...added, ...flagged] };
+  return {
+    ok: true,
+    transactions,
+    findings: [...added, ...flagged],
+    ...(ctx.weakBounds.length > 0 ? { weakBounds: ctx.weakBounds } : {}),
+  };
 }
 
 /**
@@ -604,6 +609,7 @@ function makeContext(
     rangeOf: (path) => analysis.parsed?.rangeOf(path) ?? { offset: 0, length: 0 },
     findings: [],
     unprotected: [],
+    weakBounds: [],
     state: opts.state,
     ...(opts.resolvePool ? { resolvePool: opts.resolvePool } : {}),
     skipSwapParams: opts.forCheck ?? false,

@@ -26,10 +26,12 @@ import { sharesToAmounts, type PoolFees } from '../dlmm/math';
 import {
   addBounds,
   addBoundsAndOutcome,
+  simpleBounds,
   slippageBasis,
   withdrawMinimums,
   type AddBounds,
 } from './callBounds';
+import { activeWindow, windowBinsAmong } from './windowBounds';
 import { poolFees } from '../quote/exact';
 import {
   chunkItems,
@@ -212,6 +214,7 @@ async function boundAddingItems<
 ): Promise<{ item: I; b: AddBounds }[]> {
   const fees = poolFees(op.pool.pool);
   const cp = t.chain;
+  if (cp && op.mode === 'simple') return boundSimpleItems(ctx, op, cp, items, target);
   const rows: { item: I; b: AddBounds }[] = [];
   if (cp) {
     await fillShares(
@@ -286,9 +289,56 @@ async function boundAddingItems<
       mode: op.mode,
     });
     if (!b.protectedDlp) ctx.unprotected.push({ operation: op.id, bin: binId });
+    if (op.mode === 'simple') noteWeak(ctx, op, item, binId - active, binId, b);
     rows.push({ item, b });
   }
   return rows;
+}
+
+/** A simple-mode position whose min-dlp is 1: the check reports it (min-dlp-unprotected). */
+function noteWeak(
+  ctx: BuildContext,
+  op: LiquidityOp,
+  item: { index: number; from_distribution?: true },
+  offset: number,
+  bin: number,
+  b: AddBounds,
+): void {
+  if (b.weak === undefined) return;
+  ctx.weakBounds.push({
+    operation: op.id,
+    opIndex: op.index,
+    item: item.index,
+    fromDistribution: item.from_distribution === true,
+    offset,
+    bin,
+    why: b.weak,
+  });
+}
+
+/**
+ * Simple-mode bounds on the chain state: each position's outcomes over the active-bin window
+ * (callBounds.ts `simpleBounds`), the window's bins whose shares the state lacks read from the node first.
+ */
+async function boundSimpleItems<I extends { index: number; from_distribution?: true }>(
+  ctx: BuildContext,
+  op: LiquidityOp,
+  cp: ChainPool,
+  items: I[],
+  target: (item: I, active: number) => number,
+): Promise<{ item: I; b: AddBounds }[]> {
+  if (op.op === 'withdraw') return [];
+  // In simple mode an item's target is the active bin plus its offset.
+  const offsets = items.map((i) => target(i, 0));
+  const window = activeWindow(cp.activeBinId, ctx.activeBinTolerance);
+  if (cp.unknownShares) await fillShares(ctx, cp, windowBinsAmong(cp.unknownShares, offsets, window));
+  const { bounds } = simpleBounds(cp, ctx.sender, op, ctx.slippagePpm, ctx.activeBinTolerance);
+  return items.map((item, k) => {
+    const b = bounds[k] as AddBounds;
+    if (b.unknownBin !== undefined) ctx.unprotected.push({ operation: op.id, bin: b.unknownBin });
+    noteWeak(ctx, op, item, offsets[k] as number, window.expected + (offsets[k] as number), b);
+    return { item, b };
+  });
 }
 
 /** A simple-mode item's label: its offset, and the bin it lands in at the active bin the bounds used. */

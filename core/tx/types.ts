@@ -102,6 +102,23 @@ export interface BalanceChange {
   exact: boolean;
 }
 
+/**
+ * A simple-mode position whose min-dlp is 1 (no protection from it), as the build computed it: the check
+ * reports each as `min-dlp-unprotected` (core/check/rules/min-dlp-unprotected.ts).
+ */
+export interface WeakBound {
+  /** The operation's id and index in the plan. */
+  operation: string;
+  opIndex: number;
+  /** The plan item (`bins` / `moves` index, or the distribution's expansion index). */
+  item: number;
+  fromDistribution: boolean;
+  offset: number;
+  /** Where the position lands at the expected active bin. */
+  bin: number;
+  why: string;
+}
+
 /** Every code an export refusal carries (`not exported (CODE)`); docs/diagnostics.md lists each. */
 export const EXPORT_ERROR_CODES = [
   'plan-has-errors',
@@ -135,4 +152,11 @@ export interface ExportError {
 }
 
 export type ExportOutcome =
-  { ok: true; transactions: BuiltTransaction[]; findings: Finding[] } | { ok: false; error: ExportError };
+  | {
+      ok: true;
+      transactions: BuiltTransaction[];
+      findings: Finding[];
+      /** Simple-mode positions whose min-dlp is 1, when the build made any. */
+      weakBounds?: WeakBound[];
+    }
+  | { ok: false; error: ExportError };
