@@ -275,7 +275,7 @@ export async function buildTransactions(
           ok: false,
           error: exportError(
             'bounds-unknown',
-            `operation '${op.id}': the min-dlp bound of bin(s) ${bins} could not be computed (bin shares unknown: no node proxy configured, or its reads failed after retries), so the operation is not exported rather than sent with min-dlp 1. Configure a node proxy (DLMM_NODE_URL / dlmm.nodeUrl) or retry later; to export anyway with min-dlp 1 for these bins, pass --allow-unprotected (command line) or confirm in the editor.`,
+            `operation '${op.id}': the min-dlp bound of bin(s) ${bins} could not be computed (bin shares unknown: no node proxy configured, or its reads failed after retries; for a simple-mode position, a bin of its active-bin window may also be missing from the pool's bin list), so the operation is not exported rather than sent with min-dlp 1. Configure a node proxy (DLMM_NODE_URL / dlmm.nodeUrl) or retry later; to export anyway with min-dlp 1 for these bins, pass --allow-unprotected (command line) or confirm in the editor.`,
             unprotectedFindings(op.id),
           ),
         };

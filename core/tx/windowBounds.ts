@@ -13,6 +13,7 @@ import { MAX_UINT128, isSignedBinId, type ActiveWindow } from '../dlmm/bins';
 
 export { activeWindow, windowBinsAmong, type ActiveWindow } from '../dlmm/bins';
 import {
+  addOutcome,
   addToPool,
   moveInPool,
   restorePool,
@@ -68,8 +69,13 @@ export function windowOutcomes(
   const unknown = (o: WindowOutcome, bin: number, active: number, why: string) => {
     o.unknown ??= { bin, active, why };
   };
+  // Adds at distinct offsets never meet in a bin at one active bin: each add's outcome is its own, so
+  // nothing needs to be applied (the usual list, and 3x cheaper than applying and restoring every run).
+  const apply =
+    items.some((i) => i.kind === 'move') || new Set(items.map((i) => i.offset)).size < items.length;
+  const before = pool.activeBinId;
   for (const active of scenarioOrder(window)) {
-    const snap = snapshotPool(pool);
+    const snap = apply ? snapshotPool(pool) : undefined;
     try {
       pool.activeBinId = active;
       items.forEach((item, i) => {
@@ -86,9 +92,11 @@ export function windowOutcomes(
         let r;
         try {
           r =
-            item.kind === 'add'
-              ? addToPool(pool, sender, bin, item.x, item.y, NO_BOUNDS)
-              : moveInPool(pool, sender, item.from, bin, item.amount, NO_BOUNDS);
+            item.kind === 'move'
+              ? moveInPool(pool, sender, item.from, bin, item.amount, NO_BOUNDS)
+              : apply
+                ? addToPool(pool, sender, bin, item.x, item.y, NO_BOUNDS)
+                : addOutcome(pool, bin, item.x, item.y, NO_BOUNDS);
         } catch (e) {
           if (!(e instanceof UnknownState)) throw e;
           unknown(o, bin, active, e.detail);
@@ -107,7 +115,8 @@ export function windowOutcomes(
         if (add.fee_y > o.feeY) o.feeY = add.fee_y;
       });
     } finally {
-      restorePool(pool, snap);
+      if (snap) restorePool(pool, snap);
+      else pool.activeBinId = before;
     }
   }
   return out;
