@@ -333,8 +333,11 @@ async function boundSimpleItems<I extends { index: number; from_distribution?: t
   const window = activeWindow(cp.activeBinId, ctx.activeBinTolerance);
   if (cp.unknownShares) await fillShares(ctx, cp, windowBinsAmong(cp.unknownShares, offsets, window));
   const { bounds } = simpleBounds(cp, ctx.sender, op, ctx.slippagePpm, ctx.activeBinTolerance);
+  // The operation's positions are bounded as one call; `items` are its items (by identity).
+  const own = new Map<object, AddBounds>(op.items.map((it, k) => [it, bounds[k] as AddBounds]));
   return items.map((item, k) => {
-    const b = bounds[k] as AddBounds;
+    const b = own.get(item);
+    if (!b) throw new Error(`internal: item ${item.index} is not a position of operation '${op.id}'`);
     if (b.unknownBin !== undefined) ctx.unprotected.push({ operation: op.id, bin: b.unknownBin });
     noteWeak(ctx, op, item, offsets[k] as number, window.expected + (offsets[k] as number), b);
     return { item, b };
