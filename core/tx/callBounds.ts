@@ -161,7 +161,7 @@ function boundsOf(args: AddBoundsArgs, outcome: LiquidityResult<AddOutcome> | un
     };
   }
   const active = args.binId === args.activeBinId;
-  return {
+  const out: AddBounds = {
     expectedDlp,
     expectedFeeX,
     expectedFeeY,
@@ -175,6 +175,8 @@ function boundsOf(args: AddBoundsArgs, outcome: LiquidityResult<AddOutcome> | un
       ? `expected liquidity fee ${expected.fee_x}/${expected.fee_y} (active bin) plus ${pct(slippagePpm)} slippage, capped at the pool fee ceiling`
       : 'not the active bin: no liquidity fee accepted',
   };
+  if (out.minDlp === 1n) out.weak = `the ${out.basisDlp} is below 1`;
+  return out;
 }
 
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);

@@ -251,6 +251,7 @@ async function boundAddingItems<
           mode: op.mode,
         });
         if (!b.protectedDlp) ctx.unprotected.push({ operation: op.id, bin: binId });
+        noteWeak(ctx, op, item, binId, b);
         rows.push({ item, b });
         // The bound's own add ran on this very bin of the state (known shares, same active bin), so when the
         // pool would run it (enabled, same fees) its outcome is the scratch add's: apply it, not recompute.
@@ -289,28 +290,39 @@ async function boundAddingItems<
       mode: op.mode,
     });
     if (!b.protectedDlp) ctx.unprotected.push({ operation: op.id, bin: binId });
-    if (op.mode === 'simple') noteWeak(ctx, op, item, binId - active, binId, b);
+    noteWeak(ctx, op, item, binId, b, op.mode === 'simple' ? binId - active : undefined);
     rows.push({ item, b });
   }
   return rows;
 }
 
-/** A simple-mode position whose min-dlp is 1: the check reports it (min-dlp-unprotected). */
+/**
+ * A position whose min-dlp is 1: the check reports it (min-dlp-unprotected). A strict add whose shares are
+ * unknown is left to the check's rule on the prepared items, which needs no build.
+ */
 function noteWeak(
   ctx: BuildContext,
   op: LiquidityOp,
-  item: { index: number; from_distribution?: true },
-  offset: number,
+  item: { index: number; from_distribution?: true; from_bin_id?: number },
   bin: number,
   b: AddBounds,
+  offset?: number,
 ): void {
   if (b.weak === undefined) return;
+  // A strict add's unknown shares are the rule's; a strict call that reverts today is would-revert's.
+  if (op.mode === 'strict' && ((op.op === 'add' && !b.protectedDlp) || b.revert !== undefined)) return;
+  const label =
+    offset !== undefined
+      ? `offset ${offset} (bin ${bin} at the expected active bin)`
+      : item.from_bin_id !== undefined
+        ? `${item.from_bin_id} -> ${bin}`
+        : `bin ${bin}`;
   ctx.weakBounds.push({
     operation: op.id,
     opIndex: op.index,
     item: item.index,
     fromDistribution: item.from_distribution === true,
-    offset,
+    label,
     bin,
     why: b.weak,
   });
@@ -339,7 +351,7 @@ async function boundSimpleItems<I extends { index: number; from_distribution?: t
     const b = own.get(item);
     if (!b) throw new Error(`internal: item ${item.index} is not a position of operation '${op.id}'`);
     if (b.unknownBin !== undefined) ctx.unprotected.push({ operation: op.id, bin: b.unknownBin });
-    noteWeak(ctx, op, item, offsets[k] as number, window.expected + (offsets[k] as number), b);
+    noteWeak(ctx, op, item, window.expected + (offsets[k] as number), b, offsets[k] as number);
     return { item, b };
   });
 }

@@ -103,8 +103,9 @@ export interface BalanceChange {
 }
 
 /**
- * A simple-mode position whose min-dlp is 1 (no protection from it), as the build computed it: the check
- * reports each as `min-dlp-unprotected` (core/check/rules/min-dlp-unprotected.ts).
+ * A position whose min-dlp is 1 (no protection from it), as the build computed it: the check reports each
+ * as `min-dlp-unprotected` (core/check/rules/min-dlp-unprotected.ts). A strict add whose bin shares are
+ * unknown is that rule's own (it needs no build).
  */
 export interface WeakBound {
   /** The operation's id and index in the plan. */
@@ -113,8 +114,9 @@ export interface WeakBound {
   /** The plan item (`bins` / `moves` index, or the distribution's expansion index). */
   item: number;
   fromDistribution: boolean;
-  offset: number;
-  /** Where the position lands at the expected active bin. */
+  /** The position in words: `offset -1 (bin 138 at the expected active bin)`, `bin 145`, `136 -> 130`. */
+  label: string;
+  /** Where the position lands (at the expected active bin, in simple mode). */
   bin: number;
   why: string;
 }

@@ -4,8 +4,8 @@ import { finding, type Rule, type RuleContext } from './rule';
 
 /**
  * Strict adds: bin shares unknown (v2 list liquidity is null, no other source), so min-dlp falls back to 1.
- * Simple-mode adds and moves are the build's to judge (their bounds cover the active-bin window): see
- * `weakBoundFindings`, which the check runs on its build (core/check/execute.ts).
+ * Every other min-dlp of 1 is the build's to judge (a simple position's bounds cover the active-bin
+ * window): see `weakBoundFindings`, which the check runs on its build (core/check/execute.ts).
  */
 export const minDlpUnprotected: Rule = {
   code: 'min-dlp-unprotected',
@@ -45,9 +45,10 @@ const shown = (xs: readonly (string | number)[], max = 8): string =>
   xs.length > max ? `${xs.slice(0, max).join(', ')}, ...` : xs.join(', ');
 
 /**
- * Simple-mode positions whose min-dlp the check's build wrote as 1, whatever the reason (a bin of the
- * active-bin window whose price or shares were not read, no landing, or a fewest-shares figure that
- * slippage takes below 1): one finding per operation, on the position when there is one, naming each.
+ * Positions whose min-dlp the check's build wrote as 1, whatever the reason (a bin of a simple position's
+ * active-bin window whose price or shares were not read, no landing, a strict move's unknown shares, or
+ * expected shares that slippage takes below 1): one finding per operation, on the position when there is
+ * one, naming each.
  */
 export function weakBoundFindings(ctx: RuleContext, weak: readonly WeakBound[]): Finding[] {
   const byOp = new Map<number, WeakBound[]>();
@@ -64,13 +65,13 @@ export function weakBoundFindings(ctx: RuleContext, weak: readonly WeakBound[]):
     const path = onItem
       ? ['operations', index, key, first.item]
       : ['operations', index, ctx.parsed.rangeOf(['operations', index, key]) ? key : 'distribution'];
-    const what = list.map((w) => `offset ${w.offset} (bin ${w.bin} at the expected active bin): ${w.why}`);
+    const what = list.map((w) => `${w.label}: ${w.why}`);
     out.push(
       finding(
         ctx,
         'min-dlp-unprotected',
         { op: index, path, key: !onItem },
-        `min-dlp is 1 for ${list.length} simple-mode position${list.length === 1 ? '' : 's'} (no protection against fewer shares minted than expected): ${shown(what, 4)}`,
+        `min-dlp is 1 for ${list.length} position${list.length === 1 ? '' : 's'} (no protection against fewer shares minted than expected): ${shown(what, 4)}`,
       ),
     );
   }

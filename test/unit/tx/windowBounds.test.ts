@@ -217,8 +217,8 @@ describe('simple-mode bounds over the active-bin window', () => {
     assert.equal(list[2]!['min-dlp'], 1n, 'offset 1 falls back');
     assert.ok(list[0]!['min-dlp']! > 1n && list[1]!['min-dlp']! > 1n, 'the others keep their bounds');
     assert.deepEqual(
-      allowed.weakBounds?.map((w) => [w.offset, w.bin]),
-      [[1, a + 1]],
+      allowed.weakBounds?.map((w) => [w.label, w.bin]),
+      [[`offset 1 (bin ${a + 1} at the expected active bin)`, a + 1]],
     );
     assert.match(allowed.weakBounds![0]!.why, new RegExp(`bin ${a + 2} .*at active ${a + 1}.*not read`));
     const basis = allowed.transactions[0]!.rows[2]!.bounds[0]!.basis;
@@ -262,6 +262,39 @@ describe('simple-mode bounds over the active-bin window', () => {
       if (fewest === undefined || second.value.minted < fewest) fewest = second.value.minted;
     }
     assert.equal(positions(r.transactions[0]!)[1]!['min-dlp'], minAfterSlippage(fewest!, PPM));
+  });
+
+  it('a strict position whose expected shares less slippage are below 1 is named too (min-dlp 1)', async () => {
+    const engine = testEngine();
+    const p = pool(engine);
+    const bin = p.activeBinId - 2;
+    // The fewest USDCx units that mint one share in this bin: slippage then leaves nothing above 0.
+    const mint = (y: bigint) => {
+      const r = addLiquidity(engine.bin(p, bin), 0n, y, {
+        binId: bin,
+        activeBinId: p.activeBinId,
+        fees: p.fees,
+      });
+      return r.ok ? r.value.minted : 0n;
+    };
+    let y = 1n;
+    while (mint(y) < 1n) y++;
+    const op: PreparedOperation = {
+      id: 'dust',
+      index: 0,
+      op: 'add',
+      mode: 'strict',
+      pool: snapshot(engine, p),
+      items: [addItem(engine, p, 0, bin, 0n, y)],
+    };
+    const r = await exportOps(engine, [op]);
+    assert.ok(r.ok, r.ok ? '' : r.error.message);
+    assert.equal(positions(r.transactions[0]!)[0]!['min-dlp'], 1n);
+    assert.deepEqual(
+      r.weakBounds?.map((w) => [w.label, w.item]),
+      [[`bin ${bin}`, 0]],
+    );
+    assert.match(r.weakBounds![0]!.why, /expected 1 shares .* less 1% slippage is below 1/);
   });
 
   it('windows: clipped to the signed domain; the bins some offset may land on', () => {
