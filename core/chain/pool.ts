@@ -148,11 +148,25 @@ export function addToPool(
   bounds: AddBounds,
   traits?: TokenTraits,
 ): ChainResult<AddOutcome> {
+  const r = addOutcome(pool, binId, x, y, bounds, traits);
+  if (r.ok) commitAdd(pool, user, binId, r.value);
+  return r;
+}
+
+/** What `addToPool` would do, without doing it (the pool is left as it is). */
+export function addOutcome(
+  pool: ChainPool,
+  binId: number,
+  x: bigint,
+  y: bigint,
+  bounds: AddBounds,
+  traits?: TokenTraits,
+): ChainResult<AddOutcome> {
   if (!isSignedBinId(binId))
     return fail('ERR_INVALID_BIN_ID', `bin id ${binId} is outside ${MIN_BIN_ID}..${MAX_BIN_ID}`);
   needShares(pool, binId, `the add to bin ${binId}`);
   const minimums = minimumsFor(pool, binId, `the add to bin ${binId}`);
-  const r = addLiquidity(binOf(pool, binId), x, y, {
+  return addLiquidity(binOf(pool, binId), x, y, {
     ...(minimums ? { minimums } : {}),
     binId,
     activeBinId: pool.activeBinId,
@@ -162,9 +176,6 @@ export function addToPool(
     maxFeeY: bounds.maxFeeY,
     bodyHead: bodyHead(pool, traits, true),
   });
-  if (!r.ok) return r;
-  commitAdd(pool, user, binId, r.value);
-  return r;
 }
 
 /** What a successful add leaves: the bin's new balances and the minted shares credited to `user`. */

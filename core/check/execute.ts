@@ -25,6 +25,7 @@ import type { PreparedOperation } from '../prepare/prepared';
 import { finding, type RuleContext } from './rules/rule';
 import { strictDriftFindings } from './rules/strict-drift-risk';
 import { blockBudgetFindings } from './rules/exceeds-block-budget';
+import { weakBoundFindings } from './rules/min-dlp-unprotected';
 import type { Plan } from '../plan/schema';
 import { poolResolver } from '../live/resolve';
 
@@ -143,6 +144,8 @@ export async function executePlan(
     );
     return { findings: out };
   }
+  // Simple-mode positions whose min-dlp is 1 (their bounds are the build's: the active-bin window).
+  out.push(...weakBoundFindings(ctx, built.weakBounds ?? []));
   const byIndex = new Map(plan.operations.map((op, i) => [i, op]));
   for (const tx of built.transactions) {
     const r = tx.execution;

@@ -21,6 +21,47 @@ export function isUnsignedBinId(id: number): boolean {
   return Number.isInteger(id) && id >= 0 && id <= MAX_BIN_ID + BIN_ID_OFFSET;
 }
 
+/** The active bins a relative call may run at: `expected ± tolerance`, within the signed domain. */
+export interface ActiveWindow {
+  expected: number;
+  lo: number;
+  hi: number;
+}
+
+/** The window of `tolerance` bins either side of `expected`, clipped to -500..500. */
+export function activeWindow(expected: number, tolerance: number): ActiveWindow {
+  return {
+    expected,
+    lo: Math.max(MIN_BIN_ID, expected - tolerance),
+    hi: Math.min(MAX_BIN_ID, expected + tolerance),
+  };
+}
+
+/**
+ * Bins some item of `offsets` may land on over `window` among `candidates` (e.g. the bins whose shares the
+ * state lacks): a bin b is one when b - offset is in the window for some offset.
+ */
+export function windowBinsAmong(
+  candidates: Iterable<number>,
+  offsets: readonly number[],
+  window: ActiveWindow,
+): number[] {
+  const sorted = [...new Set(offsets)].sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const b of candidates) {
+    // Is there an offset in [b - hi, b - lo]? The first offset >= b - hi, by binary search.
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((sorted[mid] as number) < b - window.hi) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < sorted.length && (sorted[lo] as number) <= b - window.lo) out.push(b);
+  }
+  return out;
+}
+
 /** Signed (-500..500) to unsigned (0..1000); throws RangeError outside the domain. */
 export function toUnsignedBinId(signed: number): number {
   if (!isSignedBinId(signed))

@@ -20,7 +20,7 @@ import type {
   V1Pool,
 } from '../api/types';
 import { CORE_CONTRACTS } from '../chain/deployments';
-import { toSignedBinId, isSignedBinId } from '../dlmm/bins';
+import { activeWindow, toSignedBinId, isSignedBinId, windowBinsAmong } from '../dlmm/bins';
 import type { CoreMinimums } from '../dlmm/math';
 import type { Plan, PlanOperation } from '../plan/schema';
 import { POOL_ALIAS, PolicySchema } from '../plan/schema';
@@ -689,7 +689,11 @@ function safeHas(api: DlmmApi, server: 'hasNode' | 'hasInventory'): boolean {
   }
 }
 
-/** Target bins of the plan's adds and moves on this pool whose shares are unknown, nearest the active bin first. */
+/**
+ * Target bins of the plan's adds and moves on this pool whose shares are unknown, nearest the active bin
+ * first: a simple-mode position's are every listed bin it may land on over the active-bin window (its
+ * bounds are the fewest shares over that window: core/tx/windowBounds.ts).
+ */
 function targetBins(lp: LivePool, plan: Plan): number[] {
   const active = lp.activeBinId ?? 0;
   // Bins whose total shares a trusted source already states need no node read (the one rule: knownShares).
@@ -702,17 +706,29 @@ function targetBins(lp: LivePool, plan: Plan): number[] {
 function depositTargets(lp: LivePool, plan: Plan): number[] {
   const active = lp.activeBinId ?? 0;
   const ids = new Set<number>();
+  const offsets: number[] = [];
   for (const op of plan.operations) {
     if (op.op === 'swap' || op.pool !== lp.written) continue;
+    const simple = op.mode === 'simple';
     if (op.op === 'add') {
       for (const b of op.bins)
-        ids.add(op.mode === 'strict' ? (b.bin_id ?? NaN) : active + (b.active_bin_offset ?? NaN));
+        if (simple) offsets.push(b.active_bin_offset ?? NaN);
+        else ids.add(b.bin_id ?? NaN);
       const range = op.distribution && distributionRange(op.mode, op.distribution, active);
-      if (range) for (let b = Math.max(range.lo, -500); b <= Math.min(range.hi, 500); b++) ids.add(b);
+      if (range)
+        for (let b = Math.max(range.lo, -500); b <= Math.min(range.hi, 500); b++)
+          if (simple) offsets.push(b - active);
+          else ids.add(b);
     }
     if (op.op === 'move')
       for (const m of op.moves)
-        ids.add(op.mode === 'strict' ? (m.to_bin_id ?? NaN) : active + (m.active_bin_offset ?? NaN));
+        if (simple) offsets.push(m.active_bin_offset ?? NaN);
+        else ids.add(m.to_bin_id ?? NaN);
+  }
+  const landed = offsets.filter(Number.isInteger);
+  if (landed.length > 0) {
+    const window = activeWindow(active, plan.policy.active_bin_tolerance);
+    for (const id of windowBinsAmong(lp.binById.keys(), landed, window)) ids.add(id);
   }
   return [...ids];
 }

@@ -315,7 +315,7 @@ export async function buildTransactions(
           ok: false,
           error: exportError(
             'bounds-unknown',
-            `operation '${op.id}': the min-dlp bound of bin(s) ${bins} could not be computed (bin shares unknown: no node proxy configured, or its reads failed after retries), so the operation is not exported rather than sent with min-dlp 1. Configure a node proxy (DLMM_NODE_URL / dlmm.nodeUrl) or retry later; to export anyway with min-dlp 1 for these bins, pass --allow-unprotected (command line) or confirm in the editor.`,
+            `operation '${op.id}': the min-dlp bound of bin(s) ${bins} could not be computed (bin shares unknown: no node proxy configured, or its reads failed after retries; for a simple-mode position, a bin of its active-bin window may also be missing from the pool's bin list), so the operation is not exported rather than sent with min-dlp 1. Configure a node proxy (DLMM_NODE_URL / dlmm.nodeUrl) or retry later; to export anyway with min-dlp 1 for these bins, pass --allow-unprotected (command line) or confirm in the editor.`,
             unprotectedFindings(op.id),
           ),
         };
@@ -367,7 +367,12 @@ export async function buildTransactions(
   }
   const known = new Set(analysis.findings.map((f) => `${f.code}|${f.offset}|${f.operation ?? ''}`));
   const added = ctx.findings.filter((f) => !known.has(`${f.code}|${f.offset}|${f.operation ?? ''}`));
-  return { ok: true, transactions, findings: [...added, ...flagged] };
+  return {
+    ok: true,
+    transactions,
+    findings: [...added, ...flagged],
+    ...(ctx.weakBounds.length > 0 ? { weakBounds: ctx.weakBounds } : {}),
+  };
 }
 
 /**
@@ -644,6 +649,7 @@ function makeContext(
     rangeOf: (path) => analysis.parsed?.rangeOf(path) ?? { offset: 0, length: 0 },
     findings: [],
     unprotected: [],
+    weakBounds: [],
     state: opts.state,
     ...(opts.resolvePool ? { resolvePool: opts.resolvePool } : {}),
     skipSwapParams: opts.forCheck ?? false,

@@ -8,7 +8,7 @@ import type { PreparedOperation } from '../prepare/prepared';
 import type { BinShareReader } from './shares';
 import type { MemoryChainState } from '../chain/index';
 import type { EffectTokens } from './effects';
-import type { BuiltTransaction, ExportError, TokenInfo } from './types';
+import type { BuiltTransaction, ExportError, TokenInfo, WeakBound } from './types';
 
 export interface BuildContext {
   sender: string;
@@ -38,6 +38,8 @@ export interface BuildContext {
   findings: Finding[];
   /** Bins whose min-dlp fell back to 1 (shares unknown), by operation id: refused unless allowed. */
   unprotected: { operation: string; bin: number }[];
+  /** Simple-mode positions whose min-dlp is 1, whatever the reason (min-dlp-unprotected). */
+  weakBounds: WeakBound[];
   /**
    * The state read, as the chain model: bounds are computed on it item after item and operation after
    * operation, and every built transaction is executed on it in order.

@@ -26,10 +26,12 @@ import { sharesToAmounts, type PoolFees } from '../dlmm/math';
 import {
   addBounds,
   addBoundsAndOutcome,
+  simpleBounds,
   slippageBasis,
   withdrawMinimums,
   type AddBounds,
 } from './callBounds';
+import { activeWindow, windowBinsAmong } from './windowBounds';
 import { poolFees } from '../quote/exact';
 import {
   chunkItems,
@@ -213,6 +215,7 @@ async function boundAddingItems<
 ): Promise<{ item: I; b: AddBounds }[]> {
   const fees = poolFees(op.pool.pool);
   const cp = t.chain;
+  if (cp && op.mode === 'simple') return boundSimpleItems(ctx, op, cp, items, target);
   const rows: { item: I; b: AddBounds }[] = [];
   if (cp) {
     await fillShares(
@@ -250,6 +253,7 @@ async function boundAddingItems<
           minimums: cp.minimumShares,
         });
         if (!b.protectedDlp) ctx.unprotected.push({ operation: op.id, bin: binId });
+        noteWeak(ctx, op, item, binId, b);
         rows.push({ item, b });
         // The bound's own add ran on this very bin of the state (known shares, same active bin), so when the
         // pool would run it (enabled, same fees) its outcome is the scratch add's: apply it, not recompute.
@@ -288,9 +292,70 @@ async function boundAddingItems<
       mode: op.mode,
     });
     if (!b.protectedDlp) ctx.unprotected.push({ operation: op.id, bin: binId });
+    noteWeak(ctx, op, item, binId, b, op.mode === 'simple' ? binId - active : undefined);
     rows.push({ item, b });
   }
   return rows;
+}
+
+/**
+ * A position whose min-dlp is 1: the check reports it (min-dlp-unprotected). A strict add whose shares are
+ * unknown is left to the check's rule on the prepared items, which needs no build.
+ */
+function noteWeak(
+  ctx: BuildContext,
+  op: LiquidityOp,
+  item: { index: number; from_distribution?: true; from_bin_id?: number },
+  bin: number,
+  b: AddBounds,
+  offset?: number,
+): void {
+  if (b.weak === undefined) return;
+  // A strict add's unknown shares are the rule's; a strict call that reverts today is would-revert's.
+  if (op.mode === 'strict' && ((op.op === 'add' && !b.protectedDlp) || b.revert !== undefined)) return;
+  const label =
+    offset !== undefined
+      ? `offset ${offset} (bin ${bin} at the expected active bin)`
+      : item.from_bin_id !== undefined
+        ? `${item.from_bin_id} -> ${bin}`
+        : `bin ${bin}`;
+  ctx.weakBounds.push({
+    operation: op.id,
+    opIndex: op.index,
+    item: item.index,
+    fromDistribution: item.from_distribution === true,
+    label,
+    bin,
+    why: b.weak,
+  });
+}
+
+/**
+ * Simple-mode bounds on the chain state: each position's outcomes over the active-bin window
+ * (callBounds.ts `simpleBounds`), the window's bins whose shares the state lacks read from the node first.
+ */
+async function boundSimpleItems<I extends { index: number; from_distribution?: true }>(
+  ctx: BuildContext,
+  op: LiquidityOp,
+  cp: ChainPool,
+  items: I[],
+  target: (item: I, active: number) => number,
+): Promise<{ item: I; b: AddBounds }[]> {
+  if (op.op === 'withdraw') return [];
+  // In simple mode an item's target is the active bin plus its offset.
+  const offsets = items.map((i) => target(i, 0));
+  const window = activeWindow(cp.activeBinId, ctx.activeBinTolerance);
+  if (cp.unknownShares) await fillShares(ctx, cp, windowBinsAmong(cp.unknownShares, offsets, window));
+  const { bounds } = simpleBounds(cp, ctx.sender, op, ctx.slippagePpm, ctx.activeBinTolerance);
+  // The operation's positions are bounded as one call; `items` are its items (by identity).
+  const own = new Map<object, AddBounds>(op.items.map((it, k) => [it, bounds[k] as AddBounds]));
+  return items.map((item, k) => {
+    const b = own.get(item);
+    if (!b) throw new Error(`internal: item ${item.index} is not a position of operation '${op.id}'`);
+    if (b.unknownBin !== undefined) ctx.unprotected.push({ operation: op.id, bin: b.unknownBin });
+    noteWeak(ctx, op, item, window.expected + (offsets[k] as number), b, offsets[k] as number);
+    return { item, b };
+  });
 }
 
 /** A simple-mode item's label: its offset, and the bin it lands in at the active bin the bounds used. */

@@ -109,6 +109,25 @@ export interface BalanceChange {
   exact: boolean;
 }
 
+/**
+ * A position whose min-dlp is 1 (no protection from it), as the build computed it: the check reports each
+ * as `min-dlp-unprotected` (core/check/rules/min-dlp-unprotected.ts). A strict add whose bin shares are
+ * unknown is that rule's own (it needs no build).
+ */
+export interface WeakBound {
+  /** The operation's id and index in the plan. */
+  operation: string;
+  opIndex: number;
+  /** The plan item (`bins` / `moves` index, or the distribution's expansion index). */
+  item: number;
+  fromDistribution: boolean;
+  /** The position in words: `offset -1 (bin 138 at the expected active bin)`, `bin 145`, `136 -> 130`. */
+  label: string;
+  /** Where the position lands (at the expected active bin, in simple mode). */
+  bin: number;
+  why: string;
+}
+
 /** Every code an export refusal carries (`not exported (CODE)`); docs/diagnostics.md lists each. */
 export const EXPORT_ERROR_CODES = [
   'plan-has-errors',
@@ -143,4 +162,11 @@ export interface ExportError {
 }
 
 export type ExportOutcome =
-  { ok: true; transactions: BuiltTransaction[]; findings: Finding[] } | { ok: false; error: ExportError };
+  | {
+      ok: true;
+      transactions: BuiltTransaction[];
+      findings: Finding[];
+      /** Simple-mode positions whose min-dlp is 1, when the build made any. */
+      weakBounds?: WeakBound[];
+    }
+  | { ok: false; error: ExportError };

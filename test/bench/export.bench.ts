@@ -212,10 +212,17 @@ async function checkThenExport(): Promise<BenchRow[]> {
       return `      - { bin_id: ${139 + o}, x_amount: ${o >= 0 ? 1000 : 0}, y_amount: ${o <= 0 ? 2500 : 0} }`;
     });
     const text = `version: 1\nsender: ${USER}\noperations:\n  - id: ladder\n    op: add\n    pool: ${POOL_SBTC_USDCX}\n    bins:\n${bins.join('\n')}\n`;
+    // The same ladder in simple mode (offsets from the active bin), whose bounds cover the active-bin window.
+    const offsets = Array.from({ length: 350 }, (_, i) => {
+      const o = i - 175;
+      return `      - { active_bin_offset: ${o}, x_amount: ${o >= 0 ? 1000 : 0}, y_amount: ${o <= 0 ? 2500 : 0} }`;
+    });
+    const simple = `version: 1\nsender: ${USER}\noperations:\n  - id: ladder\n    op: add\n    mode: simple\n    pool: ${POOL_SBTC_USDCX}\n    bins:\n${offsets.join('\n')}\n`;
     const swap = `version: 1\nsender: ${USER}\noperations:\n  - { id: sell, op: swap, input_token: ${SBTC}, output_token: ${USDCX}, amount_in: 10000000 }\n`;
     const rows: BenchRow[] = [];
     for (const [what, plan] of [
       ['350 positions', text],
+      ['350 positions simple', simple],
       ['one swap', swap],
     ] as const) {
       const session = createLiveSession();

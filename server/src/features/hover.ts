@@ -18,7 +18,7 @@ import { knownShares, type LiveData, type LivePool } from '../../../core/live/li
 import type { PreparedAddItem, PreparedOperation } from '../../../core/prepare/prepared';
 import { revertWords } from '../../../core/chain/router';
 import { minReceived } from '../../../core/dlmm/bounds';
-import { addBounds } from '../../../core/tx/callBounds';
+import { addBounds, simpleBoundsRead } from '../../../core/tx/callBounds';
 import { poolFees } from '../../../core/quote/exact';
 import { amountText } from '../../../core/tx/summary';
 import { blockCostDetail } from '../../../core/tx/cost';
@@ -57,7 +57,9 @@ export function hover(doc: TextDocument, result: AnalysisResult, offset: number)
     sections.push(withdrawItemLine(prepared, toNumber(id), pool));
   } else if (kind === 'move' && rest[0] === 'moves' && typeof rest[1] === 'number') {
     const item = asRecord((rawOp.moves as unknown[] | undefined)?.[rest[1]]);
-    sections.push(moveItemSection(prepared, rest[1], item, pool, rest[2], result.live));
+    sections.push(
+      moveItemSection(prepared, rest[1], item, pool, rest[2], a.plan?.policy.slippage_tolerance, result),
+    );
   } else if (kind === 'swap')
     sections.push(swapSection(live, index, rawOp, a.plan?.policy.slippage_tolerance, result.live));
   else if (kind === 'withdraw') sections.push(withdrawSection(prepared, pool, result.live));
@@ -183,7 +185,9 @@ function addItemSection(
   const { ppm, percent } = slippagePpmOf(planSlippage, result.settings.slippageTolerance);
   // One source of truth for what is known about the bin: the same knownShares the bin section above shows.
   const shares = pool ? knownShares(pool, item.bin_id) : item.bin_shares_known;
-  const b = itemBounds(prepared, item, shares, ppm);
+  const b =
+    (prepared.mode === 'simple' ? simpleItemBounds(result, prepared, item, ppm) : undefined) ??
+    itemBounds(prepared, item, shares, ppm);
   const lines = [`**Add** ${formatAmount(item.x_amount, tx)} + ${formatAmount(item.y_amount, ty)}`];
   if (item.active_bin_offset !== undefined)
     lines.push(`active bin offset ${item.active_bin_offset} (${prepared.mode})`);
@@ -199,8 +203,38 @@ function addItemSection(
   );
   if (b.expectedDlp !== undefined)
     lines.push(`liquidity fee: ${formatAmount(b.expectedFeeX, tx)} · ${formatAmount(b.expectedFeeY, ty)}`);
-  lines.push(`min-dlp at ${percent}% slippage: ${b.minDlp} — ${b.basisDlp}`);
+  lines.push(...boundLines(b, percent, tx, ty));
   return [head, lines.join('\n\n')].filter(Boolean).join('\n\n---\n\n');
+}
+
+/** The min-dlp and fee-cap lines of a position's bounds, each with its basis. */
+function boundLines(
+  b: ReturnType<typeof addBounds>,
+  percent: number,
+  tx: Token | undefined,
+  ty: Token | undefined,
+): string[] {
+  return [
+    `min-dlp at ${percent}% slippage: ${b.minDlp}${b.weak !== undefined ? ' ⚠ unprotected' : ''} — ${b.basisDlp}`,
+    `max liquidity fee: ${formatAmount(b.maxFeeX, tx)} · ${formatAmount(b.maxFeeY, ty)} — ${b.basisFee}`,
+  ];
+}
+
+/**
+ * A simple-mode position's bounds over the active-bin window, on the state read (core/tx's, the figures the
+ * export writes when no operation before this one changes the pool); undefined without live data.
+ */
+function simpleItemBounds(
+  result: AnalysisResult,
+  op: Extract<PreparedOperation, { op: 'add' | 'move' }>,
+  item: object,
+  ppm: bigint,
+): ReturnType<typeof addBounds> | undefined {
+  const a = result.analysis;
+  const k = (op.items as object[]).indexOf(item);
+  if (!a.live || k < 0) return undefined;
+  const tolerance = a.plan?.policy.active_bin_tolerance ?? 1;
+  return simpleBoundsRead(a.live, op, a.plan?.sender, ppm, tolerance)?.[k];
 }
 
 /** An add item's bounds at the state read with `shares` for its bin: core/tx's, the numbers the export writes. */
@@ -228,8 +262,10 @@ function moveItemSection(
   raw: Op | undefined,
   pool: LivePool | undefined,
   field: string | number | undefined,
-  isLive: boolean,
+  planSlippage: number | undefined,
+  result: AnalysisResult,
 ): string {
+  const isLive = result.live;
   const item = prepared?.op === 'move' ? prepared.items.find((i) => i.index === itemIndex) : undefined;
   const from = item?.from_bin_id ?? toNumber(raw?.from_bin_id);
   const to = item?.to_bin_id ?? toNumber(raw?.to_bin_id);
@@ -238,12 +274,16 @@ function moveItemSection(
   else if (field === 'to_bin_id' || field === 'active_bin_offset')
     sections.push(binSection(pool, to, 'To bin', isLive));
   if (item) {
-    sections.push(
-      [
-        `**Move** ${item.amount} shares from bin ${item.from_bin_id} to bin ${item.to_bin_id}`,
-        `computed: ${formatAmount(item.x_amount, pool?.tokenX)} · ${formatAmount(item.y_amount, pool?.tokenY)} (floor(amount × reserve / bin shares) of the from bin)`,
-      ].join('\n\n'),
-    );
+    const lines = [
+      `**Move** ${item.amount} shares from bin ${item.from_bin_id} to bin ${item.to_bin_id}`,
+      `computed: ${formatAmount(item.x_amount, pool?.tokenX)} · ${formatAmount(item.y_amount, pool?.tokenY)} (floor(amount × reserve / bin shares) of the from bin)`,
+    ];
+    if (prepared?.op === 'move' && prepared.mode === 'simple') {
+      const { ppm, percent } = slippagePpmOf(planSlippage, result.settings.slippageTolerance);
+      const b = simpleItemBounds(result, prepared, item, ppm);
+      if (b) lines.push(...boundLines(b, percent, pool?.tokenX, pool?.tokenY));
+    }
+    sections.push(lines.join('\n\n'));
   } else if (field !== 'from_bin_id' && field !== 'to_bin_id') {
     sections.push(binSection(pool, from, 'From bin', isLive), noLive(isLive, 'computed move amounts'));
   }

@@ -12,7 +12,10 @@ import type {
   MarkupContent,
 } from 'vscode-languageserver-protocol';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { POOL_SBTC_USDCX, SBTC, USDCX } from '../../../core/sim/defaultWorld';
+import { DEFAULT_SIM_API_KEY, POOL_SBTC_USDCX, SBTC, USDCX } from '../../../core/sim/defaultWorld';
+import { createApiClient } from '../../../core/api/client';
+import { analyzePlan } from '../../../core/check/analyze';
+import { buildTransactions } from '../../../core/tx/build';
 import { positionOf, startLsp, startSimLsp, type LspSession, type SimLsp } from './harness';
 
 const PLAN = `version: 1
@@ -193,6 +196,54 @@ describe('language server over stdio (simulated engine)', function () {
     );
     assert.match(h, /\*\*Move\*\* 1000 shares from bin 136 to bin 130/);
     assert.match(h, /computed: .*sBTC.*USDCx/);
+  });
+
+  it('hovers simple-mode positions with the min-dlp and fee caps the export writes, and their basis', async () => {
+    const doc = 'file:///work/plans/simple.dlmm.yaml';
+    const text = `version: 1\nsender: SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR\noperations:\n  - id: near\n    op: add\n    mode: simple\n    pool: ${POOL_SBTC_USDCX}\n    bins:\n      - { active_bin_offset: 0, x_amount: 20000, y_amount: 15000000 }\n      - { active_bin_offset: 2, x_amount: 30000, y_amount: 0 }\n  - id: up\n    op: move\n    mode: simple\n    pool: ${POOL_SBTC_USDCX}\n    moves:\n      - { from_bin_id: 140, active_bin_offset: 4, amount: 1000000 }\n`;
+    lsp.open(doc, text);
+    await lsp.live(doc, 1, 10_000);
+    const hoverAt = async (needle: string, at: number) =>
+      md(
+        (await lsp.conn.sendRequest('textDocument/hover', {
+          textDocument: { uri: doc },
+          position: positionOf(text, needle, at),
+        })) as Hover,
+      );
+    // The export's figures for the same plan on the same state (core, over HTTP).
+    const api = createApiClient({
+      baseUrl: sim.url,
+      nodeUrl: sim.nodeUrl,
+      inventoryUrl: sim.inventoryUrl,
+      apiKey: DEFAULT_SIM_API_KEY,
+    });
+    try {
+      const built = await buildTransactions(await analyzePlan(text, { api }), { api });
+      assert.ok(built.ok, built.ok ? '' : built.error.message);
+      const bounds = built.transactions.flatMap((t) => t.rows.map((r) => r.bounds[0]!));
+      const atActive = await hoverAt('x_amount: 20000', 3);
+      assert.match(
+        atActive,
+        new RegExp(
+          `min-dlp at 1% slippage: ${bounds[0]!.amount} — fewest \\d+ shares over active bins 138\\.\\.140`,
+        ),
+      );
+      assert.match(atActive, /max liquidity fee: .* — largest liquidity fee/);
+      const above = await hoverAt('x_amount: 30000', 3);
+      assert.match(above, new RegExp(`min-dlp at 1% slippage: ${bounds[1]!.amount} — `));
+      assert.match(above, /no liquidity fee is accepted/);
+      const move = await hoverAt('amount: 1000000', 3);
+      assert.match(
+        move,
+        new RegExp(`min-dlp at 1% slippage: ${bounds[2]!.amount} — .*a relative move takes no tolerance`),
+      );
+      assert.ok(
+        bounds.every((b) => b.amount > 1n),
+        `real bounds: ${bounds.map((b) => b.amount)}`,
+      );
+    } finally {
+      await api.close?.();
+    }
   });
 
   it('gives lenses only for registered commands, symbols and inlay hints', async () => {

@@ -35,6 +35,7 @@ import {
   plan,
   PUBLIC_KEY,
   snapshot,
+  stateOf,
   testEngine,
   USER,
   withdrawItem,
@@ -47,11 +48,14 @@ async function atNextNonce(engine: SimEngine, tx: BuiltTransaction): Promise<str
 }
 
 async function build(engine: SimEngine, ops: PreparedOperation[], p = plan()): Promise<BuiltTransaction[]> {
+  // Simple-mode bounds cover the active-bin window: they need the state read (the engine's, copied).
+  const simple = ops.some((op) => op.op !== 'swap' && op.mode === 'simple');
   const r = await buildTransactions(analysisOf(engine, ops, p), {
     publicKey: PUBLIC_KEY,
     nonce: 7n,
     fee: 3000n,
     now: () => 1_800_000_000_000,
+    ...(simple ? { state: stateOf(engine) } : {}),
   });
   assert.ok(r.ok, r.ok ? '' : r.error.message);
   for (const tx of r.transactions)
@@ -386,7 +390,7 @@ describe('tx export: build, serialize, decode, dry-run', () => {
       analysisOf(engine, [
         { id: 'big', index: 0, op: 'add', mode: 'simple', pool: snapshot(engine, p), items },
       ]),
-      { nonce: 7n },
+      { nonce: 7n, state: stateOf(engine) },
     );
     assert.ok(r.ok, r.ok ? '' : r.error.message);
     const txs = r.transactions;

@@ -14,6 +14,7 @@ import { DEFAULT_WORLD_INPUT } from '../../../core/sim/defaultWorld';
 import { SimEngine, type SimPool } from '../../../core/sim/engine';
 import { parseWorld } from '../../../core/sim/world';
 import type { ExportableAnalysis } from '../../../core/tx/build';
+import { clonePool, MemoryChainState } from '../../../core/chain/index';
 
 /** Not a secret: a fixed test key so the world's user can be the transaction's signer. */
 export const TEST_PRIVATE_KEY = '11'.repeat(32) + '01';
@@ -177,4 +178,11 @@ export function analysisOf(
   p: Plan = plan(),
 ): ExportableAnalysis {
   return { plan: p, findings: [], prepared, live: { tokens: tokensOf(engine) } };
+}
+
+/** The engine's pools as a chain state read (copies): what a live export builds simple-mode bounds on. */
+export function stateOf(engine: SimEngine): MemoryChainState {
+  const names = new Map<string, string>();
+  for (const t of engine.tokens()) if (t.asset_name) names.set(t.contract, t.asset_name);
+  return new MemoryChainState(engine.pools().map(clonePool), names);
 }
