@@ -29,7 +29,8 @@ import {
   USER,
 } from './fixtures';
 
-const SIGNING = { publicKey: PUBLIC_KEY, nonce: 1n, fee: 1000n };
+// The fixtures' user's next nonce is 7 (the engine mines only the sender's next nonce).
+const SIGNING = { publicKey: PUBLIC_KEY, nonce: 7n, fee: 1000n };
 const PPM = 10_000n; // the fixtures' plan: 1% slippage
 
 /** The positions list of a built call, as plain numbers per element. */
