@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../cli/src/main';
-import type { CliIO } from '../../../cli/src/io';
 import { CONTRACT_ERRORS, contractErrorsByCode } from '../../../core/dlmm/errors';
 import {
   EXPLANATIONS,
@@ -18,18 +17,7 @@ import {
   type ExplainedName,
 } from '../../../core/dlmm/explain';
 import { DIAGNOSTIC_CODES } from '../../../core/plan/diagnostics';
-
-function capture(): CliIO & { text: () => { out: string; err: string } } {
-  let out = '';
-  let err = '';
-  return {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    env: {},
-    cwd: process.cwd(),
-    text: () => ({ out, err }),
-  };
-}
+import { capture } from './capture';
 
 async function explain(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = capture();

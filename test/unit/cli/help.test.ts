@@ -20,8 +20,8 @@ import { OPTIONS as ROUTES } from '../../../cli/src/commands/routes';
 import { OPTIONS as EXPLAIN } from '../../../cli/src/commands/explain';
 import { OPTIONS as BACKTEST } from '../../../cli/src/commands/backtest';
 import { COMMON_OPTIONS_HELP, HELP, topLevelHelp } from '../../../cli/src/help';
-import type { CliIO } from '../../../cli/src/io';
 import { COMMANDS, main } from '../../../cli/src/main';
+import { capture } from './capture';
 
 /**
  * The options each help entry's command accepts (its parseArgs spec). A new command: export its option spec
@@ -48,18 +48,6 @@ const ACCEPTED: Record<string, object> = {
 };
 /** Accepted but deliberately not listed: `dlmm sim` takes --sim (it is one) and refuses --api with a hint; `wallet` refuses --format. */
 const UNLISTED: Record<string, string[]> = { sim: ['--sim', '--api'], wallet: ['--format'] };
-
-function capture(): CliIO & { text: () => { out: string; err: string } } {
-  let out = '';
-  let err = '';
-  return {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    env: {},
-    cwd: process.cwd(),
-    text: () => ({ out, err }),
-  };
-}
 
 const flagName = (flag: string) => flag.split(/\s/)[0] as string;
 

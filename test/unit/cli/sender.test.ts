@@ -3,25 +3,12 @@
  * checksum) is one usage error (exit 2) before anything is read, never a node failure.
  */
 import assert from 'node:assert/strict';
-import type { CliIO } from '../../../cli/src/io';
 import { main } from '../../../cli/src/main';
+import { capture } from './capture';
 
 const GOOD = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBR';
 // The same address with its last character changed: the shape is right, the checksum is not.
 const BAD_CHECKSUM = 'SP15VM42Q85WEKQFW9NQDKKCFNJF2NG2VBTPR6CBS';
-
-function capture(): CliIO & { text: () => { out: string; err: string } } {
-  let out = '';
-  let err = '';
-  return {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    // No service: a command that got past its --sender check would fail on that instead.
-    env: {},
-    cwd: process.cwd(),
-    text: () => ({ out, err }),
-  };
-}
 
 describe('--sender is checked as plans check it', () => {
   const commands: string[][] = [
