@@ -15,7 +15,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { nodeCacheDir } from '../../core/api/nodeStore';
 import { keysFromEnv, safeDeep } from '../../core/text/safe';
 import { ApiPool, type ApiFactory } from './apiPool';
-import { EngineWatch, readEngineStatus } from './engineWatch';
+import { readEngineStatus } from '../../protocol/engineStatus';
+import { EngineWatch } from './engineWatch';
 import { uriFileName, type PlanDocuments } from './documents';
 import { codeActions } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
@@ -35,8 +36,8 @@ import {
   TestAnalysedRequest,
   TestDocumentRequest,
   VisibleDocumentsNotification,
-} from './protocol';
-import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
+} from '../../protocol/messages';
+import { InitializationOptionsSchema, type InitializationOptions } from '../../protocol/schemas';
 import { resolveSection, SettingsStore, settingsFromEnv } from './settings';
 
 /** How the server is started (server.ts takes them and hands them to the engine). */

@@ -17,7 +17,7 @@ import type { ExecResult } from '../../core/chain/router';
 import type { BuiltTransaction } from '../../core/tx/types';
 import { carriedLiveFindings, lastLive, type LastLive } from './carry';
 import { uriFileName } from './documents';
-import type { ServerSettings } from './protocol';
+import type { ServerSettings } from '../../protocol/messages';
 
 /** What only an export reads of a built transaction (the export builds its own). */
 type ExportOnly =

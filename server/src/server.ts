@@ -4,7 +4,7 @@
  * server/src/main.ts (extension, IPC) and by `dlmm lsp --stdio` (cli/src/commands/lsp.ts).
  *
  * `initialize` is answered from this file alone: it imports only the LSP library and the message
- * declarations (protocol.ts). engine.ts is compiled right after the answer is written, while the client
+ * declarations (protocol/messages.ts). engine.ts is compiled right after the answer is written, while the client
  * reads it and sends `initialized` and its first documents, and started on `initialized`; esbuild.mjs
  * bundles it apart (dist/lazy-server-engine.js), so answering `initialize` compiles neither zod, yaml nor
  * the analyzer.
@@ -18,7 +18,7 @@ import {
 } from 'vscode-languageserver';
 import { PlanDocuments } from './documents';
 import type { Handshake, ServerOptions } from './engine';
-import { TestHeapRequest } from './protocol';
+import { TestHeapRequest } from '../../protocol/messages';
 
 let engine: typeof import('./engine') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports

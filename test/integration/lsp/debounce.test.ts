@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { TestAnalysedRequest } from '../../../server/src/protocol';
+import { TestAnalysedRequest } from '../../../protocol/messages';
 import { scalePlan } from '../../bench/lspScale.bench';
 import { positionOf, startLsp, type LspSession } from './harness';
 

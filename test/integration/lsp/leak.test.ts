@@ -18,7 +18,7 @@ import {
 } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 import { parseWorld } from '../../../core/sim/world';
-import { TestHeapRequest } from '../../../server/src/protocol';
+import { TestHeapRequest } from '../../../protocol/messages';
 import { ROOT, startLsp, type LspSession } from './harness';
 
 const DOCS = 200;

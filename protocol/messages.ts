@@ -2,7 +2,7 @@
  * The wire contract between the extension client and the language server (vscode-eslint's
  * `customMessages.ts` pattern): every custom message is declared once here, typed, with the direction it
  * travels. Both bundles import this file; it imports only the protocol package, never `vscode` (the schemas that
- * validate what arrives are in protocolSchemas.ts).
+ * validate what arrives are in schemas.ts).
  * Amounts cross JSON-RPC as decimal strings (bigint is not JSON).
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
@@ -18,10 +18,10 @@ export function isPlanFile(uriOrPath: string): boolean {
 
 /**
  * Settings the server works with and the client's initialization options: their zod schemas live in
- * protocolSchemas.ts (loaded with the server's working part, not at `initialize`).
+ * schemas.ts (loaded with the server's working part, not at `initialize`).
  */
-import type { ServerSettings } from './protocolSchemas';
-export type { DlmmSection, InitializationOptions, ServerSettings } from './protocolSchemas';
+import type { ServerSettings } from './schemas';
+export type { DlmmSection, InitializationOptions, ServerSettings } from './schemas';
 
 /** Client command ids the server may reference in code lenses (declared once, used by both sides). */
 export const ClientCommands = {
