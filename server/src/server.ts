@@ -18,7 +18,6 @@ import {
 } from 'vscode-languageserver';
 import { PlanDocuments } from './documents';
 import type { Handshake, ServerOptions } from './engine';
-import { TestHeapRequest } from '../../protocol/messages';
 
 let engine: typeof import('./engine') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -80,17 +79,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'dlmm' });
   });
 
-  if (options.env.DLMM_TEST_HOOKS === '1') {
-    connection.onRequest(TestHeapRequest, () => {
-      const gc = (globalThis as { gc?: () => void }).gc;
-      if (gc) {
-        gc();
-        gc();
-      }
-      return { heapUsed: process.memoryUsage().heapUsed, gc: gc !== undefined };
-    });
-  }
-
+  options.hooks?.connection?.(connection);
   documents.listen(connection);
   connection.listen();
 }
