@@ -15,6 +15,7 @@ const LAYERS = [
   ['core/tx'],
   ['core/check'],
   ['core/wallet', 'core/sim'],
+  ['protocol'],
   ['webview'],
   ['server'],
   ['cli', 'client'],
@@ -45,6 +46,14 @@ module.exports = {
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
     ...layerRules,
     ...siblings,
+    {
+      name: 'client-not-server',
+      comment:
+        'the extension client starts the language server and talks to it over JSON-RPC only: what both speak is in protocol/',
+      severity: 'error',
+      from: { path: '^client(/|$)' },
+      to: { path: '^server(/|$)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -51,7 +51,7 @@ const LAZY_MODULES = [
     out: 'lazy-execute',
     in: ['cli-check', 'lazy-server-engine'],
   },
-  { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp'] },
+  { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp', 'server-test'] },
   { module: 'yaml', out: 'lazy-yaml', in: CLI_BUNDLES, entry: require.resolve('yaml') },
   // zod, with the schemas of the service's answers and DLMM_ROUTERS (cli/src/liveSchemas.ts): one copy for a
   // command and the API client it loads (lazy-api-client.js takes its schemas from here too), without zod's JIT;
@@ -70,7 +70,7 @@ const LAZY_MODULES = [
     module: 'vscode-languageserver-protocol/node',
     also: ['vscode-languageserver-protocol', 'vscode-languageserver-protocol/'],
     out: 'lazy-lsp-protocol',
-    in: ['server', 'cli-lsp', 'lazy-server-engine'],
+    in: ['server', 'cli-lsp', 'lazy-server-engine', 'server-test'],
     imports: true,
     entry: require.resolve('vscode-languageserver-protocol/node'),
   },
@@ -125,7 +125,9 @@ const lazyNodeCrypto = {
       const { readFile } = await import('node:fs/promises');
       const text = (await readFile(args.path, 'utf8')).replace(/\r\n/g, '\n');
       if (text !== NOBLE_CRYPTO)
-        throw new Error(`${args.path} is not the file esbuild.mjs's lazy-node-crypto expects: check it again`);
+        throw new Error(
+          `${args.path} is not the file esbuild.mjs's lazy-node-crypto expects: check it again`,
+        );
       return {
         loader: 'js',
         contents: `"use strict";
@@ -176,6 +178,16 @@ const entries = [
     platform: 'node',
     format: 'cjs',
   })),
+  // The tests' language server: `dlmm lsp` on the same bundles with the test-only requests
+  // (test/integration/lsp/testHooks.ts). Neither the VSIX (.vscodeignore) nor the npm package (.npmignore)
+  // ships it, and no shipped bundle holds its requests (test/integration/lsp/shipped.test.ts).
+  {
+    in: 'test/integration/lsp/testServer.ts',
+    out: 'dist/server-test.js',
+    platform: 'node',
+    format: 'cjs',
+    lazy: 'server-test',
+  },
   { in: 'webview/src/main.ts', out: 'dist/webview.js', platform: 'browser', format: 'iife' },
   // The wallet page's script: read by `dlmm wallet` and the editor, inlined into the page with its nonce.
   {

@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.scratch/**', '.e2e-work/**', 'test/e2e/artifacts/**', 'test/webview/artifacts/**', 'bin/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      '.scratch/**',
+      '.e2e-work/**',
+      'test/e2e/artifacts/**',
+      'test/webview/artifacts/**',
+      'bin/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,7 +30,27 @@ export default tseslint.config(
     // Architecture invariant: core/ knows no transport (see ARCHITECTURE.md).
     files: ['core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*', '../../server/*', '../../client/*', '../../webview/*', '../../cli/*'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            'vscode',
+            'vscode-languageserver*',
+            'vscode-languageclient*',
+            '../../server/*',
+            '../../client/*',
+            '../../webview/*',
+            '../../cli/*',
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // What the server and the extension client both speak: no editor API, no client library.
+    files: ['protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['vscode', 'vscode-languageclient*'] }],
     },
   },
 );

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../core/api/types';
-import type { ServerSettings } from '../../server/src/protocol';
+import type { ServerSettings } from '../../protocol/messages';
 
 const API_KEY_SECRET = 'dlmm.apiKey';
 

@@ -24,7 +24,7 @@ import {
   type EngineStatusParams,
   type InitializationOptions,
   type ServerSettings,
-} from '../../server/src/protocol';
+} from '../../protocol/messages';
 import { setApiKey } from './commands/setApiKey';
 import { showEngineStatus } from './commands/showStatus';
 import { startSimulatorCommand } from './commands/startSimulator';
@@ -141,7 +141,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<DlmmEx
   };
   const readStatus = async (): Promise<EngineStatusParams> => {
     if (client?.isRunning()) return client.sendRequest(EngineStatusRequest);
-    const { readEngineStatus } = await import('../../server/src/engineWatch');
+    const { readEngineStatus } = await import('../../protocol/engineStatus');
     return readEngineStatus(engine.get(), engine.currentSettings);
   };
 

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../core/api/types';
 import type { PositionsReport } from '../../core/check/positions';
-import { ClientCommands } from '../../server/src/protocol';
+import { ClientCommands } from '../../protocol/messages';
 import { notify } from './notify';
 import { showView } from './statusBar';
 import { describePositions, leftRangeMessage, RangeTracker } from './positionsStatus';

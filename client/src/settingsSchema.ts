@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { zPrincipalStandard } from '../../core/plan/schema';
 import { RouterSettingsSchema } from '../../core/chain/routerSettings';
 import { ENVIRONMENTS, resolveService, type SimulatorEndpoints } from '../../core/api/environment';
-import type { DlmmSection, ServerSettings } from '../../server/src/protocol';
+import type { DlmmSection, ServerSettings } from '../../protocol/messages';
 
 export { ENVIRONMENTS };
 

@@ -1,6 +1,6 @@
 /** The engine status bar item: readiness and tip lag, warning colour when lagging or unknown. */
 import * as vscode from 'vscode';
-import { ClientCommands, type EngineStatusParams } from '../../server/src/protocol';
+import { ClientCommands, type EngineStatusParams } from '../../protocol/messages';
 import { describeEngineStatus, type StatusView } from './statusText';
 
 /** Puts a status view on an item: its text, tooltip, and the warning background when it warns. */

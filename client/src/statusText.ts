@@ -1,5 +1,5 @@
 /** What the status bar says about the engine (pure, so it is unit-tested without an editor). */
-import type { EngineStatusParams } from '../../server/src/protocol';
+import type { EngineStatusParams } from '../../protocol/messages';
 import { displayUrl } from '../../core/text/safe';
 import { tipVerdict, tipVerdictWords } from '../../core/check/freshness';
 

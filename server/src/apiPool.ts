@@ -3,7 +3,7 @@
  * rate limiter are shared too). The key is never part of the pool key, a log line or an error.
  */
 import type { ApiClientOptions, DlmmApi } from '../../core/api/types';
-import type { ServerSettings } from './protocol';
+import type { ServerSettings } from '../../protocol/messages';
 
 export type ApiFactory = (opts: ApiClientOptions) => DlmmApi;
 

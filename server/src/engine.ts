@@ -15,7 +15,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { nodeCacheDir } from '../../core/api/nodeStore';
 import { keysFromEnv, safeDeep } from '../../core/text/safe';
 import { ApiPool, type ApiFactory } from './apiPool';
-import { EngineWatch, readEngineStatus } from './engineWatch';
+import { readEngineStatus } from '../../protocol/engineStatus';
+import { EngineWatch } from './engineWatch';
 import { uriFileName, type PlanDocuments } from './documents';
 import { codeActions } from './features/codeActions';
 import { codeLenses } from './features/codeLens';
@@ -32,11 +33,9 @@ import {
   isPlanFile,
   ProgressNotification,
   SetApiKeyNotification,
-  TestAnalysedRequest,
-  TestDocumentRequest,
   VisibleDocumentsNotification,
-} from './protocol';
-import { InitializationOptionsSchema, type InitializationOptions } from './protocolSchemas';
+} from '../../protocol/messages';
+import { InitializationOptionsSchema, type InitializationOptions } from '../../protocol/schemas';
 import { resolveSection, SettingsStore, settingsFromEnv } from './settings';
 
 /** How the server is started (server.ts takes them and hands them to the engine). */
@@ -52,6 +51,24 @@ export interface ServerOptions {
    * and names it in the settings): a client that asks for one without naming it gets no service, and why.
    */
   startSimulator?: () => Promise<OwnSimulatorRun>;
+  /**
+   * Handlers a host adds beside the product's (none in the shipped entries: the tests' own entry,
+   * test/integration/lsp/testServer.ts, adds its requests here, so no shipped bundle holds them).
+   */
+  hooks?: ServerHooks;
+}
+
+/** Extra handlers: on the connection before it listens, and once the engine's parts exist. */
+export interface ServerHooks {
+  connection?(connection: Connection): void;
+  engine?(parts: EngineParts): void;
+}
+
+/** The engine's parts, as a hook sees them. */
+export interface EngineParts {
+  connection: Connection;
+  documents: PlanDocuments;
+  service: PlanService;
 }
 
 /** A simulated engine the server started (core/sim/server.ts `RunningSimulator`). */
@@ -356,20 +373,7 @@ export function startEngine(
       : null;
   });
 
-  if (options.env.DLMM_TEST_HOOKS === '1') {
-    connection.onRequest(
-      TestAnalysedRequest,
-      async ({ uri, version }) => (await service.analysed(uri, version)) ?? null,
-    );
-    connection.onRequest(TestDocumentRequest, (p: unknown) => {
-      const uri = (p as { uri?: unknown } | null)?.uri;
-      if (typeof uri !== 'string') throw invalid('uri must be a string');
-      const doc = documents.get(uri);
-      if (doc) return { version: doc.version, text: doc.getText() };
-      const lost = documents.outOfSync(uri);
-      return lost ? { outOfSync: lost.reason } : null;
-    });
-  }
+  options.hooks?.engine?.({ connection, documents, service });
 
   // Documents opened before this part was loaded (TextDocuments kept them): analysed now.
   for (const doc of documents.all()) {

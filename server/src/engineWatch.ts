@@ -4,7 +4,8 @@
  * the one read, so diagnostics follow the engine without the user touching the file.
  */
 import type { DlmmApi } from '../../core/api/types';
-import type { EngineStatusParams, ServerSettings } from './protocol';
+import { readEngineStatus } from '../../protocol/engineStatus';
+import type { EngineStatusParams, ServerSettings } from '../../protocol/messages';
 
 export interface EngineWatchDeps {
   intervalMs: number;
@@ -22,36 +23,6 @@ export interface EngineWatchDeps {
    */
   analysedOnOtherState?(api: DlmmApi, status: EngineStatusParams): boolean;
   now?: () => number;
-}
-
-/** Reads one status snapshot and describes it for the client (never throws). */
-export async function readEngineStatus(
-  api: DlmmApi | undefined,
-  settings: ServerSettings,
-  now: () => number = Date.now,
-): Promise<EngineStatusParams> {
-  const base = { apiUrl: settings.apiUrl, environment: settings.environment, at: now() };
-  if (!api)
-    return {
-      ...base,
-      state: 'offline',
-      error: `${settings.noService ?? 'no API URL configured'}: only offline checks run`,
-    };
-  try {
-    // A fresh read, which every analysis then reuses (the client's status TTL is the poll's interval).
-    const s = await (api.refreshStatus?.() ?? api.status());
-    return {
-      ...base,
-      state: 'ok',
-      ready: s.ready,
-      stateHeight: s.state_height,
-      chainTip: s.chain_tip,
-      tipLag: s.tip_lag,
-      poolCount: s.pool_count,
-    };
-  } catch (e) {
-    return { ...base, state: 'error', error: e instanceof Error ? e.message : String(e) };
-  }
 }
 
 function signature(s: EngineStatusParams): string {

@@ -17,7 +17,7 @@ import type { ExecResult } from '../../core/chain/router';
 import type { BuiltTransaction } from '../../core/tx/types';
 import { carriedLiveFindings, lastLive, type LastLive } from './carry';
 import { uriFileName } from './documents';
-import type { ServerSettings } from './protocol';
+import type { ServerSettings } from '../../protocol/messages';
 
 /** What only an export reads of a built transaction (the export builds its own). */
 type ExportOnly =
@@ -394,7 +394,8 @@ export class PlanService {
 
   /**
    * Waits, without ending the debounce, for the analysis of `version` under way: whether its newest result
-   * is live, and whether any result of that version was published (the test hook `dlmm/test/analysed`).
+   * is live, and whether any result of that version was published (the tests' `analysed` request,
+   * test/integration/lsp/testHooks.ts).
    * An analysis that must ask the network for something ends only after the debounce (its gate).
    */
   async analysed(uri: string, version: number): Promise<{ live: boolean; published: boolean } | undefined> {

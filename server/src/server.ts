@@ -4,7 +4,7 @@
  * server/src/main.ts (extension, IPC) and by `dlmm lsp --stdio` (cli/src/commands/lsp.ts).
  *
  * `initialize` is answered from this file alone: it imports only the LSP library and the message
- * declarations (protocol.ts). engine.ts is compiled right after the answer is written, while the client
+ * declarations (protocol/messages.ts). engine.ts is compiled right after the answer is written, while the client
  * reads it and sends `initialized` and its first documents, and started on `initialized`; esbuild.mjs
  * bundles it apart (dist/lazy-server-engine.js), so answering `initialize` compiles neither zod, yaml nor
  * the analyzer.
@@ -18,7 +18,6 @@ import {
 } from 'vscode-languageserver';
 import { PlanDocuments } from './documents';
 import type { Handshake, ServerOptions } from './engine';
-import { TestHeapRequest } from './protocol';
 
 let engine: typeof import('./engine') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -80,17 +79,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'dlmm' });
   });
 
-  if (options.env.DLMM_TEST_HOOKS === '1') {
-    connection.onRequest(TestHeapRequest, () => {
-      const gc = (globalThis as { gc?: () => void }).gc;
-      if (gc) {
-        gc();
-        gc();
-      }
-      return { heapUsed: process.memoryUsage().heapUsed, gc: gc !== undefined };
-    });
-  }
-
+  options.hooks?.connection?.(connection);
   documents.listen(connection);
   connection.listen();
 }

@@ -7,7 +7,7 @@
  * one), cached per document URI and dropped when settings change.
  */
 import { resolveService, type SimulatorEndpoints } from '../../core/api/environment';
-import { DlmmSectionSchema, type DlmmSection, type ServerSettings } from './protocolSchemas';
+import { DlmmSectionSchema, type DlmmSection, type ServerSettings } from '../../protocol/schemas';
 
 /** Reads the `dlmm` section for one resource from the client; undefined when the client cannot. */
 export type ConfigurationReader = (uri: string) => Promise<unknown>;

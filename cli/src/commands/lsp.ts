@@ -11,6 +11,7 @@ import {
   type Connection,
 } from 'vscode-languageserver/node';
 import { holdServerHeap } from '../../../server/src/heapFlags';
+import type { ServerHooks } from '../../../server/src/engine';
 import { startServer } from '../../../server/src/server';
 import { FramingGuard } from '../../../server/src/stdioFraming';
 import { BatchedStreamWriter } from '../../../server/src/stdioWriter';
@@ -28,6 +29,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (unknown.length > 0)
     throw new UsageError(`unexpected argument '${unknown[0]}' (${USAGE}; only stdio is offered)`);
   if (!args.includes('--stdio')) throw new UsageError(`missing --stdio (${USAGE})`);
+  startStdioServer(io);
+  // The connection exits the process when the client sends `exit` or stdin closes.
+  return new Promise<number>(() => {});
+}
+
+/**
+ * The language server on this process's stdio, as `dlmm lsp --stdio` runs it. `hooks`: extra handlers (the
+ * tests' entry, test/integration/lsp/testServer.ts, adds its requests; `dlmm lsp` none).
+ */
+export function startStdioServer(io: CliIO, hooks?: ServerHooks): void {
   // No flags come from the caller here: the heap is held as under VS Code's client (heapFlags.ts).
   holdServerHeap();
 
@@ -44,6 +55,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   );
   startServer(connection, {
     env: io.env,
+    hooks,
     // `environment: simulator` from an editor that runs none: the simulated engine, loaded on first use.
     startSimulator: () =>
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -52,6 +64,4 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         port: 0,
       }),
   });
-  // The connection exits the process when the client sends `exit` or stdin closes.
-  return new Promise<number>(() => {});
 }

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../../../core/api/errors';
 import type { DlmmApi } from '../../../core/api/types';
-import { ClientCommands } from '../../../server/src/protocol';
+import { ClientCommands } from '../../../protocol/messages';
 import type { ClientEngine } from '../engine';
 import { notify } from '../notify';
 

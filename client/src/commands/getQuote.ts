@@ -25,12 +25,12 @@ import { askSigningFor, pickExportFormat, showUnsaved } from '../export/command'
 import type { KeyValueStore } from '../export/keyMemory';
 import { renderExport } from '../export/pipeline';
 import { routersForExport } from '../export/routers';
-import { describeRoute, routePoolsLabel } from '../../../server/src/features/format';
+import { describeRoute, routePoolsLabel } from '../../../protocol/format';
 import { withAliases } from '../../../core/api/aliases';
 import { routeBins, routeBinsText } from '../../../core/quote/routeBins';
 import { describeError, pickWhileLoading, requireApi, withReadProgress, type CommandDeps } from './common';
 import { notify } from '../notify';
-import { ClientCommands } from '../../../server/src/protocol';
+import { ClientCommands } from '../../../protocol/messages';
 import { userData, userText } from '../userText';
 
 const QuoteArgsSchema = z.object({

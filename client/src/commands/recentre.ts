@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { notify } from '../notify';
-import { isPlanFile } from '../../../server/src/protocol';
+import { isPlanFile } from '../../../protocol/messages';
 
 const SHAPES = [
   { label: 'spot', detail: 'equal value in every bin of the range' },

@@ -1,6 +1,6 @@
 /** "DLMM: Show Engine Status": a fresh status read, shown in words, with the next step when unhealthy. */
 import * as vscode from 'vscode';
-import { ClientCommands, type EngineStatusParams } from '../../../server/src/protocol';
+import { ClientCommands, type EngineStatusParams } from '../../../protocol/messages';
 import { withReadProgress } from './common';
 import { notify } from '../notify';
 

@@ -19,7 +19,7 @@ import {
   type RequestResult,
 } from '../../../webview/src/protocol';
 import { redactDeep, safeText } from '../../../core/text/safe';
-import { isPlanFile } from '../../../server/src/protocol';
+import { isPlanFile } from '../../../protocol/messages';
 import { noEngineError, toErrorInfo } from './errors';
 import { Prefetch } from './prefetch';
 import {

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../../core/api/types';
-import { ClientCommands, isPlanFile } from '../../../server/src/protocol';
+import { ClientCommands, isPlanFile } from '../../../protocol/messages';
 import type { ActivePlan } from './feed';
 import * as z from 'zod';
 import { DASHBOARD_VIEW_TYPE, DashboardPanel, LAST_POOL_KEY, type PanelDeps } from './panel';

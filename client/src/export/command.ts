@@ -30,7 +30,7 @@ import { operationAtOffset } from './target';
 import { exportFolderFor } from './folder';
 import { withReadProgress } from '../commands/common';
 import { notify, reportingFailure } from '../notify';
-import { ClientCommands } from '../../../server/src/protocol';
+import { ClientCommands } from '../../../protocol/messages';
 
 interface ExportCommandContext extends ExportDeps {
   /** globalState: holds only public keys, per sender. */

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 
-import { ClientCommands } from '../../../server/src/protocol';
+import { ClientCommands } from '../../../protocol/messages';
 import { EXPORT_PREVIEW_SCHEME, EXPORT_SWAP_COMMAND, type ExportDeps, type PreviewSource } from './deps';
 
 /** Registers `dlmm.exportUnsigned`, `dlmm.exportSwap` and the preview provider; dispose to unregister. */

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Token } from '../../../core/api/types';
 import { readConfig } from '../settings';
-import { ClientCommands } from '../../../server/src/protocol';
+import { ClientCommands } from '../../../protocol/messages';
 import type { ExportDeps } from './deps';
 import { parseExportSwapArgs, senderProblem, swapPlanFileName, swapPlanText, tokenLabel } from './swapPlan';
 import { notify, reportingFailure } from '../notify';

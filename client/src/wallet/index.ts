@@ -4,7 +4,7 @@
  * extension deactivates are closed (their links stop working).
  */
 import * as vscode from 'vscode';
-import { ClientCommands } from '../../../server/src/protocol';
+import { ClientCommands } from '../../../protocol/messages';
 import type { WalletDeps } from './command';
 
 /** Registers the command; disposing closes every session it started. */

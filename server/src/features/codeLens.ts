@@ -5,7 +5,7 @@
  */
 import type { CodeLens } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { ClientCommands, type OperationLensArgs, type QuoteLensArgs } from '../protocol';
+import { ClientCommands, type OperationLensArgs, type QuoteLensArgs } from '../../../protocol/messages';
 import type { AnalysisResult } from '../planService';
 import { rangeOf } from './diagnostics';
 

@@ -28,7 +28,7 @@ import {
   WithdrawOpSchema,
 } from '../../../core/plan/schema';
 import type { AnalysisResult } from '../planService';
-import { contractName } from './format';
+import { contractName } from '../../../protocol/format';
 import { asRecord } from './planValues';
 
 const BIN_WINDOW = 12;

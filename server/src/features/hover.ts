@@ -25,7 +25,7 @@ import { blockCostDetail } from '../../../core/tx/cost';
 import type { Amount, TxEffects } from '../../../core/tx/types';
 import type { AnalysisResult, ExecutedTransaction } from '../planService';
 import { rangeOf } from './diagnostics';
-import { describeRoute, formatAmount } from './format';
+import { describeRoute, formatAmount } from '../../../protocol/format';
 import { asRecord, toBig, toNumber } from './planValues';
 
 type Op = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-protocol'
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { EditorAnalysis } from '../planService';
 import { rangeOf } from './diagnostics';
-import { contractName } from './format';
+import { contractName } from '../../../protocol/format';
 
 type Raw = Record<string, unknown>;
 

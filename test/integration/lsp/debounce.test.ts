@@ -2,7 +2,7 @@
  * The debounce holds back only what is published: a change is analysed at once (offline, then live), and
  * its diagnostics are published once the debounce has passed since it arrived. Real language server over
  * stdio JSON-RPC against the simulated engine on loopback. With a 10-minute debounce the test hook
- * `dlmm/test/analysed` (DLMM_TEST_HOOKS=1) says, without ending the debounce, when a version's analysis is
+ * `dlmm/test/analysed` (the tests' server, testServer.ts) says, without ending the debounce, when a version's analysis is
  * done and whether anything of it was published. While a version's debounce holds, its analysis reads only
  * what is in memory: nothing goes to the engine before the hold ends (a typing burst asks the engine what
  * one analysis after the pause asks).
@@ -10,9 +10,9 @@
 import assert from 'node:assert/strict';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
-import { TestAnalysedRequest } from '../../../server/src/protocol';
 import { scalePlan } from '../../bench/lspScale.bench';
-import { positionOf, startLsp, type LspSession } from './harness';
+import { positionOf, startLsp, testServer, type LspSession } from './harness';
+import { TestAnalysedRequest } from './testHooks';
 
 const TEN_MINUTES = 600_000;
 
@@ -31,7 +31,8 @@ describe('language server: the debounce holds the publish, not the analysis', fu
 
   async function server(debounceMs: number, engine: RunningSimulator = sim): Promise<LspSession> {
     const lsp = await startLsp({
-      env: { DLMM_API_URL: engine.url, DLMM_NODE_URL: engine.nodeUrl, DLMM_TEST_HOOKS: '1' },
+      command: testServer(),
+      env: { DLMM_API_URL: engine.url, DLMM_NODE_URL: engine.nodeUrl },
       initializationOptions: { debounceMs, statusPollMs: TEN_MINUTES, analysisEvents: true },
     });
     sessions.push(lsp);

@@ -64,6 +64,16 @@ export function extensionServer(): { cmd: string; args: string[] } {
   return { cmd: process.execPath, args: [...SERVER_EXEC_ARGV, join(ROOT, 'dist', 'server.js'), '--stdio'] };
 }
 
+/**
+ * The tests' server (dist/server-test.js, built from testServer.ts): `dlmm lsp --stdio` with the test-only
+ * requests of testHooks.ts, under the Node flags `nodeArgs`.
+ */
+export function testServer(nodeArgs: string[] = []): { cmd: string; args: string[] } {
+  const entry = join(ROOT, 'dist', 'server-test.js');
+  if (!existsSync(entry)) throw new Error('dist/server-test.js is missing: run `node esbuild.mjs` first');
+  return { cmd: process.execPath, args: [...nodeArgs, entry, '--stdio'] };
+}
+
 /** Spawns the server and completes the initialize handshake. */
 export async function startLsp(opts: StartOptions = {}): Promise<LspSession> {
   if (!existsSync(join(ROOT, 'dist', 'cli.js')))

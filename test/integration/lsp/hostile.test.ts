@@ -4,11 +4,12 @@
  * malformed percent escape, edits starting past the last line (and 150 random edits in the same vein, compared
  * with the protocol's reading of them after every one), a burst of malformed messages and frames, and
  * requests after `shutdown`. The server's copy of a document is read through `dlmm/test/document`
- * (DLMM_TEST_HOOKS=1).
+ * (the tests' server, testServer.ts).
  */
 import assert from 'node:assert/strict';
 import type { Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
-import { startLsp, type LspSession } from './harness';
+import { startLsp, testServer, type LspSession } from './harness';
+import { TestDocumentRequest } from './testHooks';
 
 interface Pos {
   line: number;
@@ -80,17 +81,14 @@ describe('language server: hostile input', function () {
 
   beforeEach(async () => {
     logs.length = 0;
-    lsp = await startLsp({ env: { DLMM_TEST_HOOKS: '1' }, initializationOptions: { debounceMs: 0 } });
+    lsp = await startLsp({ command: testServer(), initializationOptions: { debounceMs: 0 } });
     lsp.conn.onNotification('window/logMessage', (p: { message: string }) => void logs.push(p.message));
   });
   afterEach(async () => {
     await lsp.close();
   });
 
-  const serverCopy = (uri: string) =>
-    lsp.conn.sendRequest('dlmm/test/document', { uri }) as Promise<
-      { version: number; text: string } | { outOfSync: string } | null
-    >;
+  const serverCopy = (uri: string) => lsp.conn.sendRequest(TestDocumentRequest, { uri });
   const alive = () => assert.equal(lsp.child.exitCode, null, `the server exited: ${lsp.stderr()}`);
 
   it('a didOpen whose text is null, missing or a number: the file is "out of sync", then checked once its text arrives', async () => {

@@ -3,7 +3,7 @@
  * plans that need live data, editing each, closing them all. The live work of a closed or superseded
  * document is cancelled (queued node reads included, which the node's 500 requests per minute would
  * otherwise hold for a minute), so the heap after a full GC, 2 s after closing, stays where the first cycle
- * left it. The server runs with `--expose-gc` and DLMM_TEST_HOOKS=1, which answers `dlmm/test/heap`.
+ * left it. The tests' server (testServer.ts) runs with `--expose-gc` and answers `dlmm/test/heap`.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,8 +18,8 @@ import {
 } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
 import { parseWorld } from '../../../core/sim/world';
-import { TestHeapRequest } from '../../../server/src/protocol';
-import { ROOT, startLsp, type LspSession } from './harness';
+import { startLsp, testServer, type LspSession } from './harness';
+import { TestHeapRequest } from './testHooks';
 
 const DOCS = 200;
 const CYCLES = 10;
@@ -85,12 +85,8 @@ describe('language server memory over open/edit/close cycles (simulated engine)'
         DLMM_API_URL: sim.url,
         DLMM_NODE_URL: sim.nodeUrl,
         DLMM_CACHE_DIR: cacheDir,
-        DLMM_TEST_HOOKS: '1',
       },
-      command: {
-        cmd: process.execPath,
-        args: ['--expose-gc', join(ROOT, 'bin', 'dlmm.js'), 'lsp', '--stdio'],
-      },
+      command: testServer(['--expose-gc']),
       initializationOptions: { debounceMs: 0, statusPollMs: 600_000 },
     });
   });

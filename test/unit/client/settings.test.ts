@@ -10,7 +10,7 @@ import {
   SETTING_KEYS,
 } from '../../../client/src/settingsSchema';
 import { PRODUCTION_API_URL } from '../../../core/api/environment';
-import { DlmmSectionSchema } from '../../../server/src/protocolSchemas';
+import { DlmmSectionSchema } from '../../../protocol/schemas';
 import { resolveSection } from '../../../server/src/settings';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {

@@ -1,10 +1,10 @@
 /**
- * The zod schemas of what the client sends the server (protocol.ts declares the messages): settings,
- * validated on arrival, and the initialization options. Kept apart from protocol.ts so the server answers
+ * The zod schemas of what the client sends the server (messages.ts declares the messages): settings,
+ * validated on arrival, and the initialization options. Kept apart from messages.ts so the server answers
  * `initialize` without loading zod (server.ts); the server's working part (engine.ts) loads them.
  */
 import * as z from 'zod';
-import { ENVIRONMENTS, type Environment } from '../../core/api/environment';
+import { ENVIRONMENTS, type Environment } from '../core/api/environment';
 
 /**
  * The settings the server works with, resolved from the client's `dlmm` section or the environment

@@ -2,10 +2,10 @@
  * The wire contract between the extension client and the language server (vscode-eslint's
  * `customMessages.ts` pattern): every custom message is declared once here, typed, with the direction it
  * travels. Both bundles import this file; it imports only the protocol package, never `vscode` (the schemas that
- * validate what arrives are in protocolSchemas.ts).
+ * validate what arrives are in schemas.ts).
  * Amounts cross JSON-RPC as decimal strings (bigint is not JSON).
  */
-import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType0 } from 'vscode-languageserver-protocol';
 
 /** Files the server analyses (docs/plan-format.md: a compound suffix, so unrelated YAML is never caught). */
 export const PLAN_FILE_GLOB = '**/*.dlmm.{yaml,yml,json}';
@@ -18,10 +18,10 @@ export function isPlanFile(uriOrPath: string): boolean {
 
 /**
  * Settings the server works with and the client's initialization options: their zod schemas live in
- * protocolSchemas.ts (loaded with the server's working part, not at `initialize`).
+ * schemas.ts (loaded with the server's working part, not at `initialize`).
  */
-import type { ServerSettings } from './protocolSchemas';
-export type { DlmmSection, InitializationOptions, ServerSettings } from './protocolSchemas';
+import type { ServerSettings } from './schemas';
+export type { DlmmSection, InitializationOptions, ServerSettings } from './schemas';
 
 /** Client command ids the server may reference in code lenses (declared once, used by both sides). */
 export const ClientCommands = {
@@ -105,32 +105,3 @@ export const VisibleDocumentsNotification = new NotificationType<{ uris: string[
 export const ProgressNotification = new NotificationType<{ id: string; title: string; done: boolean }>(
   'dlmm/progress',
 );
-
-/**
- * client -> server, answered only when the server runs with DLMM_TEST_HOOKS=1 (the leak test): runs a full
- * garbage collection when the process has `--expose-gc` and answers the heap in use. Without the variable
- * the request is not registered and the client gets MethodNotFound, so production behaviour never changes.
- */
-export const TestHeapRequest = new RequestType0<{ heapUsed: number; gc: boolean }, void>('dlmm/test/heap');
-
-/**
- * client -> server, answered only with DLMM_TEST_HOOKS=1 (the debounce test): waits, without ending the
- * debounce, for the analysis of `version` of the document under way; answers whether its newest result is
- * live and whether any diagnostics of that version were published (null: not that version's analysis).
- */
-export const TestAnalysedRequest = new RequestType<
-  { uri: string; version: number },
-  { live: boolean; published: boolean } | null,
-  void
->('dlmm/test/analysed');
-
-/**
- * client -> server, answered only with DLMM_TEST_HOOKS=1 (the hostile-input test): the server's copy of a
- * document, `{ version, text }`; `{ outOfSync }` with the reason when it has no exact copy; null when the
- * document is not open.
- */
-export const TestDocumentRequest = new RequestType<
-  { uri: string },
-  { version: number; text: string } | { outOfSync: string } | null,
-  void
->('dlmm/test/document');

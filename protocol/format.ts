@@ -2,9 +2,9 @@
  * Formatting of core values for people (hover, quote pickers): human units via core's exact helpers,
  * never floats. Shared by the server's features and the client's commands.
  */
-import type { Pool, Route, Token } from '../../../core/api/types';
-import { formatUnits } from '../../../core/dlmm/bins';
-import { fillWords, type QuoteCheck } from '../../../core/quote/exact';
+import type { Pool, Route, Token } from '../core/api/types';
+import { formatUnits } from '../core/dlmm/bins';
+import { fillWords, type QuoteCheck } from '../core/quote/exact';
 
 /** `amount` in base units as "1.5 sBTC (150000000)" when the token is known, else the raw integer. */
 export function formatAmount(
