@@ -6,14 +6,14 @@
  * Amounts cross JSON-RPC as decimal strings (bigint is not JSON).
  */
 import { NotificationType, RequestType0 } from 'vscode-languageserver-protocol';
+import { isPlanPath } from '../core/plan/fileName';
 
 /** Files the server analyses (docs/plan-format.md: a compound suffix, so unrelated YAML is never caught). */
 export const PLAN_FILE_GLOB = '**/*.dlmm.{yaml,yml,json}';
-const PLAN_SUFFIX = /\.dlmm\.(ya?ml|json)$/i;
 
-/** True when a document URI or path names a plan file. */
+/** True when a document URI or path names a plan file (core/plan/fileName.ts: the one pattern). */
 export function isPlanFile(uriOrPath: string): boolean {
-  return PLAN_SUFFIX.test(uriOrPath.split(/[?#]/)[0] ?? '');
+  return isPlanPath(uriOrPath.split(/[?#]/)[0] ?? '');
 }
 
 /**
