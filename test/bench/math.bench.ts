@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { addLiquidity, swapWalk, withdrawLiquidity, type BinBalances } from '../../core/dlmm/math';
 import type { BenchRow } from './types';
-import { FEES } from '../unit/math/fixtures';
+import { FEES } from '../unit/dlmm/fixtures';
 
 /** 351 bins below and at the active bin (0), prices falling 10 bps per bin, each holding y. */
 function ladder(): Map<number, BinBalances> {

@@ -13,7 +13,7 @@ import {
   type BinBalances,
   type LiquidityResult,
 } from '../../../core/dlmm/math';
-import { FEES } from '../math/fixtures';
+import { FEES } from '../dlmm/fixtures';
 import { bin, price, testPool } from './pools';
 
 const USER = 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7';

@@ -12,7 +12,7 @@ import { binNotFound } from '../../../../core/check/rules/bin-not-found';
 import type { RuleContext } from '../../../../core/check/rules/rule';
 import { uncheckedOperationFindings } from '../../../../core/check/unchecked';
 import type { Finding } from '../../../../core/plan/diagnostics';
-import { plan, POOL1 } from '../helpers';
+import { plan, POOL1 } from '../../plan/helpers';
 
 /** A bin list by id that counts how often its ids are walked. */
 class CountingBins extends Map<number, never> {

@@ -9,13 +9,13 @@ import {
   swapPlanText,
   tokenLabel,
   type ExportSwapArgs,
-} from '../../../client/src/export/swapPlan';
-import { parseConfig } from '../../../client/src/settingsSchema';
-import { MAX_UINT128 } from '../../../core/dlmm/bins';
-import { networkOfPrincipal } from '../../../core/chain/deployments';
-import { percentToPpm } from '../../../core/dlmm/percent';
-import { analyzeOffline } from '../../../core/check/analyze';
-import { testnetPrincipal } from '../../testnet';
+} from '../../../../client/src/export/swapPlan';
+import { parseConfig } from '../../../../client/src/settingsSchema';
+import { MAX_UINT128 } from '../../../../core/dlmm/bins';
+import { networkOfPrincipal } from '../../../../core/chain/deployments';
+import { percentToPpm } from '../../../../core/dlmm/percent';
+import { analyzeOffline } from '../../../../core/check/analyze';
+import { testnetPrincipal } from '../../../testnet';
 
 const SBTC = 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token';
 const USDCX = 'SP120SBRBQJ00MCWS7TM5R8WJNTTKD5K0HFRC2CNE.usdcx';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { getAddressFromPublicKey, privateKeyToPublic } from '@stacks/transactions';
 import fc from 'fast-check';
-import { parseExportArgs } from '../../../client/src/export/args';
+import { parseExportArgs } from '../../../../client/src/export/args';
 import {
   normalizePublicKey,
   parseUnsignedInteger,
@@ -10,19 +10,19 @@ import {
   publicKeySenderProblem,
   U64_MAX,
   unsignedIntegerProblem,
-} from '../../../client/src/export/inputs';
+} from '../../../../client/src/export/inputs';
 import {
   publicKeyStorageKey,
   recallPublicKey,
   rememberPublicKey,
   type KeyValueStore,
-} from '../../../client/src/export/keyMemory';
-import { exportFileName, isPlanPath, planStem, safeIdPart } from '../../../core/tx/naming';
-import { toMarkdown } from '../../../client/src/export/pipeline';
-import { describeRefusal, MAX_LISTED_FINDINGS } from '../../../client/src/export/refusal';
-import { operationAtOffset } from '../../../client/src/export/target';
-import { EXPORT_FORMATS } from '../../../core/tx/formats';
-import type { Finding } from '../../../core/plan/diagnostics';
+} from '../../../../client/src/export/keyMemory';
+import { exportFileName, isPlanPath, planStem, safeIdPart } from '../../../../core/tx/naming';
+import { toMarkdown } from '../../../../client/src/export/pipeline';
+import { describeRefusal, MAX_LISTED_FINDINGS } from '../../../../client/src/export/refusal';
+import { operationAtOffset } from '../../../../client/src/export/target';
+import { EXPORT_FORMATS } from '../../../../core/tx/formats';
+import type { Finding } from '../../../../core/plan/diagnostics';
 
 const KEY = privateKeyToPublic('44'.repeat(32) + '01') as string;
 const SENDER = getAddressFromPublicKey(KEY, 'mainnet');

@@ -1,7 +1,7 @@
 /** Offline rules: one data-driven table, input plan snippet -> expected (code, severity, source under the range). */
 import assert from 'node:assert/strict';
 import { analyzeOffline } from '../../../../core/check/analyze';
-import { assertFindings, plan, POOL1, SBTC, SENDER, USDCX, type Expect } from '../helpers';
+import { assertFindings, plan, POOL1, SBTC, SENDER, USDCX, type Expect } from '../../plan/helpers';
 
 const add = (bins: string, extra = ''): string =>
   `  - op: add\n    pool: ${POOL1}\n${extra}    bins:\n${bins}`;
