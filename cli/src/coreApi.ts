@@ -3,7 +3,7 @@
  * `--core-api URL` or BITFLOW_API_HOST, the read-only host from READONLY_CALL_API_HOST (else DLMM_NODE_URL),
  * keys only from the environment (BITFLOW_API_KEY, READONLY_CALL_API_KEY, KEEPER_API_KEY), never argv.
  */
-import { createCoreSwapClient, type CoreSwapClient, type CoreToken } from '../../core/api/coreClient';
+import type { CoreSwapClient, CoreToken } from '../../core/api/coreClient';
 import type { DlmmApi } from '../../core/api/types';
 import { apiErrorExit, hasApiConfigured, withApi, type CommonOptions } from './common';
 import { UsageError, type CliIO } from './io';
@@ -18,9 +18,13 @@ export async function withCoreApi(
   fn: (core: CoreSwapClient, api: DlmmApi | undefined) => Promise<number>,
 ): Promise<number> {
   const run = async (hosts: { apiHost?: string; readOnlyHost?: string }, api?: DlmmApi) => {
+    // Loaded here, not at start: the client's schemas (zod) and codec (@stacks/transactions) serve only
+    // the commands that ask the core swap API.
+    /* eslint-disable-next-line @typescript-eslint/no-require-imports */
+    const client = require('../../core/api/coreClient') as typeof import('../../core/api/coreClient');
     let core: CoreSwapClient;
     try {
-      core = createCoreSwapClient(hosts, io.env);
+      core = client.createCoreSwapClient(hosts, io.env);
     } catch (e) {
       throw new UsageError(
         `${e instanceof Error ? e.message : String(e)}; give --core-api URL (or BITFLOW_API_HOST) and READONLY_CALL_API_HOST, or use --sim`,

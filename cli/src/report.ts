@@ -7,11 +7,28 @@ import { checkedLive, countBySeverity } from '../../core/check/analyze';
 import type { Finding } from '../../core/plan/diagnostics';
 import { LineIndex, type LineRange } from '../../core/plan/lineIndex';
 
+/**
+ * What a report keeps of one checked file: its findings, located, and whether every live rule ran. A batch
+ * check reduces each analysis to this as soon as it is done (checkedFile) and drops the rest (the text, the
+ * live data, the prepared operations, the execution), so its memory does not grow with the plans' analyses.
+ */
 export interface CheckedFile {
   /** As shown to the user (relative to the working directory, forward slashes). */
   path: string;
-  /** `live` absent: not a live analysis (offline, or a file that could not be checked). */
-  analysis: Pick<Analysis, 'text' | 'findings'> & Partial<Pick<Analysis, 'live'>>;
+  /** Every live rule ran on data read from the service (core/check/analyze.ts checkedLive). */
+  live: boolean;
+  /** The analysis's findings in its order, each with its line range. */
+  findings: LocatedFinding[];
+}
+
+export type LocatedFinding = Finding & { range: LineRange };
+
+/** The report entry of an analysis (`live` absent: offline, or a file that could not be checked). */
+export function checkedFile(
+  path: string,
+  analysis: Pick<Analysis, 'text' | 'findings'> & Partial<Pick<Analysis, 'live'>>,
+): CheckedFile {
+  return { path, live: checkedLive(analysis), findings: locate(analysis.text, analysis.findings) };
 }
 
 interface JsonDiagnostic {
@@ -30,20 +47,20 @@ export interface JsonReport {
 }
 
 /** Findings with their line ranges, computed once per file. */
-export function locate(text: string, findings: readonly Finding[]): Array<Finding & { range: LineRange }> {
+export function locate(text: string, findings: readonly Finding[]): LocatedFinding[] {
   const index = new LineIndex(text);
   return findings.map((f) => ({ ...f, range: index.rangeOf(f.offset, f.length) }));
 }
 
 /** Every finding of the files, for the summary counts. */
-const allFindings = (files: readonly CheckedFile[]): Finding[] => files.flatMap((f) => f.analysis.findings);
+const allFindings = (files: readonly CheckedFile[]): Finding[] => files.flatMap((f) => f.findings);
 
 /** The JSON document of `dlmm check --format json`. */
 export function toJsonReport(files: readonly CheckedFile[]): JsonReport {
   const out = files.map((file) => ({
     path: file.path,
-    live: checkedLive(file.analysis),
-    diagnostics: locate(file.analysis.text, file.analysis.findings).map((f) => {
+    live: file.live,
+    diagnostics: file.findings.map((f) => {
       const d: JsonDiagnostic = { code: f.code, severity: f.severity, message: f.message, range: f.range };
       if (f.operation !== undefined) d.operation = f.operation;
       return d;
@@ -56,7 +73,7 @@ export function toJsonReport(files: readonly CheckedFile[]): JsonReport {
 export function toTextReport(files: readonly CheckedFile[]): string {
   const lines: string[] = [];
   for (const file of files) {
-    for (const f of locate(file.analysis.text, file.analysis.findings)) {
+    for (const f of file.findings) {
       lines.push(
         `${file.path}:${f.range.start.line + 1}:${f.range.start.character + 1} ${f.severity} ${f.code} ${f.message}`,
       );

@@ -8,8 +8,7 @@ import {
   type DiagnosticCode,
   type Severity,
 } from '../../core/plan/diagnostics';
-import { checkedLive } from '../../core/check/analyze';
-import { locate, type CheckedFile } from './report';
+import type { CheckedFile } from './report';
 
 const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   syntax: 'YAML/JSON does not parse',
@@ -86,7 +85,7 @@ export function toSarif(files: readonly CheckedFile[]): Record<string, unknown> 
   const ruleIndex = new Map(codes.map((c, i) => [c, i]));
   const results: unknown[] = [];
   files.forEach((file, artifactIndex) => {
-    for (const f of locate(file.analysis.text, file.analysis.findings)) {
+    for (const f of file.findings) {
       const region = {
         startLine: f.range.start.line + 1,
         startColumn: f.range.start.character + 1,
@@ -142,7 +141,7 @@ export function toSarif(files: readonly CheckedFile[]): Record<string, unknown> 
         artifacts: files.map((f) => ({
           location: { uri: f.path, uriBaseId: '%SRCROOT%' },
           sourceLanguage: /\.json$/i.test(f.path) ? 'json' : 'yaml',
-          properties: { live: checkedLive(f.analysis) },
+          properties: { live: f.live },
         })),
         results,
       },

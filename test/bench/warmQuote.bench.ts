@@ -39,8 +39,17 @@ export async function bench(): Promise<BenchRow[]> {
           env,
         },
       );
+    // The same quote with the embedded simulator (--sim): the process starts it as well.
+    const simQuote = () =>
+      run(
+        process.execPath,
+        [join(ROOT, 'bin', 'dlmm.js'), 'quote', '--sim', '--in', 'sBTC', '--out', 'USDCx', '--amount', '0.1'],
+        { env: { PATH: process.env.PATH, DLMM_CACHE_DIR: cacheDir } },
+      );
     await dlmmQuote(); // cold: fills the cache folder
+    await simQuote();
     const ours: number[] = [];
+    const withSim: number[] = [];
     const ourRequests: number[] = [];
     const floor: number[] = [];
     for (let i = 0; i < RUNS; i++) {
@@ -52,6 +61,9 @@ export async function bench(): Promise<BenchRow[]> {
       const t1 = performance.now();
       await run(process.execPath, ['-e', '0']);
       floor.push(performance.now() - t1);
+      const t2 = performance.now();
+      await simQuote();
+      withSim.push(performance.now() - t2);
     }
 
     console.warn = () => {};
@@ -85,6 +97,27 @@ export async function bench(): Promise<BenchRow[]> {
         value: libMs + median(floor),
       }),
       { name: 'node -e 0 (any process, median)', value: median(floor), unit: 'ms' },
+      // Issue 47: a quote starts what it needs and no more.
+      versus(
+        'warm dlmm quote, whole process, cache folder set (median)',
+        median(ours),
+        'ms',
+        {
+          name: 'node -e 0',
+          value: median(floor),
+        },
+        3,
+      ),
+      versus(
+        'warm dlmm quote --sim, whole process (median)',
+        median(withSim),
+        'ms',
+        {
+          name: 'node -e 0',
+          value: median(floor),
+        },
+        3,
+      ),
       { name: 'the library warm getQuoteForRoute, in process (median)', value: libMs, unit: 'ms' },
       versus('warm dlmm quote, requests', median(ourRequests), 'req', {
         name: 'the library warm call',

@@ -10,7 +10,7 @@ import { LIVE_UNAVAILABLE, type Finding } from '../../../core/plan/diagnostics';
 import { join, relative, resolve, sep } from 'node:path';
 import { analyzeOffline, analyzePlan, type Analysis } from '../../../core/check/analyze';
 import type { DlmmApi } from '../../../core/api/types';
-import { toJsonReport, toTextReport, type CheckedFile } from '../report';
+import { checkedFile, toJsonReport, toTextReport, type CheckedFile } from '../report';
 import { createLiveSession } from '../../../core/live/live';
 import { toSarif } from '../sarif';
 import { parseCommand, parseFormat, parseNonNegativeInt, withApi } from '../common';
@@ -83,7 +83,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         const analysis: Analysis = api
           ? await analyzePlan(text, { ...opts, api, session, ...(routers ? { routers } : {}) })
           : analyzeOffline(text, offlineOpts);
-        out[i] = { path, analysis };
+        // Reduced at once to what the report needs: the analysis (live data, prepared operations, execution)
+        // is not kept, so a batch's memory holds one analysis per worker, not one per plan.
+        out[i] = checkedFile(path, analysis);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
@@ -95,7 +97,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (format === 'json') io.out(JSON.stringify(toJsonReport(checked)) + '\n');
     else if (format === 'sarif') io.out(JSON.stringify(toSarif(checked), null, 2) + '\n');
     else io.out(toTextReport(checked));
-    const findings = checked.flatMap((c) => c.analysis.findings);
+    const findings = checked.flatMap((c) => c.findings);
     if (!offline && findings.some((f) => LIVE_UNAVAILABLE.has(f.code))) {
       io.err(
         'dlmm check: live data was unavailable; rerun when the service answers, or use --offline for offline checks only\n',
@@ -231,7 +233,7 @@ function uncheckedFile(path: string, why: string): CheckedFile {
     offset: 0,
     length: 0,
   };
-  return { path, analysis: { text: '', findings: [finding] } };
+  return checkedFile(path, { text: '', findings: [finding] });
 }
 
 function displayPath(file: string, cwd: string): string {

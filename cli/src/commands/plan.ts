@@ -13,7 +13,7 @@ import type { DlmmApi, Pool, Token, V1Pool } from '../../../core/api/types';
 import { parseUnits } from '../../../core/dlmm/bins';
 import { SHAPES, type ShapeName } from '../../../core/dlmm/shapes';
 import { analyzePlan, type Analysis } from '../../../core/check/analyze';
-import { toTextReport } from '../report';
+import { checkedFile, toTextReport } from '../report';
 import { planRecentre, type RecentreMove } from '../../../core/prepare/recentre';
 import { distributionOpId, strictRangeAsOffsets } from '../../../core/prepare/generated';
 import { POOL_ALIAS, zPoolRef, zPrincipalStandard } from '../../../core/plan/schema';
@@ -339,6 +339,6 @@ async function writeAndCheck(
     if (problem !== undefined) throw new UsageError(problem);
     io.err(`dlmm plan: wrote ${out}\n`);
   } else io.out(text);
-  if (analysis.findings.length > 0) io.err(toTextReport([{ path: shownName, analysis }]));
+  if (analysis.findings.length > 0) io.err(toTextReport([checkedFile(shownName, analysis)]));
   return analysis.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }

@@ -14,15 +14,31 @@ import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
 import { minReceived } from '../../../core/dlmm/bounds';
 import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
 import { routeBins, routeBinsText, type RouteBins } from '../../../core/quote/routeBins';
-import { coreQuoteToRoute, type CoreSwapClient, type RouteQuote } from '../../../core/api/coreClient';
-import { coreSwapExport } from '../../../core/tx/coreSwapExport';
-import { EXPORT_FORMATS, type ExportFormat, type SigningParams } from '../../../core/tx/formats';
-import { refuseOutputOverInput, signingParams, writeExport } from '../exportWrite';
-import { loadRouterOverrides } from '../routers';
+import type { CoreSwapClient, RouteQuote } from '../../../core/api/coreClient';
+import type { ExportFormat, SigningParams } from '../../../core/tx/formats';
 import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
 import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
 import { jsonOutput, parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { checkSenderOption } from '../sender';
+
+/*
+ * A quote starts only what it needs: the core swap API's client (and its zod schemas) is loaded by
+ * --source core, and the export (core/tx, @stacks/transactions, the writer, DLMM_ROUTERS) by --export. In a
+ * bundle each require below runs its modules when first called, not at start (docs/cli.md, Startup).
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const coreClient = (): typeof import('../../../core/api/coreClient') =>
+  require('../../../core/api/coreClient');
+const exporting = (): typeof import('../exportWrite') &
+  typeof import('../../../core/tx/formats') &
+  typeof import('../../../core/tx/coreSwapExport') &
+  typeof import('../routers') => ({
+  ...(require('../exportWrite') as typeof import('../exportWrite')),
+  ...(require('../../../core/tx/formats') as typeof import('../../../core/tx/formats')),
+  ...(require('../../../core/tx/coreSwapExport') as typeof import('../../../core/tx/coreSwapExport')),
+  ...(require('../routers') as typeof import('../routers')),
+});
+/* eslint-enable @typescript-eslint/no-require-imports */
 import { UsageError, type CliIO } from '../io';
 
 export const OPTIONS = {
@@ -105,7 +121,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       `--source expects engine (the quote engine) or core (the core swap API), got '${source}'`,
     );
   const exportRequest = parseExportRequest(values, source);
-  refuseOutputOverInput(exportRequest?.file, [], io, '--export');
+  if (exportRequest) exporting().refuseOutputOverInput(exportRequest.file, [], io, '--export');
   if (source === 'core') {
     const ctx = {
       format,
@@ -230,6 +246,7 @@ async function quoteFromCore(
     return 1;
   }
   // The same Route shape as the engine's, so the exact check and the views are one code path.
+  const { coreQuoteToRoute } = coreClient();
   const routes: Route[] = quoted.map((r) =>
     coreQuoteToRoute(r, tokenIn.contract_address, tokenOut.contract_address, Number(c.slippageText)),
   );
@@ -274,6 +291,7 @@ function parseExportRequest(values: Record<string, unknown>, source: string): Ex
       '--export needs --sender ADDRESS (the account that signs; its post-conditions name it)',
     );
   checkSenderOption(sender);
+  const { EXPORT_FORMATS, signingParams } = exporting();
   const formatText = typeof values['export-format'] === 'string' ? values['export-format'] : 'summary';
   if (!(EXPORT_FORMATS as readonly string[]).includes(formatText))
     throw new UsageError(`--export-format expects one of ${EXPORT_FORMATS.join(', ')}, got '${formatText}'`);
@@ -300,6 +318,7 @@ async function exportCoreSwap(
       '--export checks the transaction on the pool state read through the quote engine: give --api URL (or DLMM_API_URL) or use --sim',
     );
   if (!best.core) throw new UsageError('--export: the best route did not come from the core swap API');
+  const { coreSwapExport, loadRouterOverrides, writeExport } = exporting();
   const outcome = await coreSwapExport({
     core,
     api,
