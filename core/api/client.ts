@@ -229,11 +229,14 @@ const ENDPOINTS = {
     answer: listOf(['pools'], V1PoolSchema),
   }),
 
-  // Inventory is a safety gate (faults can appear at the same height), so it is coalesced, never cached.
+  // A safety gate like current-bins: a fault (a 503 with its code, an unclean book) is never kept, so it is
+  // asked again. A clean book caught up with the tip (tip_lag 0) is kept for the applied state height like
+  // any read (a keystroke at the same height reads it no more; a new height reads it again); one that lags
+  // is read again each time, as it may catch up without the height moving.
   inventory: (pool: string, principal: string): Endpoint<Inventory> => ({
     server: 'inventory',
     path: `/pools/${enc(pool)}/positions/${enc(principal)}`,
-    keep: 'flight',
+    keepIf: (book) => book.tip_lag === 0,
     // A 503 with a fault code is the inventory's answer: retrying would only hide it.
     isAnswer: (status, text) => status === 503 && faultOf(tryParse(text)) !== undefined,
     reply: (res, endpoint) => inventoryOf(res, pool, endpoint),

@@ -61,8 +61,10 @@ export interface RunningSimulator {
 }
 
 export interface SimRequestCounts {
-  /** Quote and app interfaces (the inventory is not rate limited and not counted). */
+  /** Quote and app interfaces. */
   service: number;
+  /** The market-maker inventory (not rate limited). */
+  inventory: number;
   /** The node read-only proxy. */
   node: number;
   /** Answered 429 (any class). */
@@ -143,13 +145,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   });
 
   /** Applies the rate limit for the path; throws 401/429 as HttpError. Returns headers to add. */
-  const counts: SimRequestCounts = { service: 0, node: 0, rateLimited: 0 };
+  const counts: SimRequestCounts = { service: 0, node: 0, inventory: 0, rateLimited: 0 };
   const log: SimRequestRecord[] = [];
   /** The record of the request being limited (recordRequests), for its context to complete. */
   let lastRecord: SimRequestRecord | undefined;
   const limit = (req: IncomingMessage, path: string): Record<string, string> => {
     lastRecord = undefined;
     const cls = limitClass(path);
+    if (path.startsWith('/api/mm/')) counts.inventory++;
     if (!cls) return {};
     counts[cls]++;
     if (opts.recordRequests) {

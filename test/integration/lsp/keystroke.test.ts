@@ -58,4 +58,44 @@ describe('language server: a keystroke reads only what changed', function () {
     assert.equal(perKeystroke[1], 0, 'the amount quoted at this height before is not asked again');
     assert.equal(sim.requests().rateLimited, 0);
   });
+
+  it("reads the sender's inventory positions and the v1 pools list once per height, past the session's second", async () => {
+    await lsp?.close();
+    const log = await startSimulator({ host: '127.0.0.1', port: 0, recordRequests: true });
+    try {
+      lsp = await startLsp({
+        env: { DLMM_API_URL: log.url, DLMM_NODE_URL: log.nodeUrl, DLMM_INVENTORY_URL: log.inventoryUrl },
+        initializationOptions: { debounceMs: 150, analysisEvents: true },
+      });
+      const uri = 'file:///work/keys/inventory.dlmm.yaml';
+      const plan = scalePlan(0);
+      assert.match(plan, /op: withdraw/);
+      lsp.open(uri, plan);
+      await lsp.live(uri, 1, 30_000);
+      const inventoryAtOpen = log.requests().inventory;
+      assert.ok(inventoryAtOpen >= 1, 'the open read the positions from the inventory');
+      const v1Pools = () => log.requestLog().filter((r) => r.key === 'GET /api/quotes/v1/pools').length;
+      const v1AtOpen = v1Pools();
+      // Edits of an add's amount more than a second apart (past the language server's shared session):
+      // the height has not moved, so neither the positions nor the v1 pools list are read again.
+      for (const amount of ['10001', '100012', '1000123']) {
+        await new Promise((r) => setTimeout(r, 1_100));
+        const v = lsp.change(uri, plan.replace('x_amount: 1000,', `x_amount: ${amount},`));
+        await lsp.live(uri, v, 30_000);
+      }
+      // A burst of 20 keystrokes 40 ms apart under the extension's debounce: nothing read again either.
+      let last = 0;
+      for (let k = 0; k < 20; k++) {
+        last = lsp.change(uri, plan.replace('x_amount: 1000,', `x_amount: ${2000 + 7 * k},`));
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      await lsp.live(uri, last, 30_000);
+      assert.equal(log.requests().inventory, inventoryAtOpen, 'no inventory read at the same height');
+      assert.equal(v1Pools(), v1AtOpen, 'no v1 pools list read for an amount edit');
+    } finally {
+      await lsp?.close();
+      lsp = undefined;
+      await log.close();
+    }
+  });
 });

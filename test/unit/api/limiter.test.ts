@@ -70,6 +70,42 @@ describe('createRateLimiter', () => {
     assert.ok((starts[174] as number) >= 3000, '175 requests at 50 per second need three more windows');
   });
 
+  it('sends a queued request as soon as the window allows: 80 requests at 50/s finish at the floor, not in a trickle', async () => {
+    // As a client sends them: the first alone (probeFirst) until the server states its grant, then by the
+    // window; each answer arrives 20 ms after it was sent, and its release stamps it (the guard is 10 ms).
+    const clock = fakeClock();
+    const limiter = createRateLimiter({
+      limit: 20,
+      windowMs: 1000,
+      guardMs: 10,
+      probeFirst: true,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    const starts: number[] = [];
+    const done: number[] = [];
+    await Promise.all(
+      Array.from({ length: 80 }, async () => {
+        const release = await limiter.acquire();
+        starts.push(clock.now());
+        await clock.sleep(20);
+        limiter.grant({ limit: 50 });
+        release();
+        done.push(clock.now());
+      }),
+    );
+    assert.ok(maxInWindow(starts, 1010) <= 50, `window held ${maxInWindow(starts, 1010)}`);
+    // The first answer at 20 ms, the 49 others sent then and answered at 40 ms: the 51st leaves when the
+    // first answer leaves the window (1030 ms), the 29 others all together when theirs do (1050 ms).
+    assert.equal(starts.filter((s) => s === 20).length, 49);
+    assert.deepEqual([...new Set(starts.slice(50))], [1030, 1050]);
+    assert.equal(
+      Math.max(...done),
+      1070,
+      'the last answer at the floor (one window) plus three answer times',
+    );
+  });
+
   it('counts a request from its answer, so slow answers push the next window back', async () => {
     const clock = fakeClock();
     const limiter = createRateLimiter({ limit: 2, windowMs: 100, now: clock.now, sleep: clock.sleep });
