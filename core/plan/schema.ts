@@ -10,8 +10,10 @@
  * when a plan loads and does one pass over the value: a 350-position plan, or a 1 MiB one, costs no more
  * than walking it.
  */
+import { DEFAULT_MAX_TIP_LAG } from './policy';
 import { MAX_UINT128 } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
+import { slippageToPpm, SLIPPAGE_LIMIT } from '../dlmm/bounds';
 import { addressProblem, principalAddress } from './address';
 
 export type SchemaPath = (string | number)[];
@@ -241,14 +243,14 @@ export const zPercent = schema<number>(percent(), PERCENT_JSON);
 /** A slippage tolerance in percent: 100 or more would let a bound fall to 0 (min out 0), so it is refused. */
 export const zSlippage = schema<number>(
   percent({
-    test: (p) => p < 100,
+    test: (p) => slippageToPpm(p) !== undefined,
     message:
       'slippage_tolerance must be below 100 (percent: 1 means 1%); 100 or more would accept receiving nothing',
   }),
   {
     description: 'Slippage tolerance in percent (1 means 1%), below 100. At most 4 decimals.',
     anyOf: [
-      { type: 'number', minimum: 0, exclusiveMaximum: 100 },
+      { type: 'number', minimum: 0, exclusiveMaximum: SLIPPAGE_LIMIT },
       { type: 'string', pattern: '^\\d{1,2}(\\.\\d{1,4})?$' },
     ],
   },
@@ -605,7 +607,7 @@ export const OperationSchema = schema<PlanOperation>(
 const nonNegative = boundedInt(0);
 const bins0to1000 = boundedInt(0, 1000);
 export const PolicySchema = strictObject({
-  max_tip_lag: withDefault(field(nonNegative, { type: 'integer' }), 0),
+  max_tip_lag: withDefault(field(nonNegative, { type: 'integer' }), DEFAULT_MAX_TIP_LAG),
   slippage_tolerance: withDefault(of(zSlippage), 1),
   active_bin_tolerance: withDefault(field(bins0to1000, { type: 'integer' }), 1),
   deadline_seconds: withDefault(
