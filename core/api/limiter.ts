@@ -103,20 +103,37 @@ export function grantFromHeaders(
     const v = headers[name];
     return Array.isArray(v) ? v[0] : v;
   };
-  const int = (v: string | undefined): number | undefined =>
-    v !== undefined && /^\s*\d{1,9}\s*$/.test(v) ? Number(v) : undefined;
+  const int = plainInt;
   const g: RateGrant = {};
   const limit = int(one('x-ratelimit-limit'));
   if (limit !== undefined && limit >= 1 && limit <= MAX_BELIEVED_LIMIT) g.limit = limit;
   const remaining = int(one('x-ratelimit-remaining'));
   if (remaining !== undefined) g.remaining = remaining;
-  const retry = one('retry-after');
-  if (retry !== undefined) {
-    const seconds = int(retry);
-    const ms = seconds !== undefined ? seconds * 1000 : Date.parse(retry) - nowWallMs;
-    if (Number.isFinite(ms)) g.retryAfterMs = Math.max(0, Math.min(ms, 3_600_000));
-  }
+  const retry = retryAfterMs(one('retry-after'), nowWallMs);
+  if (retry !== undefined) g.retryAfterMs = retry;
   return g;
+}
+
+/** A plain non-negative integer of at most 9 digits (spaces around allowed), else undefined. */
+function plainInt(v: string | undefined): number | undefined {
+  return v !== undefined && /^\s*\d{1,9}\s*$/.test(v) ? Number(v) : undefined;
+}
+
+/** A Retry-After beyond an hour is held to an hour. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/**
+ * The one reading of a Retry-After header (the limiter's hold and the transport's retry delay): whole seconds
+ * (digits only) or an HTTP date (relative to `nowWallMs`), in ms within 0..1 h; undefined when absent, empty
+ * or not understood (then the caller's backoff applies; an empty header is never a 0 ms wait).
+ */
+export function retryAfterMs(value: string | undefined, nowWallMs: number = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = plainInt(value);
+  // An HTTP date names its day and zone (letters); a bare number that is not whole seconds is not a date.
+  const ms =
+    seconds !== undefined ? seconds * 1000 : /[A-Za-z]/.test(value) ? Date.parse(value) - nowWallMs : NaN;
+  return Number.isFinite(ms) ? Math.max(0, Math.min(ms, MAX_RETRY_AFTER_MS)) : undefined;
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
