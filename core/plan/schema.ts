@@ -638,6 +638,22 @@ export const PlanSchema = strictObject({
 
 export type Plan = Infer<typeof PlanSchema>;
 
+/**
+ * The one rule for the bin a position item targets: its absolute signed id in strict mode (`bin_id` of an add,
+ * `to_bin_id` of a move), `active + active_bin_offset` in simple mode; undefined when that field is missing or,
+ * in simple mode, the active bin is unknown. Every reader (prepare, the rules, the export's bounds and
+ * active-bin window) takes targets from here.
+ */
+export function itemTarget(
+  mode: AddOp['mode'],
+  item: { bin_id?: number; to_bin_id?: number; active_bin_offset?: number },
+  active: number | undefined,
+): number | undefined {
+  if (mode === 'strict') return item.bin_id ?? item.to_bin_id;
+  if (item.active_bin_offset === undefined || active === undefined) return undefined;
+  return active + item.active_bin_offset;
+}
+
 /** from/to as absolute signed ids: offsets from `active` in simple mode, ids in strict mode. */
 export function distributionRange(
   mode: AddOp['mode'],

@@ -17,6 +17,7 @@ import { knownShares, type LiveData, type LivePool } from '../../../core/live/li
 import type { PreparedAddItem, PreparedOperation } from '../../../core/prepare/prepared';
 import { revertWords } from '../../../core/chain/router';
 import { effectiveSlippage } from '../../../core/dlmm/bounds';
+import { itemTarget } from '../../../core/plan/schema';
 import { quoteMinReceived } from '../../../core/quote/exact';
 import { addBounds, simpleBoundsRead } from '../../../core/tx/callBounds';
 import { poolFees } from '../../../core/quote/exact';
@@ -156,6 +157,17 @@ function binSection(
   return lines.join('\n\n');
 }
 
+/** The target bin of an item as written (before prepare knows it): the one rule, core/plan/schema.ts itemTarget. */
+function writtenTarget(
+  raw: Op | undefined,
+  absolute: 'bin_id' | 'to_bin_id',
+  pool: LivePool | undefined,
+): number | undefined {
+  const id = toNumber(raw?.[absolute]);
+  const written = { [absolute]: id, active_bin_offset: toNumber(raw?.active_bin_offset) };
+  return itemTarget(id !== undefined ? 'strict' : 'simple', written, pool?.activeBinId);
+}
+
 function slippagePpmOf(
   planSlippage: number | undefined,
   settingsSlippage: number | undefined,
@@ -175,12 +187,7 @@ function addItemSection(
     prepared?.op === 'add'
       ? prepared.items.find((i) => i.index === itemIndex && !i.from_distribution)
       : undefined;
-  const target =
-    item?.bin_id ??
-    toNumber(raw?.bin_id) ??
-    (pool?.activeBinId !== undefined && toNumber(raw?.active_bin_offset) !== undefined
-      ? pool.activeBinId + (toNumber(raw?.active_bin_offset) as number)
-      : undefined);
+  const target = item?.bin_id ?? writtenTarget(raw, 'bin_id', pool);
   const head = binSection(pool, target, 'Target bin', result.live);
   if (!item || prepared?.op !== 'add') return head;
   const tx = pool?.tokenX;
@@ -271,7 +278,7 @@ function moveItemSection(
   const isLive = result.live;
   const item = prepared?.op === 'move' ? prepared.items.find((i) => i.index === itemIndex) : undefined;
   const from = item?.from_bin_id ?? toNumber(raw?.from_bin_id);
-  const to = item?.to_bin_id ?? toNumber(raw?.to_bin_id);
+  const to = item?.to_bin_id ?? writtenTarget(raw, 'to_bin_id', pool);
   const sections: string[] = [];
   if (field === 'from_bin_id') sections.push(binSection(pool, from, 'From bin', isLive));
   else if (field === 'to_bin_id' || field === 'active_bin_offset')

@@ -7,6 +7,8 @@ import { analyzeOffline } from '../../../core/check/analyze';
 import { DEFAULT_MAX_TIP_LAG, tipVerdict } from '../../../core/check/freshness';
 import { effectiveSlippage, minReceived, slippagePlausible, slippageToPpm } from '../../../core/dlmm/bounds';
 import { quoteMinReceived } from '../../../core/quote/exact';
+import { itemTarget, type AddOp, type MoveOp } from '../../../core/plan/schema';
+import { addTarget, moveTarget } from '../../../core/prepare/prepare';
 import { grantFromHeaders, retryAfterMs } from '../../../core/api/limiter';
 import { parseConfig } from '../../../client/src/settingsSchema';
 import { parseExportSwapArgs } from '../../../client/src/export/swapPlan';
@@ -100,5 +102,26 @@ describe('one verdict per rule across every face', () => {
     assert.equal(parsed.plan?.policy.max_tip_lag, DEFAULT_MAX_TIP_LAG);
     assert.equal(tipVerdict(1).kind, 'behind');
     assert.equal((tipVerdict(1) as { withinPolicy: boolean }).withinPolicy, false);
+  });
+
+  it('the target bin of a strict or simple item: prepare (add and move) and the one rule agree', () => {
+    const cases: Array<
+      [AddOp['mode'], number | undefined, number | undefined, number | undefined, number | undefined]
+    > = [
+      // mode, absolute id, offset, active, expected target
+      ['strict', 7, undefined, 3, 7],
+      ['strict', -500, undefined, undefined, -500],
+      ['simple', undefined, 2, 3, 5],
+      ['simple', undefined, -4, -498, -502],
+      ['simple', undefined, 0, undefined, undefined],
+      ['simple', undefined, undefined, 3, undefined],
+    ];
+    for (const [mode, id, offset, active, expected] of cases) {
+      const add = { bin_id: id, active_bin_offset: offset, x_amount: 1n, y_amount: 0n };
+      const move = { from_bin_id: 0, to_bin_id: id, active_bin_offset: offset, amount: 1n };
+      assert.equal(itemTarget(mode, { bin_id: id, active_bin_offset: offset }, active), expected);
+      assert.equal(addTarget({ mode } as AddOp, add as AddOp['bins'][number], active), expected);
+      assert.equal(moveTarget({ mode } as MoveOp, move as MoveOp['moves'][number], active), expected);
+    }
   });
 });
