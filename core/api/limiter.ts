@@ -317,3 +317,46 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     },
   };
 }
+
+/** The node's window and guard: its limit is per minute. */
+export const NODE_WINDOW_MS = 60_000;
+const NODE_GUARD_MS = 100;
+
+/** What paces a node machine-wide: the requests every process made to it recently, on the wall clock. */
+export interface NodePacing {
+  recentRequests(windowMs: number, now: number): number[];
+  recordRequest(at: number): void;
+}
+
+/**
+ * The limiter of a Stacks node, built once for every client that calls it (the quote engine client's node
+ * reads and the core swap API's read-only calls): a minute window on the wall clock, started with the
+ * requests other processes made in the last minute and recording its own (`pacing`, the on-disk node
+ * store, when configured), so two clients of one node never burst past its limit together.
+ */
+export function createNodeLimiter(opts: {
+  limit: number;
+  name?: string;
+  maxWaitMs?: number;
+  probeFirst?: boolean;
+  onWait?: (ms: number, why: string) => void;
+  pacing?: NodePacing;
+}): RateLimiter {
+  const { pacing } = opts;
+  return createRateLimiter({
+    limit: opts.limit,
+    windowMs: NODE_WINDOW_MS,
+    guardMs: NODE_GUARD_MS,
+    name: opts.name ?? 'the node',
+    maxWaitMs: opts.maxWaitMs ?? MAX_PACING_WAIT_MS,
+    now: Date.now,
+    ...(opts.probeFirst !== undefined ? { probeFirst: opts.probeFirst } : {}),
+    ...(opts.onWait ? { onWait: opts.onWait } : {}),
+    ...(pacing
+      ? {
+          seed: pacing.recentRequests(NODE_WINDOW_MS + NODE_GUARD_MS, Date.now()),
+          onAnswered: (at: number) => pacing.recordRequest(at),
+        }
+      : {}),
+  });
+}
