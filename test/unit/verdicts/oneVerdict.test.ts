@@ -11,6 +11,8 @@ import { itemTarget, type AddOp, type MoveOp } from '../../../core/plan/schema';
 import { addTarget, moveTarget } from '../../../core/prepare/prepare';
 import { grantFromHeaders, retryAfterMs } from '../../../core/api/limiter';
 import { parseConfig } from '../../../client/src/settingsSchema';
+import { describeRoute } from '../../../server/src/features/format';
+import type { Route } from '../../../core/api/types';
 import { parseExportSwapArgs } from '../../../client/src/export/swapPlan';
 import { QuoteParamsSchema } from '../../../webview/src/protocol';
 import { plan, SBTC, SENDER, USDCX } from '../plan/helpers';
@@ -75,6 +77,20 @@ describe('one verdict per rule across every face', () => {
     assert.deepEqual(effectiveSlippage(100, undefined), { percent: 1, ppm: 10_000n });
     assert.deepEqual(effectiveSlippage<number>(), { percent: 1, ppm: 10_000n });
     assert.equal(quoteMinReceived(verified, route, effectiveSlippage(100).ppm), 989_010n);
+  });
+
+  it("minimum received without a check: Get Quote's and hover's route line shows the same figure", () => {
+    // The engine's own min_amount_out (here 0) is not shown: the figure is ours, at the slippage asked for.
+    const route = {
+      hops: [{ pool_id: 'dlmm_1', input_token: SBTC, output_token: USDCX, amount_in: 1000n }],
+      amount_out: 1_000_000n,
+      min_amount_out: 0n,
+      slippage_tolerance: 2,
+    } as unknown as Route;
+    const d = describeRoute(route, []);
+    const min = quoteMinReceived(undefined, route, effectiveSlippage(2).ppm);
+    assert.equal(min, 980_000n);
+    assert.match(d.detail, /min 980000 at 2% slippage/);
   });
 
   it('Retry-After: the limiter and the retry delay read one header the same way', () => {
