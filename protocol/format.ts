@@ -4,7 +4,8 @@
  */
 import type { Pool, Route, Token } from '../core/api/types';
 import { formatUnits } from '../core/dlmm/bins';
-import { fillWords, type QuoteCheck } from '../core/quote/exact';
+import { effectiveSlippage } from '../core/dlmm/bounds';
+import { fillWords, quoteMinReceived, type QuoteCheck } from '../core/quote/exact';
 
 /** `amount` in base units as "1.5 sBTC (150000000)" when the token is known, else the raw integer. */
 export function formatAmount(
@@ -70,10 +71,12 @@ export function describeRoute(
         `engine says ${formatAmount(check.engine_amount_out, outTok, false)}, exact ${formatAmount(check.amount_out, outTok, false)}`,
       );
     else parts.push('exact check agrees');
-  } else
-    parts.push(
-      `min ${formatAmount(route.min_amount_out, outTok, false)} at ${route.slippage_tolerance}% slippage`,
-    );
+  } else {
+    // The one minimum-received figure (core/quote/exact.ts), at the slippage the engine was asked for.
+    const slip = effectiveSlippage(route.slippage_tolerance);
+    const min = quoteMinReceived(undefined, route, slip.ppm);
+    parts.push(`min ${formatAmount(min, outTok, false)} at ${slip.percent}% slippage`);
+  }
   const impact = check ? check.price_impact_bps : route.price_impact_bps;
   if (impact !== undefined && impact !== null) parts.push(`impact ${impact} bps`);
   // The contract ids last: the pools' names (routePoolsLabel) are what tell routes apart.

@@ -8,6 +8,7 @@ import {
   type DiagnosticCode,
   type Severity,
 } from '../../core/plan/diagnostics';
+import { SLIPPAGE_PLAUSIBLE } from '../../core/dlmm/bounds';
 import type { CheckedFile } from './report';
 
 const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
@@ -39,7 +40,7 @@ const RULE_DESCRIPTIONS: Record<DiagnosticCode, string> = {
   'inventory-unavailable':
     'The tip-pinned inventory (market-maker inventory or app v2 current-bins) is unavailable or not believed',
   'strict-drift-risk': 'A 1-bin shift of the active bin makes a strict operation revert (executed)',
-  'slippage-unit': 'slippage_tolerance below 0.05 or above 50: likely a fraction or a typo',
+  'slippage-unit': `slippage_tolerance below ${SLIPPAGE_PLAUSIBLE.low} or above ${SLIPPAGE_PLAUSIBLE.high}: likely a fraction or a typo`,
   'sender-missing': 'the plan has no sender, which export needs for post-conditions',
   'token-unknown': 'Swap token not in /quotes/v2/tokens',
   'swap-no-route': 'The engine returns no route',

@@ -6,6 +6,7 @@
  * the endpoint does: never on a timer of its own. When a position leaves its range, one notification offers
  * the re-centre command.
  */
+import { DEFAULT_MAX_TIP_LAG } from '../../core/check/freshness';
 import * as vscode from 'vscode';
 import type { DlmmApi } from '../../core/api/types';
 import type { PositionsReport } from '../../core/check/positions';
@@ -75,7 +76,7 @@ export class PositionsStatusBar implements vscode.Disposable {
         this.show(undefined, live.poolsError.message);
         return;
       }
-      const report = positionsOf(live, sender, { maxTipLag: this.deps.maxTipLag() ?? 0 });
+      const report = positionsOf(live, sender, { maxTipLag: this.deps.maxTipLag() ?? DEFAULT_MAX_TIP_LAG });
       this.show(report);
       const left = this.tracker.left(report);
       if (left.length > 0) void this.offer(leftRangeMessage(left));

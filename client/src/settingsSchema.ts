@@ -4,6 +4,7 @@
  * import, so it is tested as plain code.
  */
 import * as z from 'zod';
+import { DEFAULT_SLIPPAGE, slippageToPpm } from '../../core/dlmm/bounds';
 import { zPrincipalStandard } from '../../core/plan/schema';
 import { RouterSettingsSchema } from '../../core/chain/routerSettings';
 import { ENVIRONMENTS, resolveService, type SimulatorEndpoints } from '../../core/api/environment';
@@ -54,7 +55,13 @@ export const DlmmConfigSchema = z.object({
   policy: z
     .object({ maxTipLag: z.number().int().min(0).nullable().default(null) })
     .default({ maxTipLag: null }),
-  slippageTolerance: z.number().min(0).max(100).default(1),
+  slippageTolerance: z
+    .number()
+    .refine((p) => slippageToPpm(p) !== undefined, {
+      message:
+        'expected a percent from 0 to below 100 with at most 4 decimals (1 means 1%); 100 would accept receiving nothing',
+    })
+    .default(DEFAULT_SLIPPAGE),
   /** Whose positions the dashboard shows when the plan names no sender; the sender of exported swaps. */
   dashboard: z.object({ sender: zOptionalSender }).default({ sender: '' }),
   /** Router contracts per network for exports (merged over the mainnet defaults; testnet has none). */

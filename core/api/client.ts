@@ -23,7 +23,7 @@ import {
   poolNotFound,
 } from './failures';
 import { stringifyJsonExact } from './json';
-import { createRateLimiter, MAX_PACING_WAIT_MS } from './limiter';
+import { createNodeLimiter, createRateLimiter, MAX_PACING_WAIT_MS } from './limiter';
 import { BIN_FACT_FUNCTIONS, openNodeStore } from './nodeStore';
 import {
   BinListSchema,
@@ -448,23 +448,12 @@ export function createApiClient(options: ApiClientOptions): DlmmApi {
     opts.cacheDir !== undefined && nodeBase !== undefined
       ? openNodeStore(opts.cacheDir, nodeBase, notice)
       : undefined;
-  const nodeWindowMs = 60_000;
-  const nodeGuardMs = 100;
-  const nodeLimiter = createRateLimiter({
+  const nodeLimiter = createNodeLimiter({
     limit: opts.nodeRatePerMinute,
-    windowMs: nodeWindowMs,
-    guardMs: nodeGuardMs,
     probeFirst,
-    name: 'the node',
     maxWaitMs: opts.maxPacingWaitMs ?? MAX_PACING_WAIT_MS,
     onWait: waitTold('the node'),
-    now: Date.now,
-    ...(nodeStore
-      ? {
-          seed: nodeStore.recentRequests(nodeWindowMs + nodeGuardMs, Date.now()),
-          onAnswered: (at: number) => nodeStore.recordRequest(at),
-        }
-      : {}),
+    ...(nodeStore ? { pacing: nodeStore } : {}),
   });
   const cache = new HeightCache();
   const inflight = new InFlight();

@@ -24,7 +24,14 @@ import { minReceived } from '../dlmm/bounds';
 import { ApiError } from './errors';
 import { httpError } from './failures';
 import { stringifyJsonExact } from './json';
-import { createRateLimiter, MAX_PACING_WAIT_MS, type RateLimiter } from './limiter';
+import {
+  createNodeLimiter,
+  createRateLimiter,
+  MAX_PACING_WAIT_MS,
+  NODE_WINDOW_MS,
+  type RateLimiter,
+} from './limiter';
+import { nodeCacheDir, openNodeStore } from './nodeStore';
 import { zDecimals, zInt, zPrincipal } from './schemas';
 import { Transport, type HttpRequest } from './transport';
 import type { ApiStats, Route } from './types';
@@ -251,18 +258,26 @@ export function createCoreSwapClient(
       { apiKey, timeoutMs: cfg.timeoutMs, maxRetries: 2, retryBaseMs: 250, maxRetryDelayMs: 5000 },
       stats,
     );
-  const limiter = (): RateLimiter =>
-    createRateLimiter({
-      limit: cfg.ratePerMinute,
-      windowMs: 60_000,
-      guardMs: 100,
-      probeFirst: true,
-      name: 'the core swap API',
-      maxWaitMs: MAX_PACING_WAIT_MS,
-    });
+  const coreLimiter: RateLimiter = createRateLimiter({
+    limit: cfg.ratePerMinute,
+    windowMs: NODE_WINDOW_MS,
+    guardMs: 100,
+    probeFirst: true,
+    name: 'the core swap API',
+    maxWaitMs: MAX_PACING_WAIT_MS,
+  });
+  // The read-only host is a node: its limiter is the one every client of that node builds (limiter.ts), paced
+  // machine-wide with the quote engine client's node reads through the same on-disk store when there is one.
+  const cacheDir = nodeCacheDir(env, cfg.readOnlyHost);
+  const pacing = cacheDir !== undefined ? openNodeStore(cacheDir, cfg.readOnlyHost) : undefined;
+  const nodeLimiter = createNodeLimiter({
+    limit: cfg.ratePerMinute,
+    probeFirst: true,
+    ...(pacing ? { pacing } : {}),
+  });
   // One transport (and so one key) and one limiter per host: a key is never sent to another host.
-  const core = { t: transport(cfg.apiKey), l: limiter(), host: cfg.apiHost };
-  const node = { t: transport(cfg.readOnlyKey), l: limiter(), host: cfg.readOnlyHost };
+  const core = { t: transport(cfg.apiKey), l: coreLimiter, host: cfg.apiHost };
+  const node = { t: transport(cfg.readOnlyKey), l: nodeLimiter, host: cfg.readOnlyHost };
 
   const getJson = async (
     side: typeof core,
@@ -435,6 +450,7 @@ export function createCoreSwapClient(
     },
     stats: () => ({ ...stats }),
     async close() {
+      pacing?.flush();
       await Promise.all([core.t.close(), node.t.close()]);
     },
   };

@@ -103,20 +103,37 @@ export function grantFromHeaders(
     const v = headers[name];
     return Array.isArray(v) ? v[0] : v;
   };
-  const int = (v: string | undefined): number | undefined =>
-    v !== undefined && /^\s*\d{1,9}\s*$/.test(v) ? Number(v) : undefined;
+  const int = plainInt;
   const g: RateGrant = {};
   const limit = int(one('x-ratelimit-limit'));
   if (limit !== undefined && limit >= 1 && limit <= MAX_BELIEVED_LIMIT) g.limit = limit;
   const remaining = int(one('x-ratelimit-remaining'));
   if (remaining !== undefined) g.remaining = remaining;
-  const retry = one('retry-after');
-  if (retry !== undefined) {
-    const seconds = int(retry);
-    const ms = seconds !== undefined ? seconds * 1000 : Date.parse(retry) - nowWallMs;
-    if (Number.isFinite(ms)) g.retryAfterMs = Math.max(0, Math.min(ms, 3_600_000));
-  }
+  const retry = retryAfterMs(one('retry-after'), nowWallMs);
+  if (retry !== undefined) g.retryAfterMs = retry;
   return g;
+}
+
+/** A plain non-negative integer of at most 9 digits (spaces around allowed), else undefined. */
+function plainInt(v: string | undefined): number | undefined {
+  return v !== undefined && /^\s*\d{1,9}\s*$/.test(v) ? Number(v) : undefined;
+}
+
+/** A Retry-After beyond an hour is held to an hour. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/**
+ * The one reading of a Retry-After header (the limiter's hold and the transport's retry delay): whole seconds
+ * (digits only) or an HTTP date (relative to `nowWallMs`), in ms within 0..1 h; undefined when absent, empty
+ * or not understood (then the caller's backoff applies; an empty header is never a 0 ms wait).
+ */
+export function retryAfterMs(value: string | undefined, nowWallMs: number = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const seconds = plainInt(value);
+  // An HTTP date names its day and zone (letters); a bare number that is not whole seconds is not a date.
+  const ms =
+    seconds !== undefined ? seconds * 1000 : /[A-Za-z]/.test(value) ? Date.parse(value) - nowWallMs : NaN;
+  return Number.isFinite(ms) ? Math.max(0, Math.min(ms, MAX_RETRY_AFTER_MS)) : undefined;
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -299,4 +316,47 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       return unlimited ? Infinity : limit;
     },
   };
+}
+
+/** The node's window and guard: its limit is per minute. */
+export const NODE_WINDOW_MS = 60_000;
+const NODE_GUARD_MS = 100;
+
+/** What paces a node machine-wide: the requests every process made to it recently, on the wall clock. */
+export interface NodePacing {
+  recentRequests(windowMs: number, now: number): number[];
+  recordRequest(at: number): void;
+}
+
+/**
+ * The limiter of a Stacks node, built once for every client that calls it (the quote engine client's node
+ * reads and the core swap API's read-only calls): a minute window on the wall clock, started with the
+ * requests other processes made in the last minute and recording its own (`pacing`, the on-disk node
+ * store, when configured), so two clients of one node never burst past its limit together.
+ */
+export function createNodeLimiter(opts: {
+  limit: number;
+  name?: string;
+  maxWaitMs?: number;
+  probeFirst?: boolean;
+  onWait?: (ms: number, why: string) => void;
+  pacing?: NodePacing;
+}): RateLimiter {
+  const { pacing } = opts;
+  return createRateLimiter({
+    limit: opts.limit,
+    windowMs: NODE_WINDOW_MS,
+    guardMs: NODE_GUARD_MS,
+    name: opts.name ?? 'the node',
+    maxWaitMs: opts.maxWaitMs ?? MAX_PACING_WAIT_MS,
+    now: Date.now,
+    ...(opts.probeFirst !== undefined ? { probeFirst: opts.probeFirst } : {}),
+    ...(opts.onWait ? { onWait: opts.onWait } : {}),
+    ...(pacing
+      ? {
+          seed: pacing.recentRequests(NODE_WINDOW_MS + NODE_GUARD_MS, Date.now()),
+          onAnswered: (at: number) => pacing.recordRequest(at),
+        }
+      : {}),
+  });
 }

@@ -11,7 +11,7 @@ import type * as https from 'node:https';
 import { redactSecrets } from '../text/safe';
 import { ApiError, cancelledError } from './errors';
 import type { ApiStats } from './types';
-import { grantFromHeaders, type RateGrant, type RateLimiter } from './limiter';
+import { grantFromHeaders, retryAfterMs, type RateGrant, type RateLimiter } from './limiter';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -280,12 +280,8 @@ export class Transport {
 
   /** Retry-After (seconds or an HTTP date) when given, else exponential backoff; always bounded. */
   private retryDelay(attempt: number, retryAfter: string | undefined): number {
-    if (retryAfter !== undefined) {
-      const seconds = Number(retryAfter);
-      const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
-      if (Number.isFinite(ms)) return Math.min(this.opts.maxRetryDelayMs, Math.max(0, ms));
-    }
-    return this.backoff(attempt);
+    const ms = retryAfterMs(retryAfter);
+    return ms !== undefined ? Math.min(this.opts.maxRetryDelayMs, ms) : this.backoff(attempt);
   }
 
   private log(line: string): void {

@@ -4,8 +4,10 @@
  * not a whole number is unknown, and unknown is never caught up.
  */
 
-/** The policy's default `max_tip_lag` (blocks) where a reader has none: only a caught-up state passes. */
-export const DEFAULT_MAX_TIP_LAG = 0;
+import { DEFAULT_MAX_TIP_LAG } from '../plan/policy';
+
+/** The policy's default `max_tip_lag` (blocks) where a reader has none (core/plan/policy.ts). */
+export { DEFAULT_MAX_TIP_LAG };
 
 export type TipVerdict =
   | { kind: 'caught-up'; lag: 0 }

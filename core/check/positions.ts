@@ -11,6 +11,7 @@
  * Honest: a position whose pool, bins, shares or inventory could not be read or believed is `unknown` with
  * the reason and carries no figure; app v2 position bins (display data) are valued but say they may lag.
  */
+import { DEFAULT_MAX_TIP_LAG } from './freshness';
 import type { Token } from '../api/types';
 import { binOf, UnknownState, type ChainPool } from '../chain/index';
 import { formatRatio, PRICE_SCALE } from '../dlmm/bins';
@@ -79,7 +80,7 @@ export interface PositionsReport {
 }
 
 export interface PositionsOptions {
-  /** The tip-pinned source's tip lag beyond which its book is not believed (policy.max_tip_lag; 0). */
+  /** The tip-pinned source's tip lag beyond which its book is not believed (policy.max_tip_lag; default DEFAULT_MAX_TIP_LAG). */
   maxTipLag?: number;
   /** The what-if shifts from..to (inclusive), in bins. */
   whatIf?: { from: number; to: number };
@@ -133,7 +134,9 @@ function positionOf(
     return unknown(`the sender's positions could not be read (${lp.positionsError.message})`);
   if (!lp.positions) return unknown("the sender's positions were not read");
   const pinned = lp.positionsSource === 'inventory' || lp.positionsSource === 'current-bins';
-  const lag = pinned ? laggingInventory(lp.inventoryTipLag, opts.maxTipLag ?? 0) : undefined;
+  const lag = pinned
+    ? laggingInventory(lp.inventoryTipLag, opts.maxTipLag ?? DEFAULT_MAX_TIP_LAG)
+    : undefined;
   if (lag !== undefined)
     return unknown(
       `${lp.positionsSource === 'current-bins' ? 'app v2 current-bins' : 'the inventory'} answered with ${lag}; its book is not believed — retry when it has caught up`,

@@ -10,8 +10,10 @@
  * when a plan loads and does one pass over the value: a 350-position plan, or a 1 MiB one, costs no more
  * than walking it.
  */
+import { DEFAULT_MAX_TIP_LAG } from './policy';
 import { MAX_UINT128 } from '../dlmm/bins';
 import { percentToPpm } from '../dlmm/percent';
+import { slippageToPpm, SLIPPAGE_LIMIT } from '../dlmm/bounds';
 import { addressProblem, principalAddress } from './address';
 
 export type SchemaPath = (string | number)[];
@@ -241,14 +243,14 @@ export const zPercent = schema<number>(percent(), PERCENT_JSON);
 /** A slippage tolerance in percent: 100 or more would let a bound fall to 0 (min out 0), so it is refused. */
 export const zSlippage = schema<number>(
   percent({
-    test: (p) => p < 100,
+    test: (p) => slippageToPpm(p) !== undefined,
     message:
       'slippage_tolerance must be below 100 (percent: 1 means 1%); 100 or more would accept receiving nothing',
   }),
   {
     description: 'Slippage tolerance in percent (1 means 1%), below 100. At most 4 decimals.',
     anyOf: [
-      { type: 'number', minimum: 0, exclusiveMaximum: 100 },
+      { type: 'number', minimum: 0, exclusiveMaximum: SLIPPAGE_LIMIT },
       { type: 'string', pattern: '^\\d{1,2}(\\.\\d{1,4})?$' },
     ],
   },
@@ -605,7 +607,7 @@ export const OperationSchema = schema<PlanOperation>(
 const nonNegative = boundedInt(0);
 const bins0to1000 = boundedInt(0, 1000);
 export const PolicySchema = strictObject({
-  max_tip_lag: withDefault(field(nonNegative, { type: 'integer' }), 0),
+  max_tip_lag: withDefault(field(nonNegative, { type: 'integer' }), DEFAULT_MAX_TIP_LAG),
   slippage_tolerance: withDefault(of(zSlippage), 1),
   active_bin_tolerance: withDefault(field(bins0to1000, { type: 'integer' }), 1),
   deadline_seconds: withDefault(
@@ -635,6 +637,22 @@ export const PlanSchema = strictObject({
 });
 
 export type Plan = Infer<typeof PlanSchema>;
+
+/**
+ * The one rule for the bin a position item targets: its absolute signed id in strict mode (`bin_id` of an add,
+ * `to_bin_id` of a move), `active + active_bin_offset` in simple mode; undefined when that field is missing or,
+ * in simple mode, the active bin is unknown. Every reader (prepare, the rules, the export's bounds and
+ * active-bin window) takes targets from here.
+ */
+export function itemTarget(
+  mode: AddOp['mode'],
+  item: { bin_id?: number; to_bin_id?: number; active_bin_offset?: number },
+  active: number | undefined,
+): number | undefined {
+  if (mode === 'strict') return item.bin_id ?? item.to_bin_id;
+  if (item.active_bin_offset === undefined || active === undefined) return undefined;
+  return active + item.active_bin_offset;
+}
 
 /** from/to as absolute signed ids: offsets from `active` in simple mode, ids in strict mode. */
 export function distributionRange(

@@ -13,7 +13,7 @@ import type {
   PreparedSwap,
   PreparedWithdrawItem,
 } from './prepared';
-import type { AddOp, MoveOp, Plan, SwapOp, WithdrawOp } from '../plan/schema';
+import { itemTarget, type AddOp, type MoveOp, type Plan, type SwapOp, type WithdrawOp } from '../plan/schema';
 import type { Bin } from '../api/types';
 import { knownShares, type LiveData, type LivePool } from '../live/live';
 import { expandDistribution, type DistributionResult } from './distribution';
@@ -24,9 +24,7 @@ export function addTarget(
   item: AddOp['bins'][number],
   active: number | undefined,
 ): number | undefined {
-  if (op.mode === 'strict') return item.bin_id;
-  if (item.active_bin_offset === undefined || active === undefined) return undefined;
-  return active + item.active_bin_offset;
+  return itemTarget(op.mode, { bin_id: item.bin_id, active_bin_offset: item.active_bin_offset }, active);
 }
 
 /** To bin of a move item: to_bin_id (strict) or active_bin_id + active_bin_offset (simple). */
@@ -35,9 +33,11 @@ export function moveTarget(
   item: MoveOp['moves'][number],
   active: number | undefined,
 ): number | undefined {
-  if (op.mode === 'strict') return item.to_bin_id;
-  if (item.active_bin_offset === undefined || active === undefined) return undefined;
-  return active + item.active_bin_offset;
+  return itemTarget(
+    op.mode,
+    { to_bin_id: item.to_bin_id, active_bin_offset: item.active_bin_offset },
+    active,
+  );
 }
 
 /** floor(amount * reserve / liquidity); 0 when liquidity is unknown or 0 (the contract would reject). */

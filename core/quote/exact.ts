@@ -12,7 +12,14 @@
  * back to the engine's own figures, marked unverified: never a silent pass.
  */
 import type { BinList, DlmmApi, Pool, Route } from '../api/types';
-import { priceImpactBps, routeWalk, spotOutput, type BinBalances, type PoolFees } from '../dlmm/math';
+import {
+  minReceived,
+  priceImpactBps,
+  routeWalk,
+  spotOutput,
+  type BinBalances,
+  type PoolFees,
+} from '../dlmm/math';
 
 /** Pool fee fields (bps) as the math takes them. */
 export function poolFees(pool: Pool): PoolFees {
@@ -209,4 +216,28 @@ export function fillWords(
         `the bins read give ${fmtOut(check.amount_out)}`,
     );
   return lines;
+}
+
+/**
+ * The output a quoted swap is bounded with: the check's (ours when verified, else the engine's), or without
+ * a check the engine's quote.
+ */
+export function quoteBoundOutput(
+  check: Pick<QuoteCheck, 'amount_out'> | undefined,
+  route: Pick<Route, 'amount_out'>,
+): bigint {
+  return check?.amount_out ?? route.amount_out;
+}
+
+/**
+ * The minimum received of a quoted swap at `slippagePpm`: floor(bound output * (1 - s)). Every face (CLI
+ * quote, hover, dashboard, export) shows this figure; the export bounds with it unless it walks the chain
+ * state the plan's earlier operations leave.
+ */
+export function quoteMinReceived(
+  check: Pick<QuoteCheck, 'amount_out'> | undefined,
+  route: Pick<Route, 'amount_out'>,
+  slippagePpm: bigint,
+): bigint {
+  return minReceived(quoteBoundOutput(check, route), slippagePpm);
 }

@@ -10,7 +10,7 @@
 import { Cl, getAddressFromPublicKey, type ClarityValue } from '@stacks/transactions';
 import type { DlmmApi, ServiceClock, Token } from '../api/types';
 import { formatUnits, MAX_POSITIONS_PER_CALL } from '../dlmm/bins';
-import { percentToPpm } from '../dlmm/percent';
+import { effectiveSlippage } from '../dlmm/bounds';
 import { chainStateFromLive } from '../live/chainState';
 import { LIVE_UNAVAILABLE, type Finding } from '../plan/diagnostics';
 import { poolResolver } from '../live/resolve';
@@ -636,7 +636,7 @@ function makeContext(
     sender,
     network: plan.network,
     routers,
-    slippagePpm: percentToPpm(plan.policy.slippage_tolerance) ?? 10_000n,
+    slippagePpm: effectiveSlippage(plan.policy.slippage_tolerance).ppm,
     activeBinTolerance: plan.policy.active_bin_tolerance,
     deadlineArg,
     deadline,

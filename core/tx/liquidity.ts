@@ -3,6 +3,7 @@
  * absolute bin ids with post-condition mode deny; simple -> relative functions with mode allow. Built
  * from prepared items only; bounds from bounds.ts; post-conditions from postConditions.ts.
  */
+import { itemTarget } from '../plan/schema';
 import { Cl, type ClarityValue, type PostCondition } from '@stacks/transactions';
 import type {
   PreparedAddItem,
@@ -375,7 +376,7 @@ function targetOf(
   bin: number,
   active: number,
 ): number {
-  return op.mode === 'strict' ? bin : active + offsetOf(op, item, bin);
+  return itemTarget(op.mode, { bin_id: bin, active_bin_offset: offsetOf(op, item, bin) }, active)!;
 }
 
 /** An add or withdraw item's row label: its bin (strict), or its offset and where it lands (simple). */

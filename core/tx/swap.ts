@@ -13,8 +13,8 @@
  */
 import { Cl, type ClarityValue, type PostCondition } from '@stacks/transactions';
 import { formatUnits } from '../dlmm/bins';
-import { percentToPpm } from '../dlmm/percent';
-import { fillWords } from '../quote/exact';
+import { slippageToPpm } from '../dlmm/bounds';
+import { fillWords, quoteBoundOutput } from '../quote/exact';
 import { isApiError } from '../api/errors';
 import type { PreparedOperation } from '../prepare/prepared';
 import type { RouteHop, SwapParams } from '../api/schemas';
@@ -136,7 +136,7 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
   const s = op.swap;
   const route = s.route!;
   const check = s.check;
-  const ppm = percentToPpm(s.slippage_tolerance) ?? ctx.slippagePpm;
+  const ppm = slippageToPpm(s.slippage_tolerance) ?? ctx.slippagePpm;
   const first = hops[0]!;
   const last = hops[hops.length - 1]!;
   // The output we bound with: the walk on the chain state (the state read after the plan's earlier
@@ -145,7 +145,7 @@ function swapCall(ctx: BuildContext, op: SwapOp, hops: Hop[], notes: string[]): 
   const walked = walkOnState(ctx, hops, s.amount_in);
   const walkDiffers = walked !== undefined && !(check?.verified && check.amount_out === walked.amountOut);
   if (walkDiffers) notes.push("bounds from the walk on the state the plan's earlier operations leave");
-  const quotedOut = walked ? walked.amountOut : check?.verified ? check.amount_out : route.amount_out;
+  const quotedOut = walked ? walked.amountOut : quoteBoundOutput(check, route);
   const minOut = minReceived(quotedOut, ppm);
   const tokens = uniqueTokens(hops.flatMap((h) => [h.tin, h.tout]));
   if (hops.length === 1) {

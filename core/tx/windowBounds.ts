@@ -10,6 +10,7 @@
  * call reverts there); a bin whose price or total shares the state lacks makes the item's bound unknown.
  */
 import { MAX_UINT128, isSignedBinId, type ActiveWindow } from '../dlmm/bins';
+import { itemTarget } from '../plan/schema';
 
 export { activeWindow, windowBinsAmong, type ActiveWindow } from '../dlmm/bins';
 import {
@@ -80,7 +81,7 @@ export function windowOutcomes(
       pool.activeBinId = active;
       items.forEach((item, i) => {
         const o = out[i] as WindowOutcome;
-        const bin = active + item.offset;
+        const bin = itemTarget('simple', { active_bin_offset: item.offset }, active)!;
         // Outside the domain the router reverts the call (ERR_INVALID_BIN_ID): no landing there.
         if (!isSignedBinId(bin)) return;
         const missing = pool.unknownShares;

@@ -8,6 +8,7 @@
  * travel as decimal strings: bigint cannot cross postMessage's JSON.
  */
 import * as z from 'zod';
+import { slippageToPpm } from '../../core/dlmm/bounds';
 
 /** A decimal integer string: amounts, shares, prices, signed deltas. */
 const zDec = z.string().regex(/^-?\d+$/, 'expected a decimal integer string');
@@ -351,7 +352,9 @@ export const QuoteParamsSchema = z.object({
   /** Base units of the input token. */
   amount_in: zDec.refine((s) => !s.startsWith('-') && s !== '0', 'amount must be positive'),
   /** Percent: 1 means 1%. */
-  slippage: z.number().min(0).max(100),
+  slippage: z
+    .number()
+    .refine((p) => slippageToPpm(p) !== undefined, 'slippage must be a percent from 0 to below 100'),
 });
 export type QuoteParams = z.infer<typeof QuoteParamsSchema>;
 

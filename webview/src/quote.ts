@@ -1,10 +1,13 @@
 /** The quote panel: tokens, a human amount, slippage; best route and all routes from the engine. */
+import { DEFAULT_SLIPPAGE, SLIPPAGE_PLAUSIBLE, slippageToPpm } from '../../core/dlmm/bounds';
 import { parseUnits } from '../../core/dlmm/bins';
 import { amount, showError, h, panel, setChildren, table } from './dom';
 import { human } from './format';
 import { routeBinsText } from '../../core/quote/routeBins';
 import type { QuoteParams, QuoteResult, RouteInfo, TokenInfo } from './protocol';
 import type { HostClient } from './transport';
+
+const SLIPPAGE_PLAUSIBLE_HIGH_PPM = slippageToPpm(SLIPPAGE_PLAUSIBLE.high)!;
 
 export class QuotePanel {
   readonly element: HTMLElement;
@@ -37,9 +40,9 @@ export class QuotePanel {
       'data-testid': 'quote-slippage',
       type: 'number',
       min: '0',
-      max: '50',
+      max: String(SLIPPAGE_PLAUSIBLE.high),
       step: '0.05',
-      value: '1',
+      value: String(DEFAULT_SLIPPAGE),
     });
     this.result = h('div', {
       className: 'quote-result',
@@ -139,9 +142,13 @@ export class QuotePanel {
       return fail(
         `Amount "${this.amount.value}" is not a positive decimal with at most ${tin.decimals} fraction digits (${tin.symbol} has ${tin.decimals} decimals).`,
       );
+    // The panel takes the plausible band's top (core/dlmm/bounds.ts) as its ceiling.
+    const slipPpm = slippageToPpm(this.slippage.value.trim());
+    if (slipPpm === undefined || slipPpm > SLIPPAGE_PLAUSIBLE_HIGH_PPM)
+      return fail(
+        `Slippage "${this.slippage.value}" must be a percent between 0 and ${SLIPPAGE_PLAUSIBLE.high} with at most 4 decimals (1 means 1%).`,
+      );
     const slip = Number(this.slippage.value);
-    if (!Number.isFinite(slip) || slip < 0 || slip > 50)
-      return fail(`Slippage "${this.slippage.value}" must be a percent between 0 and 50 (1 means 1%).`);
     return {
       input_token: tin.contract,
       output_token: tout.contract,

@@ -4,6 +4,7 @@
  * docs/positions.md). Exit 0 when every position was valued, 1 when some is unknown (each says why), 2 on a
  * usage error or when the pools list cannot be read.
  */
+import { DEFAULT_MAX_TIP_LAG } from '../../../core/check/freshness';
 import type { Token } from '../../../core/api/types';
 import { formatUnits } from '../../../core/dlmm/bins';
 import { readPositionsLive } from '../../../core/live/live';
@@ -64,7 +65,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const whatIfText = values['what-if'];
   const whatIf = typeof whatIfText === 'string' ? parseWhatIf(whatIfText) : undefined;
   const lagText = values['max-tip-lag'];
-  const maxTipLag = typeof lagText === 'string' ? Number(parseNonNegativeInt(lagText, '--max-tip-lag')) : 0;
+  const maxTipLag =
+    typeof lagText === 'string' ? Number(parseNonNegativeInt(lagText, '--max-tip-lag')) : DEFAULT_MAX_TIP_LAG;
   return withApi(common, io, async (api) => {
     const live = await readPositionsLive(api, sender, pools);
     if (pools === undefined && live.poolsError) {

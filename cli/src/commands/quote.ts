@@ -11,13 +11,12 @@ import { isApiError, isCancelled } from '../../../core/api/errors';
 import { aliasesByPrincipal } from '../../../core/api/aliases';
 import type { DlmmApi, Pool, Route, Token, V1Pool } from '../../../core/api/types';
 import { formatUnits, MAX_UINT128, parseUnits } from '../../../core/dlmm/bins';
-import { minReceived } from '../../../core/dlmm/bounds';
-import { checkRoute, checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
+import { DEFAULT_SLIPPAGE, slippagePlausible, slippageToPpm } from '../../../core/dlmm/bounds';
+import { checkRoute, checkRouteLive, quoteMinReceived, type QuoteCheck } from '../../../core/quote/exact';
 import { routeBins, routeBinsText, type RouteBins } from '../../../core/quote/routeBins';
 import type { CoreSwapClient, RouteQuote } from '../../../core/api/coreClient';
 import type { ExportFormat, SigningParams } from '../../../core/tx/formats';
 import { CORE_OPTIONS, resolveCoreToken, withCoreApi } from '../coreApi';
-import { percentToPpm, PPM_SCALE } from '../../../core/dlmm/percent';
 import { jsonOutput, parseCommand, parseFormat, requireOption, withApi } from '../common';
 import { checkSenderOption } from '../sender';
 
@@ -56,8 +55,6 @@ export const OPTIONS = {
   nonce: { type: 'string' },
   fee: { type: 'string' },
 } as const;
-
-const DEFAULT_SLIPPAGE = '1';
 
 /** One route as printed: exact integers plus their human forms, from the exact recomputation. */
 interface RouteView {
@@ -101,14 +98,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       `--amount must be positive (an amount of the input token to sell), got '${amountText}'`,
     );
-  const slippageText = typeof values.slippage === 'string' ? values.slippage.trim() : DEFAULT_SLIPPAGE;
-  const slippagePpm = percentToPpm(slippageText);
-  if (slippagePpm === undefined || slippagePpm >= PPM_SCALE) {
+  const slippageText =
+    typeof values.slippage === 'string' ? values.slippage.trim() : String(DEFAULT_SLIPPAGE);
+  const slippagePpm = slippageToPpm(slippageText);
+  if (slippagePpm === undefined) {
     throw new UsageError(
       `--slippage expects a percent from 0 to below 100 (1 means 1%; 100 would accept receiving nothing), got '${slippageText}'`,
     );
   }
-  if (slippagePpm > 0n && (slippagePpm < 500n || slippagePpm > 500_000n)) {
+  // The plausibility band of the plan rule slippage-unit (core/dlmm/bounds.ts), 0 included as there.
+  if (!slippagePlausible(slippagePpm)) {
     io.err(
       `dlmm quote: warning: --slippage ${slippageText} means ${slippageText}% (the engine's unit: 1 means 1%); ` +
         'a fraction such as 0.01 for 1% is the library style, not this one\n',
@@ -423,7 +422,7 @@ function viewOf(
       output_token: h.output_token,
     })),
     check,
-    min_received: minReceived(check.amount_out, slippagePpm),
+    min_received: quoteMinReceived(check, route, slippagePpm),
   };
 }
 

@@ -2,6 +2,7 @@
  * "DLMM: Get Quote": pick tokens from the engine's token list, type an amount in human units, see the best
  * route and all routes, copy one (or all) as JSON. A swap lens passes its operation to skip the pickers.
  */
+import { DEFAULT_SLIPPAGE } from '../../../core/dlmm/bounds';
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import { stringifyJsonExact } from '../../../core/api/json';
@@ -67,7 +68,7 @@ export async function getQuote(deps: QuoteDeps, args?: unknown): Promise<void> {
   tokens.catch(() => undefined);
   const fromLens = QuoteArgsSchema.safeParse(args);
   let input: string, output: string, amount: bigint;
-  let slippage = deps.engine.currentSettings.slippageTolerance ?? 1;
+  let slippage = deps.engine.currentSettings.slippageTolerance ?? DEFAULT_SLIPPAGE;
   if (fromLens.success) {
     input = fromLens.data.input_token;
     output = fromLens.data.output_token;

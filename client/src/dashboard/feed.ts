@@ -3,9 +3,10 @@
  * webview protocol's shapes (decimal strings for amounts). No vscode import: the Chromium tests run this
  * exact code against the simulated engine.
  */
+import { DEFAULT_MAX_TIP_LAG } from '../../../core/check/freshness';
 import { aliasesByPrincipal } from '../../../core/api/aliases';
 import type { DlmmApi, Route, Status, Token } from '../../../core/api/types';
-import { minAfterSlippage, percentToPpm } from '../../../core/dlmm/percent';
+import { effectiveSlippage } from '../../../core/dlmm/bounds';
 import { revertWords } from '../../../core/chain/router';
 import { binsReadOf, chainStateFromLive } from '../../../core/live/chainState';
 import type { Finding } from '../../../core/plan/diagnostics';
@@ -17,7 +18,7 @@ import { positionsOf } from '../../../core/check/positions';
 import { networkOfPrincipal, routerConfigFor, type RouterOverrides } from '../../../core/chain/deployments';
 import type { BuiltTransaction } from '../../../core/tx/types';
 import type { PreparedOperation } from '../../../core/prepare/prepared';
-import { checkRouteLive, type QuoteCheck } from '../../../core/quote/exact';
+import { checkRouteLive, quoteMinReceived, type QuoteCheck } from '../../../core/quote/exact';
 import { routeBins } from '../../../core/quote/routeBins';
 import type {
   Balances,
@@ -252,13 +253,13 @@ export const DASHBOARD_WHAT_IF = { from: -10, to: 10 } as const;
 /**
  * The sender's position in one pool for the Positions panel: read and valued exactly as `dlmm positions
  * --pool POOL --what-if -10..10` does (readPositionsLive, positionsOf), turned into decimal strings.
- * `maxTipLag`: the tip lag beyond which a tip-pinned book is not believed (the CLI's default, 0, when unset).
+ * `maxTipLag`: the tip lag beyond which a tip-pinned book is not believed (DEFAULT_MAX_TIP_LAG, as every reader, when unset).
  */
 export async function readSenderPosition(
   api: DlmmApi,
   poolId: string,
   sender: Sender | undefined,
-  maxTipLag = 0,
+  maxTipLag = DEFAULT_MAX_TIP_LAG,
 ): Promise<PositionReport> {
   if (!sender) return NO_SENDER;
   const live = await readPositionsLive(api, sender.address, [poolId]);
@@ -608,10 +609,9 @@ function routeInfo(
   slippage: number,
   decimals: { input: number; output: number },
 ): RouteInfo {
-  const used = r.slippage_tolerance ?? slippage;
-  const ppm = percentToPpm(String(used)) ?? percentToPpm(String(slippage)) ?? 0n;
+  const { percent: used, ppm } = effectiveSlippage(r.slippage_tolerance, slippage);
   // Minimum received on the exact output (the figure the export bounds with).
-  const min = minAfterSlippage(c.amount_out, ppm);
+  const min = quoteMinReceived(c, r, ppm);
   return {
     amount_in: c.amount_in.toString(),
     amount_in_used: c.amount_in_used.toString(),

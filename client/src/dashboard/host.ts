@@ -41,7 +41,7 @@ interface DashboardHostDeps {
   senderSetting(): string | undefined;
   /** The `dlmm.routers` overrides (the STX wrapper the balances read STX through); none: the defaults. */
   routerOverrides?(): RouterOverrides | undefined;
-  /** policy.max_tip_lag for the positions read (`dlmm.maxTipLag`); none: 0, as `dlmm positions`. */
+  /** policy.max_tip_lag for the positions read (`dlmm.maxTipLag`); none: DEFAULT_MAX_TIP_LAG (core/check/freshness.ts), as `dlmm positions`. */
   maxTipLag?(): number | undefined;
   post(msg: HostMessage): unknown;
   revealRange(uri: string, offset: number, length: number): Promise<void>;

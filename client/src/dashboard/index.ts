@@ -14,7 +14,7 @@ interface DashboardDeps {
   getApi(): DlmmApi | undefined;
   /** Fires when the engine's applied state height changes (null when unknown). */
   onDidChangeStateHeight: vscode.Event<number | null>;
-  /** policy.max_tip_lag for the Positions panel's read (the status bar's setting); none: 0. */
+  /** policy.max_tip_lag for the Positions panel's read (the status bar's setting); none: DEFAULT_MAX_TIP_LAG (core/check/freshness.ts). */
   maxTipLag?(): number | undefined;
   log?(line: string): void;
 }

@@ -5,14 +5,14 @@
  */
 import * as z from 'zod';
 import { MAX_UINT128 } from '../../../core/dlmm/bins';
-import { percentToPpm } from '../../../core/dlmm/percent';
+import { slippageToPpm } from '../../../core/dlmm/bounds';
 import { zContractPrincipal, zPrincipalStandard } from '../../../core/plan/schema';
 import { networkOfPrincipal } from '../../../core/chain/deployments';
 
 /** Slippage percent (number or decimal string, up to 4 fraction digits, 0 to below 100) -> parts per million. */
 const zSlippagePpm = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  const ppm = percentToPpm(v);
-  if (ppm === undefined || ppm >= 1_000_000n) {
+  const ppm = slippageToPpm(v);
+  if (ppm === undefined) {
     ctx.addIssue({
       code: 'custom',
       message: `slippage_tolerance ${String(v)} is not a percent from 0 to below 100 with at most 4 fraction digits (100 would accept receiving nothing)`,

@@ -1,5 +1,6 @@
 import type { Finding } from '../../plan/diagnostics';
 import type { PlanPath } from '../../plan/parse';
+import { SLIPPAGE_PLAUSIBLE } from '../../dlmm/bounds';
 import { finding, type Rule } from './rule';
 
 /**
@@ -14,7 +15,7 @@ export const slippageHigh: Rule = {
   run(ctx) {
     const out: Finding[] = [];
     const check = (value: number | undefined, path: PlanPath, op?: number): void => {
-      if (value === undefined || value <= SLIPPAGE_HIGH || value > 50) return;
+      if (value === undefined || value <= SLIPPAGE_HIGH || value > SLIPPAGE_PLAUSIBLE.high) return;
       out.push(
         finding(
           ctx,

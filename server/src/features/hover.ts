@@ -13,11 +13,12 @@ import {
   isUnsignedBinId,
   toSignedBinId,
 } from '../../../core/dlmm/bins';
-import { percentToPpm } from '../../../core/dlmm/percent';
 import { knownShares, type LiveData, type LivePool } from '../../../core/live/live';
 import type { PreparedAddItem, PreparedOperation } from '../../../core/prepare/prepared';
 import { revertWords } from '../../../core/chain/router';
-import { minReceived } from '../../../core/dlmm/bounds';
+import { effectiveSlippage } from '../../../core/dlmm/bounds';
+import { itemTarget } from '../../../core/plan/schema';
+import { quoteMinReceived } from '../../../core/quote/exact';
 import { addBounds, simpleBoundsRead } from '../../../core/tx/callBounds';
 import { poolFees } from '../../../core/quote/exact';
 import { amountText } from '../../../core/tx/summary';
@@ -44,24 +45,28 @@ export function hover(doc: TextDocument, result: AnalysisResult, offset: number)
   const rest = loc.path.slice(2);
   const sections: string[] = [];
   const kind = rawOp.op;
+  // The plan's slippage only where written: the schema's default must not hide the dlmm.slippageTolerance setting.
+  const planSlippage = a.parsed.rangeOf(['policy', 'slippage_tolerance'])
+    ? a.plan?.policy.slippage_tolerance
+    : undefined;
 
   if (rest[0] === 'pool') sections.push(poolSection(pool, rawOp.pool, live, result.live));
   else if (kind === 'add' && rest[0] === 'distribution')
-    sections.push(distributionSection(prepared, pool, a.plan?.policy.slippage_tolerance, result));
+    sections.push(distributionSection(prepared, pool, planSlippage, result));
   else if (kind === 'add' && rest[0] === 'bins' && typeof rest[1] === 'number') {
     const item = asRecord((rawOp.bins as unknown[] | undefined)?.[rest[1]]);
-    sections.push(addItemSection(prepared, rest[1], item, pool, a.plan?.policy.slippage_tolerance, result));
+    sections.push(addItemSection(prepared, rest[1], item, pool, planSlippage, result));
   } else if (kind === 'withdraw' && rest[0] === 'bins' && typeof rest[1] === 'number') {
     const id = (rawOp.bins as unknown[] | undefined)?.[rest[1]];
     sections.push(binSection(pool, toNumber(id), 'Bin', result.live));
     sections.push(withdrawItemLine(prepared, toNumber(id), pool));
   } else if (kind === 'move' && rest[0] === 'moves' && typeof rest[1] === 'number') {
     const item = asRecord((rawOp.moves as unknown[] | undefined)?.[rest[1]]);
-    sections.push(
-      moveItemSection(prepared, rest[1], item, pool, rest[2], a.plan?.policy.slippage_tolerance, result),
-    );
+    sections.push(moveItemSection(prepared, rest[1], item, pool, rest[2], planSlippage, result));
   } else if (kind === 'swap')
-    sections.push(swapSection(live, index, rawOp, a.plan?.policy.slippage_tolerance, result.live));
+    sections.push(
+      swapSection(live, index, rawOp, planSlippage, result.settings.slippageTolerance, result.live),
+    );
   else if (kind === 'withdraw') sections.push(withdrawSection(prepared, pool, result.live));
   else if (pool || typeof rawOp.pool === 'string')
     sections.push(poolSection(pool, rawOp.pool, live, result.live));
@@ -152,12 +157,22 @@ function binSection(
   return lines.join('\n\n');
 }
 
+/** The target bin of an item as written (before prepare knows it): the one rule, core/plan/schema.ts itemTarget. */
+function writtenTarget(
+  raw: Op | undefined,
+  absolute: 'bin_id' | 'to_bin_id',
+  pool: LivePool | undefined,
+): number | undefined {
+  const id = toNumber(raw?.[absolute]);
+  const written = { [absolute]: id, active_bin_offset: toNumber(raw?.active_bin_offset) };
+  return itemTarget(id !== undefined ? 'strict' : 'simple', written, pool?.activeBinId);
+}
+
 function slippagePpmOf(
   planSlippage: number | undefined,
   settingsSlippage: number | undefined,
 ): { ppm: bigint; percent: number } {
-  const percent = planSlippage ?? settingsSlippage ?? 1;
-  return { ppm: percentToPpm(percent) ?? 10_000n, percent };
+  return effectiveSlippage(planSlippage, settingsSlippage);
 }
 
 function addItemSection(
@@ -172,12 +187,7 @@ function addItemSection(
     prepared?.op === 'add'
       ? prepared.items.find((i) => i.index === itemIndex && !i.from_distribution)
       : undefined;
-  const target =
-    item?.bin_id ??
-    toNumber(raw?.bin_id) ??
-    (pool?.activeBinId !== undefined && toNumber(raw?.active_bin_offset) !== undefined
-      ? pool.activeBinId + (toNumber(raw?.active_bin_offset) as number)
-      : undefined);
+  const target = item?.bin_id ?? writtenTarget(raw, 'bin_id', pool);
   const head = binSection(pool, target, 'Target bin', result.live);
   if (!item || prepared?.op !== 'add') return head;
   const tx = pool?.tokenX;
@@ -268,7 +278,7 @@ function moveItemSection(
   const isLive = result.live;
   const item = prepared?.op === 'move' ? prepared.items.find((i) => i.index === itemIndex) : undefined;
   const from = item?.from_bin_id ?? toNumber(raw?.from_bin_id);
-  const to = item?.to_bin_id ?? toNumber(raw?.to_bin_id);
+  const to = item?.to_bin_id ?? writtenTarget(raw, 'to_bin_id', pool);
   const sections: string[] = [];
   if (field === 'from_bin_id') sections.push(binSection(pool, from, 'From bin', isLive));
   else if (field === 'to_bin_id' || field === 'active_bin_offset')
@@ -350,6 +360,7 @@ function swapSection(
   index: number,
   raw: Op,
   planSlippage: number | undefined,
+  settingsSlippage: number | undefined,
   isLive: boolean,
 ): string {
   const sw = live?.swaps.get(index);
@@ -362,18 +373,13 @@ function swapSection(
     return [head, `no quote: ${sw.error?.message ?? 'the engine returned no route'}`].join('\n\n');
   const route = sw.route;
   const d = describeRoute(route, tokens, sw.check);
-  const slippage =
-    typeof raw.slippage_tolerance === 'number'
-      ? raw.slippage_tolerance
-      : (planSlippage ?? route.slippage_tolerance);
-  const ppm = percentToPpm(slippage) ?? 10_000n;
+  const opSlippage = typeof raw.slippage_tolerance === 'number' ? raw.slippage_tolerance : undefined;
+  const { percent: slippage, ppm } = effectiveSlippage(opSlippage, planSlippage, settingsSlippage);
   const outKnown = tokens.find((t) => t.contract_address === raw.output_token);
   const outDecimals = route.output_token_decimals ?? outKnown?.decimals;
   const outTok =
     outDecimals === undefined ? undefined : { symbol: outKnown?.symbol ?? '', decimals: outDecimals };
-  const min = sw.check?.verified
-    ? minReceived(sw.check.amount_out, ppm)
-    : (route.min_amount_out ?? minReceived(route.amount_out, ppm));
+  const min = quoteMinReceived(sw.check, route, ppm);
   return [
     head,
     `quote: ${d.label}`,

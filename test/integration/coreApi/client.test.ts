@@ -8,7 +8,11 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serializeCV } from '@stacks/transactions';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApiClient } from '../../../core/api/client';
+import { openNodeStore } from '../../../core/api/nodeStore';
 import { coreSwapConfig, createCoreSwapClient, fractionToPpm } from '../../../core/api/coreClient';
 import { DEFAULT_SIM_API_KEY } from '../../../core/sim/defaultWorld';
 import { startSimulator, type RunningSimulator } from '../../../core/sim/server';
@@ -179,6 +183,28 @@ describe('core swap API client (against the simulator)', function () {
       await c.close();
       await coreRec.close();
       await nodeRec.close();
+    }
+  });
+
+  it('the read-only host is paced as the node, through the machine-wide store the engine client reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlmm-pacing-'));
+    try {
+      const before = openNodeStore(dir, sim.nodeUrl).recentRequests(60_100, Date.now()).length;
+      assert.equal(before, 0);
+      const c = createCoreSwapClient(
+        { apiHost: sim.coreUrl, readOnlyHost: sim.nodeUrl },
+        { DLMM_CACHE_DIR: dir },
+      );
+      try {
+        await c.getQuoteForRoute('token-sbtc', 'token-stx', 1_000_000n);
+      } finally {
+        await c.close();
+      }
+      // The quote engine client's node limiter starts from this same record (core/api/limiter.ts createNodeLimiter).
+      const after = openNodeStore(dir, sim.nodeUrl).recentRequests(60_100, Date.now()).length;
+      assert.ok(after > 0, `the core client's node requests are recorded for the other clients (${after})`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
