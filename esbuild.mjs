@@ -51,7 +51,7 @@ const LAZY_MODULES = [
     out: 'lazy-execute',
     in: ['cli-check', 'lazy-server-engine'],
   },
-  { module: 'server/src/engine.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp', 'server-test'] },
+  { module: 'server/src/handlers.ts', out: 'lazy-server-engine', in: ['server', 'cli-lsp', 'server-test'] },
   { module: 'yaml', out: 'lazy-yaml', in: CLI_BUNDLES, entry: require.resolve('yaml') },
   // zod, with the schemas of the service's answers and DLMM_ROUTERS (cli/src/liveSchemas.ts): one copy for a
   // command and the API client it loads (lazy-api-client.js takes its schemas from here too), without zod's JIT;

@@ -1,7 +1,7 @@
 /**
  * The zod schemas of what the client sends the server (messages.ts declares the messages): settings,
  * validated on arrival, and the initialization options. Kept apart from messages.ts so the server answers
- * `initialize` without loading zod (server.ts); the server's working part (engine.ts) loads them.
+ * `initialize` without loading zod (server.ts); the server's working part (handlers.ts) loads them.
  */
 import * as z from 'zod';
 import { ENVIRONMENTS, type Environment } from '../core/api/environment';

@@ -33,7 +33,7 @@ import { registerExportCommands } from './export/index';
 import { EXPORT_SWAP_COMMAND } from './export/deps';
 import { registerWalletCommand } from './wallet/index';
 import { registerDashboard } from './dashboard/index';
-import { ClientEngine } from './engine';
+import { ClientEngine } from './apiClient';
 import { readConfig } from './settings';
 import { resolveServerSettings, sectionForServer, type DlmmConfig } from './settingsSchema';
 import { SimulatorHost } from './simulator';

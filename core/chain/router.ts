@@ -21,7 +21,7 @@ import {
   contractErrorCode,
   type ContractErrorName,
   type ErrorContract,
-} from '../dlmm/errors';
+} from '../dlmm/contractErrors';
 import type { RouterConfig } from './deployments';
 import { callCost, type Cost } from './costs';
 import {

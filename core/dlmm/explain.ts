@@ -1,9 +1,9 @@
 /**
- * `dlmm explain`: what an on-chain abort code means. One table: for every error constant in errors.ts (and
+ * `dlmm explain`: what an on-chain abort code means. One table: for every error constant in contractErrors.ts (and
  * the runtime aborts, which have no code), what the contract checks where it raises it, the likely cause in
  * a plan, and the finding or flag of ours that catches it first. Read from the contracts' source
  * (BitflowFinance/bitflow-dlmm, clarity/contracts, commit c561b4b) and, for the v-1-2 routers, the HODLMM
- * error-triage runbook (see errors.ts). Pure: no I/O, so the CLI, the wallet answers and the editor share it.
+ * error-triage runbook (see contractErrors.ts). Pure: no I/O, so the CLI, the wallet answers and the editor share it.
  */
 import { closestMatch } from '../text/suggest';
 import {
@@ -13,7 +13,7 @@ import {
   type ContractErrorName,
   type ErrorContract,
   type RuntimeAbortName,
-} from './errors';
+} from './contractErrors';
 
 /** What one constant means where one contract raises it. */
 interface Explanation {

@@ -1,11 +1,11 @@
 /**
  * Add / withdraw / move liquidity exactly as dlmm-core-v-1-1 (docs/contracts.md "Liquidity value and shares").
  * Failures are returned as the contract error the call would revert with, checked in the contract's order
- * (see errors.ts).
+ * (see contractErrors.ts).
  */
 import { U128RangeError, checkedLiquidityValue, isqrt, u128 } from './arith';
 import { FEE_SCALE, MAX_BIN_ID, MIN_BIN_ID, isSignedBinId } from './bins';
-import type { ContractErrorName } from './errors';
+import type { ContractErrorName } from './contractErrors';
 import type { BinBalances, LiquidityResult, PoolFees } from './types';
 
 /**

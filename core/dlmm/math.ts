@@ -3,8 +3,8 @@
  * routers. Entry point for other areas; the implementation lives in the sibling files.
  */
 export type { BinBalances, LiquidityResult, PoolFees } from './types';
-export type { ContractErrorName } from './errors';
-export { contractErrorCode } from './errors';
+export type { ContractErrorName } from './contractErrors';
+export { contractErrorCode } from './contractErrors';
 export { U128RangeError, isqrt, liquidityValue } from './arith';
 export type { SwapStep, SwapWalkResult } from './swap';
 export { priceImpactBps, routeWalk, spotOutput, swapWalk, swapXForYInBin, swapYForXInBin } from './swap';

@@ -1,5 +1,5 @@
 /** Shared shapes of the pool math (re-exported by math.ts). All amounts are u128 values held in bigint. */
-import type { ContractErrorName } from './errors';
+import type { ContractErrorName } from './contractErrors';
 
 /** A pool's fees in basis points (FEE_SCALE = 10000); x_* apply to x input, y_* to y input. */
 export interface PoolFees {

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { explainAbortsIn } from '../dlmm/explain';
 
-import { WALLET_ERROR_MEANINGS, walletErrorText } from './errors';
+import { WALLET_ERROR_MEANINGS, walletErrorText } from './sip030Errors';
 
 const hex = z
   .string()

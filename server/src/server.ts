@@ -1,10 +1,10 @@
 /**
  * The language server, whatever the transport: answers the `initialize` handshake and then loads its
- * working part (engine.ts: the plan service, the API clients and the feature handlers). Started by
+ * working part (handlers.ts: the plan service, the API clients and the feature handlers). Started by
  * server/src/main.ts (extension, IPC) and by `dlmm lsp --stdio` (cli/src/commands/lsp.ts).
  *
  * `initialize` is answered from this file alone: it imports only the LSP library and the message
- * declarations (protocol/messages.ts). engine.ts is compiled right after the answer is written, while the client
+ * declarations (protocol/messages.ts). handlers.ts is compiled right after the answer is written, while the client
  * reads it and sends `initialized` and its first documents, and started on `initialized`; esbuild.mjs
  * bundles it apart (dist/lazy-server-engine.js), so answering `initialize` compiles neither zod, yaml nor
  * the analyzer.
@@ -17,11 +17,11 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { PlanDocuments } from './documents';
-import type { Handshake, ServerOptions } from './engine';
+import type { Handshake, ServerOptions } from './handlers';
 
-let engine: typeof import('./engine') | undefined;
+let engine: typeof import('./handlers') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const loadEngine = () => (engine ??= require('./engine') as typeof import('./engine'));
+const loadEngine = () => (engine ??= require('./handlers') as typeof import('./handlers'));
 
 /**
  * Runs `f` once the answer being sent now is written: the writer sends a message on the event loop turn

@@ -11,7 +11,7 @@ import {
   type Connection,
 } from 'vscode-languageserver/node';
 import { holdServerHeap } from '../../../server/src/heapFlags';
-import type { ServerHooks } from '../../../server/src/engine';
+import type { ServerHooks } from '../../../server/src/handlers';
 import { startServer } from '../../../server/src/server';
 import { FramingGuard } from '../../../server/src/stdioFraming';
 import { BatchedStreamWriter } from '../../../server/src/stdioWriter';

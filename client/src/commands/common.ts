@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../../../core/api/errors';
 import type { DlmmApi } from '../../../core/api/types';
 import { ClientCommands } from '../../../protocol/messages';
-import type { ClientEngine } from '../engine';
+import type { ClientEngine } from '../apiClient';
 import { notify } from '../notify';
 
 export interface CommandDeps {

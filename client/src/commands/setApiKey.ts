@@ -3,7 +3,7 @@
  * argv) and reaches the language server in a custom notification.
  */
 import * as vscode from 'vscode';
-import type { ClientEngine } from '../engine';
+import type { ClientEngine } from '../apiClient';
 import { notify } from '../notify';
 
 /** Asks for the key (empty clears it); `toServer` passes it on to the server. */

@@ -40,7 +40,7 @@ import type {
   RouteInfo,
   TokenInfo,
 } from '../../../webview/src/protocol';
-import { toErrorInfo } from './errors';
+import { toErrorInfo } from './errorInfo';
 
 /** The parts of core/check/analyze.ts's Analysis the dashboard reads (structural, so any Analysis fits). */
 export interface DashboardAnalysis {

@@ -20,7 +20,7 @@ import {
 } from '../../../webview/src/protocol';
 import { redactDeep, safeText } from '../../../core/text/safe';
 import { isPlanFile } from '../../../protocol/messages';
-import { noEngineError, toErrorInfo } from './errors';
+import { noEngineError, toErrorInfo } from './errorInfo';
 import { Prefetch } from './prefetch';
 import {
   buildPlanPreview,

@@ -1,6 +1,6 @@
 /**
  * Diagnostics follow the engine's state even when it moved before the engine watch's first read: the plan
- * service and the engine watch, wired as the language server wires them (server/src/engine.ts), against
+ * service and the engine watch, wired as the language server wires them (server/src/handlers.ts), against
  * the simulated engine over loopback HTTP with the real client. The watch never polls by itself here
  * (its interval is an hour): each test calls pollOnce() at the point of the interleaving it is about.
  */
@@ -36,7 +36,7 @@ interface Shown {
   height: number | null | undefined;
 }
 
-/** The service and the watch over `api`, as engine.ts wires them; `changes` counts onStateChange calls. */
+/** The service and the watch over `api`, as handlers.ts wires them; `changes` counts onStateChange calls. */
 function serverParts(sim: RunningSimulator, api: DlmmApi) {
   const shown: Shown[] = [];
   const waiters: { pred: (s: Shown) => boolean; resolve: (s: Shown) => void }[] = [];

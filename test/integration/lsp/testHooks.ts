@@ -1,10 +1,10 @@
 /**
  * Requests only the tests' language server answers (dist/server-test.js, built from testServer.ts): the
  * shipped entries (dist/server.js, `dlmm lsp`) register none of them, and no shipped bundle holds them
- * (shipped.test.ts). Registered through the server's hooks (server/src/engine.ts `ServerHooks`).
+ * (shipped.test.ts). Registered through the server's hooks (server/src/handlers.ts `ServerHooks`).
  */
 import { ErrorCodes, RequestType, RequestType0, ResponseError } from 'vscode-languageserver-protocol';
-import type { ServerHooks } from '../../../server/src/engine';
+import type { ServerHooks } from '../../../server/src/handlers';
 
 /**
  * client -> server (the leak test): runs a full garbage collection when the process has `--expose-gc` and

@@ -1,6 +1,6 @@
 /**
  * `dlmm explain` (core/dlmm/explain.ts, cli/src/commands/explain.ts): every error constant the chain model
- * knows (core/dlmm/errors.ts: core, both routers in v-1-1 and v-1-2, pools, token transfers) has an
+ * knows (core/dlmm/contractErrors.ts: core, both routers in v-1-1 and v-1-2, pools, token transfers) has an
  * explanation for each contract that defines it, naming only findings that exist; the four spellings of a
  * code give the same answer; an unknown code is answered plainly with exit 2 (docs/cli.md).
  */
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../cli/src/main';
-import { CONTRACT_ERRORS, contractErrorsByCode } from '../../../core/dlmm/errors';
+import { CONTRACT_ERRORS, contractErrorsByCode } from '../../../core/dlmm/contractErrors';
 import {
   EXPLANATIONS,
   explainAbortsIn,

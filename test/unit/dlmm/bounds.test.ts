@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { maxLiquidityFee, minDlp, minReceived } from '../../../core/dlmm/math';
-import { contractErrorCode, contractErrorsByCode } from '../../../core/dlmm/errors';
+import { contractErrorCode, contractErrorsByCode } from '../../../core/dlmm/contractErrors';
 import { percentToPpm } from '../../../core/dlmm/percent';
 
 describe('dlmm math: slippage bounds', () => {

@@ -5,7 +5,7 @@
  * before asking anything, sends the transactions in order, shows every answer and posts it back to the
  * editor or CLI that served the page. It never sees a key and never broadcasts itself.
  */
-import { walletErrorText } from '../../../core/wallet/errors';
+import { walletErrorText } from '../../../core/wallet/sip030Errors';
 import type { WalletAnswer } from '../../../core/wallet/answers';
 import type { WalletPageData } from '../../../core/wallet/page';
 
