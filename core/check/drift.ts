@@ -12,6 +12,7 @@
  * contract crosses them (a step that takes nothing). No trade is invented beyond -500..500: a shift past the
  * edge is reported as not reachable. The strict-drift-risk rule and the dashboard's what-if both read this.
  */
+import { lastTrue } from '../dlmm/arith';
 import type { ClarityValue } from '@stacks/transactions';
 import {
   executeCall,
@@ -141,13 +142,8 @@ function shiftTrade(pool: ChainPool, k: number): { amount: bigint; calls: number
       if (hi >= 1n << 128n) return undefined;
       hi *= 2n;
     }
-    let lo = 0n;
-    while (hi - lo > 1n) {
-      const mid = (lo + hi) / 2n;
-      if (reaches(mid)) hi = mid;
-      else lo = mid;
-    }
-    return hi;
+    // The first amount that reaches it: one past the last that does not.
+    return lastTrue(0n, hi, (n) => !reaches(n)) + 1n;
   };
   const walk = smallest();
   if (walk !== undefined && end(walk) === target) return { amount: walk, calls: undefined };

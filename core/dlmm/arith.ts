@@ -53,3 +53,16 @@ export function isqrt(n: bigint): bigint {
     x = next;
   }
 }
+
+/**
+ * Bisection over integers: given `ok(lo)` true (or lo the floor) and `ok(hi)` false, with `ok` true up to a
+ * point and false beyond it, the last n in [lo, hi) for which it holds.
+ */
+export function lastTrue(lo: bigint, hi: bigint, ok: (n: bigint) => boolean): bigint {
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n;
+    if (ok(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -23,6 +23,7 @@ import {
 import type { ChainPool } from '../chain/index';
 import { minReceived } from '../dlmm/bounds';
 import { MAX_SWAP_BINS, swapWalk } from '../dlmm/swap';
+import { lastTrue } from '../dlmm/arith';
 
 type RouterVersion = 'v-1-1' | 'v-1-2';
 
@@ -237,13 +238,7 @@ export function largestSwapWithin(
     // the bisection below finds nothing that walks
   }
   if (fits(hi)) return hi;
-  let lo = 0n;
-  while (hi - lo > 1n) {
-    const mid = (lo + hi) / 2n;
-    if (fits(mid)) lo = mid;
-    else hi = mid;
-  }
-  return lo;
+  return lastTrue(0n, hi, fits);
 }
 
 /** Units of a cost figure in words: "261 positions", "230 bins (…)", "12 steps". */
